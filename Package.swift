@@ -1,0 +1,55 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// Settings shared by every Swift target (Swift 6 language mode is the package default).
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "Prelude",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "prelude", targets: ["prelude"]),
+        .library(name: "PreludeCore", targets: ["PreludeCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // System libraries (Debian: libsqlite3-dev, zlib1g-dev).
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
+
+        // Pure core: policy model, validation, locale, semver, bucketing, decision engine. No I/O, no dependencies.
+        .target(name: "PreludeCore", swiftSettings: swiftSettings),
+        // HTTP/1.1 on POSIX sockets and Dispatch; knows nothing of policy.
+        .target(name: "PreludeHTTP", dependencies: ["CZlib"], swiftSettings: swiftSettings),
+        // SQLite over the C API: connections, statements, transactions, migrations.
+        .target(name: "PreludeStorage", dependencies: ["CSQLite"], swiftSettings: swiftSettings),
+        // Wires core, storage and HTTP into the service: configuration, routes, repositories.
+        .target(
+            name: "PreludeService",
+            dependencies: ["PreludeCore", "PreludeHTTP", "PreludeStorage"],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "prelude",
+            dependencies: [
+                "PreludeService",
+                "PreludeCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        .testTarget(name: "PreludeCoreTests", dependencies: ["PreludeCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "PreludeHTTPTests", dependencies: ["PreludeHTTP"], swiftSettings: swiftSettings),
+        .testTarget(name: "PreludeStorageTests", dependencies: ["PreludeStorage"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "PreludeServiceTests",
+            dependencies: ["PreludeService", "PreludeHTTP", "PreludeStorage", "PreludeCore"],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

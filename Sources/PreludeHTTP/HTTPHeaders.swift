@@ -1,0 +1,60 @@
+/// An ordered list of header fields with case-insensitive lookup (RFC 9110 §5.1).
+///
+/// Repeated fields are kept as separate entries in arrival order.
+public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
+    /// One field line: the name as sent and its value with surrounding whitespace removed.
+    public typealias Field = (name: String, value: String)
+
+    private var fields: [Field]
+
+    /// Creates an empty header list.
+    public init() { fields = [] }
+
+    /// Creates headers from literal pairs, in order.
+    public init(dictionaryLiteral elements: (String, String)...) {
+        fields = elements.map { (name: $0.0, value: $0.1) }
+    }
+
+    /// The number of field lines.
+    public var count: Int { fields.count }
+
+    /// The first value of the named field, or nil.
+    public subscript(name: String) -> String? {
+        for field in fields where Self.namesEqual(field.name, name) { return field.value }
+        return nil
+    }
+
+    /// Every value of the named field, in order.
+    public func values(for name: String) -> [String] {
+        fields.filter { Self.namesEqual($0.name, name) }.map(\.value)
+    }
+
+    /// True when the named field is present.
+    public func contains(_ name: String) -> Bool { self[name] != nil }
+
+    /// Appends a field line, keeping existing ones of the same name.
+    public mutating func add(_ name: String, _ value: String) { fields.append((name: name, value: value)) }
+
+    /// Replaces every field of that name with one line.
+    public mutating func set(_ name: String, _ value: String) {
+        remove(name)
+        fields.append((name: name, value: value))
+    }
+
+    /// Removes every field of that name.
+    public mutating func remove(_ name: String) { fields.removeAll { Self.namesEqual($0.name, name) } }
+
+    public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
+
+    /// ASCII case-insensitive comparison of field names (RFC 9110 §5.1).
+    static func namesEqual(_ a: String, _ b: String) -> Bool {
+        let a = a.utf8, b = b.utf8
+        guard a.count == b.count else { return false }
+        for (x, y) in zip(a, b) where x != y {
+            let lx = (x >= 65 && x <= 90) ? x | 0x20 : x
+            let ly = (y >= 65 && y <= 90) ? y | 0x20 : y
+            if lx != ly { return false }
+        }
+        return true
+    }
+}

@@ -1,0 +1,38 @@
+/// A parsed HTTP/1.1 request as handed to a route handler.
+public struct HTTPRequest: Sendable {
+    /// The request method.
+    public var method: HTTPMethod
+    /// The percent-decoded path of the origin-form target, e.g. `/v1/apps/demo/policy`.
+    public var path: String
+    /// The raw query string after `?`, without the `?`, or empty.
+    public var rawQuery: String
+    /// Query parameters, percent-decoded (`+` as space), in order.
+    public var query: [(name: String, value: String)]
+    /// The header fields.
+    public var headers: HTTPHeaders
+    /// The request body, de-chunked.
+    public var body: [UInt8]
+    /// Values captured by `{name}` segments of the matched route pattern.
+    public var pathParameters: [String: String]
+    /// The peer address as `ip:port`, for logs and rate limits.
+    public var remoteAddress: String
+
+    /// Creates a request; used by the parser and by in-process tests.
+    public init(
+        method: HTTPMethod, path: String, rawQuery: String = "", query: [(name: String, value: String)] = [],
+        headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], pathParameters: [String: String] = [:],
+        remoteAddress: String = "127.0.0.1:0"
+    ) {
+        self.method = method
+        self.path = path
+        self.rawQuery = rawQuery
+        self.query = query
+        self.headers = headers
+        self.body = body
+        self.pathParameters = pathParameters
+        self.remoteAddress = remoteAddress
+    }
+
+    /// The first value of a query parameter, or nil.
+    public func queryValue(_ name: String) -> String? { query.first { $0.name == name }?.value }
+}

@@ -1,0 +1,111 @@
+/// A synchronous request handler. It may block briefly (for example on a SQLite write);
+/// the server must keep other connections moving while it does.
+public typealias HTTPHandler = @Sendable (HTTPRequest) throws -> HTTPResponse
+
+/// Per-route settings.
+public struct RouteOptions: Sendable {
+    /// Largest accepted request body for this route, in bytes; nil uses the server's default.
+    public var maxBodySize: Int?
+
+    /// Creates route options.
+    public init(maxBodySize: Int? = nil) { self.maxBodySize = maxBodySize }
+}
+
+/// Maps method and path to handlers. Patterns are literal segments and `{name}` captures,
+/// e.g. `/v1/apps/{app}/policy`. Literal segments win over captures.
+public struct Router: Sendable {
+    /// A registered route.
+    public struct Route: Sendable {
+        /// The method this route answers.
+        public let method: HTTPMethod
+        /// The pattern as registered, also used as the route label in logs and metrics.
+        public let pattern: String
+        /// Per-route settings.
+        public let options: RouteOptions
+        /// The handler.
+        public let handler: HTTPHandler
+        let segments: [Segment]
+    }
+
+    enum Segment: Sendable, Equatable {
+        case literal(String)
+        case capture(String)
+    }
+
+    /// The outcome of looking a request up.
+    public enum Match: Sendable {
+        /// A route matched; the parameters hold the captured segments.
+        case found(Route, parameters: [String: String])
+        /// The path exists but not for this method; `allowed` lists the methods that do (for `Allow`).
+        case methodNotAllowed(allowed: [HTTPMethod])
+        /// No route has this path.
+        case notFound
+    }
+
+    /// The registered routes, in registration order.
+    public private(set) var routes: [Route] = []
+
+    /// Creates an empty router.
+    public init() {}
+
+    /// Registers a handler for a method and path pattern.
+    public mutating func add(
+        _ method: HTTPMethod, _ pattern: String, options: RouteOptions = RouteOptions(),
+        _ handler: @escaping HTTPHandler
+    ) {
+        let segments = Self.split(pattern).map { part -> Segment in
+            if part.hasPrefix("{") && part.hasSuffix("}") && part.count > 2 {
+                return .capture(String(part.dropFirst().dropLast()))
+            }
+            return .literal(part)
+        }
+        precondition(
+            !routes.contains { $0.method == method && $0.segments == segments }, "duplicate route \(method) \(pattern)")
+        routes.append(Route(method: method, pattern: pattern, options: options, handler: handler, segments: segments))
+    }
+
+    /// Finds the route for a method and decoded path. HEAD falls back to GET.
+    public func match(method: HTTPMethod, path: String) -> Match {
+        let parts = Self.split(path)
+        var best: (route: Route, parameters: [String: String], literals: Int)?
+        var allowed: [HTTPMethod] = []
+        for route in routes {
+            guard let (parameters, literals) = Self.bind(route.segments, to: parts) else { continue }
+            if !allowed.contains(route.method) { allowed.append(route.method) }
+            let methodMatches = route.method == method || (method == .head && route.method == .get)
+            guard methodMatches else { continue }
+            // Prefer the exact method over the HEAD→GET fallback, then more literal segments.
+            if let current = best {
+                let currentExact = current.route.method == method
+                let candidateExact = route.method == method
+                if currentExact && !candidateExact { continue }
+                if currentExact == candidateExact && current.literals >= literals { continue }
+            }
+            best = (route, parameters, literals)
+        }
+        if let best { return .found(best.route, parameters: best.parameters) }
+        if allowed.isEmpty { return .notFound }
+        if allowed.contains(.get) && !allowed.contains(.head) { allowed.append(.head) }
+        return .methodNotAllowed(allowed: allowed)
+    }
+
+    private static func split(_ path: String) -> [String] {
+        path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+    }
+
+    private static func bind(_ segments: [Segment], to parts: [String]) -> ([String: String], Int)? {
+        guard segments.count == parts.count else { return nil }
+        var parameters: [String: String] = [:]
+        var literals = 0
+        for (segment, part) in zip(segments, parts) {
+            switch segment {
+            case .literal(let text):
+                guard text == part else { return nil }
+                literals += 1
+            case .capture(let name):
+                parameters[name] = part
+            }
+        }
+        return (parameters, literals)
+    }
+}
