@@ -3,6 +3,9 @@
 ///
 /// The algorithm, in full, is documented with test vectors in docs/bucketing.md.
 public enum Bucketing {
+    /// A variant's half-open share [start, end) of the unit interval.
+    public typealias BucketRange = (start: Double, end: Double)
+
     /// 32-bit FNV-1a over the string's UTF-16 code units (what JavaScript's `charCodeAt` yields).
     ///
     /// Offset basis 0x811C9DC5, prime 0x01000193 (16777619), arithmetic modulo 2³². For ASCII strings —
@@ -44,7 +47,7 @@ public enum Bucketing {
     /// their count differs from `count` or their sum is outside [0.99, 1.01]. Variant `i` starts at the
     /// sum of the weights before it and covers `coverage × weights[i]` from there, so reducing coverage
     /// never moves an install from one variant to another, it only leaves some out.
-    public static func bucketRanges(count: Int, coverage: Double, weights: [Double]?) -> [(start: Double, end: Double)] {
+    public static func bucketRanges(count: Int, coverage: Double, weights: [Double]?) -> [BucketRange] {
         let coverage = coverage.isNaN ? 0 : min(max(coverage, 0), 1)
         let equal = equalWeights(count: count)
         var chosen = weights ?? equal
@@ -61,7 +64,7 @@ public enum Bucketing {
 
     /// GrowthBook's `chooseVariation`: the index of the first range with `start <= n < end`,
     /// or `nil` (GrowthBook's -1) when `n` falls outside every range — the install is not in the experiment.
-    public static func chooseVariation(_ n: Double, ranges: [(start: Double, end: Double)]) -> Int? {
+    public static func chooseVariation(_ n: Double, ranges: [BucketRange]) -> Int? {
         ranges.firstIndex { n >= $0.start && n < $0.end }
     }
 
@@ -75,7 +78,8 @@ public enum Bucketing {
     public static func assign(seed: String, installId: String, weights: [Double], coverage: Double) -> Int? {
         guard let normalized = normalizedWeights(weights) else { return nil }
         guard let n = hash(seed: seed, value: installId, version: 2) else { return nil }
-        return chooseVariation(n, ranges: bucketRanges(count: normalized.count, coverage: coverage, weights: normalized))
+        return chooseVariation(
+            n, ranges: bucketRanges(count: normalized.count, coverage: coverage, weights: normalized))
     }
 
     /// The weights `assign` uses: unchanged when they sum to 1 (±0.01), otherwise divided by their sum;
