@@ -31,30 +31,31 @@ import Testing
         $0.insert(LocaleTag($1)!)
     }
 
-    @Test(arguments: [
-        // (explicit, Accept-Language, expected)
-        (nil, "zh-TW", "zh-Hant"),
-        (nil, "zh-HK,en;q=0.5", "zh-Hant"),
-        (nil, "zh-CN", "zh-Hans"),
-        (nil, "zh-SG", "zh-Hans"),
-        (nil, "zh", "zh-Hans"),
-        (nil, "zh-Hant-TW", "zh-Hant"),
-        (nil, "en-GB", "en"),
-        (nil, "fr-CA, en;q=0.8", "fr"),
-        (nil, "de-DE, ja;q=0.9, en;q=0.8", "ja"),
-        (nil, "de-DE, en;q=0.1, ja;q=0.9", "ja"),
-        (nil, "de, *;q=0.5, ja;q=0.1", "en"),
-        (nil, "de, it", "en"),
-        (nil, "ja;q=0, fr", "fr"),
-        (nil, "garbage;;;", "en"),
-        (nil, "", "en"),
-        (nil, nil, "en"),
-        ("fr", "ja", "fr"),
-        ("fr-BE", "ja", "fr"),
-        ("zh_TW", "en", "zh-Hant"),
-        ("de", "ja", "ja"),
-        ("not a tag", "ja", "ja"),
-    ] as [(String?, String?, String)])
+    @Test(
+        arguments: [
+            // (explicit, Accept-Language, expected)
+            (nil, "zh-TW", "zh-Hant"),
+            (nil, "zh-HK,en;q=0.5", "zh-Hant"),
+            (nil, "zh-CN", "zh-Hans"),
+            (nil, "zh-SG", "zh-Hans"),
+            (nil, "zh", "zh-Hans"),
+            (nil, "zh-Hant-TW", "zh-Hant"),
+            (nil, "en-GB", "en"),
+            (nil, "fr-CA, en;q=0.8", "fr"),
+            (nil, "de-DE, ja;q=0.9, en;q=0.8", "ja"),
+            (nil, "de-DE, en;q=0.1, ja;q=0.9", "ja"),
+            (nil, "de, *;q=0.5, ja;q=0.1", "en"),
+            (nil, "de, it", "en"),
+            (nil, "ja;q=0, fr", "fr"),
+            (nil, "garbage;;;", "en"),
+            (nil, "", "en"),
+            (nil, nil, "en"),
+            ("fr", "ja", "fr"),
+            ("fr-BE", "ja", "fr"),
+            ("zh_TW", "en", "zh-Hant"),
+            ("de", "ja", "ja"),
+            ("not a tag", "ja", "ja"),
+        ] as [(String?, String?, String)])
     func resolvesFromExplicitThenAcceptLanguageThenDefault(explicit: String?, header: String?, expected: String) {
         let resolved = LocaleResolver.resolve(
             explicit: explicit, acceptLanguage: header, available: Self.demoLocales, defaultLocale: LocaleTag("en")!)

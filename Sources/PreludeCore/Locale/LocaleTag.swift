@@ -95,7 +95,8 @@ public struct LocaleTag: Hashable, Sendable, Codable, CustomStringConvertible {
         guard let tag = LocaleTag(text) else {
             throw DecodingError.dataCorruptedError(
                 in: container,
-                debugDescription: "\"\(text)\" is not a locale tag of the form language[-Script][-REGION], e.g. zh-Hant-TW"
+                debugDescription:
+                    "\"\(text)\" is not a locale tag of the form language[-Script][-REGION], e.g. zh-Hant-TW"
             )
         }
         self = tag

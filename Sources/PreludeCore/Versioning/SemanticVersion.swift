@@ -54,10 +54,13 @@ public struct SemanticVersion: Comparable, Hashable, Sendable, Codable, CustomSt
     /// Creates a version from its parts; `preRelease` and `build` identifiers must be valid (a precondition).
     public init(major: Int, minor: Int = 0, patch: Int = 0, preRelease: [String] = [], build: [String] = []) {
         precondition(major >= 0 && minor >= 0 && patch >= 0, "version components are non-negative")
-        precondition(Self.identifiers(Substring(preRelease.joined(separator: ".")), numericRules: true) != nil
-            || preRelease.isEmpty, "invalid pre-release identifiers")
-        precondition(Self.identifiers(Substring(build.joined(separator: ".")), numericRules: false) != nil
-            || build.isEmpty, "invalid build identifiers")
+        let validPreRelease =
+            preRelease.isEmpty
+            || Self.identifiers(Substring(preRelease.joined(separator: ".")), numericRules: true) != nil
+        let validBuild =
+            build.isEmpty || Self.identifiers(Substring(build.joined(separator: ".")), numericRules: false) != nil
+        precondition(validPreRelease, "invalid pre-release identifiers")
+        precondition(validBuild, "invalid build identifiers")
         self.init(major: major, minor: minor, patch: patch, preRelease: preRelease, build: build, writtenComponents: 3)
     }
 
@@ -139,7 +142,8 @@ public struct SemanticVersion: Comparable, Hashable, Sendable, Codable, CustomSt
         let text = try container.decode(String.self)
         guard let version = SemanticVersion(text) else {
             throw DecodingError.dataCorruptedError(
-                in: container, debugDescription: "\"\(text)\" is not a version such as 17, 17.4, 17.4.1 or 18.0.0-beta.2")
+                in: container,
+                debugDescription: "\"\(text)\" is not a version such as 17, 17.4, 17.4.1 or 18.0.0-beta.2")
         }
         self = version
     }

@@ -109,7 +109,8 @@ public struct VersionRange: Hashable, Sendable, Codable, CustomStringConvertible
         guard let range = VersionRange(text) else {
             throw DecodingError.dataCorruptedError(
                 in: container,
-                debugDescription: "\"\(text)\" is not a version range such as \">=17\", \">=17.2 <18\" or \"<14 || >=17\"")
+                debugDescription:
+                    "\"\(text)\" is not a version range such as \">=17\", \">=17.2 <18\" or \"<14 || >=17\"")
         }
         self = range
     }
