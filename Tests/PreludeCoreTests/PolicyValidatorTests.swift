@@ -95,6 +95,10 @@ import Testing
                 .invalidLocale
             ),
             (
+                "{\"features\": {\"microphone\": {\"copy\": {\"EN\": {}}}}}", "/features/microphone/copy/EN",
+                .invalidLocale
+            ),
+            (
                 "{\"features\": {\"microphone\": {\"copy\": {\"en\": {\"prime\": {\"body\": \"x\"}}}}}}",
                 "/features/microphone/copy/en/prime/body", .unknownMember
             ),

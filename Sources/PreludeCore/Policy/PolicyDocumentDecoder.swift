@@ -258,8 +258,15 @@ struct PolicyDocumentDecoder {
                         "\"\(localeKey)\" is not a locale tag of the form language[-Script][-REGION], e.g. zh-Hant-TW.")
                     continue
                 }
+                // "zh-hant" and "zh-Hant" are the same tag; two spellings would silently merge.
+                if result.copy[tag] != nil {
+                    report(
+                        localePointer, .invalidLocale,
+                        "\"\(localeKey)\" is the same locale as another key here (\(tag)); merge the two.")
+                    continue
+                }
                 guard let screens = self.object(setValue, at: localePointer) else { continue }
-                var set = result.copy[tag] ?? CopySet()
+                var set = CopySet()
                 for (screenKey, fieldsValue) in screens {
                     let screenPointer = localePointer.appending(screenKey)
                     guard let screen = CopyScreen(rawValue: screenKey) else {
