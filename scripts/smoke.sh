@@ -28,7 +28,8 @@ check() {
 
 check "GET /healthz" 200 '"status":"ok"' "$BASE_URL/healthz"
 check "GET /readyz" 200 '"status":"ready"' "$BASE_URL/readyz"
-check "HEAD /healthz" 200 '^$' -I -o /dev/null "$BASE_URL/healthz"
+# -I: curl reads only the head; we check GET's headers come back (RFC 9110 §9.3.2).
+check "HEAD /healthz" 200 '[Cc]ontent-[Ll]ength: [0-9]+' -I "$BASE_URL/healthz"
 check "unknown path is 404" 404 '.*' "$BASE_URL/no-such-path"
 check "POST /healthz is 405" 405 '.*' -X POST "$BASE_URL/healthz"
 
