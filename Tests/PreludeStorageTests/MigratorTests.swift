@@ -153,3 +153,22 @@ import Testing
         #expect(changes == [1, 0])
     }
 }
+
+@Suite struct ConcurrentMigrationTests {
+    let directory = TemporaryDirectory()
+
+    // Sequential, not an interleaving test: the in-transaction re-check in `migrate` is not forced here.
+    @Test func secondProcessMigratingTheSameFileAppliesNothing() throws {
+        // Two Database objects on one file stand for two processes (each has its own writer connection).
+        let first = try Database(path: directory.file("c.sqlite"), readerCount: 1)
+        let second = try Database(path: directory.file("c.sqlite"), readerCount: 1)
+        defer {
+            first.close()
+            second.close()
+        }
+        let migrator = Migrator(migrations: MigratorTests.base)
+        #expect(try migrator.migrate(first) == ["0001_first", "0002_second"])
+        #expect(try migrator.migrate(second) == [])
+        #expect(try second.read { try $0.scalar("SELECT count(*) FROM a", as: Int64.self) } == 1)
+    }
+}
