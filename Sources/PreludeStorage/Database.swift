@@ -36,7 +36,8 @@ package final class Database: @unchecked Sendable {
         var pool: [Connection] = []
         for _ in 0..<readerCount {
             pool.append(
-                try Connection(path: path, readOnly: true, create: false, busyTimeoutMilliseconds: busyTimeoutMilliseconds))
+                try Connection(
+                    path: path, readOnly: true, create: false, busyTimeoutMilliseconds: busyTimeoutMilliseconds))
         }
         self.readerCount = readerCount
         readers = Mutex(pool)

@@ -47,8 +47,10 @@ package struct Migrator: Sendable {
                 try db.executeScript(migration.sql)
                 try db.execute(
                     "INSERT INTO schema_migrations (number, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
-                    [.integer(Int64(migration.number)), .text(migration.name), .text(migration.checksum),
-                     .text(Self.timestamp())])
+                    [
+                        .integer(Int64(migration.number)), .text(migration.name), .text(migration.checksum),
+                        .text(Self.timestamp()),
+                    ])
                 return true
             }
             if didApply { applied.append(migration.name) }
@@ -77,9 +79,10 @@ package struct Migrator: Sendable {
     /// Ledger rows, name → checksum; empty when the ledger does not exist yet.
     package func appliedMigrations(_ database: Database) throws -> [String: String] {
         try database.read { db in
-            let exists = try db.scalar(
-                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'",
-                as: Int64.self) ?? 0
+            let exists =
+                try db.scalar(
+                    "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'",
+                    as: Int64.self) ?? 0
             guard exists > 0 else { return [:] }
             var result: [String: String] = [:]
             for row in try db.query("SELECT name, checksum FROM schema_migrations") {

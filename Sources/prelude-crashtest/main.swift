@@ -23,7 +23,8 @@ do {
     while true {
         let version = try database.write { db -> Int64 in
             let current = try db.scalar("SELECT version FROM policy WHERE id = 1", as: Int64.self) ?? 0
-            try db.execute("UPDATE policy SET version = ?, body = ? WHERE id = 1", [.integer(current + 1), .text(body)])
+            try db.execute(
+                "UPDATE policy SET version = ?, body = ? WHERE id = 1", [.integer(current + 1), .text(body)])
             try db.execute("INSERT INTO audit (seq) VALUES (?)", [.integer(current + 1)])
             return current + 1
         }

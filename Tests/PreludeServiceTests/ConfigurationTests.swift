@@ -25,7 +25,8 @@ import Testing
     @Test func repositoryConfigFileHoldsTheDefaults() throws {
         let root = #filePath.split(separator: "/").dropLast(3).joined(separator: "/")
         let text = try String(contentsOfFile: "/\(root)/config/prelude.json", encoding: .utf8)
-        #expect(try ServiceConfiguration.resolve(fileText: text, environment: [:], flags: [:]) == ServiceConfiguration())
+        #expect(
+            try ServiceConfiguration.resolve(fileText: text, environment: [:], flags: [:]) == ServiceConfiguration())
     }
 
     @Test(arguments: [
@@ -52,7 +53,9 @@ import Testing
             try ServiceConfiguration.resolve(fileText: nil, environment: ["PRELUDE_PORT": "99999"], flags: [:])
         }
         #expect(error?.setting == "PRELUDE_PORT")
-        #expect(error?.description == "invalid configuration: PRELUDE_PORT: '99999' is not a TCP port (0–65535; 0 picks a free port)")
+        #expect(
+            error?.description
+                == "invalid configuration: PRELUDE_PORT: '99999' is not a TCP port (0–65535; 0 picks a free port)")
     }
 
     @Test func unknownPreludeVariableIsRejected() {
@@ -69,7 +72,8 @@ import Testing
 
     @Test func unknownFileKeyIsRejected() {
         let error = #expect(throws: ConfigurationError.self) {
-            try ServiceConfiguration.resolve(fileText: #"{"prot": 8080}"#, fileName: "my.json", environment: [:], flags: [:])
+            try ServiceConfiguration.resolve(
+                fileText: #"{"prot": 8080}"#, fileName: "my.json", environment: [:], flags: [:])
         }
         #expect(error?.setting == "my.json: prot")
         #expect(error?.problem.contains("unknown key") == true)
@@ -92,7 +96,9 @@ import Testing
     }
 
     @Test func unwritableDatabasePathNamesTheSetting() {
-        let error = #expect(throws: ConfigurationError.self) { try DatabasePathCheck.check("/nonexistent-dir/p.sqlite") }
+        let error = #expect(throws: ConfigurationError.self) {
+            try DatabasePathCheck.check("/nonexistent-dir/p.sqlite")
+        }
         #expect(error?.setting.hasPrefix("database") == true)
         #expect(error?.problem.contains("does not exist") == true)
     }

@@ -8,7 +8,8 @@ import Testing
     let fixture = ServiceFixture()
 
     @Test func servesHealthAndReadinessOverARealSocket() throws {
-        let service = try PreludeService.start(configuration: ServiceFixture.make(fixture), logger: Logger(level: .error))
+        let service = try PreludeService.start(
+            configuration: ServiceFixture.make(fixture), logger: Logger(level: .error))
         defer { service.stop() }
         #expect(service.port > 0)
 
@@ -46,7 +47,8 @@ import Testing
     }
 
     @Test func stopClosesTheDatabaseAndStopsListening() throws {
-        let service = try PreludeService.start(configuration: ServiceFixture.make(fixture), logger: Logger(level: .error))
+        let service = try PreludeService.start(
+            configuration: ServiceFixture.make(fixture), logger: Logger(level: .error))
         let port = service.port
         service.stop()
         #expect(!service.database.isOpen)
@@ -79,7 +81,8 @@ import Testing
         let database = try Database(path: configuration.database, readerCount: 1)
         try database.write { db in
             try db.execute(
-                "INSERT INTO schema_migrations (number, name, checksum, applied_at) VALUES (9999, '9999_future', 'x', 'now')")
+                "INSERT INTO schema_migrations (number, name, checksum, applied_at) VALUES (9999, '9999_future', 'x', 'now')"
+            )
         }
         database.close()
         #expect(throws: MigrationError.unknownMigration(name: "9999_future")) {

@@ -78,7 +78,9 @@ private final class AckReader {
             guard let lastNewline = pending.lastIndex(of: UInt8(ascii: "\n")) else { continue }
             let complete = pending[...lastNewline]
             pending.removeSubrange(...lastNewline)
-            return complete.split(separator: UInt8(ascii: "\n")).compactMap { Int64(String(decoding: $0, as: UTF8.self)) }
+            return complete.split(separator: UInt8(ascii: "\n")).compactMap {
+                Int64(String(decoding: $0, as: UTF8.self))
+            }
         }
     }
 }
