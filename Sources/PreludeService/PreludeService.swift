@@ -105,6 +105,9 @@ package final class PreludeService: Sendable {
 
     private static func seedDemo(configuration: ServiceConfiguration, database: Database, logger: Logger) throws {
         guard !configuration.demoPolicy.isEmpty else { return }
+        // Only an empty database is seeded; skip the file search (and its warning) otherwise.
+        let appCount = try database.read { try $0.scalar("SELECT count(*) FROM apps", as: Int64.self) } ?? 0
+        guard appCount == 0 else { return }
         let path: String
         do {
             path = try locate(configuration.demoPolicy, setting: .demoPolicy)
