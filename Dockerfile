@@ -1,6 +1,8 @@
-# Minimal image (a later issue completes it: non-root user, healthcheck, static binary).
-# No registry is reachable on the CI machines: pass locally made stand-ins as build arguments, and mount the host
-# toolchain: podman build --pull=never -v /opt/swift:/opt/swift:ro --build-arg BASE=debian:bookworm-slim .
+# Minimal image (a later issue completes it: non-root user, healthcheck, smaller runtime).
+# The builder uses the Swift toolchain mounted at /opt/swift. Where no registry or GitHub is reachable (our CI),
+# use a local base image and a local mirror of the Swift packages:
+#   podman build --pull=never --network host -v /opt/swift:/opt/swift:ro \
+#       -v /opt/swift-packages:/opt/swift-packages:ro --build-arg GIT_MIRROR=/opt/swift-packages/ -t prelude .
 ARG BASE=debian:bookworm-slim
 
 FROM ${BASE} AS build
@@ -8,6 +10,8 @@ RUN apt-get update && apt-get install -y --no-install-recommends \
         binutils binutils-gold gcc libc6-dev libstdc++-12-dev libgcc-12-dev libsqlite3-dev zlib1g-dev \
         libcurl4 libxml2 libedit2 libncurses6 libpython3.11 libz3-4 tzdata git ca-certificates \
     && rm -rf /var/lib/apt/lists/*
+ARG GIT_MIRROR=""
+RUN if [ -n "$GIT_MIRROR" ]; then git config --global url."$GIT_MIRROR".insteadOf https://github.com/; fi
 WORKDIR /src
 COPY . .
 RUN /opt/swift/usr/bin/swift build -c release --static-swift-stdlib --product prelude \
