@@ -33,6 +33,34 @@ enum DecimalFormat {
         p < 0.0001 ? "<0.0001" : fixed(p, digits: 4)
     }
 
+    /// A positive number in scientific notation with `digits` decimals in the mantissa: 5.507e-89 → "5.5e-89".
+    /// Numbers from 0.0001 up are written in fixed notation with four decimals instead.
+    static func scientific(_ x: Double, digits: Int = 1) -> String {
+        guard x.isFinite, x > 0, x < 0.0001 else { return x == 0 ? "0" : fixed(x, digits: 4) }
+        var exponent = Int((SpecialFunctions.log(x) / SpecialFunctions.log(10)).rounded(.down))
+        var mantissa = x / power10(exponent)
+        // log10 can land one off near exact powers of ten; nudge the mantissa back into [1, 10).
+        if mantissa >= 10 {
+            mantissa /= 10
+            exponent += 1
+        } else if mantissa < 1 {
+            mantissa *= 10
+            exponent -= 1
+        }
+        var text = fixed(mantissa, digits: digits)
+        if text.hasPrefix("10") {  // 9.96 rounded up to "10.0"
+            text = fixed(1, digits: digits)
+            exponent += 1
+        }
+        return text + "e" + (exponent < 0 ? "-" : "+") + String(abs(exponent))
+    }
+
+    private static func power10(_ exponent: Int) -> Double {
+        var result = 1.0
+        for _ in 0..<abs(exponent) { result *= 10 }
+        return exponent < 0 ? 1 / result : result
+    }
+
     /// Swift's shortest round-tripping rendering ("0.001", "0.05").
     static func shortest(_ x: Double) -> String { "\(x)" }
 }

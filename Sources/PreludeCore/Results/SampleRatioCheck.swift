@@ -68,7 +68,7 @@ public struct SampleRatioCheck: Sendable, Hashable {
         var text = "SAMPLE RATIO MISMATCH: exposures do not match the configured weights: \(split)"
         if strays.isEmpty, let chiSquare, let pValue {
             text += "; chi-square \(DecimalFormat.fixed(chiSquare, digits: 2)) with \(degreesOfFreedom) df, "
-                + "p = \(DecimalFormat.pValue(pValue)) < \(DecimalFormat.shortest(threshold))"
+                + "p = \(DecimalFormat.scientific(pValue)) < \(DecimalFormat.shortest(threshold))"
         } else {
             let strayNames = strays.map { names[$0] }.joined(separator: ", ")
             text += "; installs were exposed to variants weighted 0 (\(strayNames))"
