@@ -188,8 +188,10 @@ func simulatedReport(perArm: Int, controlRate: Double, treatmentRate: Double, se
     @Test func exposuresInAVariantWeightedZeroAreAMismatch() throws {
         let report = try ExperimentAnalysis.analyze(
             experimentKey: "k", feature: "camera",
-            variants: [("control", 1, Self.make(500, 200)), ("treatment", 1, Self.make(500, 200)),
-                       ("retired", 0, Self.make(3, 1))],
+            variants: [
+                ("control", 1, Self.make(500, 200)), ("treatment", 1, Self.make(500, 200)),
+                ("retired", 0, Self.make(3, 1)),
+            ],
             controlName: "control")
         #expect(report.sampleRatio.isMismatch)
         #expect(report.sampleRatio.pValue == 0)
@@ -223,7 +225,9 @@ func simulatedReport(perArm: Int, controlRate: Double, treatmentRate: Double, se
         for rate in [0, 1] {
             let report = try ExperimentAnalysis.analyze(
                 experimentKey: "k", feature: "camera",
-                variants: [("control", 1, Self.make(1000, 1000 * rate)), ("treatment", 1, Self.make(1000, 1000 * rate))],
+                variants: [
+                    ("control", 1, Self.make(1000, 1000 * rate)), ("treatment", 1, Self.make(1000, 1000 * rate)),
+                ],
                 controlName: "control")
             let treatment = report.variants[1]
             let comparison = try #require(treatment.comparison)
@@ -281,9 +285,13 @@ func simulatedReport(perArm: Int, controlRate: Double, treatmentRate: Double, se
         #expect(run([("a", 1, counts)], settings: .init(power: 1)) == .invalidSetting(name: "power", value: 1))
         let impossible = FunnelCounts(exposed: 10, systemGranted: 11, granted: 11)
         let error = run([("a", 1, impossible)])
-        #expect(error == .inconsistentCounts(variant: "a", problems: [
-            "systemGranted (11) exceeds exposed (10)", "granted (11) exceeds exposed (10)",
-        ]))
+        #expect(
+            error
+                == .inconsistentCounts(
+                    variant: "a",
+                    problems: [
+                        "systemGranted (11) exceeds exposed (10)", "granted (11) exceeds exposed (10)",
+                    ]))
         #expect(error?.description.hasPrefix("variant \"a\" has impossible funnel counts: systemGranted (11)") == true)
     }
 

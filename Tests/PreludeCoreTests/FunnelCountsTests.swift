@@ -38,10 +38,11 @@ import Testing
     }
 
     @Test func fieldsListEveryCountInFunnelOrder() {
-        #expect(Self.make().fields.map(\.name) == [
-            "exposed", "primeShown", "primeContinued", "primeDismissed", "systemGranted", "systemDenied",
-            "settingsOpened", "returnedGranted", "granted",
-        ])
+        #expect(
+            Self.make().fields.map(\.name) == [
+                "exposed", "primeShown", "primeContinued", "primeDismissed", "systemGranted", "systemDenied",
+                "settingsOpened", "returnedGranted", "granted",
+            ])
         #expect(Self.make().fields.map(\.value) == [100, 90, 60, 40, 30, 25, 10, 5, 33])
     }
 }

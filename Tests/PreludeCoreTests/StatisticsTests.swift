@@ -86,16 +86,23 @@ enum StatisticsReference {
         (8000, 20000, 0.3932303139877437, 0.40680809322347716),
         (9000, 20000, 0.44311547270040863, 0.45690373090520187),
     ]
-    static let comparisonCases: [(xt: Int, nt: Int, xc: Int, nc: Int, lower: Double, upper: Double, z: Double, p: Double)] = [
-        (90, 200, 80, 200, -0.04654448039638273, 0.14524239517746634, 1.0114434748483472, 0.31180422219328224),
-        (9000, 20000, 8000, 20000, 0.040317704328085485, 0.05966903041240318, 10.114434748483472, 4.7676105626143585e-24),
-        (450, 1000, 400, 1000, 0.006671835394716115, 0.09306381171446637, 2.2616563651595034, 0.023718642632191447),
-        (0, 100, 5, 100, -0.11175046923191914, -0.0033279408461571666, -2.2645540682891916, 0.023540058261177957),
-        (7, 13, 3, 17, 0.021852285103707347, 0.6184746559830852, 2.0842004228756243, 0.037141940313635886),
-        (0, 50, 0, 50, -0.07134759913335872, 0.07134759913335872, 0.0, 1.0),
-        (50, 50, 50, 50, -0.07134759913335875, 0.07134759913335875, 0.0, 1.0),
-        (400, 1000, 450, 1000, -0.09306381171446637, -0.006671835394716115, -2.2616563651595034, 0.023718642632191447),
-    ]
+    static let comparisonCases:
+        [(xt: Int, nt: Int, xc: Int, nc: Int, lower: Double, upper: Double, z: Double, p: Double)] = [
+            (90, 200, 80, 200, -0.04654448039638273, 0.14524239517746634, 1.0114434748483472, 0.31180422219328224),
+            (
+                9000, 20000, 8000, 20000, 0.040317704328085485, 0.05966903041240318, 10.114434748483472,
+                4.7676105626143585e-24
+            ),
+            (450, 1000, 400, 1000, 0.006671835394716115, 0.09306381171446637, 2.2616563651595034, 0.023718642632191447),
+            (0, 100, 5, 100, -0.11175046923191914, -0.0033279408461571666, -2.2645540682891916, 0.023540058261177957),
+            (7, 13, 3, 17, 0.021852285103707347, 0.6184746559830852, 2.0842004228756243, 0.037141940313635886),
+            (0, 50, 0, 50, -0.07134759913335872, 0.07134759913335872, 0.0, 1.0),
+            (50, 50, 50, 50, -0.07134759913335875, 0.07134759913335875, 0.0, 1.0),
+            (
+                400, 1000, 450, 1000, -0.09306381171446637, -0.006671835394716115, -2.2616563651595034,
+                0.023718642632191447
+            ),
+        ]
     static let sampleSizeCases: [(baseline: Double, effect: Double, alpha: Double, power: Double, perArm: Int)] = [
         (0.4, 0.02, 0.05, 0.8, 9493),
         (0.4, 0.05, 0.05, 0.8, 1534),
@@ -205,22 +212,28 @@ func isClose(_ actual: Double, _ expected: Double, relative: Double = 1e-9, abso
     }
 
     @Test func comparisonNeedsBothArms() {
-        #expect(ProportionStatistics.twoProportionZTest(
-            treatmentSuccesses: 0, treatmentTrials: 0, controlSuccesses: 3, controlTrials: 10) == nil)
-        #expect(ProportionStatistics.newcombeDifferenceInterval(
-            treatmentSuccesses: 3, treatmentTrials: 10, controlSuccesses: 0, controlTrials: 0, z: 1.96) == nil)
+        #expect(
+            ProportionStatistics.twoProportionZTest(
+                treatmentSuccesses: 0, treatmentTrials: 0, controlSuccesses: 3, controlTrials: 10) == nil)
+        #expect(
+            ProportionStatistics.newcombeDifferenceInterval(
+                treatmentSuccesses: 3, treatmentTrials: 10, controlSuccesses: 0, controlTrials: 0, z: 1.96) == nil)
     }
 
     @Test(arguments: StatisticsReference.sampleSizeCases)
-    func sampleSizeMatchesReference(_ c: (baseline: Double, effect: Double, alpha: Double, power: Double, perArm: Int)) {
-        #expect(ProportionStatistics.sampleSizePerArm(
-            baseline: c.baseline, minimumEffect: c.effect, alpha: c.alpha, power: c.power) == c.perArm)
+    func sampleSizeMatchesReference(_ c: (baseline: Double, effect: Double, alpha: Double, power: Double, perArm: Int))
+    {
+        #expect(
+            ProportionStatistics.sampleSizePerArm(
+                baseline: c.baseline, minimumEffect: c.effect, alpha: c.alpha, power: c.power) == c.perArm)
     }
 
     @Test func sampleSizeRejectsImpossibleInputs() {
         #expect(ProportionStatistics.sampleSizePerArm(baseline: 0.4, minimumEffect: 0, alpha: 0.05, power: 0.8) == nil)
-        #expect(ProportionStatistics.sampleSizePerArm(baseline: 1.2, minimumEffect: 0.02, alpha: 0.05, power: 0.8) == nil)
-        #expect(ProportionStatistics.sampleSizePerArm(baseline: 0.5, minimumEffect: 0.6, alpha: 0.05, power: 0.8) == nil)
+        #expect(
+            ProportionStatistics.sampleSizePerArm(baseline: 1.2, minimumEffect: 0.02, alpha: 0.05, power: 0.8) == nil)
+        #expect(
+            ProportionStatistics.sampleSizePerArm(baseline: 0.5, minimumEffect: 0.6, alpha: 0.05, power: 0.8) == nil)
         #expect(ProportionStatistics.sampleSizePerArm(baseline: 0.4, minimumEffect: 0.02, alpha: 1, power: 0.8) == nil)
     }
 

@@ -15,8 +15,10 @@ public enum ExperimentAnalysis {
         public var sampleRatioThreshold: Double
 
         /// Creates settings; every argument defaults to the conventional value.
-        public init(alpha: Double = 0.05, power: Double = 0.8, minimumExposures: Int = 100,
-                    sampleRatioThreshold: Double = 0.001) {
+        public init(
+            alpha: Double = 0.05, power: Double = 0.8, minimumExposures: Int = 100,
+            sampleRatioThreshold: Double = 0.001
+        ) {
             self.alpha = alpha
             self.power = power
             self.minimumExposures = minimumExposures

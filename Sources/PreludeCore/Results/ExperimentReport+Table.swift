@@ -4,7 +4,8 @@ extension ExperimentReport {
     public func renderTable() -> String {
         let confidence = DecimalFormat.fixed(confidenceLevel * 100, digits: 0) + "%"
         var lines: [String] = []
-        lines.append("Experiment \(experimentKey) on \(feature), control \"\(controlName)\"; \(totalExposed) installs exposed")
+        lines.append(
+            "Experiment \(experimentKey) on \(feature), control \"\(controlName)\"; \(totalExposed) installs exposed")
         if let message = sampleRatio.message {
             let bar = String(repeating: "!", count: 78)
             lines += ["", bar, "!! " + message, bar]
@@ -16,35 +17,44 @@ extension ExperimentReport {
                 + variant.funnel.fields.map { String($0.value) }
         }
         lines += Self.columns(
-            header: ["variant", "weight", "exposed", "shown", "continued", "dismissed", "sys granted", "sys denied",
-                     "settings", "returned", "granted"],
+            header: [
+                "variant", "weight", "exposed", "shown", "continued", "dismissed", "sys granted", "sys denied",
+                "settings", "returned", "granted",
+            ],
             rows: funnelRows)
 
         lines += ["", "Grant rate = granted / exposed, \(confidence) intervals"]
         let rateRows = variants.map { variant -> [String] in
             let rate = variant.grantRate.map { DecimalFormat.percent($0) } ?? "-"
-            let interval = variant.grantRateInterval.map {
-                "[" + DecimalFormat.percent($0.lower) + ", " + DecimalFormat.percent($0.upper) + "]"
-            } ?? "-"
+            let interval =
+                variant.grantRateInterval.map {
+                    "[" + DecimalFormat.percent($0.lower) + ", " + DecimalFormat.percent($0.upper) + "]"
+                } ?? "-"
             guard !variant.isControl else { return [label(variant), rate, interval, "", "", "", "(control)", ""] }
             let difference = variant.comparison.map { DecimalFormat.points($0.difference) } ?? "-"
-            let differenceInterval = variant.comparison.map {
-                "[" + DecimalFormat.points($0.differenceInterval.lower).dropLast(3) + ", "
-                    + DecimalFormat.points($0.differenceInterval.upper) + "]"
-            } ?? "-"
+            let differenceInterval =
+                variant.comparison.map {
+                    "[" + DecimalFormat.points($0.differenceInterval.lower).dropLast(3) + ", "
+                        + DecimalFormat.points($0.differenceInterval.upper) + "]"
+                } ?? "-"
             let p = variant.comparison.map { DecimalFormat.pValue($0.pValue) } ?? "-"
             let more = variant.additionalInstallsPerArm.map(String.init) ?? "-"
-            return [label(variant), rate, interval, difference, differenceInterval, p,
-                    variant.verdict?.label ?? "-", more]
+            return [
+                label(variant), rate, interval, difference, differenceInterval, p,
+                variant.verdict?.label ?? "-", more,
+            ]
         }
         lines += Self.columns(
-            header: ["variant", "grant rate", "\(confidence) CI", "vs control", "\(confidence) CI", "p-value",
-                     "verdict", "more per arm"],
+            header: [
+                "variant", "grant rate", "\(confidence) CI", "vs control", "\(confidence) CI", "p-value",
+                "verdict", "more per arm",
+            ],
             rows: rateRows)
 
         lines.append("")
         let effect = DecimalFormat.fixed(minimumEffect * 100, digits: 2) + " pp"
-        let alphaPower = "alpha \(DecimalFormat.shortest(settings.alpha)), power \(DecimalFormat.shortest(settings.power))"
+        let alphaPower =
+            "alpha \(DecimalFormat.shortest(settings.alpha)), power \(DecimalFormat.shortest(settings.power))"
         if let required = requiredInstallsPerArm, let rate = control.grantRate {
             lines.append(
                 "Detecting a change of \(effect) from the control's \(DecimalFormat.percent(rate)) needs "

@@ -67,13 +67,15 @@ public struct SampleRatioCheck: Sendable, Hashable {
         }.joined(separator: ", ")
         var text = "SAMPLE RATIO MISMATCH: exposures do not match the configured weights: \(split)"
         if strays.isEmpty, let chiSquare, let pValue {
-            text += "; chi-square \(DecimalFormat.fixed(chiSquare, digits: 2)) with \(degreesOfFreedom) df, "
+            text +=
+                "; chi-square \(DecimalFormat.fixed(chiSquare, digits: 2)) with \(degreesOfFreedom) df, "
                 + "p = \(DecimalFormat.scientific(pValue)) < \(DecimalFormat.shortest(threshold))"
         } else {
             let strayNames = strays.map { names[$0] }.joined(separator: ", ")
             text += "; installs were exposed to variants weighted 0 (\(strayNames))"
         }
-        text += ". Assignment or event logging is broken: do not trust any other number of this experiment until "
+        text +=
+            ". Assignment or event logging is broken: do not trust any other number of this experiment until "
             + "the cause is found."
         message = text
     }

@@ -189,14 +189,16 @@ package enum SpecialFunctions {
         var x: Double
         if p < 0.02425 {
             let q = (-2 * log(p)).squareRoot()
-            x = (((((acklamC[0] * q + acklamC[1]) * q + acklamC[2]) * q + acklamC[3]) * q + acklamC[4]) * q
-                + acklamC[5])
+            x =
+                (((((acklamC[0] * q + acklamC[1]) * q + acklamC[2]) * q + acklamC[3]) * q + acklamC[4]) * q
+                    + acklamC[5])
                 / ((((acklamD[0] * q + acklamD[1]) * q + acklamD[2]) * q + acklamD[3]) * q + 1)
         } else {
             let q = p - 0.5
             let r = q * q
-            x = (((((acklamA[0] * r + acklamA[1]) * r + acklamA[2]) * r + acklamA[3]) * r + acklamA[4]) * r
-                + acklamA[5]) * q
+            x =
+                (((((acklamA[0] * r + acklamA[1]) * r + acklamA[2]) * r + acklamA[3]) * r + acklamA[4]) * r
+                    + acklamA[5]) * q
                 / (((((acklamB[0] * r + acklamB[1]) * r + acklamB[2]) * r + acklamB[3]) * r + acklamB[4]) * r + 1)
         }
         // One Halley step on Φ(x) − p = 0 (Acklam's suggested refinement).
