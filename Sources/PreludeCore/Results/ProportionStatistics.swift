@@ -68,7 +68,7 @@ package enum ProportionStatistics {
     ///
     /// n = ⌈(z_{1−α/2}·√(2p̄(1−p̄)) + z_{power}·√(p₁(1−p₁) + p₂(1−p₂)))² / δ²⌉ with p₁ = baseline,
     /// p₂ = p₁ + δ (or p₁ − δ when p₁ + δ > 1), p̄ = (p₁ + p₂)/2 — the pooled-variance-under-H₀ formula without
-    /// continuity correction (Fleiss, Levin & Paik 2003, §4.2), which matches the pooled z-test used for the verdict.
+    /// continuity correction (Fleiss, Levin & Paik 2003, ch. 4), which matches the pooled z-test used for the verdict.
     package static func sampleSizePerArm(baseline: Double, minimumEffect: Double, alpha: Double, power: Double) -> Int?
     {
         guard baseline >= 0, baseline <= 1, minimumEffect > 0, minimumEffect < 1,
