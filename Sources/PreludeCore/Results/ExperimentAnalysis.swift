@@ -1,0 +1,143 @@
+/// Turns per-variant funnel counts into an ``ExperimentReport``: a pure function, no I/O.
+///
+/// The formulas and thresholds are described in docs/results.md.
+public enum ExperimentAnalysis {
+    /// The thresholds of an analysis, with the conventional defaults.
+    public struct Settings: Sendable, Hashable {
+        /// Two-sided significance level of the test and 1 − confidence level of every interval (0.05).
+        public var alpha: Double
+        /// Power used for the sample still needed (0.8).
+        public var power: Double
+        /// Below this many exposed installs in a variant or in the control the verdict is `insufficientData` (100):
+        /// the normal approximations behind the z-test are poor on tiny samples, and early results swing wildly.
+        public var minimumExposures: Int
+        /// Sample-ratio-mismatch p-value threshold (0.001).
+        public var sampleRatioThreshold: Double
+
+        /// Creates settings; every argument defaults to the conventional value.
+        public init(
+            alpha: Double = 0.05, power: Double = 0.8, minimumExposures: Int = 100,
+            sampleRatioThreshold: Double = 0.001
+        ) {
+            self.alpha = alpha
+            self.power = power
+            self.minimumExposures = minimumExposures
+            self.sampleRatioThreshold = sampleRatioThreshold
+        }
+
+        /// alpha 0.05, power 0.8, 100 installs minimum, SRM at p < 0.001.
+        public static let standard = Settings()
+    }
+
+    /// The default minimum effect: two percentage points of grant rate.
+    public static let defaultMinimumEffect = 0.02
+
+    /// Analyses one experiment.
+    ///
+    /// - Parameters:
+    ///   - variants: name, configured weight (any non-negative scale; normalized here) and funnel of each variant,
+    ///     in display order. A single variant is allowed: it gets its rate and interval, nothing to compare.
+    ///   - controlName: the variant every other one is compared with.
+    ///   - minimumEffect: the smallest absolute grant-rate change worth detecting, in (0, 1).
+    /// - Throws: ``ExperimentAnalysisError`` for unusable input (unknown control, bad weights, impossible counts...).
+    public static func analyze(
+        experimentKey: String, feature: String, variants: [(name: String, weight: Double, counts: FunnelCounts)],
+        controlName: String, minimumEffect: Double = defaultMinimumEffect, settings: Settings = .standard
+    ) throws(ExperimentAnalysisError) -> ExperimentReport {
+        try validate(variants: variants, controlName: controlName, minimumEffect: minimumEffect, settings: settings)
+        let weightSum = variants.reduce(0) { $0 + $1.weight }
+        let z = SpecialFunctions.normalQuantile(1 - settings.alpha / 2)
+        let control = variants.first { $0.name == controlName }!.counts
+        let controlRate = control.exposed > 0 ? Double(control.granted) / Double(control.exposed) : nil
+        let required = controlRate.flatMap {
+            ProportionStatistics.sampleSizePerArm(
+                baseline: $0, minimumEffect: minimumEffect, alpha: settings.alpha, power: settings.power)
+        }
+
+        let results = variants.map { variant in
+            let counts = variant.counts
+            let isControl = variant.name == controlName
+            let rate = counts.exposed > 0 ? Double(counts.granted) / Double(counts.exposed) : nil
+            let interval = ProportionStatistics.wilsonInterval(successes: counts.granted, trials: counts.exposed, z: z)
+            var comparison: VariantComparison?
+            var verdict: ExperimentVerdict?
+            var additional: Int?
+            if !isControl {
+                comparison = compare(counts, with: control, z: z)
+                verdict = decide(counts, control: control, comparison: comparison, settings: settings)
+                additional = required.map { max(0, $0 - min(counts.exposed, control.exposed)) }
+            }
+            return VariantResult(
+                name: variant.name, isControl: isControl, weight: variant.weight / weightSum, funnel: counts,
+                grantRate: rate, grantRateInterval: interval, comparison: comparison, verdict: verdict,
+                additionalInstallsPerArm: additional)
+        }
+
+        let sampleRatio = SampleRatioCheck(
+            observed: variants.map(\.counts.exposed), weights: variants.map(\.weight), names: variants.map(\.name),
+            threshold: settings.sampleRatioThreshold)
+        return ExperimentReport(
+            experimentKey: experimentKey, feature: feature, controlName: controlName, settings: settings,
+            minimumEffect: minimumEffect, variants: results, sampleRatio: sampleRatio, requiredInstallsPerArm: required)
+    }
+
+    private static func compare(_ counts: FunnelCounts, with control: FunnelCounts, z: Double) -> VariantComparison? {
+        guard
+            let interval = ProportionStatistics.newcombeDifferenceInterval(
+                treatmentSuccesses: counts.granted, treatmentTrials: counts.exposed,
+                controlSuccesses: control.granted, controlTrials: control.exposed, z: z),
+            let test = ProportionStatistics.twoProportionZTest(
+                treatmentSuccesses: counts.granted, treatmentTrials: counts.exposed,
+                controlSuccesses: control.granted, controlTrials: control.exposed)
+        else { return nil }
+        let rate = Double(counts.granted) / Double(counts.exposed)
+        let controlRate = Double(control.granted) / Double(control.exposed)
+        return VariantComparison(
+            difference: rate - controlRate, differenceInterval: interval,
+            relativeDifference: controlRate > 0 ? (rate - controlRate) / controlRate : nil,
+            zStatistic: test.z, pValue: test.pValue)
+    }
+
+    // The verdict follows the test's p-value alone, the direction from the observed difference. Newcombe's interval
+    // and the pooled test are different approximations and can disagree in a borderline case; the docs say so.
+    private static func decide(
+        _ counts: FunnelCounts, control: FunnelCounts, comparison: VariantComparison?, settings: Settings
+    ) -> ExperimentVerdict {
+        guard counts.exposed >= settings.minimumExposures, control.exposed >= settings.minimumExposures,
+            let comparison
+        else { return .insufficientData }
+        guard comparison.pValue < settings.alpha else { return .notSignificant }
+        return comparison.difference > 0 ? .better : .worse
+    }
+
+    private static func validate(
+        variants: [(name: String, weight: Double, counts: FunnelCounts)], controlName: String, minimumEffect: Double,
+        settings: Settings
+    ) throws(ExperimentAnalysisError) {
+        guard settings.alpha > 0, settings.alpha < 1 else {
+            throw .invalidSetting(name: "alpha", value: settings.alpha)
+        }
+        guard settings.power > 0, settings.power < 1 else {
+            throw .invalidSetting(name: "power", value: settings.power)
+        }
+        guard settings.minimumExposures >= 1 else {
+            throw .invalidSetting(name: "minimumExposures", value: Double(settings.minimumExposures))
+        }
+        guard settings.sampleRatioThreshold > 0, settings.sampleRatioThreshold < 1 else {
+            throw .invalidSetting(name: "sampleRatioThreshold", value: settings.sampleRatioThreshold)
+        }
+        guard minimumEffect > 0, minimumEffect < 1 else { throw .invalidMinimumEffect(minimumEffect) }
+        guard !variants.isEmpty else { throw .noVariants }
+        var seen: Set<String> = []
+        for variant in variants {
+            guard seen.insert(variant.name).inserted else { throw .duplicateVariant(variant.name) }
+            guard variant.weight.isFinite, variant.weight >= 0 else {
+                throw .invalidWeight(variant: variant.name, weight: variant.weight)
+            }
+            let problems = variant.counts.validationProblems()
+            guard problems.isEmpty else { throw .inconsistentCounts(variant: variant.name, problems: problems) }
+        }
+        guard seen.contains(controlName) else { throw .unknownControl(controlName) }
+        guard variants.contains(where: { $0.weight > 0 }) else { throw .zeroTotalWeight }
+    }
+}

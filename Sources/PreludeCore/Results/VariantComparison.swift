@@ -1,0 +1,25 @@
+/// A variant's grant rate against the control's: the difference, its interval and the test behind the verdict.
+public struct VariantComparison: Sendable, Hashable {
+    /// The absolute difference of grant rates, variant − control (0.05 = five percentage points).
+    public var difference: Double
+    /// Newcombe's hybrid score interval for ``difference`` at the report's confidence level.
+    public var differenceInterval: ConfidenceInterval
+    /// The difference relative to the control's rate (0.125 = 12.5 % higher), or `nil` when the control's rate is 0.
+    public var relativeDifference: Double?
+    /// The pooled two-proportion z statistic (positive when the variant grants more).
+    public var zStatistic: Double
+    /// The two-sided p-value of the pooled two-proportion z-test.
+    public var pValue: Double
+
+    /// Creates a comparison.
+    public init(
+        difference: Double, differenceInterval: ConfidenceInterval, relativeDifference: Double?, zStatistic: Double,
+        pValue: Double
+    ) {
+        self.difference = difference
+        self.differenceInterval = differenceInterval
+        self.relativeDifference = relativeDifference
+        self.zStatistic = zStatistic
+        self.pValue = pValue
+    }
+}
