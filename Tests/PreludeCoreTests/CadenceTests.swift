@@ -6,8 +6,8 @@ struct CadenceTests {
     static let day = 86_400.0
     static let start = Instant(secondsSinceEpoch: 1_700_000_000)
 
-    static func makeRule(interval: Double = day, backoff: Double = 2, max: Int? = 4) -> CadenceRule {
-        CadenceRule(minimumInterval: interval, backoff: backoff, maximumShowings: max)
+    static func makeRule(hours: Double = 24, backoff: Double = 2, max: Int = 4) -> CadenceRule {
+        CadenceRule(minIntervalHours: hours, backoff: backoff, maxShows: max)
     }
 
     @Test func neverShownIsEligible() {
@@ -32,12 +32,12 @@ struct CadenceTests {
 
     @Test(arguments: [(1, 1.0), (2, 2.0), (3, 4.0), (4, 8.0)])
     func intervalGrowsByBackoff(reshow: Int, days: Double) {
-        #expect(Self.makeRule(max: nil).interval(beforeReshow: reshow) == days * Self.day)
+        #expect(CadenceEvaluator.interval(rule: Self.makeRule(max: 20), beforeReshow: reshow) == days * Self.day)
     }
 
     @Test func constantIntervalWithBackoffOne() {
-        let rule = Self.makeRule(interval: 3_600, backoff: 1, max: nil)
-        #expect(rule.interval(beforeReshow: 5) == 3_600)
+        let rule = Self.makeRule(hours: 1, backoff: 1, max: 20)
+        #expect(CadenceEvaluator.interval(rule: rule, beforeReshow: 5) == 3_600)
     }
 
     /// Simulates a user who leaves the screen every time it appears, and a client that asks

@@ -30,7 +30,7 @@ struct PurposeStringLintTests {
         let findings = PurposeStringLinter.lint(strings: ["NSCameraUsageDescription": text], locale: locale)
         #expect(findings.map(\.ruleId) == ["PS-1"])
         #expect(findings.first?.severity == .error)
-        #expect(findings.first?.pointer == "/NSCameraUsageDescription")
+        #expect(findings.first?.pointer.description == "/NSCameraUsageDescription")
     }
 
     @Test func emptyStringIsPS1() {
@@ -125,7 +125,7 @@ struct PurposeStringLintTests {
                    "NSMicrophoneUsageDescription": "We use the microphone to record voice notes."],
             "ja": ["NSCameraUsageDescription": "レシートを読み取るためにカメラを使用します。"],
         ])
-        #expect(findings == [LintFinding(ruleId: "PS-8", severity: .error, pointer: "/ja/NSMicrophoneUsageDescription",
+        #expect(findings == [LintFinding(ruleId: "PS-8", severity: .error, pointer: JSONPointer("/ja/NSMicrophoneUsageDescription")!,
             message: "NSMicrophoneUsageDescription is missing for ja; every supported language needs each purpose string.")])
     }
 }

@@ -5,7 +5,7 @@
 public enum PurposeStringLinter {
     /// Lints the purpose strings of one locale (`["NSCameraUsageDescription": "We use the camera to scan receipts."]`).
     public static func lint(strings: [String: String], locale: String) -> [LintFinding] {
-        lint(strings: strings, locale: locale, pointerPrefix: "")
+        lint(strings: strings, locale: locale, pointerPrefix: .root)
     }
 
     /// Lints the purpose strings of several locales (`["en": [...], "fr": [...]]`), and PS-8:
@@ -15,22 +15,22 @@ public enum PurposeStringLinter {
         let allKeys = Set(stringsByLocale.values.flatMap(\.keys))
         for locale in stringsByLocale.keys.sorted() {
             let strings = stringsByLocale[locale] ?? [:]
-            let prefix = "/" + escape(locale)
+            let prefix = JSONPointer.root.appending(locale)
             findings += lint(strings: strings, locale: locale, pointerPrefix: prefix)
             for key in allKeys.subtracting(strings.keys).sorted() where PurposeStringKey.known.contains(key) {
-                findings.append(LintFinding(rule: .ps8, pointer: prefix + "/" + escape(key),
+                findings.append(LintFinding(rule: .ps8, pointer: prefix.appending(key),
                     message: "\(key) is missing for \(locale); every supported language needs each purpose string."))
             }
         }
         return findings
     }
 
-    private static func lint(strings: [String: String], locale: String, pointerPrefix: String) -> [LintFinding] {
+    private static func lint(strings: [String: String], locale: String, pointerPrefix: JSONPointer) -> [LintFinding] {
         let checker = TextChecker(localeTag: locale)
         var findings: [LintFinding] = []
         for key in strings.keys.sorted() {
             let text = strings[key] ?? ""
-            let pointer = pointerPrefix + "/" + escape(key)
+            let pointer = pointerPrefix.appending(key)
             if !PurposeStringKey.known.contains(key) {
                 findings.append(LintFinding(rule: .ps8, pointer: pointer,
                     message: "\(key) is not a known purpose-string key; check its spelling against Apple's list."))
@@ -44,18 +44,5 @@ public enum PurposeStringLinter {
             findings += checker.checkPurpose(text, pointer: pointer)
         }
         return findings
-    }
-
-    // RFC 6901 §3: "~" is written "~0" and "/" is written "~1" inside a reference token.
-    private static func escape(_ token: String) -> String {
-        var escaped = ""
-        for character in token {
-            switch character {
-            case "~": escaped += "~0"
-            case "/": escaped += "~1"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
     }
 }

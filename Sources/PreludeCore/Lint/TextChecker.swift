@@ -61,7 +61,7 @@ package struct TextChecker {
     // MARK: Priming labels (PA-2, PA-3)
 
     /// PA-2 and PA-3 for the label of the priming screen's single action.
-    package func checkContinueLabel(_ label: String, pointer: String, severity: LintSeverity?) -> [LintFinding] {
+    package func checkContinueLabel(_ label: String, pointer: JSONPointer, severity: LintSeverity?) -> [LintFinding] {
         let trimmed = Self.trim(label)
         if let word = Self.first(dismiss, in: trimmed) {
             return [LintFinding(rule: .pa3, severity: severity, pointer: pointer,
@@ -88,7 +88,7 @@ package struct TextChecker {
     }
 
     /// PA-3 for the second label of the legacy two-button style.
-    package func checkSecondLabel(_ label: String, pointer: String, severity: LintSeverity?) -> [LintFinding] {
+    package func checkSecondLabel(_ label: String, pointer: JSONPointer, severity: LintSeverity?) -> [LintFinding] {
         [LintFinding(rule: .pa3, severity: severity, pointer: pointer,
             message: "The second action \"\(Self.trim(label))\" lets people leave without the system alert; "
                 + "use the single-action style.")]
@@ -99,7 +99,7 @@ package struct TextChecker {
     /// PA-4, PA-5, PA-6 and PA-7 for any text of a priming screen (title, message, labels).
     /// `severity` overrides the rules' own (errors for tracking, TR-1).
     package func checkPrimingText(
-        _ text: String, pointer: String, severity: LintSeverity?, incentiveSeverity: LintSeverity
+        _ text: String, pointer: JSONPointer, severity: LintSeverity?, incentiveSeverity: LintSeverity
     ) -> [LintFinding] {
         var findings: [LintFinding] = []
         if let phrase = Self.first(echoes, in: text) {
@@ -124,7 +124,7 @@ package struct TextChecker {
     // MARK: Sentences (PS-1, PS-2, PS-9, PS-10)
 
     /// PS-1, PS-2, PS-9 and PS-10 for a message that must be a brief, complete sentence.
-    package func checkSentence(_ text: String, pointer: String) -> [LintFinding] {
+    package func checkSentence(_ text: String, pointer: JSONPointer) -> [LintFinding] {
         var findings: [LintFinding] = []
         let trimmed = Self.trim(text)
         if trimmed.isEmpty {
@@ -166,7 +166,7 @@ package struct TextChecker {
     // MARK: Purpose (PS-3 to PS-7)
 
     /// PS-3 to PS-7 for a text that explains why access is needed (a purpose string or a priming message).
-    package func checkPurpose(_ text: String, pointer: String) -> [LintFinding] {
+    package func checkPurpose(_ text: String, pointer: JSONPointer) -> [LintFinding] {
         var findings: [LintFinding] = []
         let trimmed = Self.trim(text)
         if let phrase = Self.first(passive, in: trimmed) {
