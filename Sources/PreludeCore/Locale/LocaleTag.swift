@@ -1,0 +1,196 @@
+/// A BCP 47 language tag reduced to what copy lookup needs: language, optional script, optional region.
+///
+/// Parsing accepts `-` or `_` as separator and any letter case, and normalises the case the way
+/// BCP 47 recommends (RFC 5646 §2.1.1): language lower-case, script title-case, region upper-case,
+/// so `ZH_hant_tw` becomes `zh-Hant-TW`. A few deprecated language codes that old clients still send
+/// are replaced by their current ones (`iw` → `he`, `in` → `id`, `ji` → `yi`, `jw` → `jv`, `mo` → `ro`).
+///
+/// Encoded and decoded as a single JSON string (its ``description``).
+public struct LocaleTag: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The primary language subtag, lower-case, 2–3 letters (ISO 639), e.g. `zh`.
+    public let language: String
+    /// The script subtag, title-case, 4 letters (ISO 15924), e.g. `Hant`.
+    public let script: String?
+    /// The region subtag, upper-case 2 letters (ISO 3166-1) or 3 digits (UN M.49), e.g. `TW`, `419`.
+    public let region: String?
+
+    /// Parses `language[-script][-region]`, with `-` or `_` as separator; `nil` when malformed.
+    ///
+    /// Tags carrying variants, extensions or private-use subtags (`de-DE-1996`, `en-u-ca-buddhist`) are
+    /// rejected here, because this type cannot represent them; ``init(parsingPrefixOf:)`` keeps their
+    /// leading part instead.
+    public init?(_ string: String) {
+        guard let (tag, consumedAll) = Self.parse(string), consumedAll else { return nil }
+        self = tag
+    }
+
+    /// Parses the language, script and region at the start of a longer tag and drops what follows
+    /// (variants, extensions, private use), e.g. `de-DE-1996` → `de-DE`; `nil` when even that part is malformed.
+    ///
+    /// Used for Accept-Language, where clients may send tags richer than copy is keyed by.
+    public init?(parsingPrefixOf string: String) {
+        guard let (tag, _) = Self.parse(string) else { return nil }
+        self = tag
+    }
+
+    /// Builds a tag from its parts, validating and normalising each; `nil` when a part is malformed.
+    public init?(language: String, script: String? = nil, region: String? = nil) {
+        var text = language
+        if let script { text += "-" + script }
+        if let region { text += "-" + region }
+        self.init(text)
+    }
+
+    private init(validLanguage: String, script: String?, region: String?) {
+        self.language = validLanguage
+        self.script = script
+        self.region = region
+    }
+
+    /// The canonical form, e.g. `zh-Hant-TW`.
+    public var description: String {
+        var text = language
+        if let script { text += "-" + script }
+        if let region { text += "-" + region }
+        return text
+    }
+
+    /// The tags to try, most specific first, when looking up copy for this tag (without the app default).
+    ///
+    /// The rule (RFC 4647 §3.4 "Lookup", plus implied scripts):
+    /// 1. The tag itself.
+    /// 2. If the tag has no script and its language is written in several scripts, the script implied by
+    ///    the region (or by the language alone) is inserted, as CLDR's likely subtags do:
+    ///    `zh-TW`, `zh-HK`, `zh-MO` → `Hant`; `zh-CN`, `zh-SG`, `zh-MY` and bare `zh` → `Hans`;
+    ///    `sr` → `Cyrl` (`sr-ME` → `Latn`); `uz`, `az`, `bs` → `Latn`; `uz-AF`, `az-IR`, `pa-PK` → `Arab`;
+    ///    `pa` → `Guru`; `mn` → `Cyrl`. The chain continues from that fuller tag.
+    /// 3. Then subtags are removed from the end one at a time: region, then script.
+    ///
+    /// So `zh-Hant-TW` → `zh-Hant` → `zh`; `zh-TW` → `zh-Hant-TW` → `zh-Hant` → `zh`;
+    /// `zh-CN` → `zh-Hans-CN` → `zh-Hans` → `zh`; `zh` → `zh-Hans`; `en-GB` → `en`; `sr-Latn-RS` → `sr-Latn` → `sr`.
+    public var fallbackChain: [LocaleTag] {
+        var chain: [LocaleTag] = [self]
+        var full = self
+        if script == nil, let implied = Self.impliedScript(language: language, region: region) {
+            full = LocaleTag(validLanguage: language, script: implied, region: region)
+            chain.append(full)
+        }
+        if full.region != nil {
+            let withoutRegion = LocaleTag(validLanguage: full.language, script: full.script, region: nil)
+            if !chain.contains(withoutRegion) { chain.append(withoutRegion) }
+        }
+        if full.script != nil {
+            let bare = LocaleTag(validLanguage: full.language, script: nil, region: nil)
+            if !chain.contains(bare) { chain.append(bare) }
+        }
+        return chain
+    }
+
+    // MARK: - Codable
+
+    /// Decodes a tag from a single string; a malformed tag is a `DecodingError.dataCorrupted`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let tag = LocaleTag(text) else {
+            throw DecodingError.dataCorruptedError(
+                in: container,
+                debugDescription:
+                    "\"\(text)\" is not a locale tag of the form language[-Script][-REGION], e.g. zh-Hant-TW"
+            )
+        }
+        self = tag
+    }
+
+    /// Encodes the tag as its canonical string.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+
+    // MARK: - Parsing
+
+    /// Deprecated ISO 639 codes still emitted by some platforms (Java's `Locale` keeps `iw`, `in`, `ji`),
+    /// mapped to the codes BCP 47 prefers (IANA registry "Preferred-Value").
+    private static let deprecatedLanguages: [String: String] = [
+        "iw": "he", "in": "id", "ji": "yi", "jw": "jv", "mo": "ro",
+    ]
+
+    /// Returns the parsed tag and whether the whole string was consumed.
+    private static func parse(_ string: String) -> (LocaleTag, Bool)? {
+        // Subtags are ASCII alphanumerics (RFC 5646 §2.1); splitting the UTF-8 view avoids grapheme work.
+        var subtags: [Substring.UTF8View] = []
+        var rest = Substring(string).utf8
+        while true {
+            if let separator = rest.firstIndex(where: { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }) {
+                subtags.append(rest[rest.startIndex..<separator])
+                rest = rest[rest.index(after: separator)...]
+            } else {
+                subtags.append(rest)
+                break
+            }
+            if subtags.count > 3 { break }
+        }
+        guard let first = subtags.first else { return nil }
+        // RFC 5646 §2.2.1: language = 2*3ALPHA (the 4–8 letter forms are reserved or unused in practice).
+        guard (2...3).contains(first.count), first.allSatisfy(isAlpha) else { return nil }
+        var language = String(decoding: first.map(lower), as: UTF8.self)
+        if let preferred = deprecatedLanguages[language] { language = preferred }
+
+        var index = 1
+        var script: String?
+        var region: String?
+        // RFC 5646 §2.2.3: script = 4ALPHA.
+        if index < subtags.count, subtags[index].count == 4, subtags[index].allSatisfy(isAlpha) {
+            let letters = Array(subtags[index])
+            script = String(decoding: [upper(letters[0])] + letters.dropFirst().map(lower), as: UTF8.self)
+            index += 1
+        }
+        // RFC 5646 §2.2.4: region = 2ALPHA / 3DIGIT.
+        if index < subtags.count {
+            let candidate = subtags[index]
+            if candidate.count == 2, candidate.allSatisfy(isAlpha) {
+                region = String(decoding: candidate.map(upper), as: UTF8.self)
+                index += 1
+            } else if candidate.count == 3, candidate.allSatisfy(isDigit) {
+                region = String(decoding: candidate, as: UTF8.self)
+                index += 1
+            }
+        }
+        let tag = LocaleTag(validLanguage: language, script: script, region: region)
+        if index == subtags.count { return (tag, true) }
+        // Something follows. It must at least be a syntactically plausible subtag (1–8 alphanumerics),
+        // otherwise the input is garbage such as "en--US" or "en-US-".
+        let next = subtags[index]
+        guard (1...8).contains(next.count), next.allSatisfy({ isAlpha($0) || isDigit($0) }) else { return nil }
+        return (tag, false)
+    }
+
+    /// The script a language is usually written in, given its region, for the languages written in several.
+    /// Values from CLDR likely subtags.
+    static func impliedScript(language: String, region: String?) -> String? {
+        switch (language, region) {
+        case ("zh", "TW"), ("zh", "HK"), ("zh", "MO"): return "Hant"
+        case ("zh", _): return "Hans"
+        case ("sr", "ME"): return "Latn"
+        case ("sr", _): return "Cyrl"
+        case ("uz", "AF"), ("az", "IR"), ("pa", "PK"): return "Arab"
+        case ("uz", _), ("az", _), ("bs", _): return "Latn"
+        case ("pa", _): return "Guru"
+        case ("mn", _): return "Cyrl"
+        default: return nil
+        }
+    }
+}
+
+@inline(__always) private func isAlpha(_ byte: UInt8) -> Bool {
+    (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+}
+
+@inline(__always) private func isDigit(_ byte: UInt8) -> Bool {
+    (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+}
+
+@inline(__always) private func lower(_ byte: UInt8) -> UInt8 { byte | 0x20 }
+
+@inline(__always) private func upper(_ byte: UInt8) -> UInt8 { byte & ~0x20 }

@@ -1,0 +1,50 @@
+/// What a client tells about itself when it fetches its policy; every field is optional.
+public struct ClientContext: Sendable, Hashable {
+    /// The client's platform.
+    public var platform: Platform?
+    /// The OS version (iOS numbering on iOS and iPadOS).
+    public var osVersion: SemanticVersion?
+    /// The app's version.
+    public var appVersion: SemanticVersion?
+    /// An explicit locale (the `locale` query parameter); wins over `acceptLanguage`.
+    public var locale: String?
+    /// The `Accept-Language` header value.
+    public var acceptLanguage: String?
+    /// A stable per-install id; without it the client is enrolled in no experiment.
+    public var installId: String?
+
+    /// A context with the given fields.
+    public init(
+        platform: Platform? = nil,
+        osVersion: SemanticVersion? = nil,
+        appVersion: SemanticVersion? = nil,
+        locale: String? = nil,
+        acceptLanguage: String? = nil,
+        installId: String? = nil
+    ) {
+        self.platform = platform
+        self.osVersion = osVersion
+        self.appVersion = appVersion
+        self.locale = locale
+        self.acceptLanguage = acceptLanguage
+        self.installId = installId
+    }
+
+    /// The locale the client prefers, whether or not the app has copy for it: the explicit locale when it parses,
+    /// else the first language tag of `Accept-Language`. Targeting rules match against it.
+    public var preferredLocale: LocaleTag? {
+        if let locale, let tag = LocaleTag(parsingPrefixOf: locale) { return tag }
+        if let acceptLanguage {
+            return AcceptLanguage.parse(acceptLanguage).lazy.compactMap(\.tag).first
+        }
+        return nil
+    }
+
+    /// Whether the client's OS is known to be at least `version` (iOS numbering); false when unknown or on a
+    /// platform numbered otherwise.
+    public func osIsAtLeast(_ version: SemanticVersion) -> Bool {
+        guard let osVersion else { return false }
+        if let platform, !platform.usesIOSVersions { return false }
+        return osVersion >= version
+    }
+}

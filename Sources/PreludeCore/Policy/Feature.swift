@@ -1,0 +1,24 @@
+/// A permission an app can ask for; the keys of the policy document's `features` object.
+public enum Feature: String, CaseIterable, Sendable, Hashable, Codable, CustomStringConvertible {
+    case camera
+    case microphone
+    case photos
+    case contacts
+    case locationWhenInUse
+    case locationAlways
+    case notifications
+    case tracking
+    case bluetooth
+    case calendars
+    case reminders
+    case motion
+    case speech
+    case health
+    case localNetwork
+
+    /// The JSON name.
+    public var description: String { rawValue }
+
+    /// What the catalogue knows about this feature.
+    public var capabilities: FeatureCapabilities { FeatureCatalogue.capabilities(of: self) }
+}

@@ -1,0 +1,37 @@
+/// What one feature can report and do, and since which OS version (iOS numbering).
+public struct FeatureCapabilities: Sendable, Hashable {
+    /// The feature described.
+    public let feature: Feature
+    /// The OS version whose SDK introduced the feature's authorization API.
+    public let introduced: SemanticVersion
+    /// The statuses the feature can report, each with the OS version where it appeared.
+    public let statuses: [AuthorizationStatus: SemanticVersion]
+    /// The system button `Strategy.button` maps to, with the OS version where it appeared; nil when none.
+    public let button: (kind: ButtonKind, since: SemanticVersion)?
+    /// Whether the device may lack the hardware or service, so the policy needs `unsupported` copy.
+    public let mayBeUnavailable: Bool
+    /// Whether the system asks only once per install (tracking): no cadence, no Settings nudge.
+    public let asksOnce: Bool
+
+    /// The partial statuses this feature can report.
+    public var partialStatuses: [AuthorizationStatus] {
+        AuthorizationStatus.allCases.filter { $0.isPartial && statuses[$0] != nil }
+    }
+
+    /// Whether the feature can report `status` at all.
+    public func reports(_ status: AuthorizationStatus) -> Bool { statuses[status] != nil }
+
+    /// The strategies the feature supports (every feature supports `prime` and `direct`).
+    public var strategies: [Strategy] { button == nil ? [.prime, .direct] : [.prime, .direct, .button] }
+
+    /// The partial actions allowed for `status`.
+    public func partialActions(for status: AuthorizationStatus) -> [PartialAction] {
+        var actions: [PartialAction] = [.proceed, .upgrade]
+        if feature == .photos, status == .limited { actions.append(.limitedPicker) }
+        if feature == .contacts, status == .limited { actions.append(.contactAccessButton) }
+        return actions
+    }
+
+    public static func == (lhs: FeatureCapabilities, rhs: FeatureCapabilities) -> Bool { lhs.feature == rhs.feature }
+    public func hash(into hasher: inout Hasher) { hasher.combine(feature) }
+}

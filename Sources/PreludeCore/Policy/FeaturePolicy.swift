@@ -1,0 +1,16 @@
+/// One feature's entry in the document: its own settings and its targeting rules.
+public struct FeaturePolicy: Sendable, Hashable {
+    /// The feature.
+    public var feature: Feature
+    /// The settings written directly on the feature (over `defaults`).
+    public var settings: FeatureOverride
+    /// Targeting rules, applied in order over `settings`.
+    public var targeting: [TargetingRule]
+
+    /// A feature entry with the given parts.
+    public init(feature: Feature, settings: FeatureOverride = FeatureOverride(), targeting: [TargetingRule] = []) {
+        self.feature = feature
+        self.settings = settings
+        self.targeting = targeting
+    }
+}

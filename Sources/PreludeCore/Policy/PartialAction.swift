@@ -1,0 +1,14 @@
+/// What the app does when a feature is only partly granted.
+public enum PartialAction: String, CaseIterable, Sendable, Hashable, Codable, CustomStringConvertible {
+    /// Use what was granted; show nothing.
+    case proceed
+    /// Show the upgrade screen (its own cadence) asking for full access.
+    case upgrade
+    /// Present the system's limited-library picker (photos, limited).
+    case limitedPicker
+    /// Offer the ContactAccessButton to add contacts to the limited set (contacts, limited, iOS 18).
+    case contactAccessButton
+
+    /// The JSON name.
+    public var description: String { rawValue }
+}

@@ -1,0 +1,55 @@
+/// One app's policy: what each feature shows, in which words, how often, for whom, and which variants run.
+///
+/// Read it with ``PolicyDocument/decode(_:)`` (or ``PolicyValidator``), write it with ``jsonValue``.
+/// The format is documented in docs/policy.md.
+public struct PolicyDocument: Sendable, Hashable {
+    /// The format version (``PolicySchema/currentVersion``).
+    public var schemaVersion: Int
+    /// The app.
+    public var app: AppInfo
+    /// Settings every feature inherits.
+    public var defaults: FeatureOverride
+    /// The features served, by feature.
+    public var features: [Feature: FeaturePolicy]
+    /// Experiments, in document order; at most one per feature.
+    public var experiments: [Experiment]
+
+    /// A document with the given parts.
+    public init(
+        schemaVersion: Int = PolicySchema.currentVersion,
+        app: AppInfo,
+        defaults: FeatureOverride = FeatureOverride(),
+        features: [Feature: FeaturePolicy] = [:],
+        experiments: [Experiment] = []
+    ) {
+        self.schemaVersion = schemaVersion
+        self.app = app
+        self.defaults = defaults
+        self.features = features
+        self.experiments = experiments
+    }
+
+    /// The configured features in catalogue order.
+    public var orderedFeatures: [FeaturePolicy] {
+        Feature.allCases.compactMap { features[$0] }
+    }
+
+    /// Every locale that has copy anywhere in the document, plus the default locale.
+    public var availableLocales: Set<LocaleTag> {
+        var locales: Set<LocaleTag> = [app.defaultLocale]
+        locales.formUnion(defaults.copy.keys)
+        for policy in features.values {
+            locales.formUnion(policy.settings.copy.keys)
+            for rule in policy.targeting { locales.formUnion(rule.set.copy.keys) }
+        }
+        for experiment in experiments {
+            for variant in experiment.variants { locales.formUnion(variant.set.copy.keys) }
+        }
+        return locales
+    }
+
+    /// The experiment running on `feature`, if any.
+    public func experiment(for feature: Feature) -> Experiment? {
+        experiments.first { $0.feature == feature }
+    }
+}

@@ -1,0 +1,288 @@
+/// Checks a policy document and reports every problem at once, each with a JSON pointer, a stable code and a sentence.
+///
+/// Rules (docs/policy.md lists them with their codes):
+/// - structure: JSON types, unknown members, required members, enumeration names, locale tags, version ranges;
+/// - `schemaVersion` is 1; `app.id` uses letters, digits, ".", "-", "_" (1 to 128);
+/// - strategies the feature cannot do (`button` without a system button), and targeting rules that choose
+///   `button` only for OS versions older than the button;
+/// - partial statuses the feature never reports and actions the status does not allow;
+/// - cadence in range (minIntervalHours 0...8760, backoff 1...10, maxShows 0...20), none at all on tracking;
+///   Settings delay 0...10000 ms;
+/// - copy: no empty texts, only known placeholders (``allowedPlaceholders``), and in the default locale every
+///   text the chosen strategy and style need, for the feature itself and for each targeting rule and variant;
+/// - names: rule names unique per feature, experiment keys unique, variant names unique per experiment;
+/// - experiments: on a configured feature, one per feature, coverage 0...1, at least one variant, weights
+///   0...100 summing to 100.
+public enum PolicyValidator {
+    /// The placeholders copy may use.
+    public static let allowedPlaceholders: Set<String> = ["appName"]
+
+    /// Parses and validates UTF-8 JSON text.
+    public static func validate(bytes: [UInt8]) -> PolicyValidation {
+        do {
+            return validate(try JSONValue(parsing: bytes))
+        } catch {
+            return PolicyValidation(document: nil, problems: [ValidationProblem(.root, .invalidJSON, "\(error.description).")])
+        }
+    }
+
+    /// Parses and validates JSON text.
+    public static func validate(text: String) -> PolicyValidation {
+        validate(bytes: Array(text.utf8))
+    }
+
+    /// Decodes and validates a JSON value: structural and semantic problems together.
+    public static func validate(_ json: JSONValue) -> PolicyValidation {
+        let (document, structural) = PolicyDocument.decode(json)
+        // Semantic checks run on the best-effort document too, so one round trip shows everything.
+        var semantic = validate(document)
+        // A missing or malformed app id is already reported structurally.
+        if structural.contains(where: { $0.pointer == JSONPointer.root.appending("app", "id") }) {
+            semantic.removeAll { $0.code == .invalidAppId }
+        }
+        return PolicyValidation(document: document, problems: unique(structural + semantic))
+    }
+
+    /// The semantic problems of a decoded (or programmatically built) document.
+    public static func validate(_ document: PolicyDocument) -> [ValidationProblem] {
+        var checker = Checker(document: document)
+        checker.run()
+        return checker.problems.sorted()
+    }
+
+    private static func unique(_ problems: [ValidationProblem]) -> [ValidationProblem] {
+        var seen: Set<ValidationProblem> = []
+        return problems.filter { seen.insert($0).inserted }
+    }
+}
+
+private struct Checker {
+    let document: PolicyDocument
+    var problems: [ValidationProblem] = []
+
+    init(document: PolicyDocument) { self.document = document }
+
+    mutating func report(_ pointer: JSONPointer, _ code: ValidationProblem.Code, _ message: String) {
+        problems.append(ValidationProblem(pointer, code, message))
+    }
+
+    mutating func run() {
+        let root = JSONPointer.root
+        if document.schemaVersion != PolicySchema.currentVersion {
+            report(root.appending("schemaVersion"), .unsupportedSchemaVersion, "schemaVersion \(document.schemaVersion) is not supported; this build reads \(PolicySchema.currentVersion).")
+        }
+        checkAppId(document.app.id, at: root.appending("app", "id"))
+        if document.app.name.allSatisfy(\.isWhitespace), !document.app.id.isEmpty {
+            report(root.appending("app", "name"), .invalidValue, "app.name must not be empty; it fills {appName}.")
+        }
+        checkOverride(document.defaults, feature: nil, at: root.appending("defaults"))
+        for policy in document.orderedFeatures {
+            checkFeature(policy, at: root.appending("features", policy.feature.rawValue))
+        }
+        checkExperiments(at: root.appending("experiments"))
+    }
+
+    mutating func checkAppId(_ id: String, at pointer: JSONPointer) {
+        let allowed = id.utf8.allSatisfy { byte in
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+        }
+        if id.isEmpty || id.utf8.count > 128 || !allowed {
+            report(pointer, .invalidAppId, "app.id \"\(id)\" must be 1 to 128 letters, digits, \".\", \"-\" or \"_\".")
+        }
+    }
+
+    // MARK: Features
+
+    mutating func checkFeature(_ policy: FeaturePolicy, at pointer: JSONPointer) {
+        let feature = policy.feature
+        checkOverride(policy.settings, feature: feature, at: pointer)
+        var names: Set<String> = []
+        for (index, rule) in policy.targeting.enumerated() {
+            let rulePointer = pointer.appending("targeting").appending(index)
+            if rule.name.allSatisfy(\.isWhitespace) {
+                report(rulePointer.appending("name"), .emptyName, "A targeting rule name must not be empty.")
+            } else if !names.insert(rule.name).inserted {
+                report(rulePointer.appending("name"), .duplicateRuleName, "Another targeting rule of \(feature) is already named \"\(rule.name)\".")
+            }
+            checkOverride(rule.set, feature: feature, at: rulePointer.appending("set"))
+            checkButtonOS(rule, feature: feature, at: rulePointer)
+        }
+
+        // Required copy in the default locale, for the feature and for each rule and variant that changes it.
+        let base = document.defaults.merging(policy.settings)
+        let baseMissing = missingCopy(base, feature: feature)
+        reportMissing(baseMissing, at: pointer.appending("copy"), context: "\(feature)")
+        for (index, rule) in policy.targeting.enumerated() {
+            let missing = missingCopy(base.merging(rule.set), feature: feature).subtracting(baseMissing)
+            let at = pointer.appending("targeting").appending(index).appending("set", "copy")
+            reportMissing(missing, at: at, context: "\(feature) with targeting rule \"\(rule.name)\"")
+        }
+        for (experimentIndex, experiment) in document.experiments.enumerated() where experiment.feature == feature {
+            for (variantIndex, variant) in experiment.variants.enumerated() {
+                let missing = missingCopy(base.merging(variant.set), feature: feature).subtracting(baseMissing)
+                let at = JSONPointer.root.appending("experiments").appending(experimentIndex)
+                    .appending("variants").appending(variantIndex).appending("set", "copy")
+                reportMissing(missing, at: at, context: "\(feature) in variant \"\(variant.name)\"")
+            }
+        }
+    }
+
+    /// The texts a configuration needs in the default locale and does not have.
+    func missingCopy(_ settings: FeatureOverride, feature: Feature) -> Set<CopyKey> {
+        let capabilities = feature.capabilities
+        var required: [CopyKey] = []
+        let strategy = settings.strategy ?? .prime
+        // `button` falls back to `prime` on an OS without the button, so it needs the priming texts too.
+        if strategy == .prime || strategy == .button {
+            required += [CopyKey(.prime, .title), CopyKey(.prime, .message), CopyKey(.prime, .continueLabel)]
+            if settings.style == .twoButton { required.append(CopyKey(.prime, .cancelLabel)) }
+        }
+        if strategy == .button, capabilities.button != nil { required.append(CopyKey(.button, .caption)) }
+        if !capabilities.asksOnce {
+            required += [CopyKey(.settings, .title), CopyKey(.settings, .message), CopyKey(.settings, .openLabel), CopyKey(.settings, .cancelLabel)]
+        }
+        required += [CopyKey(.denied, .title), CopyKey(.denied, .message)]
+        if capabilities.reports(.restricted) { required += [CopyKey(.restricted, .title), CopyKey(.restricted, .message)] }
+        if capabilities.mayBeUnavailable { required += [CopyKey(.unsupported, .title), CopyKey(.unsupported, .message)] }
+        let upgrades = capabilities.partialStatuses.contains { settings.partial[$0] == .upgrade }
+        if upgrades { required += [CopyKey(.upgrade, .title), CopyKey(.upgrade, .message), CopyKey(.upgrade, .continueLabel)] }
+        let given = settings.copy[document.app.defaultLocale]?.texts ?? [:]
+        return Set(required.filter { given[$0] == nil })
+    }
+
+    mutating func reportMissing(_ missing: Set<CopyKey>, at copyPointer: JSONPointer, context: String) {
+        let locale = document.app.defaultLocale.description
+        for key in missing.sorted() {
+            report(
+                copyPointer.appending(locale, key.screen.rawValue, key.field.rawValue), .missingCopy,
+                "\(context) needs the text \(key) in the default locale \(locale) (here, on the feature, or in defaults)."
+            )
+        }
+    }
+
+    mutating func checkButtonOS(_ rule: TargetingRule, feature: Feature, at pointer: JSONPointer) {
+        guard rule.set.strategy == .button, let button = feature.capabilities.button, let range = rule.when.os else { return }
+        // The range admits some version at or after the button's? Probe every minor of the next 40 majors.
+        let since = button.since
+        var probes = [since]
+        for major in since.major..<(since.major + 40) {
+            for minor in 0...9 { probes.append(SemanticVersion(major: major, minor: minor)) }
+        }
+        if !probes.contains(where: { $0 >= since && range.contains($0) }) {
+            report(
+                pointer.appending("set", "strategy"), .strategyNeedsNewerOS,
+                "\(button.kind) needs iOS \(since) or later, but this rule only matches os \"\(range)\"."
+            )
+        }
+    }
+
+    // MARK: Overrides
+
+    mutating func checkOverride(_ settings: FeatureOverride, feature: Feature?, at pointer: JSONPointer) {
+        if settings.strategy == .button {
+            if let feature, feature.capabilities.button == nil {
+                report(pointer.appending("strategy"), .unsupportedStrategy, "\(feature) has no system button; use \"prime\" or \"direct\".")
+            } else if feature == nil {
+                report(pointer.appending("strategy"), .unsupportedStrategy, "\"button\" exists only for contacts and locationWhenInUse; set it on those features, not in defaults.")
+            }
+        }
+        if let feature, feature.capabilities.asksOnce, !settings.cadence.isEmpty {
+            report(pointer.appending("cadence"), .cadenceNotAllowed, "\(feature) cannot have a cadence: the system asks once per install, so there is nothing to re-ask.")
+        }
+        for kind in CadenceKind.allCases {
+            guard let rule = settings.cadence[kind] else { continue }
+            let rulePointer = pointer.appending("cadence", kind.rawValue)
+            if let value = rule.minIntervalHours, !CadenceRule.minIntervalRange.contains(value) {
+                report(rulePointer.appending("minIntervalHours"), .cadenceOutOfRange, "minIntervalHours must be between 0 and 8760 (a year); found \(JSONValue.number(value)).")
+            }
+            if let value = rule.backoff, !CadenceRule.backoffRange.contains(value) {
+                report(rulePointer.appending("backoff"), .cadenceOutOfRange, "backoff must be between 1 and 10; found \(JSONValue.number(value)).")
+            }
+            if let value = rule.maxShows, !CadenceRule.maxShowsRange.contains(value) {
+                report(rulePointer.appending("maxShows"), .cadenceOutOfRange, "maxShows must be between 0 and 20; found \(value).")
+            }
+        }
+        if let delay = settings.settingsDelayMs, !SettingsBehaviour.delayRange.contains(delay) {
+            report(pointer.appending("settings", "delayMs"), .settingsOutOfRange, "delayMs must be between 0 and 10000; found \(delay).")
+        }
+        for status in AuthorizationStatus.allCases {
+            guard let action = settings.partial[status] else { continue }
+            let statusPointer = pointer.appending("partial", status.rawValue)
+            if let feature {
+                let capabilities = feature.capabilities
+                if !capabilities.reports(status) {
+                    let reported = capabilities.partialStatuses
+                    let hint = reported.isEmpty ? "it reports no partial grant" : "it reports \(PolicyDocumentDecoder.list(reported))"
+                    report(statusPointer, .unsupportedPartialStatus, "\(feature) never reports \(status); \(hint).")
+                } else if !capabilities.partialActions(for: status).contains(action) {
+                    report(statusPointer, .unsupportedPartialAction, "\(action) is not possible for \(feature) \(status); use \(PolicyDocumentDecoder.list(capabilities.partialActions(for: status))).")
+                }
+            } else if action != .proceed && action != .upgrade {
+                report(statusPointer, .unsupportedPartialAction, "\(action) is specific to one feature; in defaults use \"proceed\" or \"upgrade\".")
+            }
+        }
+        for locale in settings.copy.keys.sorted(by: { $0.description < $1.description }) {
+            for (key, text) in settings.copy[locale]!.texts.sorted(by: { $0.key < $1.key }) {
+                let textPointer = pointer.appending("copy", locale.description, key.screen.rawValue, key.field.rawValue)
+                if text.allSatisfy(\.isWhitespace) {
+                    report(textPointer, .emptyCopy, "The text \(key) must not be empty.")
+                }
+                if Placeholder.hasUnpairedBraces(text) {
+                    report(textPointer, .malformedPlaceholder, "The text \(key) has an unpaired brace; write {appName} for a placeholder and {{ or }} for a literal brace.")
+                }
+                for name in Placeholder.names(in: text) where !PolicyValidator.allowedPlaceholders.contains(name) {
+                    let allowed = PolicyValidator.allowedPlaceholders.sorted().map { "{\($0)}" }.joined(separator: ", ")
+                    report(textPointer, .unknownPlaceholder, "{\(name)} is not a known placeholder; use \(allowed).")
+                }
+            }
+        }
+    }
+
+    // MARK: Experiments
+
+    mutating func checkExperiments(at pointer: JSONPointer) {
+        var keys: Set<String> = []
+        var features: Set<Feature> = []
+        for (index, experiment) in document.experiments.enumerated() {
+            let at = pointer.appending(index)
+            if experiment.key.allSatisfy(\.isWhitespace) {
+                report(at.appending("key"), .emptyName, "An experiment key must not be empty.")
+            } else if !keys.insert(experiment.key).inserted {
+                report(at.appending("key"), .duplicateExperimentKey, "Another experiment already has the key \"\(experiment.key)\".")
+            }
+            if document.features[experiment.feature] == nil {
+                report(at.appending("feature"), .experimentUnknownFeature, "\(experiment.feature) is not configured under features, so there is nothing to vary.")
+            } else if !features.insert(experiment.feature).inserted {
+                report(at.appending("feature"), .duplicateExperimentFeature, "Another experiment already tests \(experiment.feature); run one experiment per feature at a time.")
+            }
+            if !(0...1).contains(experiment.coverage) {
+                report(at.appending("coverage"), .coverageOutOfRange, "coverage is the enrolled fraction, between 0 and 1; found \(JSONValue.number(experiment.coverage)).")
+            }
+            if experiment.variants.isEmpty {
+                report(at.appending("variants"), .noVariants, "An experiment needs at least one variant.")
+                continue
+            }
+            var names: Set<String> = []
+            var sum = 0.0
+            var weightsValid = true
+            for (variantIndex, variant) in experiment.variants.enumerated() {
+                let variantPointer = at.appending("variants").appending(variantIndex)
+                if variant.name.allSatisfy(\.isWhitespace) {
+                    report(variantPointer.appending("name"), .emptyName, "A variant name must not be empty.")
+                } else if !names.insert(variant.name).inserted {
+                    report(variantPointer.appending("name"), .duplicateVariantName, "Another variant of \"\(experiment.key)\" is already named \"\(variant.name)\".")
+                }
+                if !(0...100).contains(variant.weight) {
+                    weightsValid = false
+                    report(variantPointer.appending("weight"), .invalidWeight, "A weight is a percentage between 0 and 100; found \(JSONValue.number(variant.weight)).")
+                }
+                sum += variant.weight
+                checkOverride(variant.set, feature: experiment.feature, at: variantPointer.appending("set"))
+            }
+            if weightsValid, abs(sum - 100) > 1e-9 {
+                report(at.appending("variants"), .weightsDoNotSum, "Variant weights are percentages and must sum to 100; they sum to \(JSONValue.number(sum)).")
+            }
+        }
+    }
+}

@@ -1,0 +1,13 @@
+/// How a feature asks while its status is `notDetermined`.
+public enum Strategy: String, CaseIterable, Sendable, Hashable, Codable, CustomStringConvertible {
+    /// Show our priming screen first; its action leads to the system alert.
+    case prime
+    /// Fire the system alert directly.
+    case direct
+    /// Use the system's in-line button (LocationButton for location, ContactAccessButton for contacts).
+    /// On an OS too old for the button, resolution falls back to `prime`.
+    case button
+
+    /// The JSON name.
+    public var description: String { rawValue }
+}

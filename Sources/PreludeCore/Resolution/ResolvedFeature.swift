@@ -1,0 +1,83 @@
+/// Everything a client needs to decide offline for one feature: the effective settings after defaults,
+/// targeting and its variant, with localised copy.
+public struct ResolvedFeature: Sendable, Hashable {
+    /// The feature.
+    public var feature: Feature
+    /// The effective strategy; `button` only when the client's OS has the feature's button.
+    public var strategy: Strategy
+    /// The system button to show when `strategy == .button`.
+    public var button: ButtonKind?
+    /// The priming screen's layout.
+    public var style: PrimingStyle
+    /// Cadence per screen kind (not applied for a feature the system asks only once).
+    public var cadence: Cadence
+    /// How to open Settings after a denial.
+    public var settings: SettingsBehaviour
+    /// The action for each partial status the feature can report (`proceed` unless the policy says otherwise).
+    public var partial: [AuthorizationStatus: PartialAction]
+    /// The localised texts.
+    public var copy: ResolvedCopy
+    /// The variant applied, if the install is enrolled in this feature's experiment.
+    public var variant: VariantAssignment?
+    /// The names of the targeting rules that matched, in the order applied.
+    public var appliedRules: [String]
+
+    /// A resolved feature with the given parts.
+    public init(
+        feature: Feature,
+        strategy: Strategy,
+        button: ButtonKind? = nil,
+        style: PrimingStyle = .single,
+        cadence: Cadence = .builtIn,
+        settings: SettingsBehaviour = .builtIn,
+        partial: [AuthorizationStatus: PartialAction] = [:],
+        copy: ResolvedCopy = ResolvedCopy(),
+        variant: VariantAssignment? = nil,
+        appliedRules: [String] = []
+    ) {
+        self.feature = feature
+        self.strategy = strategy
+        self.button = button
+        self.style = style
+        self.cadence = cadence
+        self.settings = settings
+        self.partial = partial
+        self.copy = copy
+        self.variant = variant
+        self.appliedRules = appliedRules
+    }
+
+    /// The action for partial status `status` (`proceed` when unset).
+    public func partialAction(for status: AuthorizationStatus) -> PartialAction {
+        partial[status] ?? .proceed
+    }
+
+    /// The JSON form the public endpoint renders.
+    public var jsonValue: JSONValue {
+        var object = JSONObject()
+        object["strategy"] = .string(strategy.rawValue)
+        if let button { object["button"] = .string(button.rawValue) }
+        object["style"] = .string(style.rawValue)
+        if !feature.capabilities.asksOnce {
+            var cadenceObject = JSONObject()
+            for kind in CadenceKind.allCases {
+                let rule = cadence[kind]
+                cadenceObject[kind.rawValue] = [
+                    "minIntervalHours": .number(rule.minIntervalHours), "backoff": .number(rule.backoff),
+                    "maxShows": .integer(rule.maxShows),
+                ]
+            }
+            object["cadence"] = .object(cadenceObject)
+        }
+        object["settings"] = ["delayMs": .integer(settings.delayMs), "leaveScreenFirst": .bool(settings.leaveScreenFirst)]
+        var partialObject = JSONObject()
+        for status in feature.capabilities.partialStatuses {
+            partialObject[status.rawValue] = .string(partialAction(for: status).rawValue)
+        }
+        if !partialObject.isEmpty { object["partial"] = .object(partialObject) }
+        object["copy"] = copy.jsonValue
+        if let variant { object["variant"] = variant.jsonValue }
+        if !appliedRules.isEmpty { object["rules"] = .array(appliedRules.map(JSONValue.string)) }
+        return .object(object)
+    }
+}
