@@ -125,7 +125,7 @@ struct PurposeStringLintTests {
                    "NSMicrophoneUsageDescription": "We use the microphone to record voice notes."],
             "ja": ["NSCameraUsageDescription": "レシートを読み取るためにカメラを使用します。"],
         ])
-        #expect(findings == [LintFinding(ruleId: "PS-8", severity: .error, pointer: JSONPointer("/ja/NSMicrophoneUsageDescription")!,
+        #expect(findings == [LintFinding(ruleId: "PS-8", severity: .error, pointer: JSONPointer(tokens: ["ja", "NSMicrophoneUsageDescription"]),
             message: "NSMicrophoneUsageDescription is missing for ja; every supported language needs each purpose string.")])
     }
 }
