@@ -4,13 +4,13 @@
 /// The reference gives English starting points; the other languages are our translations of the same intent,
 /// written from the wording iOS itself uses in each language where there is one (system alert buttons).
 package enum CopyLexicon {
-    /// PA-2 allowlist: labels like "Continue" or "Next" (compared whole, after trimming and lowercasing).
+    /// PA-2 allowlist: labels like "Continue" or "Next" (compared whole and case-insensitively, after trimming).
     package static func continueLabels(_ language: LintLanguage) -> [String] {
         switch language {
-        case .english: ["continue", "next"]
-        case .french: ["continuer", "suivant"]
-        case .german: ["weiter", "fortfahren"]
-        case .spanish: ["continuar", "siguiente"]
+        case .english: ["Continue", "Next"]
+        case .french: ["Continuer", "Suivant"]
+        case .german: ["Weiter", "Fortfahren"]
+        case .spanish: ["Continuar", "Siguiente"]
         case .japanese: ["続ける", "続行", "次へ"]
         case .simplifiedChinese: ["继续", "下一步"]
         case .traditionalChinese: ["繼續", "下一步"]

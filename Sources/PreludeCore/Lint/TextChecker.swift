@@ -74,7 +74,7 @@ package struct TextChecker {
                     + "label it like \(suggestedLabels).")]
         }
         let allowed = CopyLexicon.continueLabels(.english) + (language.map(CopyLexicon.continueLabels) ?? [])
-        if !allowed.contains(trimmed.lowercased()) {
+        if !allowed.contains(where: { $0.lowercased() == trimmed.lowercased() }) {
             return [LintFinding(rule: .pa2, severity: severity.map { min($0, .warning) } ?? .warning, pointer: pointer,
                 message: "The priming action \"\(trimmed)\" is not a known Continue/Next label; "
                     + "prefer \(suggestedLabels).")]
