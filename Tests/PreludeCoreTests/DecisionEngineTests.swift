@@ -321,4 +321,54 @@ struct DecisionEngineTests {
             try DecisionEngine.decide(policy: Self.makePolicy(.camera), state: state, now: Self.now)
         }
     }
+
+    // MARK: JSON
+
+    @Test func decisionEncodesForTheDecideEndpoint() throws {
+        let decision = try Self.decide(Self.makePolicy(), .denied)
+        let expected: JSONValue = [
+            "feature": "camera", "action": "openSettings", "reason": "settingsNudgeEligible", "screen": "settings",
+            "copy": ["title": "settings.title", "message": "settings.message", "openLabel": "settings.openLabel",
+                     "cancelLabel": "settings.cancelLabel"],
+            "variant": ["experiment": "camera-copy", "variant": "control"],
+            "countsAgainst": "settings", "settingsDelayMs": 200, "leaveScreenFirst": true,
+            "events": ["onShow": "settingsShown", "onContinue": "settingsOpened", "onDismiss": "settingsDismissed",
+                       "onGranted": "returnedGranted"],
+        ]
+        #expect(decision.jsonValue == expected)
+    }
+
+    @Test func waitEncodesItsEligibleInstant() throws {
+        let history = ScreenHistory(shownCount: 1, lastShown: Self.now)
+        let decision = try Self.decide(Self.makePolicy(), .notDetermined, history: [.prime: history])
+        #expect(decision.jsonValue["eligibleAt"] == .integer(1_800_086_400))
+        #expect(decision.jsonValue["copy"] == nil)
+    }
+
+    @Test func clientStateDecodesHistoryAndAppleStatusNames() throws {
+        let json: JSONValue = [
+            "feature": "locationAlways", "status": "authorizedWhenInUse", "osVersion": "17.4",
+            "history": ["upgrade": ["shownCount": 2, "lastShown": 1_799_000_000, "lastOutcome": "dismissed"]],
+        ]
+        let (state, problems) = ClientState.decode(json)
+        #expect(problems.isEmpty)
+        #expect(state == ClientState(feature: .locationAlways, status: .whenInUse, osVersion: SemanticVersion("17.4"),
+            history: [.upgrade: ScreenHistory(shownCount: 2, lastShown: Instant(secondsSinceEpoch: 1_799_000_000),
+                                              lastOutcome: .dismissed)]))
+        let (full, _) = ClientState.decode(["feature": "calendars", "status": "fullAccess"])
+        #expect(full?.status == .authorized)
+    }
+
+    @Test func clientStateReportsEveryProblemWithItsPointer() {
+        let json: JSONValue = [
+            "feature": "camara", "status": "maybe", "available": "yes", "colour": 1,
+            "history": ["prime": ["shownCount": -1, "lastOutcome": "ignored"], "later": [:]],
+        ]
+        let (state, problems) = ClientState.decode(json)
+        #expect(state == nil)
+        #expect(problems.map(\.pointer.description) == [
+            "/available", "/colour", "/feature", "/history/later", "/history/prime/lastOutcome",
+            "/history/prime/shownCount", "/status",
+        ])
+    }
 }
