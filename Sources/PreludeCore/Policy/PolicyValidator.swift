@@ -172,7 +172,7 @@ private struct Checker {
         if !probes.contains(where: { $0 >= since && range.contains($0) }) {
             report(
                 pointer.appending("set", "strategy"), .strategyNeedsNewerOS,
-                "\(button.kind) needs iOS \(since) or later, but this rule only matches os \"\(range)\"."
+                "\(button.kind) needs iOS \(since.major).\(since.minor) or later, but this rule only matches os \"\(range)\"."
             )
         }
     }

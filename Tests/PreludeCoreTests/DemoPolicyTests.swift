@@ -1,0 +1,65 @@
+import Testing
+
+@testable import PreludeCore
+
+@Suite struct DemoPolicyTests {
+    @Test func validatesClean() throws {
+        let validation = PolicyValidator.validate(text: try PolicyFixtures.demoText())
+        #expect(validation.problems.map(\.description) == [])
+    }
+
+    @Test func hasSevenFeaturesFiveLanguagesAndAnExperiment() throws {
+        let document = try PolicyFixtures.demo()
+        #expect(document.app.id == "demo")
+        #expect(document.app.name == "Prelude Demo")
+        #expect(Set(document.features.keys) == [.camera, .photos, .contacts, .locationWhenInUse, .microphone, .notifications, .tracking])
+        #expect(Set(document.availableLocales.map(\.description)) == ["en", "fr", "ja", "zh-Hans", "zh-Hant"])
+        #expect(document.experiments.map(\.key) == ["camera-prime-copy"])
+        #expect(document.experiments[0].variants.map(\.weight) == [50, 50])
+        #expect(document.features[.tracking]?.settings.cadence.isEmpty == true)
+    }
+
+    /// Every language has every text English has, for every feature and variant: nothing falls back to English.
+    @Test(arguments: ["fr", "ja", "zh-Hans", "zh-Hant"])
+    func translatesEveryText(locale: String) throws {
+        let document = try PolicyFixtures.demo()
+        let english = try #require(LocaleTag("en"))
+        let tag = try #require(LocaleTag(locale))
+        for policy in document.orderedFeatures {
+            var layers = [document.defaults.merging(policy.settings)]
+            layers += policy.targeting.map { layers[0].merging($0.set) }
+            if let experiment = document.experiment(for: policy.feature) {
+                layers += experiment.variants.map { layers[0].merging($0.set) }
+            }
+            for merged in layers {
+                let englishKeys = Set(merged.copy[english]?.texts.keys ?? [:].keys)
+                let localKeys = Set(merged.copy[tag]?.texts.keys ?? [:].keys)
+                #expect(englishKeys == localKeys, "\(policy.feature) \(locale): \(englishKeys.symmetricDifference(localKeys))")
+            }
+        }
+    }
+
+    @Test(arguments: ["en", "fr", "ja", "zh-Hans", "zh-Hant"])
+    func messagesEndWithTheLocaleFullStop(locale: String) throws {
+        let document = try PolicyFixtures.demo()
+        let tag = try #require(LocaleTag(locale))
+        let stop: Character = locale.hasPrefix("en") || locale.hasPrefix("fr") ? "." : "。"
+        for policy in document.orderedFeatures {
+            for (key, text) in policy.settings.copy[tag]?.texts ?? [:] where key.field == .message || key.field == .caption {
+                #expect(text.last == stop, "\(policy.feature) \(locale) \(key): \(text)")
+            }
+        }
+    }
+
+    @Test func usesASingleContinueActionOnEveryPrimingScreen() throws {
+        let document = try PolicyFixtures.demo()
+        #expect(document.defaults.style == .single)
+        for policy in document.orderedFeatures {
+            #expect(policy.settings.style == nil || policy.settings.style == .single)
+            for (_, set) in document.defaults.merging(policy.settings).copy {
+                #expect(set[.prime, .cancelLabel] == nil)
+                #expect(set[.prime, .continueLabel]?.localizedLowercase.contains("allow") == false)
+            }
+        }
+    }
+}
