@@ -248,4 +248,19 @@ struct CopyLintTests {
         #expect(findings.map(\.pointer) == [JSONPointer(tokens: [
             "experiments", "0", "variants", "1", "set", "copy", "fr", "prime", "continueLabel"])])
     }
+
+    // MARK: The demo policy
+
+    @Test func demoPolicyHasNoLintErrors() throws {
+        let findings = CopyLinter.lint(try PolicyFixtures.demo())
+        #expect(findings.filter { $0.severity == .error }.isEmpty, "\(findings)")
+    }
+
+    @Test func demoPolicyWithAnAllowLabelFailsLint() throws {
+        var document = try PolicyFixtures.demo()
+        let french = LocaleTag("fr")!
+        document.features[.camera]?.settings.copy[french]?[.prime, .continueLabel] = "Autoriser"
+        let errors = CopyLinter.lint(document).filter { $0.severity == .error }
+        #expect(errors.map(\.pointer.description) == ["/features/camera/copy/fr/prime/continueLabel"])
+    }
 }

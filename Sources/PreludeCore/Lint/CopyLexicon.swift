@@ -210,4 +210,17 @@ package enum CopyLexicon {
         case .traditionalChinese: ["最好", "最棒", "第一", "超讚"]
         }
     }
+
+    /// DN-2: sending people to Settings (the app), as opposed to mentioning a setting.
+    package static func toSettings(_ language: LintLanguage) -> [String] {
+        switch language {
+        case .english: [#"(in|open|go to|visit|from) (the )?settings"#, #"settings ?(>|›|→)"#]
+        case .french: [#"(dans|ouvr\w*|accéde\w*|allez dans) (les |l['’]app )?(réglages|paramètres)"#]
+        case .german: [#"(in den|öffne\w*) einstellungen"#]
+        case .spanish: [#"(en|abre|ve a) (los )?(ajustes|configuración)"#]
+        case .japanese: ["設定で.{0,12}(オン|許可|有効|変更)", "設定を開", "設定アプリ", "「設定」"]
+        case .simplifiedChinese: ["(在|去|前往|打开)设置", "设置中(开启|打开|允许)"]
+        case .traditionalChinese: ["(在|去|前往|打開|開啟)(設定|設置)", "(設定|設置)中(開啟|打開|允許)"]
+        }
+    }
 }

@@ -8,16 +8,19 @@ public enum CopyLinter {
     /// Every finding for `document`, in document order.
     public static func lint(_ document: PolicyDocument) -> [LintFinding] {
         var findings: [LintFinding] = []
+        // One checker per locale for the whole run: compiling the word lists is the costly part.
+        var checkers: [String: TextChecker] = [:]
         let root = JSONPointer.root
         let trackingInheritsStyle = document.features[.tracking].map { $0.settings.style == nil } ?? false
-        findings += lintLayer(document.defaults, feature: nil, at: root.appending("defaults"),
+        findings += lintLayer(document.defaults, feature: nil, at: root.appending("defaults"), checkers: &checkers,
                               defaultsReachTracking: trackingInheritsStyle)
         for policy in document.orderedFeatures {
             let pointer = root.appending("features", policy.feature.rawValue)
-            findings += lintLayer(policy.settings, feature: policy.feature, at: pointer)
+            findings += lintLayer(policy.settings, feature: policy.feature, at: pointer, checkers: &checkers)
             for (index, rule) in policy.targeting.enumerated() {
                 findings += lintLayer(rule.set, feature: policy.feature,
-                                      at: pointer.appending("targeting").appending(index).appending("set"))
+                                      at: pointer.appending("targeting").appending(index).appending("set"),
+                                      checkers: &checkers)
             }
             findings += lintFeature(policy, in: document, at: pointer)
         }
@@ -25,7 +28,7 @@ public enum CopyLinter {
             for (variantIndex, variant) in experiment.variants.enumerated() {
                 let pointer = root.appending("experiments").appending(index).appending("variants")
                     .appending(variantIndex).appending("set")
-                findings += lintLayer(variant.set, feature: experiment.feature, at: pointer)
+                findings += lintLayer(variant.set, feature: experiment.feature, at: pointer, checkers: &checkers)
             }
         }
         return findings.sorted()
@@ -39,7 +42,8 @@ public enum CopyLinter {
     // MARK: One layer
 
     private static func lintLayer(
-        _ layer: FeatureOverride, feature: Feature?, at pointer: JSONPointer, defaultsReachTracking: Bool = false
+        _ layer: FeatureOverride, feature: Feature?, at pointer: JSONPointer, checkers: inout [String: TextChecker],
+        defaultsReachTracking: Bool = false
     ) -> [LintFinding] {
         var findings: [LintFinding] = []
         let isTracking = feature == .tracking
@@ -71,7 +75,8 @@ public enum CopyLinter {
         for locale in layer.copy.keys.sorted(by: { $0.description < $1.description }) {
             guard let set = layer.copy[locale] else { continue }
             let localePointer = pointer.appending("copy", locale.description)
-            let checker = TextChecker(localeTag: locale.description)
+            let checker = checkers[locale.description] ?? TextChecker(localeTag: locale.description)
+            checkers[locale.description] = checker
             for key in set.texts.keys.sorted() {
                 guard let text = set.texts[key] else { continue }
                 let textPointer = localePointer.appending(key.screen.rawValue, key.field.rawValue)
@@ -102,7 +107,7 @@ public enum CopyLinter {
         if key.field == .message {
             findings += checker.checkSentence(text, pointer: pointer)
             if key.screen == .prime { findings += checker.checkPurpose(text, pointer: pointer) }
-            if key.screen == .restricted, let word = mentionsSettings(text, language: checker.language) {
+            if key.screen == .restricted, let word = checker.pointsToSettings(text) {
                 findings.append(LintFinding(rule: .dn2, pointer: pointer,
                     message: "The restricted notice points to Settings (\"\(word)\"); restricted users cannot "
                         + "change this status, so explain without sending them there."))
@@ -130,19 +135,5 @@ public enum CopyLinter {
                 message: "The Settings nudge has no cancel action; let people decline and keep using the app."))
         }
         return findings
-    }
-
-    private static func mentionsSettings(_ text: String, language: LintLanguage?) -> String? {
-        let words: [String] = switch language {
-        case .japanese: ["設定"]
-        case .simplifiedChinese: ["设置"]
-        case .traditionalChinese: ["設置", "設定"]
-        case .french: ["réglages", "paramètres"]
-        case .german: ["einstellungen"]
-        case .spanish: ["ajustes", "configuración"]
-        case .english, nil: ["settings"]
-        }
-        let lowered = text.lowercased()
-        return words.first { lowered.contains($0) }
     }
 }

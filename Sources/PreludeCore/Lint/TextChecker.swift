@@ -17,6 +17,7 @@ package struct TextChecker {
     private let restatements: [PhraseMatcher]
     private let purpose: [PhraseMatcher]
     private let marketing: [PhraseMatcher]
+    private let settings: [PhraseMatcher]
 
     /// Compiles the lists for the language of `localeTag`.
     package init(localeTag: String) {
@@ -46,6 +47,7 @@ package struct TextChecker {
         restatements = own(CopyLexicon.restatements)
         purpose = own(CopyLexicon.purposeClause)
         marketing = own(CopyLexicon.marketing)
+        settings = build(CopyLexicon.toSettings)
     }
 
     private static func first(_ matchers: [PhraseMatcher], in text: String) -> String? {
@@ -142,7 +144,7 @@ package struct TextChecker {
         {
             findings.append(LintFinding(rule: .ps2, pointer: pointer,
                 message: "The text starts with a lowercase letter; use sentence case."))
-        } else if language?.isCJK != true, Self.titleCasedWordCount(trimmed) >= 3 {
+        } else if language?.isCJK != true, Self.looksTitleCased(trimmed) {
             findings.append(LintFinding(rule: .ps2, pointer: pointer,
                 message: "The text capitalises several words like a title; use sentence case."))
         }
@@ -183,12 +185,17 @@ package struct TextChecker {
         } else if let phrase = Self.first(vague, in: trimmed) {
             findings.append(LintFinding(rule: .ps5, pointer: pointer,
                 message: "\"\(phrase)\" is vague; name the feature and give an example of use."))
-        } else if !trimmed.isEmpty, Self.first(purpose, in: trimmed) == nil {
+        } else if !trimmed.isEmpty, language?.isCJK != true, Self.first(purpose, in: trimmed) == nil {
+            // Only where a purpose clause has a reliable marker: CJK sentences state purpose through
+            // particles and verb chains that a word list cannot tell apart from anything else.
             findings.append(LintFinding(rule: .ps7, pointer: pointer,
                 message: "The text gives no purpose; name the feature or outcome (\"to scan receipts\")."))
         }
         return findings
     }
+
+    /// DN-2: the phrase sending people to the Settings app, if any.
+    package func pointsToSettings(_ text: String) -> String? { Self.first(settings, in: text) }
 
     // MARK: Helpers
 
@@ -206,18 +213,27 @@ package struct TextChecker {
         text.last(where: { !closers.contains($0) && !$0.isWhitespace })
     }
 
-    // Counts capitalised words after the first, ignoring placeholders and all-caps acronyms,
-    // and words that start a new sentence.
-    private static func titleCasedWordCount(_ text: String) -> Int {
+    // Title case: at least three capitalised words after the first, and most of them. Proper nouns such as
+    // "Lock Screen" or "Notification Centre" in a long sentence stay a minority.
+    private static func looksTitleCased(_ text: String) -> Bool {
+        let (capitalised, total) = titleCasedWordCount(text)
+        return capitalised >= 3 && capitalised * 2 > total
+    }
+
+    // Counts capitalised words after the first (ignoring placeholders, all-caps acronyms and words that start
+    // a new sentence), and all words considered.
+    private static func titleCasedWordCount(_ text: String) -> (capitalised: Int, total: Int) {
         var count = 0
+        var total = 0
         var previousEndsSentence = true
         for word in text.split(whereSeparator: { $0 == " " }) {
             defer { previousEndsSentence = word.last.map { [".", "!", "?", ":"].contains($0) } ?? false }
             if previousEndsSentence || word.hasPrefix("{") { continue }
             let letters = word.filter(\.isLetter)
             guard let first = letters.first, letters.count > 1 else { continue }
+            total += 1
             if first.isUppercase && !letters.allSatisfy(\.isUppercase) { count += 1 }
         }
-        return count
+        return (count, total)
     }
 }
