@@ -50,7 +50,8 @@ struct PolicyLintCommand: ParsableCommand {
             }
             switch PurposeStrings.parse(stringsJSON) {
             case .oneLocale(let strings):
-                findings += PurposeStringLinter.lint(strings: strings, locale: locale ?? document.app.defaultLocale.description)
+                findings += PurposeStringLinter.lint(
+                    strings: strings, locale: locale ?? document.app.defaultLocale.description)
             case .byLocale(let strings):
                 findings += PurposeStringLinter.lint(stringsByLocale: strings)
             case .invalid(let reason):

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import PreludeCore
 
 @Suite("Cadence over simulated time")
@@ -24,10 +25,12 @@ struct CadenceTests {
         let history = ScreenHistory(shownCount: 1, lastShown: Self.start, lastOutcome: .leftWithoutContinuing)
         let rule = Self.makeRule()
         let justBefore = Self.start.adding(seconds: Self.day - 1)
-        #expect(CadenceEvaluator.verdict(rule: rule, history: history, now: justBefore)
-            == .notBefore(Self.start.adding(seconds: Self.day)))
-        #expect(CadenceEvaluator.verdict(rule: rule, history: history, now: Self.start.adding(seconds: Self.day))
-            == .eligible)
+        #expect(
+            CadenceEvaluator.verdict(rule: rule, history: history, now: justBefore)
+                == .notBefore(Self.start.adding(seconds: Self.day)))
+        #expect(
+            CadenceEvaluator.verdict(rule: rule, history: history, now: Self.start.adding(seconds: Self.day))
+                == .eligible)
     }
 
     @Test(arguments: [(1, 1.0), (2, 2.0), (3, 4.0), (4, 8.0)])
@@ -79,7 +82,8 @@ struct CadenceTests {
     @Test func clockGoingBackwardsWaitsRatherThanShows() {
         let history = ScreenHistory(shownCount: 1, lastShown: Self.start)
         let earlier = Self.start.adding(seconds: -10)
-        #expect(CadenceEvaluator.verdict(rule: Self.makeRule(), history: history, now: earlier)
-            == .notBefore(Self.start.adding(seconds: Self.day)))
+        #expect(
+            CadenceEvaluator.verdict(rule: Self.makeRule(), history: history, now: earlier)
+                == .notBefore(Self.start.adding(seconds: Self.day)))
     }
 }

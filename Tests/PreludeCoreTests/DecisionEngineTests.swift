@@ -1,4 +1,5 @@
 import Testing
+
 @testable import PreludeCore
 
 /// One test per row of DESIGN.md's decision table, plus the variations the table implies.
@@ -76,9 +77,11 @@ struct DecisionEngineTests {
         #expect(decision.action == .prime)
         #expect(decision.style == .single)
         #expect(decision.variant == VariantAssignment(experiment: "camera-copy", variant: "control"))
-        #expect(decision.copy == [.title: "prime.title", .message: "prime.message", .continueLabel: "prime.continueLabel"])
+        #expect(
+            decision.copy == [.title: "prime.title", .message: "prime.message", .continueLabel: "prime.continueLabel"])
         #expect(decision.countsAgainst == .prime)
-        #expect(decision.events.events == [.primeShown, .primeAccepted, .primeDismissed, .systemGranted, .systemDenied])
+        #expect(
+            decision.events.events == [.primeShown, .primeAccepted, .primeDismissed, .systemGranted, .systemDenied])
     }
 
     @Test func twoButtonStyleKeepsTheSecondLabel() throws {
@@ -88,8 +91,9 @@ struct DecisionEngineTests {
     }
 
     @Test func primeIsShownAgainOnceTheIntervalPassed() throws {
-        let history = ScreenHistory(shownCount: 1, lastShown: Self.now.adding(seconds: -24 * Self.hour),
-                                    lastOutcome: .leftWithoutContinuing)
+        let history = ScreenHistory(
+            shownCount: 1, lastShown: Self.now.adding(seconds: -24 * Self.hour),
+            lastOutcome: .leftWithoutContinuing)
         #expect(try Self.decide(Self.makePolicy(), .notDetermined, history: [.prime: history]).action == .prime)
     }
 
@@ -108,8 +112,9 @@ struct DecisionEngineTests {
     }
 
     @Test func primeShownTooOftenWaitsWithoutAnInstant() throws {
-        let history = ScreenHistory(shownCount: 3, lastShown: Self.now.adding(seconds: -1_000 * Self.hour),
-                                    lastOutcome: .dismissed)
+        let history = ScreenHistory(
+            shownCount: 3, lastShown: Self.now.adding(seconds: -1_000 * Self.hour),
+            lastOutcome: .dismissed)
         let decision = try Self.decide(Self.makePolicy(), .notDetermined, history: [.prime: history])
         #expect(decision.action == .wait)
         #expect(decision.reason == .primeCadenceExhausted)
@@ -135,7 +140,8 @@ struct DecisionEngineTests {
     // MARK: Row 6 — buttons
 
     @Test func locationButtonOnIOS15() throws {
-        let decision = try Self.decide(Self.makePolicy(.locationWhenInUse, strategy: .button), .notDetermined, os: "15.0")
+        let decision = try Self.decide(
+            Self.makePolicy(.locationWhenInUse, strategy: .button), .notDetermined, os: "15.0")
         #expect(decision.action == .locationButton)
         #expect(decision.copy == [.caption: "button.caption"])
         #expect(decision.events.onShow == .buttonShown)
@@ -167,8 +173,11 @@ struct DecisionEngineTests {
         #expect(decision.action == .openSettings)
         #expect(decision.settingsDelayMs == 200)
         #expect(decision.leaveScreenFirst == true)
-        #expect(decision.copy == [.title: "settings.title", .message: "settings.message",
-                                  .openLabel: "settings.openLabel", .cancelLabel: "settings.cancelLabel"])
+        #expect(
+            decision.copy == [
+                .title: "settings.title", .message: "settings.message",
+                .openLabel: "settings.openLabel", .cancelLabel: "settings.cancelLabel",
+            ])
         #expect(decision.countsAgainst == .settings)
         #expect(decision.events.events == [.settingsShown, .settingsOpened, .settingsDismissed, .returnedGranted])
     }
@@ -224,9 +233,15 @@ struct DecisionEngineTests {
     @Test func limitedPhotosUpgrade() throws {
         let decision = try Self.decide(Self.makePolicy(.photos, partial: [.limited: .upgrade]), .limited)
         #expect(decision.action == .upgrade)
-        #expect(decision.copy == [.title: "upgrade.title", .message: "upgrade.message",
-                                  .continueLabel: "upgrade.continueLabel", .cancelLabel: "upgrade.cancelLabel"])
-        #expect(decision.events.events == [.upgradeShown, .upgradeAccepted, .upgradeDismissed, .systemGranted, .systemDenied])
+        #expect(
+            decision.copy == [
+                .title: "upgrade.title", .message: "upgrade.message",
+                .continueLabel: "upgrade.continueLabel", .cancelLabel: "upgrade.cancelLabel",
+            ])
+        #expect(
+            decision.events.events == [
+                .upgradeShown, .upgradeAccepted, .upgradeDismissed, .systemGranted, .systemDenied,
+            ])
     }
 
     @Test func limitedContactsOnIOS18OffersTheContactAccessButtonWithoutCadence() throws {
@@ -239,8 +254,11 @@ struct DecisionEngineTests {
     }
 
     @Test func limitedContactsBelowIOS18IsRejected() {
-        #expect(throws: DecisionError.statusTooNew(feature: .contacts, status: .limited,
-                                                   since: SemanticVersion(major: 18), os: SemanticVersion(major: 17, minor: 5))) {
+        #expect(
+            throws: DecisionError.statusTooNew(
+                feature: .contacts, status: .limited,
+                since: SemanticVersion(major: 18), os: SemanticVersion(major: 17, minor: 5))
+        ) {
             try Self.decide(Self.makePolicy(.contacts), .limited, os: "17.5")
         }
     }
@@ -328,12 +346,16 @@ struct DecisionEngineTests {
         let decision = try Self.decide(Self.makePolicy(), .denied)
         let expected: JSONValue = [
             "feature": "camera", "action": "openSettings", "reason": "settingsNudgeEligible", "screen": "settings",
-            "copy": ["title": "settings.title", "message": "settings.message", "openLabel": "settings.openLabel",
-                     "cancelLabel": "settings.cancelLabel"],
+            "copy": [
+                "title": "settings.title", "message": "settings.message", "openLabel": "settings.openLabel",
+                "cancelLabel": "settings.cancelLabel",
+            ],
             "variant": ["experiment": "camera-copy", "variant": "control"],
             "countsAgainst": "settings", "settingsDelayMs": 200, "leaveScreenFirst": true,
-            "events": ["onShow": "settingsShown", "onContinue": "settingsOpened", "onDismiss": "settingsDismissed",
-                       "onGranted": "returnedGranted"],
+            "events": [
+                "onShow": "settingsShown", "onContinue": "settingsOpened", "onDismiss": "settingsDismissed",
+                "onGranted": "returnedGranted",
+            ],
         ]
         #expect(decision.jsonValue == expected)
     }
@@ -352,9 +374,15 @@ struct DecisionEngineTests {
         ]
         let (state, problems) = ClientState.decode(json)
         #expect(problems.isEmpty)
-        #expect(state == ClientState(feature: .locationAlways, status: .whenInUse, osVersion: SemanticVersion("17.4"),
-            history: [.upgrade: ScreenHistory(shownCount: 2, lastShown: Instant(secondsSinceEpoch: 1_799_000_000),
-                                              lastOutcome: .dismissed)]))
+        #expect(
+            state
+                == ClientState(
+                    feature: .locationAlways, status: .whenInUse, osVersion: SemanticVersion("17.4"),
+                    history: [
+                        .upgrade: ScreenHistory(
+                            shownCount: 2, lastShown: Instant(secondsSinceEpoch: 1_799_000_000),
+                            lastOutcome: .dismissed)
+                    ]))
         let (full, _) = ClientState.decode(["feature": "calendars", "status": "fullAccess"])
         #expect(full?.status == .authorized)
     }
@@ -366,9 +394,10 @@ struct DecisionEngineTests {
         ]
         let (state, problems) = ClientState.decode(json)
         #expect(state == nil)
-        #expect(problems.map(\.pointer.description) == [
-            "/available", "/colour", "/feature", "/history/later", "/history/prime/lastOutcome",
-            "/history/prime/shownCount", "/status",
-        ])
+        #expect(
+            problems.map(\.pointer.description) == [
+                "/available", "/colour", "/feature", "/history/later", "/history/prime/lastOutcome",
+                "/history/prime/shownCount", "/status",
+            ])
     }
 }

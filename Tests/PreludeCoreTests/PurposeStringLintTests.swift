@@ -1,4 +1,5 @@
 import Testing
+
 @testable import PreludeCore
 
 @Suite("Purpose string lint")
@@ -121,11 +122,20 @@ struct PurposeStringLintTests {
 
     @Test func missingLocaleIsPS8WithLocalePointer() {
         let findings = PurposeStringLinter.lint(stringsByLocale: [
-            "en": ["NSCameraUsageDescription": "We use the camera to scan receipts.",
-                   "NSMicrophoneUsageDescription": "We use the microphone to record voice notes."],
+            "en": [
+                "NSCameraUsageDescription": "We use the camera to scan receipts.",
+                "NSMicrophoneUsageDescription": "We use the microphone to record voice notes.",
+            ],
             "ja": ["NSCameraUsageDescription": "レシートを読み取るためにカメラを使用します。"],
         ])
-        #expect(findings == [LintFinding(ruleId: "PS-8", severity: .error, pointer: JSONPointer(tokens: ["ja", "NSMicrophoneUsageDescription"]),
-            message: "NSMicrophoneUsageDescription is missing for ja; every supported language needs each purpose string.")])
+        #expect(
+            findings == [
+                LintFinding(
+                    ruleId: "PS-8", severity: .error,
+                    pointer: JSONPointer(tokens: ["ja", "NSMicrophoneUsageDescription"]),
+                    message:
+                        "NSMicrophoneUsageDescription is missing for ja; every supported language needs each purpose string."
+                )
+            ])
     }
 }

@@ -39,19 +39,22 @@ public struct AnalyticsPlan: Hashable, Sendable {
         case .proceed, .wait: .none
         case .unsupported: AnalyticsPlan(onShow: .unsupportedShown)
         case .prime:
-            AnalyticsPlan(onShow: .primeShown, onContinue: .primeAccepted, onDismiss: .primeDismissed,
-                          onGranted: .systemGranted, onDenied: .systemDenied)
+            AnalyticsPlan(
+                onShow: .primeShown, onContinue: .primeAccepted, onDismiss: .primeDismissed,
+                onGranted: .systemGranted, onDenied: .systemDenied)
         case .systemPrompt: AnalyticsPlan(onGranted: .systemGranted, onDenied: .systemDenied)
         case .locationButton, .contactAccessButton:
             AnalyticsPlan(onShow: .buttonShown, onGranted: .systemGranted, onDenied: .systemDenied)
         case .openSettings:
-            AnalyticsPlan(onShow: .settingsShown, onContinue: .settingsOpened, onDismiss: .settingsDismissed,
-                          onGranted: .returnedGranted)
+            AnalyticsPlan(
+                onShow: .settingsShown, onContinue: .settingsOpened, onDismiss: .settingsDismissed,
+                onGranted: .returnedGranted)
         case .deniedScreen: AnalyticsPlan(onShow: .deniedShown)
         case .restrictedNotice: AnalyticsPlan(onShow: .restrictedShown)
         case .upgrade:
-            AnalyticsPlan(onShow: .upgradeShown, onContinue: .upgradeAccepted, onDismiss: .upgradeDismissed,
-                          onGranted: .systemGranted, onDenied: .systemDenied)
+            AnalyticsPlan(
+                onShow: .upgradeShown, onContinue: .upgradeAccepted, onDismiss: .upgradeDismissed,
+                onGranted: .systemGranted, onDenied: .systemDenied)
         case .limitedPicker: AnalyticsPlan(onShow: .limitedPickerShown, onGranted: .systemGranted)
         }
     }

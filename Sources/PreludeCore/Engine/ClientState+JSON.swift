@@ -19,12 +19,16 @@ extension ClientState {
             problems.append(ValidationProblem(at, code, message))
         }
         guard case .object(let object) = json else {
-            return (nil, [ValidationProblem(pointer, .typeMismatch, "Expected a client state object, found \(json.kindName).")])
+            return (
+                nil,
+                [ValidationProblem(pointer, .typeMismatch, "Expected a client state object, found \(json.kindName).")]
+            )
         }
         let allowed = ["feature", "status", "available", "osVersion", "history", "trackingPromptShown"]
         for key in object.keys where !allowed.contains(key) {
-            report(pointer.appending(key), .unknownMember,
-                   "Unknown member \"\(key)\"; allowed here: \(allowed.joined(separator: ", ")).")
+            report(
+                pointer.appending(key), .unknownMember,
+                "Unknown member \"\(key)\"; allowed here: \(allowed.joined(separator: ", ")).")
         }
 
         var feature: Feature?
@@ -32,8 +36,9 @@ extension ClientState {
             if let name = value.stringValue, let parsed = Feature(rawValue: name) {
                 feature = parsed
             } else {
-                report(pointer.appending("feature"), .unknownFeature,
-                       "Expected one of \(Feature.allCases.map(\.rawValue).joined(separator: ", ")).")
+                report(
+                    pointer.appending("feature"), .unknownFeature,
+                    "Expected one of \(Feature.allCases.map(\.rawValue).joined(separator: ", ")).")
             }
         } else {
             report(pointer.appending("feature"), .missingMember, "A client state names its feature.")
@@ -44,8 +49,10 @@ extension ClientState {
             if let name = value.stringValue, let parsed = normalisedStatus(name, feature: feature) {
                 status = parsed
             } else {
-                report(pointer.appending("status"), .invalidValue,
-                       "Expected an authorization status: \(AuthorizationStatus.allCases.map(\.rawValue).joined(separator: ", ")).")
+                report(
+                    pointer.appending("status"), .invalidValue,
+                    "Expected an authorization status: \(AuthorizationStatus.allCases.map(\.rawValue).joined(separator: ", "))."
+                )
             }
         } else {
             report(pointer.appending("status"), .missingMember, "A client state gives its authorization status.")
@@ -53,20 +60,28 @@ extension ClientState {
 
         var available = true
         if let value = object["available"] {
-            if let bool = value.boolValue { available = bool } else {
-                report(pointer.appending("available"), .typeMismatch, "Expected true or false, found \(value.kindName).")
+            if let bool = value.boolValue {
+                available = bool
+            } else {
+                report(
+                    pointer.appending("available"), .typeMismatch, "Expected true or false, found \(value.kindName).")
             }
         }
         var trackingPromptShown = false
         if let value = object["trackingPromptShown"] {
-            if let bool = value.boolValue { trackingPromptShown = bool } else {
-                report(pointer.appending("trackingPromptShown"), .typeMismatch,
-                       "Expected true or false, found \(value.kindName).")
+            if let bool = value.boolValue {
+                trackingPromptShown = bool
+            } else {
+                report(
+                    pointer.appending("trackingPromptShown"), .typeMismatch,
+                    "Expected true or false, found \(value.kindName).")
             }
         }
         var osVersion: SemanticVersion?
         if let value = object["osVersion"] {
-            if let text = value.stringValue, let version = SemanticVersion(text) { osVersion = version } else {
+            if let text = value.stringValue, let version = SemanticVersion(text) {
+                osVersion = version
+            } else {
                 report(pointer.appending("osVersion"), .invalidValue, "Expected a version string such as \"18.1\".")
             }
         }
@@ -78,20 +93,26 @@ extension ClientState {
                 for (key, entry) in kinds {
                     let entryPointer = historyPointer.appending(key)
                     guard let kind = CadenceKind(rawValue: key) else {
-                        report(entryPointer, .unknownMember,
-                               "\"\(key)\" is not a screen kind; use \(CadenceKind.allCases.map(\.rawValue).joined(separator: ", ")).")
+                        report(
+                            entryPointer, .unknownMember,
+                            "\"\(key)\" is not a screen kind; use \(CadenceKind.allCases.map(\.rawValue).joined(separator: ", "))."
+                        )
                         continue
                     }
                     if let parsed = decodeHistory(entry, at: entryPointer, report: report) { history[kind] = parsed }
                 }
             } else {
-                report(historyPointer, .typeMismatch, "Expected an object keyed by screen kind, found \(value.kindName).")
+                report(
+                    historyPointer, .typeMismatch, "Expected an object keyed by screen kind, found \(value.kindName).")
             }
         }
 
         guard problems.isEmpty, let feature, let status else { return (nil, problems.sorted()) }
-        return (ClientState(feature: feature, status: status, available: available, osVersion: osVersion,
-                            history: history, trackingPromptShown: trackingPromptShown), [])
+        return (
+            ClientState(
+                feature: feature, status: status, available: available, osVersion: osVersion,
+                history: history, trackingPromptShown: trackingPromptShown), []
+        )
     }
 
     private static func decodeHistory(
@@ -103,28 +124,37 @@ extension ClientState {
         }
         var valid = true
         for key in object.keys where !["shownCount", "lastShown", "lastOutcome"].contains(key) {
-            report(pointer.appending(key), .unknownMember, "Unknown member \"\(key)\"; allowed here: shownCount, lastShown, lastOutcome.")
+            report(
+                pointer.appending(key), .unknownMember,
+                "Unknown member \"\(key)\"; allowed here: shownCount, lastShown, lastOutcome.")
             valid = false
         }
         var count = 0
         if let value = object["shownCount"] {
-            if let int = value.intValue, int >= 0 { count = int } else {
+            if let int = value.intValue, int >= 0 {
+                count = int
+            } else {
                 report(pointer.appending("shownCount"), .invalidValue, "Expected a whole number ≥ 0.")
                 valid = false
             }
         }
         var lastShown: Instant?
         if let value = object["lastShown"], !value.isNull {
-            if let seconds = value.doubleValue, seconds.isFinite { lastShown = Instant(secondsSinceEpoch: seconds) } else {
+            if let seconds = value.doubleValue, seconds.isFinite {
+                lastShown = Instant(secondsSinceEpoch: seconds)
+            } else {
                 report(pointer.appending("lastShown"), .typeMismatch, "Expected Unix seconds, found \(value.kindName).")
                 valid = false
             }
         }
         var outcome: ScreenOutcome?
         if let value = object["lastOutcome"], !value.isNull {
-            if let name = value.stringValue, let parsed = ScreenOutcome(rawValue: name) { outcome = parsed } else {
-                report(pointer.appending("lastOutcome"), .invalidValue,
-                       "Expected \(ScreenOutcome.allCases.map(\.rawValue).joined(separator: ", ")).")
+            if let name = value.stringValue, let parsed = ScreenOutcome(rawValue: name) {
+                outcome = parsed
+            } else {
+                report(
+                    pointer.appending("lastOutcome"), .invalidValue,
+                    "Expected \(ScreenOutcome.allCases.map(\.rawValue).joined(separator: ", ")).")
                 valid = false
             }
         }

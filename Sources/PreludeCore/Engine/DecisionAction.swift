@@ -32,7 +32,8 @@ public enum DecisionAction: String, CaseIterable, Hashable, Sendable, Codable {
         case .openSettings: .settings
         case .upgrade, .limitedPicker: .upgrade
         case .contactAccessButton, .proceed, .unsupported, .wait, .systemPrompt, .locationButton, .deniedScreen,
-            .restrictedNotice: nil
+            .restrictedNotice:
+            nil
         }
     }
 }

@@ -58,10 +58,11 @@ public enum DecisionEngine {
             // The resolver already fell back when its context's OS lacked the button; the client's own report
             // of its OS is checked again here, since a policy may be cached across an OS update either way.
             if let button = capabilities.button, let os = context.state.osVersion, os >= button.since {
-                let action: DecisionAction = switch button.kind {
-                case .locationButton: .locationButton
-                case .contactAccessButton: .contactAccessButton
-                }
+                let action: DecisionAction =
+                    switch button.kind {
+                    case .locationButton: .locationButton
+                    case .contactAccessButton: .contactAccessButton
+                    }
                 return context.show(action, .buttonStrategy, screen: .button)
             }
             // Below the button's OS (or an unknown OS), ask the way everyone else does: priming.
@@ -117,7 +118,8 @@ public enum DecisionEngine {
         case .upgrade, .limitedPicker:
             let action: DecisionAction = requested == .upgrade ? .upgrade : .limitedPicker
             let rule = context.policy.cadence.upgrade
-            switch CadenceEvaluator.verdict(rule: rule, history: context.state.history(of: .upgrade), now: context.now) {
+            switch CadenceEvaluator.verdict(rule: rule, history: context.state.history(of: .upgrade), now: context.now)
+            {
             case .eligible:
                 return context.show(action, .partialUpgradeEligible, screen: .upgrade)
             case .notBefore(let instant):

@@ -12,15 +12,17 @@ public enum CopyLinter {
         var checkers: [String: TextChecker] = [:]
         let root = JSONPointer.root
         let trackingInheritsStyle = document.features[.tracking].map { $0.settings.style == nil } ?? false
-        findings += lintLayer(document.defaults, feature: nil, at: root.appending("defaults"), checkers: &checkers,
-                              defaultsReachTracking: trackingInheritsStyle)
+        findings += lintLayer(
+            document.defaults, feature: nil, at: root.appending("defaults"), checkers: &checkers,
+            defaultsReachTracking: trackingInheritsStyle)
         for policy in document.orderedFeatures {
             let pointer = root.appending("features", policy.feature.rawValue)
             findings += lintLayer(policy.settings, feature: policy.feature, at: pointer, checkers: &checkers)
             for (index, rule) in policy.targeting.enumerated() {
-                findings += lintLayer(rule.set, feature: policy.feature,
-                                      at: pointer.appending("targeting").appending(index).appending("set"),
-                                      checkers: &checkers)
+                findings += lintLayer(
+                    rule.set, feature: policy.feature,
+                    at: pointer.appending("targeting").appending(index).appending("set"),
+                    checkers: &checkers)
             }
             findings += lintFeature(policy, in: document, at: pointer)
         }
@@ -54,21 +56,28 @@ public enum CopyLinter {
         if layer.style == .twoButton {
             let stylePointer = pointer.appending("style")
             if isTracking || defaultsReachTracking {
-                findings.append(LintFinding(rule: .tr1, pointer: stylePointer,
-                    message: "The tracking pre-prompt uses the two-button style; it must be informational, "
-                        + "with one Continue action leading to the system alert."))
+                findings.append(
+                    LintFinding(
+                        rule: .tr1, pointer: stylePointer,
+                        message: "The tracking pre-prompt uses the two-button style; it must be informational, "
+                            + "with one Continue action leading to the system alert."))
             } else {
-                findings.append(LintFinding(rule: .pa1, severity: .warning, pointer: stylePointer,
-                    message: "The two-button style gives the priming screen two actions; Apple asks for one "
-                        + "that leads to the system alert (style \"single\")."))
+                findings.append(
+                    LintFinding(
+                        rule: .pa1, severity: .warning, pointer: stylePointer,
+                        message: "The two-button style gives the priming screen two actions; Apple asks for one "
+                            + "that leads to the system alert (style \"single\")."))
             }
         }
 
         if isTracking {
             // TR-2: the system asks once per install; a cadence would schedule re-asks it will never show.
-            for kind in CadenceKind.allCases.sorted(by: { $0.rawValue < $1.rawValue }) where layer.cadence[kind] != nil {
-                findings.append(LintFinding(rule: .tr2, pointer: pointer.appending("cadence", kind.rawValue),
-                    message: "Tracking is asked once per install; remove the \(kind) cadence."))
+            for kind in CadenceKind.allCases.sorted(by: { $0.rawValue < $1.rawValue }) where layer.cadence[kind] != nil
+            {
+                findings.append(
+                    LintFinding(
+                        rule: .tr2, pointer: pointer.appending("cadence", kind.rawValue),
+                        message: "Tracking is asked once per install; remove the \(kind) cadence."))
             }
         }
 
@@ -80,8 +89,9 @@ public enum CopyLinter {
             for key in set.texts.keys.sorted() {
                 guard let text = set.texts[key] else { continue }
                 let textPointer = localePointer.appending(key.screen.rawValue, key.field.rawValue)
-                findings += lintText(text, key: key, checker: checker, at: textPointer,
-                                     primingSeverity: primingSeverity, softSeverity: softSeverity)
+                findings += lintText(
+                    text, key: key, checker: checker, at: textPointer,
+                    primingSeverity: primingSeverity, softSeverity: softSeverity)
             }
         }
         return findings
@@ -101,16 +111,19 @@ public enum CopyLinter {
             break
         }
         if key.screen == .prime {
-            findings += checker.checkPrimingText(text, pointer: pointer, severity: primingSeverity,
-                                                 incentiveSeverity: softSeverity)
+            findings += checker.checkPrimingText(
+                text, pointer: pointer, severity: primingSeverity,
+                incentiveSeverity: softSeverity)
         }
         if key.field == .message {
             findings += checker.checkSentence(text, pointer: pointer)
             if key.screen == .prime { findings += checker.checkPurpose(text, pointer: pointer) }
             if key.screen == .restricted, let word = checker.pointsToSettings(text) {
-                findings.append(LintFinding(rule: .dn2, pointer: pointer,
-                    message: "The restricted notice points to Settings (\"\(word)\"); restricted users cannot "
-                        + "change this status, so explain without sending them there."))
+                findings.append(
+                    LintFinding(
+                        rule: .dn2, pointer: pointer,
+                        message: "The restricted notice points to Settings (\"\(word)\"); restricted users cannot "
+                            + "change this status, so explain without sending them there."))
             }
         }
         return findings
@@ -124,15 +137,21 @@ public enum CopyLinter {
         var findings: [LintFinding] = []
         let merged = document.defaults.merging(policy.settings)
         if policy.feature == .locationWhenInUse, merged.strategy != .button {
-            findings.append(LintFinding(rule: .pa10, pointer: pointer,
-                message: "For one-off location use, consider strategy \"button\" (Location Button, iOS 15)."))
+            findings.append(
+                LintFinding(
+                    rule: .pa10, pointer: pointer,
+                    message: "For one-off location use, consider strategy \"button\" (Location Button, iOS 15)."))
         }
         // DN-1: the Settings nudge offers an alternative to going to Settings (checked in the default locale,
         // which every fallback chain ends with).
         let defaultLocale = document.app.defaultLocale
-        if let copy = merged.copy[defaultLocale], copy[.settings, .openLabel] != nil, copy[.settings, .cancelLabel] == nil {
-            findings.append(LintFinding(rule: .dn1, pointer: pointer.appending("copy", defaultLocale.description, "settings"),
-                message: "The Settings nudge has no cancel action; let people decline and keep using the app."))
+        if let copy = merged.copy[defaultLocale], copy[.settings, .openLabel] != nil,
+            copy[.settings, .cancelLabel] == nil
+        {
+            findings.append(
+                LintFinding(
+                    rule: .dn1, pointer: pointer.appending("copy", defaultLocale.description, "settings"),
+                    message: "The Settings nudge has no cancel action; let people decline and keep using the app."))
         }
         return findings
     }

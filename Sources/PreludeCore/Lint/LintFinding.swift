@@ -28,8 +28,10 @@ public struct LintFinding: Hashable, Sendable, Comparable, CustomStringConvertib
 
     /// `{"ruleId", "severity", "pointer", "message"}` for `--json` and the admin API.
     public var jsonValue: JSONValue {
-        ["ruleId": .string(ruleId), "severity": .string(severity.rawValue), "pointer": .string(pointer.description),
-         "message": .string(message)]
+        [
+            "ruleId": .string(ruleId), "severity": .string(severity.rawValue), "pointer": .string(pointer.description),
+            "message": .string(message),
+        ]
     }
 
     /// Document order (pointer), then the more serious first, then rule id.

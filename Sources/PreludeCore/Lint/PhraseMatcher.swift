@@ -13,7 +13,8 @@ package struct PhraseMatcher {
         }
         let alternation = fragments.joined(separator: "|")
         // Letters or digits on either side mean we are inside a longer word ("allowance", "freedom").
-        let source = wholeWords
+        let source =
+            wholeWords
             ? "(?i)(?:^|[^\\p{L}\\p{N}])(" + alternation + ")(?=$|[^\\p{L}\\p{N}])"
             : "(?i)(" + alternation + ")"
         do {

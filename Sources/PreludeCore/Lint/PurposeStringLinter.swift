@@ -18,8 +18,11 @@ public enum PurposeStringLinter {
             let prefix = JSONPointer.root.appending(locale)
             findings += lint(strings: strings, locale: locale, pointerPrefix: prefix)
             for key in allKeys.subtracting(strings.keys).sorted() where PurposeStringKey.known.contains(key) {
-                findings.append(LintFinding(rule: .ps8, pointer: prefix.appending(key),
-                    message: "\(key) is missing for \(locale); every supported language needs each purpose string."))
+                findings.append(
+                    LintFinding(
+                        rule: .ps8, pointer: prefix.appending(key),
+                        message: "\(key) is missing for \(locale); every supported language needs each purpose string.")
+                )
             }
         }
         return findings
@@ -32,12 +35,16 @@ public enum PurposeStringLinter {
             let text = strings[key] ?? ""
             let pointer = pointerPrefix.appending(key)
             if !PurposeStringKey.known.contains(key) {
-                findings.append(LintFinding(rule: .ps8, pointer: pointer,
-                    message: "\(key) is not a known purpose-string key; check its spelling against Apple's list."))
+                findings.append(
+                    LintFinding(
+                        rule: .ps8, pointer: pointer,
+                        message: "\(key) is not a known purpose-string key; check its spelling against Apple's list."))
             }
             if TextChecker.trim(text).isEmpty {
-                findings.append(LintFinding(rule: .ps1, pointer: pointer,
-                    message: "The purpose string for \(key) is empty; iOS shows it in the system alert."))
+                findings.append(
+                    LintFinding(
+                        rule: .ps1, pointer: pointer,
+                        message: "The purpose string for \(key) is empty; iOS shows it in the system alert."))
                 continue
             }
             findings += checker.checkSentence(text, pointer: pointer)

@@ -66,20 +66,29 @@ package struct TextChecker {
     package func checkContinueLabel(_ label: String, pointer: JSONPointer, severity: LintSeverity?) -> [LintFinding] {
         let trimmed = Self.trim(label)
         if let word = Self.first(dismiss, in: trimmed) {
-            return [LintFinding(rule: .pa3, severity: severity, pointer: pointer,
-                message: "The priming action \"\(trimmed)\" leaves without the system alert (\"\(word)\"); "
-                    + "its only action must lead to the system alert.")]
+            return [
+                LintFinding(
+                    rule: .pa3, severity: severity, pointer: pointer,
+                    message: "The priming action \"\(trimmed)\" leaves without the system alert (\"\(word)\"); "
+                        + "its only action must lead to the system alert.")
+            ]
         }
         if let word = Self.first(grant, in: trimmed) {
-            return [LintFinding(rule: .pa2, severity: severity, pointer: pointer,
-                message: "The priming action \"\(trimmed)\" suggests granting on our screen (\"\(word)\"); "
-                    + "label it like \(suggestedLabels).")]
+            return [
+                LintFinding(
+                    rule: .pa2, severity: severity, pointer: pointer,
+                    message: "The priming action \"\(trimmed)\" suggests granting on our screen (\"\(word)\"); "
+                        + "label it like \(suggestedLabels).")
+            ]
         }
         let allowed = CopyLexicon.continueLabels(.english) + (language.map(CopyLexicon.continueLabels) ?? [])
         if !allowed.contains(where: { $0.lowercased() == trimmed.lowercased() }) {
-            return [LintFinding(rule: .pa2, severity: severity.map { min($0, .warning) } ?? .warning, pointer: pointer,
-                message: "The priming action \"\(trimmed)\" is not a known Continue/Next label; "
-                    + "prefer \(suggestedLabels).")]
+            return [
+                LintFinding(
+                    rule: .pa2, severity: severity.map { min($0, .warning) } ?? .warning, pointer: pointer,
+                    message: "The priming action \"\(trimmed)\" is not a known Continue/Next label; "
+                        + "prefer \(suggestedLabels).")
+            ]
         }
         return []
     }
@@ -91,9 +100,12 @@ package struct TextChecker {
 
     /// PA-3 for the second label of the legacy two-button style.
     package func checkSecondLabel(_ label: String, pointer: JSONPointer, severity: LintSeverity?) -> [LintFinding] {
-        [LintFinding(rule: .pa3, severity: severity, pointer: pointer,
-            message: "The second action \"\(Self.trim(label))\" lets people leave without the system alert; "
-                + "use the single-action style.")]
+        [
+            LintFinding(
+                rule: .pa3, severity: severity, pointer: pointer,
+                message: "The second action \"\(Self.trim(label))\" lets people leave without the system alert; "
+                    + "use the single-action style.")
+        ]
     }
 
     // MARK: Priming texts (PA-4 to PA-7)
@@ -105,20 +117,33 @@ package struct TextChecker {
     ) -> [LintFinding] {
         var findings: [LintFinding] = []
         if let phrase = Self.first(echoes, in: text) {
-            findings.append(LintFinding(rule: .pa4, severity: severity, pointer: pointer,
-                message: "\"\(phrase)\" echoes the system alert; the priming screen must not look like the request."))
+            findings.append(
+                LintFinding(
+                    rule: .pa4, severity: severity, pointer: pointer,
+                    message: "\"\(phrase)\" echoes the system alert; the priming screen must not look like the request."
+                ))
         }
-        if let phrase = Self.first(cues, in: text) ?? text.first(where: CopyLexicon.pointingGlyphs.contains).map({ String($0) }) {
-            findings.append(LintFinding(rule: .pa5, severity: severity, pointer: pointer,
-                message: "\"\(phrase)\" points people at the system alert's Allow button; remove the cue."))
+        if let phrase = Self.first(cues, in: text)
+            ?? text.first(where: CopyLexicon.pointingGlyphs.contains).map({ String($0) })
+        {
+            findings.append(
+                LintFinding(
+                    rule: .pa5, severity: severity, pointer: pointer,
+                    message: "\"\(phrase)\" points people at the system alert's Allow button; remove the cue."))
         }
         if let phrase = Self.first(incentives, in: text) {
-            findings.append(LintFinding(rule: .pa6, severity: incentiveSeverity, pointer: pointer,
-                message: "\"\(phrase)\" offers an incentive for granting access; App Review rejects incentives."))
+            findings.append(
+                LintFinding(
+                    rule: .pa6, severity: incentiveSeverity, pointer: pointer,
+                    message: "\"\(phrase)\" offers an incentive for granting access; App Review rejects incentives."))
         }
         if let phrase = Self.first(gating, in: text) {
-            findings.append(LintFinding(rule: .pa7, severity: incentiveSeverity, pointer: pointer,
-                message: "\"\(phrase)\" makes the app conditional on consent; explain the benefit and offer an alternative."))
+            findings.append(
+                LintFinding(
+                    rule: .pa7, severity: incentiveSeverity, pointer: pointer,
+                    message:
+                        "\"\(phrase)\" makes the app conditional on consent; explain the benefit and offer an alternative."
+                ))
         }
         return findings
     }
@@ -133,34 +158,48 @@ package struct TextChecker {
             return [LintFinding(rule: .ps1, pointer: pointer, message: "The text is empty; write a complete sentence.")]
         }
         if trimmed.hasSuffix("...") || trimmed.hasSuffix("…") || trimmed.hasSuffix("……") {
-            findings.append(LintFinding(rule: .ps1, pointer: pointer,
-                message: "The text trails off with an ellipsis; end it with \"\(fullStopName)\"."))
+            findings.append(
+                LintFinding(
+                    rule: .ps1, pointer: pointer,
+                    message: "The text trails off with an ellipsis; end it with \"\(fullStopName)\"."))
         } else if let last = Self.lastSignificantCharacter(trimmed), !fullStops.contains(last) {
-            findings.append(LintFinding(rule: .ps1, pointer: pointer,
-                message: "The text ends with \"\(last)\"; a complete sentence ends with \"\(fullStopName)\"."))
+            findings.append(
+                LintFinding(
+                    rule: .ps1, pointer: pointer,
+                    message: "The text ends with \"\(last)\"; a complete sentence ends with \"\(fullStopName)\"."))
         }
         if language?.isCJK != true, let first = trimmed.first(where: { $0.isLetter }), first.isLowercase,
             trimmed.first != "{"
         {
-            findings.append(LintFinding(rule: .ps2, pointer: pointer,
-                message: "The text starts with a lowercase letter; use sentence case."))
+            findings.append(
+                LintFinding(
+                    rule: .ps2, pointer: pointer,
+                    message: "The text starts with a lowercase letter; use sentence case."))
         } else if language?.isCJK != true, Self.looksTitleCased(trimmed) {
-            findings.append(LintFinding(rule: .ps2, pointer: pointer,
-                message: "The text capitalises several words like a title; use sentence case."))
+            findings.append(
+                LintFinding(
+                    rule: .ps2, pointer: pointer,
+                    message: "The text capitalises several words like a title; use sentence case."))
         }
         if trimmed.contains("!") || trimmed.contains("！") || trimmed.contains("•")
             || trimmed.split(separator: "\n").count > 1
         {
-            findings.append(LintFinding(rule: .ps9, pointer: pointer,
-                message: "The text has exclamations, bullets or several lines; keep it a plain sentence."))
+            findings.append(
+                LintFinding(
+                    rule: .ps9, pointer: pointer,
+                    message: "The text has exclamations, bullets or several lines; keep it a plain sentence."))
         } else if let word = Self.first(marketing, in: trimmed) {
-            findings.append(LintFinding(rule: .ps9, pointer: pointer,
-                message: "\"\(word)\" is promotional; say what the access is for instead."))
+            findings.append(
+                LintFinding(
+                    rule: .ps9, pointer: pointer,
+                    message: "\"\(word)\" is promotional; say what the access is for instead."))
         }
         let limit = language?.briefLength ?? 180
         if trimmed.count > limit {
-            findings.append(LintFinding(rule: .ps10, pointer: pointer,
-                message: "The text has \(trimmed.count) characters; keep it under \(limit)."))
+            findings.append(
+                LintFinding(
+                    rule: .ps10, pointer: pointer,
+                    message: "The text has \(trimmed.count) characters; keep it under \(limit)."))
         }
         return findings
     }
@@ -172,24 +211,35 @@ package struct TextChecker {
         var findings: [LintFinding] = []
         let trimmed = Self.trim(text)
         if let phrase = Self.first(passive, in: trimmed) {
-            findings.append(LintFinding(rule: .ps3, pointer: pointer,
-                message: "\"\(phrase)\" is passive; say who does what (\"We use…\", \"The app uses…\")."))
+            findings.append(
+                LintFinding(
+                    rule: .ps3, pointer: pointer,
+                    message: "\"\(phrase)\" is passive; say who does what (\"We use…\", \"The app uses…\")."))
         }
         if let phrase = Self.first(imperatives, in: trimmed) {
-            findings.append(LintFinding(rule: .ps4, pointer: pointer,
-                message: "The text opens with a bare imperative (\"\(phrase)\"); explain what access makes possible."))
+            findings.append(
+                LintFinding(
+                    rule: .ps4, pointer: pointer,
+                    message:
+                        "The text opens with a bare imperative (\"\(phrase)\"); explain what access makes possible."))
         }
         if let phrase = Self.first(restatements, in: trimmed) {
-            findings.append(LintFinding(rule: .ps6, pointer: pointer,
-                message: "\"\(phrase)\" only names the resource; say what the app does with it."))
+            findings.append(
+                LintFinding(
+                    rule: .ps6, pointer: pointer,
+                    message: "\"\(phrase)\" only names the resource; say what the app does with it."))
         } else if let phrase = Self.first(vague, in: trimmed) {
-            findings.append(LintFinding(rule: .ps5, pointer: pointer,
-                message: "\"\(phrase)\" is vague; name the feature and give an example of use."))
+            findings.append(
+                LintFinding(
+                    rule: .ps5, pointer: pointer,
+                    message: "\"\(phrase)\" is vague; name the feature and give an example of use."))
         } else if !trimmed.isEmpty, language?.isCJK != true, Self.first(purpose, in: trimmed) == nil {
             // Only where a purpose clause has a reliable marker: CJK sentences state purpose through
             // particles and verb chains that a word list cannot tell apart from anything else.
-            findings.append(LintFinding(rule: .ps7, pointer: pointer,
-                message: "The text gives no purpose; name the feature or outcome (\"to scan receipts\")."))
+            findings.append(
+                LintFinding(
+                    rule: .ps7, pointer: pointer,
+                    message: "The text gives no purpose; name the feature or outcome (\"to scan receipts\")."))
         }
         return findings
     }
