@@ -12,7 +12,10 @@ import Testing
         let document = try PolicyFixtures.demo()
         #expect(document.app.id == "demo")
         #expect(document.app.name == "Prelude Demo")
-        #expect(Set(document.features.keys) == [.camera, .photos, .contacts, .locationWhenInUse, .microphone, .notifications, .tracking])
+        #expect(
+            Set(document.features.keys) == [
+                .camera, .photos, .contacts, .locationWhenInUse, .microphone, .notifications, .tracking,
+            ])
         #expect(Set(document.availableLocales.map(\.description)) == ["en", "fr", "ja", "zh-Hans", "zh-Hant"])
         #expect(document.experiments.map(\.key) == ["camera-prime-copy"])
         #expect(document.experiments[0].variants.map(\.weight) == [50, 50])
@@ -34,7 +37,9 @@ import Testing
             for merged in layers {
                 let englishKeys = Set(merged.copy[english]?.texts.keys ?? [:].keys)
                 let localKeys = Set(merged.copy[tag]?.texts.keys ?? [:].keys)
-                #expect(englishKeys == localKeys, "\(policy.feature) \(locale): \(englishKeys.symmetricDifference(localKeys))")
+                #expect(
+                    englishKeys == localKeys,
+                    "\(policy.feature) \(locale): \(englishKeys.symmetricDifference(localKeys))")
             }
         }
     }
@@ -45,7 +50,8 @@ import Testing
         let tag = try #require(LocaleTag(locale))
         let stop: Character = locale.hasPrefix("en") || locale.hasPrefix("fr") ? "." : "。"
         for policy in document.orderedFeatures {
-            for (key, text) in policy.settings.copy[tag]?.texts ?? [:] where key.field == .message || key.field == .caption {
+            for (key, text) in policy.settings.copy[tag]?.texts ?? [:]
+            where key.field == .message || key.field == .caption {
                 #expect(text.last == stop, "\(policy.feature) \(locale) \(key): \(text)")
             }
         }

@@ -8,29 +8,31 @@ import Testing
         #expect(Feature.allCases.count == 15)
     }
 
-    @Test(arguments: [
-        (Feature.photos, AuthorizationStatus.limited, "14.0"),
-        (.contacts, .limited, "18.0"),
-        (.notifications, .provisional, "12.0"),
-        (.notifications, .ephemeral, "14.0"),
-        (.locationWhenInUse, .reducedAccuracy, "14.0"),
-        (.locationAlways, .whenInUse, "8.0"),
-        (.calendars, .writeOnly, "17.0"),
-        (.tracking, .notDetermined, "14.0"),
-        (.camera, .restricted, "7.0"),
-    ] as [(Feature, AuthorizationStatus, String)])
+    @Test(
+        arguments: [
+            (Feature.photos, AuthorizationStatus.limited, "14.0"),
+            (.contacts, .limited, "18.0"),
+            (.notifications, .provisional, "12.0"),
+            (.notifications, .ephemeral, "14.0"),
+            (.locationWhenInUse, .reducedAccuracy, "14.0"),
+            (.locationAlways, .whenInUse, "8.0"),
+            (.calendars, .writeOnly, "17.0"),
+            (.tracking, .notDetermined, "14.0"),
+            (.camera, .restricted, "7.0"),
+        ] as [(Feature, AuthorizationStatus, String)])
     func knowsWhenEachStatusAppeared(feature: Feature, status: AuthorizationStatus, since: String) {
         #expect(feature.capabilities.statuses[status] == SemanticVersion(since))
     }
 
-    @Test(arguments: [
-        (Feature.camera, AuthorizationStatus.limited),
-        (.microphone, .provisional),
-        (.notifications, .restricted),
-        (.reminders, .writeOnly),
-        (.health, .restricted),
-        (.photos, .writeOnly),
-    ] as [(Feature, AuthorizationStatus)])
+    @Test(
+        arguments: [
+            (Feature.camera, AuthorizationStatus.limited),
+            (.microphone, .provisional),
+            (.notifications, .restricted),
+            (.reminders, .writeOnly),
+            (.health, .restricted),
+            (.photos, .writeOnly),
+        ] as [(Feature, AuthorizationStatus)])
     func knowsStatusesAFeatureNeverReports(feature: Feature, status: AuthorizationStatus) {
         #expect(!feature.capabilities.reports(status))
     }

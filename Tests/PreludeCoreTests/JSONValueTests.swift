@@ -3,65 +3,67 @@ import Testing
 @testable import PreludeCore
 
 @Suite struct JSONValueTests {
-    @Test(arguments: [
-        ("null", JSONValue.null),
-        ("true", .bool(true)),
-        (" false ", .bool(false)),
-        ("0", .integer(0)),
-        ("-0", .integer(0)),
-        ("42", .integer(42)),
-        ("-17", .integer(-17)),
-        ("9223372036854775807", .integer(Int.max)),
-        ("9223372036854775808", .double(9223372036854775808.0)),
-        ("1.5", .double(1.5)),
-        ("1e3", .double(1000)),
-        ("-2.5E-3", .double(-0.0025)),
-        ("\"\"", .string("")),
-        ("\"a\\\"b\\\\c\\/d\"", .string("a\"b\\c/d")),
-        ("\"\\b\\f\\n\\r\\t\"", .string("\u{08}\u{0C}\n\r\t")),
-        ("\"\\u00e9\\u4E2D\"", .string("é中")),
-        ("\"\\ud834\\udd1e\"", .string("𝄞")),
-        ("\"héllo 日本\"", .string("héllo 日本")),
-        ("[]", .array([])),
-        ("[1, [2, {}]]", .array([.integer(1), .array([.integer(2), .object(JSONObject())])])),
-        ("{\"a\": 1, \"b\": [true, null]}", ["a": 1, "b": [true, nil]]),
-        ("\u{FEFF}{}", .object(JSONObject())),
-    ] as [(String, JSONValue)])
+    @Test(
+        arguments: [
+            ("null", JSONValue.null),
+            ("true", .bool(true)),
+            (" false ", .bool(false)),
+            ("0", .integer(0)),
+            ("-0", .integer(0)),
+            ("42", .integer(42)),
+            ("-17", .integer(-17)),
+            ("9223372036854775807", .integer(Int.max)),
+            ("9223372036854775808", .double(9223372036854775808.0)),
+            ("1.5", .double(1.5)),
+            ("1e3", .double(1000)),
+            ("-2.5E-3", .double(-0.0025)),
+            ("\"\"", .string("")),
+            ("\"a\\\"b\\\\c\\/d\"", .string("a\"b\\c/d")),
+            ("\"\\b\\f\\n\\r\\t\"", .string("\u{08}\u{0C}\n\r\t")),
+            ("\"\\u00e9\\u4E2D\"", .string("é中")),
+            ("\"\\ud834\\udd1e\"", .string("𝄞")),
+            ("\"héllo 日本\"", .string("héllo 日本")),
+            ("[]", .array([])),
+            ("[1, [2, {}]]", .array([.integer(1), .array([.integer(2), .object(JSONObject())])])),
+            ("{\"a\": 1, \"b\": [true, null]}", ["a": 1, "b": [true, nil]]),
+            ("\u{FEFF}{}", .object(JSONObject())),
+        ] as [(String, JSONValue)])
     func parsesValidText(text: String, expected: JSONValue) throws {
         #expect(try JSONValue(parsing: text) == expected)
     }
 
-    @Test(arguments: [
-        ("", JSONParseError.Reason.emptyInput, 0),
-        ("   ", .emptyInput, 3),
-        ("[1,]", .unexpectedCharacter, 3),
-        ("{\"a\":1,}", .unexpectedCharacter, 7),
-        ("{'a':1}", .unexpectedCharacter, 1),
-        ("[1 2]", .unexpectedCharacter, 3),
-        ("01", .invalidNumber, 0),
-        ("-", .invalidNumber, 0),
-        ("1.", .invalidNumber, 0),
-        ("1e", .invalidNumber, 0),
-        (".5", .unexpectedCharacter, 0),
-        ("1e999", .numberOutOfRange, 0),
-        ("NaN", .unexpectedCharacter, 0),
-        ("tru", .invalidLiteral, 0),
-        ("nul", .invalidLiteral, 0),
-        ("\"abc", .unexpectedEndOfInput, 0),
-        ("\"a\u{01}\"", .unescapedControlCharacter, 2),
-        ("\"a\nb\"", .unescapedControlCharacter, 2),
-        ("\"\\x\"", .invalidEscape, 1),
-        ("\"\\u12G4\"", .invalidUnicodeEscape, 1),
-        ("\"\\ud834\"", .loneSurrogate, 1),
-        ("\"\\udd1e\"", .loneSurrogate, 1),
-        ("\"\\ud834\\u0041\"", .loneSurrogate, 1),
-        ("{\"a\":1,\"a\":2}", .duplicateKey, 7),
-        ("[1] x", .trailingCharacters, 4),
-        ("{\"a\" 1}", .unexpectedCharacter, 5),
-        ("[", .unexpectedEndOfInput, 1),
-        ("{\"a\":", .unexpectedEndOfInput, 5),
-        ("/* c */ 1", .unexpectedCharacter, 0),
-    ] as [(String, JSONParseError.Reason, Int)])
+    @Test(
+        arguments: [
+            ("", JSONParseError.Reason.emptyInput, 0),
+            ("   ", .emptyInput, 3),
+            ("[1,]", .unexpectedCharacter, 3),
+            ("{\"a\":1,}", .unexpectedCharacter, 7),
+            ("{'a':1}", .unexpectedCharacter, 1),
+            ("[1 2]", .unexpectedCharacter, 3),
+            ("01", .invalidNumber, 0),
+            ("-", .invalidNumber, 0),
+            ("1.", .invalidNumber, 0),
+            ("1e", .invalidNumber, 0),
+            (".5", .unexpectedCharacter, 0),
+            ("1e999", .numberOutOfRange, 0),
+            ("NaN", .unexpectedCharacter, 0),
+            ("tru", .invalidLiteral, 0),
+            ("nul", .invalidLiteral, 0),
+            ("\"abc", .unexpectedEndOfInput, 0),
+            ("\"a\u{01}\"", .unescapedControlCharacter, 2),
+            ("\"a\nb\"", .unescapedControlCharacter, 2),
+            ("\"\\x\"", .invalidEscape, 1),
+            ("\"\\u12G4\"", .invalidUnicodeEscape, 1),
+            ("\"\\ud834\"", .loneSurrogate, 1),
+            ("\"\\udd1e\"", .loneSurrogate, 1),
+            ("\"\\ud834\\u0041\"", .loneSurrogate, 1),
+            ("{\"a\":1,\"a\":2}", .duplicateKey, 7),
+            ("[1] x", .trailingCharacters, 4),
+            ("{\"a\" 1}", .unexpectedCharacter, 5),
+            ("[", .unexpectedEndOfInput, 1),
+            ("{\"a\":", .unexpectedEndOfInput, 5),
+            ("/* c */ 1", .unexpectedCharacter, 0),
+        ] as [(String, JSONParseError.Reason, Int)])
     func rejectsInvalidText(text: String, reason: JSONParseError.Reason, offset: Int) {
         #expect {
             try JSONValue(parsing: text)
@@ -102,34 +104,36 @@ import Testing
         #expect { try JSONValue(parsing: hostile) } throws: { ($0 as? JSONParseError)?.reason == .tooDeeplyNested }
     }
 
-    @Test(arguments: [
-        (JSONValue.string("a\"b\\c\n\u{01}/é"), "\"a\\\"b\\\\c\\n\\u0001/é\""),
-        (.integer(-3), "-3"),
-        (.double(1.5), "1.5"),
-        (.double(.infinity), "null"),
-        (["z": 1, "a": [true, nil, "x"]], "{\"z\":1,\"a\":[true,null,\"x\"]}"),
-        (.array([]), "[]"),
-        (.object(JSONObject()), "{}"),
-    ] as [(JSONValue, String)])
+    @Test(
+        arguments: [
+            (JSONValue.string("a\"b\\c\n\u{01}/é"), "\"a\\\"b\\\\c\\n\\u0001/é\""),
+            (.integer(-3), "-3"),
+            (.double(1.5), "1.5"),
+            (.double(.infinity), "null"),
+            (["z": 1, "a": [true, nil, "x"]], "{\"z\":1,\"a\":[true,null,\"x\"]}"),
+            (.array([]), "[]"),
+            (.object(JSONObject()), "{}"),
+        ] as [(JSONValue, String)])
     func serializesCompactly(value: JSONValue, expected: String) {
         #expect(value.serialized() == expected)
     }
 
     @Test func serializesPrettyInInsertionOrder() {
         let value: JSONValue = ["b": 1, "a": ["x": [1, 2], "e": [:] as JSONValue]]
-        #expect(value.serialized(.pretty) == """
-            {
-              "b": 1,
-              "a": {
-                "x": [
-                  1,
-                  2
-                ],
-                "e": {}
-              }
-            }
+        #expect(
+            value.serialized(.pretty) == """
+                {
+                  "b": 1,
+                  "a": {
+                    "x": [
+                      1,
+                      2
+                    ],
+                    "e": {}
+                  }
+                }
 
-            """)
+                """)
     }
 
     @Test(arguments: [

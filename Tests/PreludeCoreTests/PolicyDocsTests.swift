@@ -10,7 +10,9 @@ import Testing
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("docs/policy.md")
         let markdown = try String(contentsOf: url, encoding: .utf8)
-        let blocks = markdown.components(separatedBy: "```json\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
+        let blocks = markdown.components(separatedBy: "```json\n").dropFirst().map {
+            $0.components(separatedBy: "```")[0]
+        }
         let example = try #require(blocks.last)
         let validation = PolicyValidator.validate(text: example)
         #expect(validation.problems.map(\.description) == [])

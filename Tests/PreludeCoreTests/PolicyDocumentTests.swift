@@ -28,32 +28,44 @@ import Testing
         copy[.prime, .title] = "Ready"
         let document = PolicyDocument(
             app: AppInfo(id: "x", name: "X", defaultLocale: english),
-            defaults: FeatureOverride(cadence: [.prime: CadenceRuleOverride(minIntervalHours: 1.5, maxShows: 4)], settingsDelayMs: 300),
+            defaults: FeatureOverride(
+                cadence: [.prime: CadenceRuleOverride(minIntervalHours: 1.5, maxShows: 4)], settingsDelayMs: 300),
             features: [
                 .contacts: FeaturePolicy(
                     feature: .contacts,
-                    settings: FeatureOverride(strategy: .prime, style: .twoButton, partial: [.limited: .contactAccessButton], copy: [english: copy]),
+                    settings: FeatureOverride(
+                        strategy: .prime, style: .twoButton, partial: [.limited: .contactAccessButton],
+                        copy: [english: copy]),
                     targeting: [
                         TargetingRule(
-                            name: "r", when: TargetingCondition(platforms: [.ios, .ipados], os: VersionRange(">=18"), appVersion: VersionRange("<2"), locales: [english]),
+                            name: "r",
+                            when: TargetingCondition(
+                                platforms: [.ios, .ipados], os: VersionRange(">=18"), appVersion: VersionRange("<2"),
+                                locales: [english]),
                             set: FeatureOverride(strategy: .button)
                         )
                     ]
                 )
             ],
-            experiments: [Experiment(key: "e", feature: .contacts, seed: "s", coverage: 0.5, variants: [Variant(name: "a", weight: 100, set: FeatureOverride(style: .single))])]
+            experiments: [
+                Experiment(
+                    key: "e", feature: .contacts, seed: "s", coverage: 0.5,
+                    variants: [Variant(name: "a", weight: 100, set: FeatureOverride(style: .single))])
+            ]
         )
         let (decoded, problems) = PolicyDocument.decode(document.jsonValue)
         #expect(problems.isEmpty)
         #expect(decoded == document)
         #expect(document.jsonValue["defaults"]?["cadence"]?["prime"]?["minIntervalHours"] == .double(1.5))
-        #expect(document.jsonValue["features"]?["contacts"]?["targeting"]?[0]?["when"]?["platform"] == ["ios", "ipados"])
+        #expect(
+            document.jsonValue["features"]?["contacts"]?["targeting"]?[0]?["when"]?["platform"] == ["ios", "ipados"])
     }
 
     @Test func encodesFeaturesInCatalogueOrder() throws {
         let document = try PolicyFixtures.demo()
         let keys = document.jsonValue["features"]?.objectValue?.keys
-        #expect(keys == ["camera", "microphone", "photos", "contacts", "locationWhenInUse", "notifications", "tracking"])
+        #expect(
+            keys == ["camera", "microphone", "photos", "contacts", "locationWhenInUse", "notifications", "tracking"])
     }
 
     @Test func layersOverridesFieldByField() {
@@ -63,8 +75,11 @@ import Testing
         lower[.prime, .message] = "Kept message."
         var upper = CopySet()
         upper[.prime, .title] = "New title"
-        let base = FeatureOverride(strategy: .prime, cadence: [.prime: CadenceRuleOverride(minIntervalHours: 10, backoff: 3)], copy: [english: lower])
-        let top = FeatureOverride(style: .twoButton, cadence: [.prime: CadenceRuleOverride(backoff: 5)], copy: [english: upper])
+        let base = FeatureOverride(
+            strategy: .prime, cadence: [.prime: CadenceRuleOverride(minIntervalHours: 10, backoff: 3)],
+            copy: [english: lower])
+        let top = FeatureOverride(
+            style: .twoButton, cadence: [.prime: CadenceRuleOverride(backoff: 5)], copy: [english: upper])
         let merged = base.merging(top)
         #expect(merged.strategy == .prime)
         #expect(merged.style == .twoButton)

@@ -8,7 +8,8 @@ import Testing
         acceptLanguage: String? = nil, installId: String? = "install-1"
     ) -> ClientContext {
         ClientContext(
-            platform: platform, osVersion: os.flatMap(SemanticVersion.init), appVersion: app.flatMap(SemanticVersion.init),
+            platform: platform, osVersion: os.flatMap(SemanticVersion.init),
+            appVersion: app.flatMap(SemanticVersion.init),
             locale: locale, acceptLanguage: acceptLanguage, installId: installId
         )
     }
@@ -25,7 +26,8 @@ import Testing
     // MARK: Targeting
 
     @Test func appliesMatchingRulesInDocumentOrderLaterWinning() throws {
-        let document = try Self.document("""
+        let document = try Self.document(
+            """
             {"features": {"microphone": {"targeting": [
               {"name": "ios17", "when": {"os": ">=17"}, "set": {"style": "single", "cadence": {"prime": {"maxShows": 5, "backoff": 3}}}},
               {"name": "old-app", "when": {"appVersion": "<2"}, "set": {"strategy": "direct"}},
@@ -36,31 +38,34 @@ import Testing
         #expect(resolved.appliedRules == ["ios17", "ios17.4"])
         #expect(resolved.strategy == .prime)
         #expect(resolved.cadence.prime == CadenceRule(minIntervalHours: 72, backoff: 3, maxShows: 1))
-        let older = try #require(PolicyResolver.resolve(.microphone, in: document, context: Self.make(os: "17.1", app: "1.9")))
+        let older = try #require(
+            PolicyResolver.resolve(.microphone, in: document, context: Self.make(os: "17.1", app: "1.9")))
         #expect(older.appliedRules == ["ios17", "old-app"])
         #expect(older.strategy == .direct)
         #expect(older.cadence.prime.maxShows == 5)
     }
 
-    @Test(arguments: [
-        ("{\"platform\": \"ios\"}", make(), true),
-        ("{\"platform\": \"ios\"}", make(platform: .ipados), false),
-        ("{\"platform\": [\"ios\", \"ipados\"]}", make(platform: .ipados), true),
-        ("{\"platform\": \"ios\"}", make(platform: nil), false),
-        ("{\"os\": \">=18\"}", make(os: "18.0.1"), true),
-        ("{\"os\": \">=18\"}", make(os: "17.7"), false),
-        ("{\"os\": \">=18\"}", make(os: nil), false),
-        ("{\"appVersion\": \">=2.1 <3\"}", make(app: "2.3.0"), true),
-        ("{\"appVersion\": \">=2.1 <3\"}", make(app: "3.0"), false),
-        ("{\"locales\": [\"ja\"]}", make(locale: "ja-JP"), true),
-        ("{\"locales\": [\"zh-Hant\"]}", make(acceptLanguage: "zh-TW, en;q=0.5"), true),
-        ("{\"locales\": [\"zh-Hant\"]}", make(acceptLanguage: "zh-CN"), false),
-        ("{\"locales\": [\"ja\"]}", make(), false),
-        ("{}", make(platform: nil, os: nil, app: nil), true),
-        ("{\"platform\": \"ios\", \"os\": \">=17\", \"locales\": [\"fr\"]}", make(locale: "fr-CA"), true),
-    ] as [(String, ClientContext, Bool)])
+    @Test(
+        arguments: [
+            ("{\"platform\": \"ios\"}", make(), true),
+            ("{\"platform\": \"ios\"}", make(platform: .ipados), false),
+            ("{\"platform\": [\"ios\", \"ipados\"]}", make(platform: .ipados), true),
+            ("{\"platform\": \"ios\"}", make(platform: nil), false),
+            ("{\"os\": \">=18\"}", make(os: "18.0.1"), true),
+            ("{\"os\": \">=18\"}", make(os: "17.7"), false),
+            ("{\"os\": \">=18\"}", make(os: nil), false),
+            ("{\"appVersion\": \">=2.1 <3\"}", make(app: "2.3.0"), true),
+            ("{\"appVersion\": \">=2.1 <3\"}", make(app: "3.0"), false),
+            ("{\"locales\": [\"ja\"]}", make(locale: "ja-JP"), true),
+            ("{\"locales\": [\"zh-Hant\"]}", make(acceptLanguage: "zh-TW, en;q=0.5"), true),
+            ("{\"locales\": [\"zh-Hant\"]}", make(acceptLanguage: "zh-CN"), false),
+            ("{\"locales\": [\"ja\"]}", make(), false),
+            ("{}", make(platform: nil, os: nil, app: nil), true),
+            ("{\"platform\": \"ios\", \"os\": \">=17\", \"locales\": [\"fr\"]}", make(locale: "fr-CA"), true),
+        ] as [(String, ClientContext, Bool)])
     func matchesTargetingConditions(when: String, context: ClientContext, matches: Bool) throws {
-        let document = try Self.document("""
+        let document = try Self.document(
+            """
             {"features": {"microphone": {"targeting": [{"name": "r", "when": \(when), "set": {"strategy": "direct"}}]}}}
             """)
         let resolved = try #require(PolicyResolver.resolve(.microphone, in: document, context: context))
@@ -70,12 +75,13 @@ import Testing
 
     // MARK: Buttons
 
-    @Test(arguments: [
-        (make(os: "18.0"), Strategy.button, ButtonKind?.some(.contactAccessButton)),
-        (make(os: "18.2.1"), .button, .contactAccessButton),
-        (make(os: "17.7"), .prime, nil),
-        (make(platform: .ipados, os: "18.1"), .prime, nil),
-    ] as [(ClientContext, Strategy, ButtonKind?)])
+    @Test(
+        arguments: [
+            (make(os: "18.0"), Strategy.button, ButtonKind?.some(.contactAccessButton)),
+            (make(os: "18.2.1"), .button, .contactAccessButton),
+            (make(os: "17.7"), .prime, nil),
+            (make(platform: .ipados, os: "18.1"), .prime, nil),
+        ] as [(ClientContext, Strategy, ButtonKind?)])
     func usesContactAccessButtonOnlyFromIOS18(context: ClientContext, strategy: Strategy, button: ButtonKind?) throws {
         let resolved = try #require(PolicyResolver.resolve(.contacts, in: try PolicyFixtures.demo(), context: context))
         #expect(resolved.strategy == strategy)
@@ -83,17 +89,21 @@ import Testing
     }
 
     @Test func fallsBackToPrimeWhenTheOSIsUnknown() throws {
-        let document = try Self.document("""
+        let document = try Self.document(
+            """
             {"features": {"locationWhenInUse": {"strategy": "button", "copy": {"en": {
               "prime": {"title": "Nearby", "message": "{appName} shows shops near you."},
               "settings": {"title": "Off", "message": "Open Settings."}, "button": {"caption": "Share once."}}}}}}
             """)
-        let unknown = try #require(PolicyResolver.resolve(.locationWhenInUse, in: document, context: Self.make(os: nil)))
+        let unknown = try #require(
+            PolicyResolver.resolve(.locationWhenInUse, in: document, context: Self.make(os: nil)))
         #expect(unknown.strategy == .prime)
-        let ios15 = try #require(PolicyResolver.resolve(.locationWhenInUse, in: document, context: Self.make(os: "15.0")))
+        let ios15 = try #require(
+            PolicyResolver.resolve(.locationWhenInUse, in: document, context: Self.make(os: "15.0")))
         #expect(ios15.strategy == .button)
         #expect(ios15.button == .locationButton)
-        let macos = try #require(PolicyResolver.resolve(.locationWhenInUse, in: document, context: Self.make(platform: .macos, os: "15.0")))
+        let macos = try #require(
+            PolicyResolver.resolve(.locationWhenInUse, in: document, context: Self.make(platform: .macos, os: "15.0")))
         #expect(macos.strategy == .prime)
     }
 
@@ -123,14 +133,16 @@ import Testing
         let document = try PolicyFixtures.demo()
         let experiment = try #require(document.experiment(for: .camera))
         for id in ["a", "b", "c", "user-42", "D5F2E5B8-1C6B-4C39-9F40-0E6A3C1B7F11"] {
-            let index = Bucketing.assign(seed: "camera-prime-copy-2026-11", installId: id, weights: [50, 50], coverage: 1)
+            let index = Bucketing.assign(
+                seed: "camera-prime-copy-2026-11", installId: id, weights: [50, 50], coverage: 1)
             let resolved = PolicyResolver.resolve(document, context: Self.make(installId: id))
             #expect(resolved.experiments.first?.variant == index.map { experiment.variants[$0].name })
         }
     }
 
     @Test func splitsInstallsByWeight() throws {
-        let document = try Self.document("""
+        let document = try Self.document(
+            """
             {"experiments": [{"key": "mic", "feature": "microphone", "variants": [{"name": "a", "weight": 20}, {"name": "b", "weight": 80}]}]}
             """)
         let experiment = try #require(document.experiment(for: .microphone))
@@ -148,14 +160,16 @@ import Testing
         let anonymous = PolicyResolver.resolve(demo, context: Self.make(installId: nil))
         #expect(anonymous[.camera]?.variant == nil)
         #expect(anonymous.experiments.map(\.variant) == [nil])
-        let closed = try Self.document("""
+        let closed = try Self.document(
+            """
             {"experiments": [{"key": "mic", "feature": "microphone", "coverage": 0, "variants": [{"name": "a", "weight": 100}]}]}
             """)
         #expect(PolicyResolver.resolve(.microphone, in: closed, context: Self.make())?.variant == nil)
     }
 
     @Test func variantWinsOverTargeting() throws {
-        let document = try Self.document("""
+        let document = try Self.document(
+            """
             {"features": {"microphone": {"targeting": [{"name": "all", "set": {"strategy": "direct", "cadence": {"prime": {"maxShows": 7}}}}]}},
              "experiments": [{"key": "mic", "feature": "microphone", "variants": [{"name": "only", "weight": 100, "set": {"strategy": "prime"}}]}]}
             """)
@@ -168,18 +182,19 @@ import Testing
 
     // MARK: Localisation
 
-    @Test(arguments: [
-        (make(locale: "zh-TW"), "zh-Hant", "在Prelude Demo中拍照"),
-        (make(locale: "zh-Hant-HK"), "zh-Hant", "在Prelude Demo中拍照"),
-        (make(locale: "zh-CN"), "zh-Hans", "在Prelude Demo中拍照"),
-        (make(locale: "zh"), "zh-Hans", "在Prelude Demo中拍照"),
-        (make(locale: "fr-CA"), "fr", "Prendre des photos dans Prelude Demo"),
-        (make(locale: "ja-JP"), "ja", "Prelude Demoで写真を撮る"),
-        (make(locale: "de"), "en", "Take photos in Prelude Demo"),
-        (make(acceptLanguage: "de-DE, ja;q=0.8, fr;q=0.5"), "ja", "Prelude Demoで写真を撮る"),
-        (make(locale: "fr", acceptLanguage: "ja"), "fr", "Prendre des photos dans Prelude Demo"),
-        (make(), "en", "Take photos in Prelude Demo"),
-    ] as [(ClientContext, String, String)])
+    @Test(
+        arguments: [
+            (make(locale: "zh-TW"), "zh-Hant", "在Prelude Demo中拍照"),
+            (make(locale: "zh-Hant-HK"), "zh-Hant", "在Prelude Demo中拍照"),
+            (make(locale: "zh-CN"), "zh-Hans", "在Prelude Demo中拍照"),
+            (make(locale: "zh"), "zh-Hans", "在Prelude Demo中拍照"),
+            (make(locale: "fr-CA"), "fr", "Prendre des photos dans Prelude Demo"),
+            (make(locale: "ja-JP"), "ja", "Prelude Demoで写真を撮る"),
+            (make(locale: "de"), "en", "Take photos in Prelude Demo"),
+            (make(acceptLanguage: "de-DE, ja;q=0.8, fr;q=0.5"), "ja", "Prelude Demoで写真を撮る"),
+            (make(locale: "fr", acceptLanguage: "ja"), "fr", "Prendre des photos dans Prelude Demo"),
+            (make(), "en", "Take photos in Prelude Demo"),
+        ] as [(ClientContext, String, String)])
     func localisesCopyWithFallback(context: ClientContext, locale: String, title: String) throws {
         let resolved = PolicyResolver.resolve(try PolicyFixtures.demo(), context: context)
         #expect(resolved.locale.description == locale)
@@ -187,17 +202,20 @@ import Testing
     }
 
     @Test func fallsBackTextByText() throws {
-        let document = try Self.document("""
+        let document = try Self.document(
+            """
             {"features": {"microphone": {"copy": {
               "fr": {"prime": {"title": "Notes vocales"}},
               "zh-Hant": {"prime": {"message": "{appName}會錄製語音筆記。"}},
               "zh": {"prime": {"title": "语音笔记"}}}}}}
             """)
-        let french = try #require(PolicyResolver.resolve(.microphone, in: document, context: Self.make(locale: "fr-FR")))
+        let french = try #require(
+            PolicyResolver.resolve(.microphone, in: document, context: Self.make(locale: "fr-FR")))
         #expect(french.copy[.prime, .title] == "Notes vocales")
         #expect(french.copy[.prime, .message] == "Test App records voice notes.")
         #expect(french.copy[.prime, .continueLabel] == "Continue")
-        let taiwan = try #require(PolicyResolver.resolve(.microphone, in: document, context: Self.make(locale: "zh-TW")))
+        let taiwan = try #require(
+            PolicyResolver.resolve(.microphone, in: document, context: Self.make(locale: "zh-TW")))
         #expect(taiwan.copy[.prime, .message] == "Test App會錄製語音筆記。")
         #expect(taiwan.copy[.prime, .title] == "语音笔记")
     }
@@ -205,7 +223,8 @@ import Testing
     // MARK: Rendering
 
     @Test func rendersWhatAClientNeedsToDecideOffline() throws {
-        let resolved = PolicyResolver.resolve(try PolicyFixtures.demo(), context: Self.make(os: "18.1", locale: "ja", installId: "abc"))
+        let resolved = PolicyResolver.resolve(
+            try PolicyFixtures.demo(), context: Self.make(os: "18.1", locale: "ja", installId: "abc"))
         let json = resolved.jsonValue
         #expect(json["app"]?["id"] == "demo")
         #expect(json["locale"] == "ja")
@@ -226,7 +245,8 @@ import Testing
         #expect(json["experiments"]?[0]?["key"] == "camera-prime-copy")
         #expect(json["experiments"]?[0]?["variant"]?.stringValue != nil)
         // Rendering is deterministic: the same input gives the same bytes.
-        let again = PolicyResolver.resolve(try PolicyFixtures.demo(), context: Self.make(os: "18.1", locale: "ja", installId: "abc"))
+        let again = PolicyResolver.resolve(
+            try PolicyFixtures.demo(), context: Self.make(os: "18.1", locale: "ja", installId: "abc"))
         #expect(again.jsonValue.serializedBytes() == json.serializedBytes())
     }
 }

@@ -142,7 +142,8 @@ private struct Reader {
             elements.append(try parseValue())
             skipWhitespace()
             guard index < bytes.count else {
-                throw error(.unexpectedEndOfInput, "Unexpected end of input inside an array, expected ',' or ']'", at: index)
+                throw error(
+                    .unexpectedEndOfInput, "Unexpected end of input inside an array, expected ',' or ']'", at: index)
             }
             switch bytes[index] {
             case UInt8(ascii: ","):
@@ -156,7 +157,8 @@ private struct Reader {
                 depth -= 1
                 return .array(elements)
             default:
-                throw error(.unexpectedCharacter, "Unexpected \(describe(index)) in an array, expected ',' or ']'", at: index)
+                throw error(
+                    .unexpectedCharacter, "Unexpected \(describe(index)) in an array, expected ',' or ']'", at: index)
             }
         }
     }
@@ -174,10 +176,15 @@ private struct Reader {
         while true {
             skipWhitespace()
             guard index < bytes.count else {
-                throw error(.unexpectedEndOfInput, "Unexpected end of input inside an object, expected a member name", at: index)
+                throw error(
+                    .unexpectedEndOfInput, "Unexpected end of input inside an object, expected a member name", at: index
+                )
             }
             guard bytes[index] == UInt8(ascii: "\"") else {
-                let hint = bytes[index] == UInt8(ascii: "}") ? "Trailing comma before '}'" : "Unexpected \(describe(index)), expected a member name in double quotes"
+                let hint =
+                    bytes[index] == UInt8(ascii: "}")
+                    ? "Trailing comma before '}'"
+                    : "Unexpected \(describe(index)), expected a member name in double quotes"
                 throw error(.unexpectedCharacter, hint, at: index)
             }
             let keyOffset = index
@@ -190,14 +197,17 @@ private struct Reader {
                 if index >= bytes.count {
                     throw error(.unexpectedEndOfInput, "Unexpected end of input, expected ':'", at: index)
                 }
-                throw error(.unexpectedCharacter, "Unexpected \(describe(index)), expected ':' after the member name", at: index)
+                throw error(
+                    .unexpectedCharacter, "Unexpected \(describe(index)), expected ':' after the member name", at: index
+                )
             }
             index += 1
             skipWhitespace()
             object[key] = try parseValue()
             skipWhitespace()
             guard index < bytes.count else {
-                throw error(.unexpectedEndOfInput, "Unexpected end of input inside an object, expected ',' or '}'", at: index)
+                throw error(
+                    .unexpectedEndOfInput, "Unexpected end of input inside an object, expected ',' or '}'", at: index)
             }
             switch bytes[index] {
             case UInt8(ascii: ","):
@@ -207,7 +217,8 @@ private struct Reader {
                 depth -= 1
                 return .object(object)
             default:
-                throw error(.unexpectedCharacter, "Unexpected \(describe(index)) in an object, expected ',' or '}'", at: index)
+                throw error(
+                    .unexpectedCharacter, "Unexpected \(describe(index)) in an object, expected ',' or '}'", at: index)
             }
         }
     }
@@ -223,14 +234,17 @@ private struct Reader {
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[index..<scan])
                 guard let string = String(validating: slice, as: UTF8.self) else {
-                    throw error(.invalidUTF8, "The string holds bytes that are not valid UTF-8", at: firstInvalidUTF8(from: index, to: scan))
+                    throw error(
+                        .invalidUTF8, "The string holds bytes that are not valid UTF-8",
+                        at: firstInvalidUTF8(from: index, to: scan))
                 }
                 index = scan + 1
                 return string
             }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 {
-                throw error(.unescapedControlCharacter, "Unescaped control character 0x\(hex(byte)) in a string", at: scan)
+                throw error(
+                    .unescapedControlCharacter, "Unescaped control character 0x\(hex(byte)) in a string", at: scan)
             }
             scan += 1
         }
@@ -247,14 +261,17 @@ private struct Reader {
             switch byte {
             case UInt8(ascii: "\""):
                 guard let string = String(validating: scratch, as: UTF8.self) else {
-                    throw error(.invalidUTF8, "The string holds bytes that are not valid UTF-8", at: firstInvalidUTF8(from: contentStart, to: index))
+                    throw error(
+                        .invalidUTF8, "The string holds bytes that are not valid UTF-8",
+                        at: firstInvalidUTF8(from: contentStart, to: index))
                 }
                 index += 1
                 return string
             case UInt8(ascii: "\\"):
                 try parseEscape()
             case 0..<0x20:
-                throw error(.unescapedControlCharacter, "Unescaped control character 0x\(hex(byte)) in a string", at: index)
+                throw error(
+                    .unescapedControlCharacter, "Unescaped control character 0x\(hex(byte)) in a string", at: index)
             default:
                 scratch.append(byte)
                 index += 1
@@ -284,18 +301,26 @@ private struct Reader {
             var scalar = try parseHex4(escapeStart: escapeStart)
             if (0xD800...0xDBFF).contains(scalar) {
                 // RFC 8259 §7: a character outside the BMP is a surrogate pair, "\uD834\uDD1E".
-                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
-                    throw error(.loneSurrogate, "High surrogate \\u\(hex16(scalar)) is not followed by a low surrogate", at: escapeStart)
+                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+                else {
+                    throw error(
+                        .loneSurrogate, "High surrogate \\u\(hex16(scalar)) is not followed by a low surrogate",
+                        at: escapeStart)
                 }
                 let lowStart = index
                 index += 2
                 let low = try parseHex4(escapeStart: lowStart)
                 guard (0xDC00...0xDFFF).contains(low) else {
-                    throw error(.loneSurrogate, "High surrogate \\u\(hex16(scalar)) is followed by \\u\(hex16(low)), not a low surrogate", at: escapeStart)
+                    throw error(
+                        .loneSurrogate,
+                        "High surrogate \\u\(hex16(scalar)) is followed by \\u\(hex16(low)), not a low surrogate",
+                        at: escapeStart)
                 }
                 scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
             } else if (0xDC00...0xDFFF).contains(scalar) {
-                throw error(.loneSurrogate, "Low surrogate \\u\(hex16(scalar)) without a preceding high surrogate", at: escapeStart)
+                throw error(
+                    .loneSurrogate, "Low surrogate \\u\(hex16(scalar)) without a preceding high surrogate",
+                    at: escapeStart)
             }
             appendUTF8(scalar)
         default:
@@ -370,7 +395,9 @@ private struct Reader {
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             isInteger = false
             index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
             guard index < bytes.count, isDigit(bytes[index]) else {
                 throw error(.invalidNumber, "An exponent must have at least one digit", at: start)
             }
@@ -401,7 +428,8 @@ private struct Reader {
             default: return position
             }
             guard position + length <= end,
-                String(validating: UnsafeBufferPointer(rebasing: bytes[position..<position + length]), as: UTF8.self) != nil
+                String(validating: UnsafeBufferPointer(rebasing: bytes[position..<position + length]), as: UTF8.self)
+                    != nil
             else { return position }
             position += length
         }
@@ -433,6 +461,7 @@ private struct Reader {
             line += 1
             lineStart = position + 1
         }
-        return JSONParseError(reason: reason, offset: offset, line: line, column: offset - lineStart + 1, message: message)
+        return JSONParseError(
+            reason: reason, offset: offset, line: line, column: offset - lineStart + 1, message: message)
     }
 }

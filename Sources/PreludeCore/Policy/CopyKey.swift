@@ -12,7 +12,8 @@ public struct CopyKey: Sendable, Hashable, Comparable, CustomStringConvertible {
     }
 
     /// Every valid key, in canonical order.
-    public static let all: [CopyKey] = CopyScreen.allCases.flatMap { screen in screen.fields.map { CopyKey(screen, $0) } }
+    public static let all: [CopyKey] = CopyScreen.allCases.flatMap { screen in screen.fields.map { CopyKey(screen, $0) }
+    }
 
     /// "screen.field", e.g. "prime.title".
     public var description: String { "\(screen).\(field)" }

@@ -12,7 +12,9 @@ public enum FeatureCatalogue {
         let v = { (major: Int, minor: Int) in SemanticVersion(major: major, minor: minor) }
         // The four statuses almost every framework shares, from the feature's introduction.
         func standard(_ since: SemanticVersion, restricted: Bool = true) -> [AuthorizationStatus: SemanticVersion] {
-            var statuses: [AuthorizationStatus: SemanticVersion] = [.notDetermined: since, .authorized: since, .denied: since]
+            var statuses: [AuthorizationStatus: SemanticVersion] = [
+                .notDetermined: since, .authorized: since, .denied: since,
+            ]
             if restricted { statuses[.restricted] = since }
             return statuses
         }

@@ -17,7 +17,9 @@ struct PolicyDocumentDecoder {
                 document.schemaVersion = number
             }
         } else {
-            report(root.appending("schemaVersion"), .missingMember, "schemaVersion is required; this build reads schemaVersion \(PolicySchema.currentVersion).")
+            report(
+                root.appending("schemaVersion"), .missingMember,
+                "schemaVersion is required; this build reads schemaVersion \(PolicySchema.currentVersion).")
         }
 
         if let app = object["app"] {
@@ -34,7 +36,9 @@ struct PolicyDocumentDecoder {
             for (key, value) in body {
                 let pointer = root.appending("features").appending(key)
                 guard let feature = Feature(rawValue: key) else {
-                    report(pointer, .unknownFeature, "\"\(key)\" is not a known feature; known features are \(Self.list(Feature.allCases)).")
+                    report(
+                        pointer, .unknownFeature,
+                        "\"\(key)\" is not a known feature; known features are \(Self.list(Feature.allCases)).")
                     continue
                 }
                 guard let entry = self.object(value, at: pointer) else { continue }
@@ -74,7 +78,9 @@ struct PolicyDocumentDecoder {
         return app
     }
 
-    private mutating func decodeFeature(_ feature: Feature, _ object: JSONObject, at pointer: JSONPointer) -> FeaturePolicy {
+    private mutating func decodeFeature(_ feature: Feature, _ object: JSONObject, at pointer: JSONPointer)
+        -> FeaturePolicy
+    {
         var policy = FeaturePolicy(feature: feature)
         policy.settings = decodeOverride(object, at: pointer, extraMembers: ["targeting"])
         if let targeting = object["targeting"], let rules = array(targeting, at: pointer.appending("targeting")) {
@@ -94,7 +100,9 @@ struct PolicyDocumentDecoder {
                 if let set = rule["set"], let body = self.object(set, at: rulePointer.appending("set")) {
                     decoded.set = decodeOverride(body, at: rulePointer.appending("set"))
                 } else if rule["set"] == nil {
-                    report(rulePointer.appending("set"), .missingMember, "A targeting rule needs a set object with what it changes.")
+                    report(
+                        rulePointer.appending("set"), .missingMember,
+                        "A targeting rule needs a set object with what it changes.")
                 }
                 policy.targeting.append(decoded)
             }
@@ -118,7 +126,9 @@ struct PolicyDocumentDecoder {
             }
         }
         if let os = object["os"] { condition.os = versionRange(os, at: pointer.appending("os")) }
-        if let app = object["appVersion"] { condition.appVersion = versionRange(app, at: pointer.appending("appVersion")) }
+        if let app = object["appVersion"] {
+            condition.appVersion = versionRange(app, at: pointer.appending("appVersion"))
+        }
         if let locales = object["locales"], let list = array(locales, at: pointer.appending("locales")) {
             for (index, value) in list.enumerated() {
                 if let tag = localeTag(value, at: pointer.appending("locales").appending(index)) {
@@ -143,7 +153,9 @@ struct PolicyDocumentDecoder {
             if let name = string(value, at: pointer.appending("feature")) {
                 feature = Feature(rawValue: name)
                 if feature == nil {
-                    report(pointer.appending("feature"), .experimentUnknownFeature, "\"\(name)\" is not a known feature; known features are \(Self.list(Feature.allCases)).")
+                    report(
+                        pointer.appending("feature"), .experimentUnknownFeature,
+                        "\"\(name)\" is not a known feature; known features are \(Self.list(Feature.allCases)).")
                 }
             }
         } else {
@@ -168,7 +180,9 @@ struct PolicyDocumentDecoder {
                 if let weight = variant["weight"] {
                     decoded.weight = number(weight, at: variantPointer.appending("weight")) ?? 0
                 } else {
-                    report(variantPointer.appending("weight"), .missingMember, "A variant needs a weight (percent of enrolled installs).")
+                    report(
+                        variantPointer.appending("weight"), .missingMember,
+                        "A variant needs a weight (percent of enrolled installs).")
                 }
                 if let set = variant["set"], let body = self.object(set, at: variantPointer.appending("set")) {
                     decoded.set = decodeOverride(body, at: variantPointer.appending("set"))
@@ -182,8 +196,12 @@ struct PolicyDocumentDecoder {
         return feature == nil ? nil : experiment
     }
 
-    mutating func decodeOverride(_ object: JSONObject, at pointer: JSONPointer, extraMembers: [String] = []) -> FeatureOverride {
-        checkMembers(object, at: pointer, allowed: ["strategy", "style", "cadence", "settings", "partial", "copy"] + extraMembers)
+    mutating func decodeOverride(_ object: JSONObject, at pointer: JSONPointer, extraMembers: [String] = [])
+        -> FeatureOverride
+    {
+        checkMembers(
+            object, at: pointer,
+            allowed: ["strategy", "style", "cadence", "settings", "partial", "copy"] + extraMembers)
         var result = FeatureOverride()
         if let value = object["strategy"] { result.strategy = enumeration(value, at: pointer.appending("strategy")) }
         if let value = object["style"] { result.style = enumeration(value, at: pointer.appending("style")) }
@@ -191,13 +209,17 @@ struct PolicyDocumentDecoder {
             for (key, ruleValue) in cadence {
                 let rulePointer = pointer.appending("cadence").appending(key)
                 guard let kind = CadenceKind(rawValue: key) else {
-                    report(rulePointer, .unknownMember, "\"\(key)\" is not a cadence kind; use \(Self.list(CadenceKind.allCases)).")
+                    report(
+                        rulePointer, .unknownMember,
+                        "\"\(key)\" is not a cadence kind; use \(Self.list(CadenceKind.allCases)).")
                     continue
                 }
                 guard let rule = self.object(ruleValue, at: rulePointer) else { continue }
                 checkMembers(rule, at: rulePointer, allowed: ["minIntervalHours", "backoff", "maxShows"])
                 var decoded = CadenceRuleOverride()
-                if let v = rule["minIntervalHours"] { decoded.minIntervalHours = number(v, at: rulePointer.appending("minIntervalHours")) }
+                if let v = rule["minIntervalHours"] {
+                    decoded.minIntervalHours = number(v, at: rulePointer.appending("minIntervalHours"))
+                }
                 if let v = rule["backoff"] { decoded.backoff = number(v, at: rulePointer.appending("backoff")) }
                 if let v = rule["maxShows"] { decoded.maxShows = integer(v, at: rulePointer.appending("maxShows")) }
                 result.cadence[kind] = decoded
@@ -205,7 +227,9 @@ struct PolicyDocumentDecoder {
         }
         if let value = object["settings"], let settings = self.object(value, at: pointer.appending("settings")) {
             checkMembers(settings, at: pointer.appending("settings"), allowed: ["delayMs", "leaveScreenFirst"])
-            if let v = settings["delayMs"] { result.settingsDelayMs = integer(v, at: pointer.appending("settings", "delayMs")) }
+            if let v = settings["delayMs"] {
+                result.settingsDelayMs = integer(v, at: pointer.appending("settings", "delayMs"))
+            }
             if let v = settings["leaveScreenFirst"] {
                 result.settingsLeaveScreenFirst = bool(v, at: pointer.appending("settings", "leaveScreenFirst"))
             }
@@ -215,32 +239,50 @@ struct PolicyDocumentDecoder {
                 let statusPointer = pointer.appending("partial").appending(key)
                 guard let status = AuthorizationStatus(rawValue: key), status.isPartial else {
                     let partials = AuthorizationStatus.allCases.filter(\.isPartial)
-                    report(statusPointer, .unknownMember, "\"\(key)\" is not a partial-grant status; use \(Self.list(partials)).")
+                    report(
+                        statusPointer, .unknownMember,
+                        "\"\(key)\" is not a partial-grant status; use \(Self.list(partials)).")
                     continue
                 }
-                if let action: PartialAction = enumeration(actionValue, at: statusPointer) { result.partial[status] = action }
+                if let action: PartialAction = enumeration(actionValue, at: statusPointer) {
+                    result.partial[status] = action
+                }
             }
         }
         if let value = object["copy"], let copy = self.object(value, at: pointer.appending("copy")) {
             for (localeKey, setValue) in copy {
                 let localePointer = pointer.appending("copy").appending(localeKey)
                 guard let tag = LocaleTag(localeKey) else {
-                    report(localePointer, .invalidLocale, "\"\(localeKey)\" is not a locale tag of the form language[-Script][-REGION], e.g. zh-Hant-TW.")
+                    report(
+                        localePointer, .invalidLocale,
+                        "\"\(localeKey)\" is not a locale tag of the form language[-Script][-REGION], e.g. zh-Hant-TW.")
+                    continue
+                }
+                // "zh-hant" and "zh-Hant" are the same tag; two spellings would silently merge.
+                if result.copy[tag] != nil {
+                    report(
+                        localePointer, .invalidLocale,
+                        "\"\(localeKey)\" is the same locale as another key here (\(tag)); merge the two.")
                     continue
                 }
                 guard let screens = self.object(setValue, at: localePointer) else { continue }
-                var set = result.copy[tag] ?? CopySet()
+                var set = CopySet()
                 for (screenKey, fieldsValue) in screens {
                     let screenPointer = localePointer.appending(screenKey)
                     guard let screen = CopyScreen(rawValue: screenKey) else {
-                        report(screenPointer, .unknownMember, "\"\(screenKey)\" is not a copy screen; use \(Self.list(CopyScreen.allCases)).")
+                        report(
+                            screenPointer, .unknownMember,
+                            "\"\(screenKey)\" is not a copy screen; use \(Self.list(CopyScreen.allCases)).")
                         continue
                     }
                     guard let fields = self.object(fieldsValue, at: screenPointer) else { continue }
                     for (fieldKey, textValue) in fields {
                         let fieldPointer = screenPointer.appending(fieldKey)
                         guard let field = CopyField(rawValue: fieldKey), screen.fields.contains(field) else {
-                            report(fieldPointer, .unknownMember, "\"\(fieldKey)\" is not a text of the \(screen) screen; use \(Self.list(screen.fields)).")
+                            report(
+                                fieldPointer, .unknownMember,
+                                "\"\(fieldKey)\" is not a text of the \(screen) screen; use \(Self.list(screen.fields))."
+                            )
                             continue
                         }
                         if let text = string(textValue, at: fieldPointer) { set[screen, field] = text }
@@ -264,7 +306,9 @@ struct PolicyDocumentDecoder {
 
     private mutating func checkMembers(_ object: JSONObject, at pointer: JSONPointer, allowed: [String]) {
         for key in object.keys where !allowed.contains(key) {
-            report(pointer.appending(key), .unknownMember, "Unknown member \"\(key)\"; allowed here: \(allowed.joined(separator: ", ")).")
+            report(
+                pointer.appending(key), .unknownMember,
+                "Unknown member \"\(key)\"; allowed here: \(allowed.joined(separator: ", ")).")
         }
     }
 
@@ -316,11 +360,14 @@ struct PolicyDocumentDecoder {
         return number
     }
 
-    private mutating func enumeration<T: RawRepresentable & CaseIterable>(_ value: JSONValue, at pointer: JSONPointer) -> T?
+    private mutating func enumeration<T: RawRepresentable & CaseIterable>(_ value: JSONValue, at pointer: JSONPointer)
+        -> T?
     where T.RawValue == String {
         guard let name = string(value, at: pointer) else { return nil }
         guard let parsed = T(rawValue: name) else {
-            report(pointer, .invalidValue, "\"\(name)\" is not allowed here; use \(Self.list(T.allCases.map(\.rawValue))).")
+            report(
+                pointer, .invalidValue, "\"\(name)\" is not allowed here; use \(Self.list(T.allCases.map(\.rawValue)))."
+            )
             return nil
         }
         return parsed
@@ -329,7 +376,9 @@ struct PolicyDocumentDecoder {
     private mutating func localeTag(_ value: JSONValue, at pointer: JSONPointer) -> LocaleTag? {
         guard let text = string(value, at: pointer) else { return nil }
         guard let tag = LocaleTag(text) else {
-            report(pointer, .invalidLocale, "\"\(text)\" is not a locale tag of the form language[-Script][-REGION], e.g. zh-Hant-TW.")
+            report(
+                pointer, .invalidLocale,
+                "\"\(text)\" is not a locale tag of the form language[-Script][-REGION], e.g. zh-Hant-TW.")
             return nil
         }
         return tag
@@ -338,7 +387,9 @@ struct PolicyDocumentDecoder {
     private mutating func versionRange(_ value: JSONValue, at pointer: JSONPointer) -> VersionRange? {
         guard let text = string(value, at: pointer) else { return nil }
         guard let range = VersionRange(text) else {
-            report(pointer, .invalidVersionRange, "\"\(text)\" is not a version range; write e.g. \">=17\", \">=17.2 <18\" or \"<14 || >=17\".")
+            report(
+                pointer, .invalidVersionRange,
+                "\"\(text)\" is not a version range; write e.g. \">=17\", \">=17.2 <18\" or \"<14 || >=17\".")
             return nil
         }
         return range

@@ -22,7 +22,8 @@ public enum PolicyValidator {
         do {
             return validate(try JSONValue(parsing: bytes))
         } catch {
-            return PolicyValidation(document: nil, problems: [ValidationProblem(.root, .invalidJSON, "\(error.description).")])
+            return PolicyValidation(
+                document: nil, problems: [ValidationProblem(.root, .invalidJSON, "\(error.description).")])
         }
     }
 
@@ -69,7 +70,10 @@ private struct Checker {
     mutating func run() {
         let root = JSONPointer.root
         if document.schemaVersion != PolicySchema.currentVersion {
-            report(root.appending("schemaVersion"), .unsupportedSchemaVersion, "schemaVersion \(document.schemaVersion) is not supported; this build reads \(PolicySchema.currentVersion).")
+            report(
+                root.appending("schemaVersion"), .unsupportedSchemaVersion,
+                "schemaVersion \(document.schemaVersion) is not supported; this build reads \(PolicySchema.currentVersion)."
+            )
         }
         checkAppId(document.app.id, at: root.appending("app", "id"))
         if document.app.name.allSatisfy(\.isWhitespace), !document.app.id.isEmpty {
@@ -103,7 +107,9 @@ private struct Checker {
             if rule.name.allSatisfy(\.isWhitespace) {
                 report(rulePointer.appending("name"), .emptyName, "A targeting rule name must not be empty.")
             } else if !names.insert(rule.name).inserted {
-                report(rulePointer.appending("name"), .duplicateRuleName, "Another targeting rule of \(feature) is already named \"\(rule.name)\".")
+                report(
+                    rulePointer.appending("name"), .duplicateRuleName,
+                    "Another targeting rule of \(feature) is already named \"\(rule.name)\".")
             }
             checkOverride(rule.set, feature: feature, at: rulePointer.appending("set"))
             checkButtonOS(rule, feature: feature, at: rulePointer)
@@ -140,13 +146,22 @@ private struct Checker {
         }
         if strategy == .button, capabilities.button != nil { required.append(CopyKey(.button, .caption)) }
         if !capabilities.asksOnce {
-            required += [CopyKey(.settings, .title), CopyKey(.settings, .message), CopyKey(.settings, .openLabel), CopyKey(.settings, .cancelLabel)]
+            required += [
+                CopyKey(.settings, .title), CopyKey(.settings, .message), CopyKey(.settings, .openLabel),
+                CopyKey(.settings, .cancelLabel),
+            ]
         }
         required += [CopyKey(.denied, .title), CopyKey(.denied, .message)]
-        if capabilities.reports(.restricted) { required += [CopyKey(.restricted, .title), CopyKey(.restricted, .message)] }
-        if capabilities.mayBeUnavailable { required += [CopyKey(.unsupported, .title), CopyKey(.unsupported, .message)] }
+        if capabilities.reports(.restricted) {
+            required += [CopyKey(.restricted, .title), CopyKey(.restricted, .message)]
+        }
+        if capabilities.mayBeUnavailable {
+            required += [CopyKey(.unsupported, .title), CopyKey(.unsupported, .message)]
+        }
         let upgrades = capabilities.partialStatuses.contains { settings.partial[$0] == .upgrade }
-        if upgrades { required += [CopyKey(.upgrade, .title), CopyKey(.upgrade, .message), CopyKey(.upgrade, .continueLabel)] }
+        if upgrades {
+            required += [CopyKey(.upgrade, .title), CopyKey(.upgrade, .message), CopyKey(.upgrade, .continueLabel)]
+        }
         let given = settings.copy[document.app.defaultLocale]?.texts ?? [:]
         return Set(required.filter { given[$0] == nil })
     }
@@ -162,7 +177,9 @@ private struct Checker {
     }
 
     mutating func checkButtonOS(_ rule: TargetingRule, feature: Feature, at pointer: JSONPointer) {
-        guard rule.set.strategy == .button, let button = feature.capabilities.button, let range = rule.when.os else { return }
+        guard rule.set.strategy == .button, let button = feature.capabilities.button, let range = rule.when.os else {
+            return
+        }
         // The range admits some version at or after the button's? Probe every minor of the next 40 majors.
         let since = button.since
         var probes = [since]
@@ -182,29 +199,44 @@ private struct Checker {
     mutating func checkOverride(_ settings: FeatureOverride, feature: Feature?, at pointer: JSONPointer) {
         if settings.strategy == .button {
             if let feature, feature.capabilities.button == nil {
-                report(pointer.appending("strategy"), .unsupportedStrategy, "\(feature) has no system button; use \"prime\" or \"direct\".")
+                report(
+                    pointer.appending("strategy"), .unsupportedStrategy,
+                    "\(feature) has no system button; use \"prime\" or \"direct\".")
             } else if feature == nil {
-                report(pointer.appending("strategy"), .unsupportedStrategy, "\"button\" exists only for contacts and locationWhenInUse; set it on those features, not in defaults.")
+                report(
+                    pointer.appending("strategy"), .unsupportedStrategy,
+                    "\"button\" exists only for contacts and locationWhenInUse; set it on those features, not in defaults."
+                )
             }
         }
         if let feature, feature.capabilities.asksOnce, !settings.cadence.isEmpty {
-            report(pointer.appending("cadence"), .cadenceNotAllowed, "\(feature) cannot have a cadence: the system asks once per install, so there is nothing to re-ask.")
+            report(
+                pointer.appending("cadence"), .cadenceNotAllowed,
+                "\(feature) cannot have a cadence: the system asks once per install, so there is nothing to re-ask.")
         }
         for kind in CadenceKind.allCases {
             guard let rule = settings.cadence[kind] else { continue }
             let rulePointer = pointer.appending("cadence", kind.rawValue)
             if let value = rule.minIntervalHours, !CadenceRule.minIntervalRange.contains(value) {
-                report(rulePointer.appending("minIntervalHours"), .cadenceOutOfRange, "minIntervalHours must be between 0 and 8760 (a year); found \(JSONValue.number(value)).")
+                report(
+                    rulePointer.appending("minIntervalHours"), .cadenceOutOfRange,
+                    "minIntervalHours must be between 0 and 8760 (a year); found \(JSONValue.number(value)).")
             }
             if let value = rule.backoff, !CadenceRule.backoffRange.contains(value) {
-                report(rulePointer.appending("backoff"), .cadenceOutOfRange, "backoff must be between 1 and 10; found \(JSONValue.number(value)).")
+                report(
+                    rulePointer.appending("backoff"), .cadenceOutOfRange,
+                    "backoff must be between 1 and 10; found \(JSONValue.number(value)).")
             }
             if let value = rule.maxShows, !CadenceRule.maxShowsRange.contains(value) {
-                report(rulePointer.appending("maxShows"), .cadenceOutOfRange, "maxShows must be between 0 and 20; found \(value).")
+                report(
+                    rulePointer.appending("maxShows"), .cadenceOutOfRange,
+                    "maxShows must be between 0 and 20; found \(value).")
             }
         }
         if let delay = settings.settingsDelayMs, !SettingsBehaviour.delayRange.contains(delay) {
-            report(pointer.appending("settings", "delayMs"), .settingsOutOfRange, "delayMs must be between 0 and 10000; found \(delay).")
+            report(
+                pointer.appending("settings", "delayMs"), .settingsOutOfRange,
+                "delayMs must be between 0 and 10000; found \(delay).")
         }
         for status in AuthorizationStatus.allCases {
             guard let action = settings.partial[status] else { continue }
@@ -213,13 +245,20 @@ private struct Checker {
                 let capabilities = feature.capabilities
                 if !capabilities.reports(status) {
                     let reported = capabilities.partialStatuses
-                    let hint = reported.isEmpty ? "it reports no partial grant" : "it reports \(PolicyDocumentDecoder.list(reported))"
+                    let hint =
+                        reported.isEmpty
+                        ? "it reports no partial grant" : "it reports \(PolicyDocumentDecoder.list(reported))"
                     report(statusPointer, .unsupportedPartialStatus, "\(feature) never reports \(status); \(hint).")
                 } else if !capabilities.partialActions(for: status).contains(action) {
-                    report(statusPointer, .unsupportedPartialAction, "\(action) is not possible for \(feature) \(status); use \(PolicyDocumentDecoder.list(capabilities.partialActions(for: status))).")
+                    report(
+                        statusPointer, .unsupportedPartialAction,
+                        "\(action) is not possible for \(feature) \(status); use \(PolicyDocumentDecoder.list(capabilities.partialActions(for: status)))."
+                    )
                 }
             } else if action != .proceed && action != .upgrade {
-                report(statusPointer, .unsupportedPartialAction, "\(action) is specific to one feature; in defaults use \"proceed\" or \"upgrade\".")
+                report(
+                    statusPointer, .unsupportedPartialAction,
+                    "\(action) is specific to one feature; in defaults use \"proceed\" or \"upgrade\".")
             }
         }
         for locale in settings.copy.keys.sorted(by: { $0.description < $1.description }) {
@@ -229,7 +268,10 @@ private struct Checker {
                     report(textPointer, .emptyCopy, "The text \(key) must not be empty.")
                 }
                 if Placeholder.hasUnpairedBraces(text) {
-                    report(textPointer, .malformedPlaceholder, "The text \(key) has an unpaired brace; write {appName} for a placeholder and {{ or }} for a literal brace.")
+                    report(
+                        textPointer, .malformedPlaceholder,
+                        "The text \(key) has an unpaired brace; write {appName} for a placeholder and {{ or }} for a literal brace."
+                    )
                 }
                 for name in Placeholder.names(in: text) where !PolicyValidator.allowedPlaceholders.contains(name) {
                     let allowed = PolicyValidator.allowedPlaceholders.sorted().map { "{\($0)}" }.joined(separator: ", ")
@@ -249,15 +291,24 @@ private struct Checker {
             if experiment.key.allSatisfy(\.isWhitespace) {
                 report(at.appending("key"), .emptyName, "An experiment key must not be empty.")
             } else if !keys.insert(experiment.key).inserted {
-                report(at.appending("key"), .duplicateExperimentKey, "Another experiment already has the key \"\(experiment.key)\".")
+                report(
+                    at.appending("key"), .duplicateExperimentKey,
+                    "Another experiment already has the key \"\(experiment.key)\".")
             }
             if document.features[experiment.feature] == nil {
-                report(at.appending("feature"), .experimentUnknownFeature, "\(experiment.feature) is not configured under features, so there is nothing to vary.")
+                report(
+                    at.appending("feature"), .experimentUnknownFeature,
+                    "\(experiment.feature) is not configured under features, so there is nothing to vary.")
             } else if !features.insert(experiment.feature).inserted {
-                report(at.appending("feature"), .duplicateExperimentFeature, "Another experiment already tests \(experiment.feature); run one experiment per feature at a time.")
+                report(
+                    at.appending("feature"), .duplicateExperimentFeature,
+                    "Another experiment already tests \(experiment.feature); run one experiment per feature at a time.")
             }
             if !(0...1).contains(experiment.coverage) {
-                report(at.appending("coverage"), .coverageOutOfRange, "coverage is the enrolled fraction, between 0 and 1; found \(JSONValue.number(experiment.coverage)).")
+                report(
+                    at.appending("coverage"), .coverageOutOfRange,
+                    "coverage is the enrolled fraction, between 0 and 1; found \(JSONValue.number(experiment.coverage))."
+                )
             }
             if experiment.variants.isEmpty {
                 report(at.appending("variants"), .noVariants, "An experiment needs at least one variant.")
@@ -271,17 +322,23 @@ private struct Checker {
                 if variant.name.allSatisfy(\.isWhitespace) {
                     report(variantPointer.appending("name"), .emptyName, "A variant name must not be empty.")
                 } else if !names.insert(variant.name).inserted {
-                    report(variantPointer.appending("name"), .duplicateVariantName, "Another variant of \"\(experiment.key)\" is already named \"\(variant.name)\".")
+                    report(
+                        variantPointer.appending("name"), .duplicateVariantName,
+                        "Another variant of \"\(experiment.key)\" is already named \"\(variant.name)\".")
                 }
                 if !(0...100).contains(variant.weight) {
                     weightsValid = false
-                    report(variantPointer.appending("weight"), .invalidWeight, "A weight is a percentage between 0 and 100; found \(JSONValue.number(variant.weight)).")
+                    report(
+                        variantPointer.appending("weight"), .invalidWeight,
+                        "A weight is a percentage between 0 and 100; found \(JSONValue.number(variant.weight)).")
                 }
                 sum += variant.weight
                 checkOverride(variant.set, feature: experiment.feature, at: variantPointer.appending("set"))
             }
             if weightsValid, abs(sum - 100) > 1e-9 {
-                report(at.appending("variants"), .weightsDoNotSum, "Variant weights are percentages and must sum to 100; they sum to \(JSONValue.number(sum)).")
+                report(
+                    at.appending("variants"), .weightsDoNotSum,
+                    "Variant weights are percentages and must sum to 100; they sum to \(JSONValue.number(sum)).")
             }
         }
     }

@@ -10,7 +10,9 @@ public struct TargetingCondition: Sendable, Hashable {
     public var locales: [LocaleTag]
 
     /// A condition with the given criteria.
-    public init(platforms: [Platform] = [], os: VersionRange? = nil, appVersion: VersionRange? = nil, locales: [LocaleTag] = []) {
+    public init(
+        platforms: [Platform] = [], os: VersionRange? = nil, appVersion: VersionRange? = nil, locales: [LocaleTag] = []
+    ) {
         self.platforms = platforms
         self.os = os
         self.appVersion = appVersion

@@ -11,7 +11,8 @@ public struct TargetingRule: Sendable, Hashable {
     public var set: FeatureOverride
 
     /// A rule with the given parts.
-    public init(name: String, when: TargetingCondition = TargetingCondition(), set: FeatureOverride = FeatureOverride()) {
+    public init(name: String, when: TargetingCondition = TargetingCondition(), set: FeatureOverride = FeatureOverride())
+    {
         self.name = name
         self.when = when
         self.set = set

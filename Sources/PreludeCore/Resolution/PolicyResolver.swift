@@ -21,19 +21,24 @@ public enum PolicyResolver {
             defaultLocale: document.app.defaultLocale
         )
         let assignments = document.experiments.map { experiment in
-            ExperimentAssignment(key: experiment.key, feature: experiment.feature, variant: assign(experiment, context: context)?.name)
+            ExperimentAssignment(
+                key: experiment.key, feature: experiment.feature, variant: assign(experiment, context: context)?.name)
         }
         var features: [Feature: ResolvedFeature] = [:]
         for policy in document.orderedFeatures {
-            features[policy.feature] = resolve(policy, in: document, context: context, locale: locale, available: available)
+            features[policy.feature] = resolve(
+                policy, in: document, context: context, locale: locale, available: available)
         }
         return ResolvedPolicy(
-            appId: document.app.id, appName: document.app.name, locale: locale, features: features, experiments: assignments
+            appId: document.app.id, appName: document.app.name, locale: locale, features: features,
+            experiments: assignments
         )
     }
 
     /// The policy of one feature for `context`, or nil when the document does not configure it.
-    public static func resolve(_ feature: Feature, in document: PolicyDocument, context: ClientContext) -> ResolvedFeature? {
+    public static func resolve(_ feature: Feature, in document: PolicyDocument, context: ClientContext)
+        -> ResolvedFeature?
+    {
         guard let policy = document.features[feature] else { return nil }
         let available = document.availableLocales
         let locale = LocaleResolver.resolve(
@@ -87,7 +92,8 @@ public enum PolicyResolver {
             partial[status] = merged.partial[status] ?? .proceed
         }
 
-        let chain = LocaleResolver.fallbackChain(for: locale, available: available, defaultLocale: document.app.defaultLocale)
+        let chain = LocaleResolver.fallbackChain(
+            for: locale, available: available, defaultLocale: document.app.defaultLocale)
         let values = ["appName": document.app.name]
         var texts: [CopyKey: String] = [:]
         for key in CopyKey.all {

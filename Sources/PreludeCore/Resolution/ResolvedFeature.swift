@@ -69,7 +69,9 @@ public struct ResolvedFeature: Sendable, Hashable {
             }
             object["cadence"] = .object(cadenceObject)
         }
-        object["settings"] = ["delayMs": .integer(settings.delayMs), "leaveScreenFirst": .bool(settings.leaveScreenFirst)]
+        object["settings"] = [
+            "delayMs": .integer(settings.delayMs), "leaveScreenFirst": .bool(settings.leaveScreenFirst),
+        ]
         var partialObject = JSONObject()
         for status in feature.capabilities.partialStatuses {
             partialObject[status.rawValue] = .string(partialAction(for: status).rawValue)

@@ -1,0 +1,20 @@
+extension Experiment {
+    /// `{key, feature, seed?, coverage, variants}`.
+    public var jsonValue: JSONValue {
+        var object = JSONObject()
+        object["key"] = .string(key)
+        object["feature"] = .string(feature.rawValue)
+        if let seed { object["seed"] = .string(seed) }
+        object["coverage"] = .number(coverage)
+        object["variants"] = .array(
+            variants.map { variant in
+                var body = JSONObject()
+                body["name"] = .string(variant.name)
+                body["weight"] = .number(variant.weight)
+                if !variant.set.isEmpty { body["set"] = variant.set.jsonValue }
+                return .object(body)
+            }
+        )
+        return .object(object)
+    }
+}
