@@ -325,4 +325,29 @@ struct CopyLintTests {
         let errors = CopyLinter.lint(document).filter { $0.severity == .error }
         #expect(errors.map(\.pointer.description) == ["/features/camera/copy/fr/prime/continueLabel"])
     }
+
+    // MARK: German and Spanish labels, language selection
+
+    @Test(arguments: [
+        ("de", "Erlauben", "PA-2"), ("de", "Später", "PA-3"), ("de", "Weiter", nil),
+        ("es", "Permitir", "PA-2"), ("es", "Ahora no", "PA-3"), ("es", "Continuar", nil),
+    ])
+    func germanAndSpanishContinueLabels(locale: String, label: String, rule: String?) {
+        let findings = TextChecker(localeTag: locale).checkContinueLabel(label, pointer: .root, severity: nil)
+        #expect(findings.map(\.ruleId) == (rule.map { [$0] } ?? []))
+    }
+
+    @Test(arguments: [
+        ("zh-TW", LintLanguage.traditionalChinese), ("zh-HK", .traditionalChinese),
+        ("zh-Hant-HK", .traditionalChinese), ("zh-CN", .simplifiedChinese), ("zh", .simplifiedChinese),
+        ("zh-Hans-TW", .simplifiedChinese), ("ja-JP", .japanese), ("fr-CA", .french), ("en_GB", .english),
+    ])
+    func localeTagsChooseTheirWordLists(tag: String, language: LintLanguage) {
+        #expect(LintLanguage(localeTag: tag) == language)
+    }
+
+    @Test func unknownLanguageStillGetsTheEnglishLists() {
+        let findings = TextChecker(localeTag: "ko").checkContinueLabel("Allow", pointer: .root, severity: nil)
+        #expect(findings.map(\.ruleId) == ["PA-2"])
+    }
 }

@@ -60,6 +60,10 @@ struct DecisionEngineTests {
         #expect(decision.reason == .osTooOld)
     }
 
+    @Test func osOlderThanTheFeatureIsUnsupportedWhateverTheStatus() throws {
+        #expect(try Self.decide(Self.makePolicy(.tracking), .authorized, os: "13.0").action == .unsupported)
+    }
+
     // MARK: Row 2 — authorized
 
     @Test func authorizedProceedsWithNothing() throws {

@@ -17,14 +17,15 @@ public enum DecisionEngine {
         guard let statusSince = capabilities.statuses[state.status] else {
             throw .statusNotReported(feature: feature, status: state.status)
         }
-        if let os = state.osVersion, os < statusSince, state.status != .notDetermined {
-            throw .statusTooNew(feature: feature, status: state.status, since: statusSince, os: os)
-        }
         let context = Context(policy: policy, state: state, now: now)
 
         if !state.available { return context.show(.unsupported, .hardwareUnavailable, screen: .unsupported) }
         if let os = state.osVersion, os < capabilities.introduced {
+            // Before the feature's API existed nothing can be asked, whatever a stale status says.
             return context.show(.unsupported, .osTooOld, screen: .unsupported)
+        }
+        if let os = state.osVersion, os < statusSince {
+            throw .statusTooNew(feature: feature, status: state.status, since: statusSince, os: os)
         }
 
         switch state.status {
