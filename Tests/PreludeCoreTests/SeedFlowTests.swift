@@ -284,4 +284,18 @@ struct SeedFlowTests {
         #expect(decision.action == .restrictedNotice)
         #expect(decision.copy[.openLabel] == nil)
     }
+
+    // MARK: The whole app's policy, as the decide endpoint uses it
+
+    @Test func decidingWithinTheResolvedPolicyPicksTheFeature() throws {
+        let context = ClientContext(platform: .ios, osVersion: SemanticVersion("18.0"), locale: "ja")
+        let resolved = PolicyResolver.resolve(try Self.makeDocument(), context: context)
+        let decision = try DecisionEngine.decide(
+            in: resolved, state: ClientState(feature: .contacts, status: .limited), now: Self.start)
+        #expect(decision.action == .contactAccessButton)
+        #expect(throws: DecisionError.featureNotConfigured(.tracking)) {
+            try DecisionEngine.decide(
+                in: resolved, state: ClientState(feature: .tracking, status: .notDetermined), now: Self.start)
+        }
+    }
 }

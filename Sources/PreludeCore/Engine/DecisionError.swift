@@ -1,5 +1,7 @@
 /// A client state the engine cannot decide on, because no device could report it.
 public enum DecisionError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The app's policy does not configure the feature.
+    case featureNotConfigured(Feature)
     /// The state is about another feature than the policy.
     case featureMismatch(policy: Feature, state: Feature)
     /// The feature never reports this status (e.g. `provisional` for the camera).
@@ -10,6 +12,8 @@ public enum DecisionError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A sentence for the problem+json detail.
     public var description: String {
         switch self {
+        case .featureNotConfigured(let feature):
+            "The policy does not configure the feature \(feature)."
         case .featureMismatch(let policy, let state):
             "The client state is for \(state) but the policy is for \(policy)."
         case .statusNotReported(let feature, let status):
