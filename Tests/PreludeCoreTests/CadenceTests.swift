@@ -86,4 +86,69 @@ struct CadenceTests {
             CadenceEvaluator.verdict(rule: Self.makeRule(), history: history, now: earlier)
                 == .notBefore(Self.start.adding(seconds: Self.day)))
     }
+
+    /// A denied camera user who dismisses every nudge, with the app asking the engine every 6 hours for 30 days:
+    /// nudges at day 0 and 3 (72 h, then ×2 = 144 h would be day 9 but the cap is 2), the denied screen between.
+    @Test func engineNudgesADeniedUserOnTheSettingsCadenceOverSimulatedDays() throws {
+        let policy = ResolvedFeature(
+            feature: .camera, strategy: .prime,
+            cadence: Cadence(
+                prime: CadenceRule(minIntervalHours: 24, backoff: 2, maxShows: 3),
+                settings: CadenceRule(minIntervalHours: 72, backoff: 2, maxShows: 2),
+                upgrade: CadenceRule(minIntervalHours: 24, backoff: 1, maxShows: 1)))
+        var history = ScreenHistory.never
+        var nudgeDays: [Double] = []
+        var deniedScreens = 0
+        var now = Self.start
+        for _ in 0..<(4 * 30) {
+            let state = ClientState(feature: .camera, status: .denied, history: [.settings: history])
+            let decision = try DecisionEngine.decide(policy: policy, state: state, now: now)
+            switch decision.action {
+            case .openSettings:
+                nudgeDays.append(now.seconds(since: Self.start) / Self.day)
+                history = ScreenHistory(shownCount: history.shownCount + 1, lastShown: now, lastOutcome: .dismissed)
+            case .deniedScreen:
+                deniedScreens += 1
+            default:
+                Issue.record("unexpected \(decision.action)")
+            }
+            now = now.adding(seconds: 6 * 3_600)
+        }
+        #expect(nudgeDays == [0, 3])
+        #expect(deniedScreens == 4 * 30 - 2)
+    }
+
+    /// Priming left without continuing, then the user continues on the third showing: wait, prime, system prompt.
+    @Test func enginePrimesOnBackoffUntilTheUserContinues() throws {
+        let policy = ResolvedFeature(
+            feature: .microphone, strategy: .prime,
+            cadence: Cadence(
+                prime: CadenceRule(minIntervalHours: 12, backoff: 3, maxShows: 5),
+                settings: .init(minIntervalHours: 1, backoff: 1, maxShows: 1),
+                upgrade: .init(minIntervalHours: 1, backoff: 1, maxShows: 1)))
+        var history = ScreenHistory.never
+        var timeline: [String] = []
+        var now = Self.start
+        for _ in 0..<(24 * 4) {
+            let state = ClientState(feature: .microphone, status: .notDetermined, history: [.prime: history])
+            let decision = try DecisionEngine.decide(policy: policy, state: state, now: now)
+            let hour = Int(now.seconds(since: Self.start) / 3_600)
+            switch decision.action {
+            case .prime:
+                timeline.append("prime@\(hour)")
+                let outcome: ScreenOutcome = history.shownCount == 2 ? .continued : .leftWithoutContinuing
+                history = ScreenHistory(shownCount: history.shownCount + 1, lastShown: now, lastOutcome: outcome)
+            case .systemPrompt:
+                timeline.append("system@\(hour)")
+            case .wait:
+                #expect(decision.eligibleAt.map { $0 > now } == true)
+            default:
+                Issue.record("unexpected \(decision.action)")
+            }
+            if timeline.last?.hasPrefix("system") == true { break }
+            now = now.adding(seconds: 3_600)
+        }
+        // 12 h, then 12 × 3 = 36 h later.
+        #expect(timeline == ["prime@0", "prime@12", "prime@48", "system@49"])
+    }
 }
