@@ -14,6 +14,8 @@ struct PurposeStringLintTests {
         ("ja", "レシートを読み取って経費に添付するためにカメラを使用します。"),
         ("zh-Hans", "我们使用相机扫描收据,以便将其附加到您的报销单。"),
         ("zh-Hant", "我們使用相機掃描收據,以便將其附加到您的報銷單。"),
+        ("de", "Wir nutzen die Kamera, um Belege zu scannen und deinen Ausgaben hinzuzufügen."),
+        ("es", "Usamos la cámara para escanear tus recibos y adjuntarlos a tus gastos."),
     ])
     func cleanPurposeStringsGiveNoFindings(locale: String, text: String) {
         let findings = PurposeStringLinter.lint(strings: ["NSCameraUsageDescription": text], locale: locale)

@@ -175,7 +175,8 @@ package struct TextChecker {
                 LintFinding(
                     rule: .ps2, pointer: pointer,
                     message: "The text starts with a lowercase letter; use sentence case."))
-        } else if language?.isCJK != true, Self.looksTitleCased(trimmed) {
+        } else if language?.isCJK != true, language != .german, Self.looksTitleCased(trimmed) {
+            // German capitalises every noun, so title case cannot be told from ordinary prose.
             findings.append(
                 LintFinding(
                     rule: .ps2, pointer: pointer,
