@@ -247,6 +247,11 @@ import Testing
         #expect(found, "expected \(pointer) \(code.rawValue); got \(validation.problems.map(\.description))")
     }
 
+    @Test func reportsAMissingAppOnce() throws {
+        let problems = PolicyValidator.validate(try PolicyFixtures.minimal(patchedWith: "{\"app\": null}")).problems
+        #expect(problems.map(\.description) == ["/app: member.missing: app is required, with at least an id."])
+    }
+
     @Test func reportsEveryProblemAtOnce() throws {
         let patch = """
             {"schemaVersion": 3, "app": {"id": "bad id"}, "features": {"camra": {},

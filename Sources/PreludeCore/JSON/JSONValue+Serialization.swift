@@ -74,7 +74,14 @@ extension JSONValue {
     // RFC 8259 §7: quotation mark, reverse solidus and U+0000...U+001F must be escaped; everything else may be literal.
     private static func writeString(_ string: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
+        // Fast path: most texts need no escape, so copy their UTF-8 in one go.
+        let utf8 = string.utf8
+        if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            output.append(contentsOf: utf8)
+            output.append(UInt8(ascii: "\""))
+            return
+        }
+        for byte in utf8 {
             switch byte {
             case UInt8(ascii: "\""): output.append(contentsOf: "\\\"".utf8)
             case UInt8(ascii: "\\"): output.append(contentsOf: "\\\\".utf8)

@@ -38,7 +38,10 @@ public enum PolicyValidator {
         // Semantic checks run on the best-effort document too, so one round trip shows everything.
         var semantic = validate(document)
         // A missing or malformed app id is already reported structurally.
-        if structural.contains(where: { $0.pointer == JSONPointer.root.appending("app", "id") }) {
+        let appPointers: Set<JSONPointer> = [
+            .root, JSONPointer.root.appending("app"), JSONPointer.root.appending("app", "id"),
+        ]
+        if structural.contains(where: { appPointers.contains($0.pointer) }) {
             semantic.removeAll { $0.code == .invalidAppId }
         }
         return PolicyValidation(document: document, problems: unique(structural + semantic))
