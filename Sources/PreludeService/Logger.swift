@@ -34,6 +34,18 @@ package struct Logger: Sendable {
         sink(line)
     }
 
+    /// Logs `message` followed by `members`: JSON object members already rendered, each starting with a comma
+    /// (e.g. `,"status":200`), for lines with numeric fields written on a hot path (the request log).
+    package func log(_ level: LogLevel, _ message: String, renderedMembers members: String) {
+        guard level >= self.level else { return }
+        sink(
+            "{\"time\":\(Self.quote(Self.timestamp())),\"level\":\(Self.quote(level.rawValue)),"
+                + "\"msg\":\(Self.quote(message))\(members)}")
+    }
+
+    /// Whether a line at `level` would be written (skip building it otherwise).
+    package func isEnabled(_ level: LogLevel) -> Bool { level >= self.level }
+
     /// Logs at `debug`.
     package func debug(_ message: String, _ fields: [String: String] = [:]) { log(.debug, message, fields) }
     /// Logs at `info`.
