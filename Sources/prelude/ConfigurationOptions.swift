@@ -35,6 +35,17 @@ struct ConfigurationOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Reader connections to the database. [default: 4]", valueName: "count"))
     var databaseReaders: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Address of a separate admin listener (with --admin-port). [default: --host]", valueName: "address"))
+    var adminHost: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Serve /v1/admin/** only on this port (0 picks a free one). [default: the main listener]",
+            valueName: "port"))
+    var adminPort: String?
+
     /// The flags given, by setting.
     var flags: [ConfigurationSetting: String] {
         var flags: [ConfigurationSetting: String] = [:]
@@ -46,6 +57,8 @@ struct ConfigurationOptions: ParsableArguments {
         flags[.demoPolicy] = demoPolicy
         flags[.shutdownGracePeriod] = shutdownGracePeriod
         flags[.databaseReaders] = databaseReaders
+        flags[.adminHost] = adminHost
+        flags[.adminPort] = adminPort
         return flags
     }
 
