@@ -36,7 +36,8 @@ package struct FailureRateLimiter: Sendable {
         guard let bucket = buckets[address] else { return nil }
         let allowance = refilled(bucket, now: now)
         guard allowance < 1 else { return nil }
-        let seconds = (1 - allowance) * window / burst
+        // Less a nanosecond, so floating-point noise (2.0000000001) does not add a whole second.
+        let seconds = (1 - allowance) * window / burst - 1e-9
         return max(1, Int(seconds.rounded(.up)))
     }
 
