@@ -18,14 +18,17 @@ package final class PreludeService: Sendable {
     package let server: HTTPServer
     /// The bound TCP port (useful when configured as 0).
     package let port: Int
+    /// The live policy of every app (admin writes commit through it).
+    package let policyStore: PolicyStore
     private let logger: Logger
     private let draining: DrainFlag
     private let stopped = Mutex(false)
 
     private init(
         configuration: ServiceConfiguration, database: Database, migrator: Migrator, server: HTTPServer, port: Int,
-        logger: Logger, draining: DrainFlag
+        policyStore: PolicyStore, logger: Logger, draining: DrainFlag
     ) {
+        self.policyStore = policyStore
         self.configuration = configuration
         self.database = database
         self.migrator = migrator
@@ -40,6 +43,7 @@ package final class PreludeService: Sendable {
         let (database, migrator, _) = try openAndMigrate(configuration: configuration, logger: logger)
         do {
             try seedDemo(configuration: configuration, database: database, logger: logger)
+            let policyStore = try PolicyStore.start(database: database, configuration: configuration, logger: logger)
             let draining = DrainFlag()
             var router = Router()
             HealthRoutes.register(on: &router, database: database, migrator: migrator) { draining.isSet }
@@ -55,7 +59,7 @@ package final class PreludeService: Sendable {
                 ])
             return PreludeService(
                 configuration: configuration, database: database, migrator: migrator, server: server, port: port,
-                logger: logger, draining: draining)
+                policyStore: policyStore, logger: logger, draining: draining)
         } catch {
             database.close()
             throw error
