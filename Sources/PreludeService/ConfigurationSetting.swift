@@ -10,6 +10,10 @@ package enum ConfigurationSetting: String, Sendable, CaseIterable {
     case databaseReaders
     case adminHost
     case adminPort
+    case policyMaxAge
+    case policyStaleWhileRevalidate
+    case policyStaleIfError
+    case resolvedCacheSize
 
     /// The key in config/prelude.json.
     package var jsonKey: String { rawValue }
@@ -27,6 +31,10 @@ package enum ConfigurationSetting: String, Sendable, CaseIterable {
         case .databaseReaders: "PRELUDE_DATABASE_READERS"
         case .adminHost: "PRELUDE_ADMIN_HOST"
         case .adminPort: "PRELUDE_ADMIN_PORT"
+        case .policyMaxAge: "PRELUDE_POLICY_MAX_AGE"
+        case .policyStaleWhileRevalidate: "PRELUDE_POLICY_STALE_WHILE_REVALIDATE"
+        case .policyStaleIfError: "PRELUDE_POLICY_STALE_IF_ERROR"
+        case .resolvedCacheSize: "PRELUDE_RESOLVED_CACHE_SIZE"
         }
     }
 
@@ -43,13 +51,19 @@ package enum ConfigurationSetting: String, Sendable, CaseIterable {
         case .databaseReaders: "--database-readers"
         case .adminHost: "--admin-host"
         case .adminPort: "--admin-port"
+        case .policyMaxAge: "--policy-max-age"
+        case .policyStaleWhileRevalidate: "--policy-stale-while-revalidate"
+        case .policyStaleIfError: "--policy-stale-if-error"
+        case .resolvedCacheSize: "--resolved-cache-size"
         }
     }
 
     /// Whether the JSON file gives this setting as a number (else a string).
     var isNumeric: Bool {
         switch self {
-        case .port, .shutdownGracePeriod, .databaseReaders, .adminPort: true
+        case .port, .shutdownGracePeriod, .databaseReaders, .policyMaxAge, .policyStaleWhileRevalidate,
+            .policyStaleIfError, .resolvedCacheSize, .adminPort:
+            true
         default: false
         }
     }

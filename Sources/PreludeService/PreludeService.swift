@@ -22,14 +22,17 @@ package final class PreludeService: Sendable {
     package let adminServer: HTTPServer?
     /// Its bound port.
     package let adminPort: Int?
+    /// The live policy of every app (admin writes commit through it).
+    package let policyStore: PolicyStore
     private let logger: Logger
     private let draining: DrainFlag
     private let stopped = Mutex(false)
 
     private init(
         configuration: ServiceConfiguration, database: Database, migrator: Migrator, server: HTTPServer, port: Int,
-        adminServer: HTTPServer?, adminPort: Int?, logger: Logger, draining: DrainFlag
+        policyStore: PolicyStore, adminServer: HTTPServer?, adminPort: Int?, logger: Logger, draining: DrainFlag
     ) {
+        self.policyStore = policyStore
         self.configuration = configuration
         self.database = database
         self.migrator = migrator
@@ -46,10 +49,11 @@ package final class PreludeService: Sendable {
         let (database, migrator, _) = try openAndMigrate(configuration: configuration, logger: logger)
         do {
             try seedDemo(configuration: configuration, database: database, logger: logger)
+            let policyStore = try PolicyStore.start(database: database, configuration: configuration, logger: logger)
             let draining = DrainFlag()
             var router = Router()
             HealthRoutes.register(on: &router, database: database, migrator: migrator) { draining.isSet }
-            let admin = try AdminAPI.make(configuration: configuration, database: database, logger: logger)
+            let admin = try AdminAPI.make(configuration: configuration, database: database, store: policyStore, logger: logger)
             var adminRouter = Router()
             AdminAPI.register(on: &router, or: &adminRouter, api: admin, configuration: configuration)
             let server = HTTPServer(
@@ -72,7 +76,8 @@ package final class PreludeService: Sendable {
                 ])
             return PreludeService(
                 configuration: configuration, database: database, migrator: migrator, server: server, port: port,
-                adminServer: adminServer, adminPort: adminPort, logger: logger, draining: draining)
+                policyStore: policyStore, adminServer: adminServer, adminPort: adminPort, logger: logger,
+                draining: draining)
         } catch {
             database.close()
             throw error

@@ -45,6 +45,17 @@ struct ConfigurationOptions: ParsableArguments {
             "Serve /v1/admin/** only on this port (0 picks a free one). [default: the main listener]",
             valueName: "port"))
     var adminPort: String?
+    @Option(help: ArgumentHelp("Cache-Control max-age of policy responses. [default: 60]", valueName: "seconds"))
+    var policyMaxAge: String?
+
+    @Option(help: ArgumentHelp("stale-while-revalidate of policy responses. [default: 300]", valueName: "seconds"))
+    var policyStaleWhileRevalidate: String?
+
+    @Option(help: ArgumentHelp("stale-if-error of policy responses. [default: 86400]", valueName: "seconds"))
+    var policyStaleIfError: String?
+
+    @Option(help: ArgumentHelp("Resolved-policy responses cached per revision. [default: 1024]", valueName: "count"))
+    var resolvedCacheSize: String?
 
     /// The flags given, by setting.
     var flags: [ConfigurationSetting: String] {
@@ -59,6 +70,10 @@ struct ConfigurationOptions: ParsableArguments {
         flags[.databaseReaders] = databaseReaders
         flags[.adminHost] = adminHost
         flags[.adminPort] = adminPort
+        flags[.policyMaxAge] = policyMaxAge
+        flags[.policyStaleWhileRevalidate] = policyStaleWhileRevalidate
+        flags[.policyStaleIfError] = policyStaleIfError
+        flags[.resolvedCacheSize] = resolvedCacheSize
         return flags
     }
 

@@ -8,6 +8,8 @@ import PreludeStorage
 package final class AdminAPI: Sendable {
     /// The database (reads of revisions and audit; token writes).
     package let database: Database
+    /// The live policies; every policy write goes through it (revision + audit in one transaction, then swap).
+    package let store: PolicyStore
     /// Admin tokens.
     package let tokens: TokenStore
     /// Bearer authentication, scopes and the failure rate limit.
@@ -22,10 +24,11 @@ package final class AdminAPI: Sendable {
 
     /// Creates the API; `authenticator` defaults to one over `database`'s tokens with the same clock.
     package init(
-        database: Database, logger: Logger, authenticator: AdminAuthenticator? = nil,
+        database: Database, store: PolicyStore, logger: Logger, authenticator: AdminAuthenticator? = nil,
         clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.database = database
+        self.store = store
         self.tokens = TokenStore(database: database)
         self.logger = logger
         self.clock = clock
@@ -52,6 +55,7 @@ package final class AdminAPI: Sendable {
     /// Registers every admin route on `router`.
     package static func register(on router: inout Router, api: AdminAPI) {
         api.registerTokenRoutes(on: &router)
+
     }
 
     /// Adds one route: authentication with `scope` (default: `read` for GET, `write` otherwise), then `handler`; errors render as problems
@@ -105,8 +109,10 @@ package final class AdminAPI: Sendable {
 
 extension AdminAPI {
     /// The API for the service: applies `PRELUDE_ADMIN_TOKEN` (or logs how to create a first token).
-    package static func make(configuration: ServiceConfiguration, database: Database, logger: Logger) throws -> AdminAPI {
-        let api = AdminAPI(database: database, logger: logger)
+    package static func make(
+        configuration: ServiceConfiguration, database: Database, store: PolicyStore, logger: Logger
+    ) throws -> AdminAPI {
+        let api = AdminAPI(database: database, store: store, logger: logger)
         try AdminBootstrap.run(secret: configuration.adminToken, tokens: api.tokens, logger: logger, now: api.now)
         return api
     }

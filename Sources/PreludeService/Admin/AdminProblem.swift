@@ -1,15 +1,15 @@
 import PreludeCore
 import PreludeHTTP
 
-/// The problem documents the admin API answers with (RFC 9457). Types are `tag:` URIs (RFC 4151): stable
-/// identifiers that need no domain of their own.
+/// The problem documents the admin API answers with (RFC 9457). Types are `urn:prelude:problem:…` names, like
+/// `PolicyStoreProblem`'s: stable identifiers, not links.
 package enum AdminProblem {
     /// A policy document (or feature, or patch result) failed validation: 422 with every problem and pointer.
-    package static let invalidPolicyType = "tag:prelude,2026:invalid-policy"
+    package static let invalidPolicyType = "urn:prelude:problem:invalid-policy"
     /// The body is not JSON: 400 with the position.
-    package static let malformedJSONType = "tag:prelude,2026:malformed-json"
+    package static let malformedJSONType = "urn:prelude:problem:malformed-json"
     /// A request member or parameter is wrong: 400 or 422 with pointers.
-    package static let invalidRequestType = "tag:prelude,2026:invalid-request"
+    package static let invalidRequestType = "urn:prelude:problem:invalid-request"
 
     /// 422 listing every validation problem with its pointer, code and message.
     package static func invalidPolicy(_ problems: [ValidationProblem], detail: String? = nil) -> ProblemDetails {
