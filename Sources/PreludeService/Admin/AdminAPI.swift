@@ -55,6 +55,11 @@ package final class AdminAPI: Sendable {
     /// Registers every admin route on `router`.
     package static func register(on router: inout Router, api: AdminAPI) {
         api.registerTokenRoutes(on: &router)
+        api.registerAppRoutes(on: &router)
+        api.registerPolicyRoutes(on: &router)
+        api.registerFeatureRoutes(on: &router)
+        api.registerRevisionRoutes(on: &router)
+        api.registerAuditRoutes(on: &router)
 
     }
 
