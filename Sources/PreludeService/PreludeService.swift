@@ -53,7 +53,8 @@ package final class PreludeService: Sendable {
             let draining = DrainFlag()
             var router = Router()
             HealthRoutes.register(on: &router, database: database, migrator: migrator) { draining.isSet }
-            let admin = try AdminAPI.make(configuration: configuration, database: database, store: policyStore, logger: logger)
+            let admin = try AdminAPI.make(
+                configuration: configuration, database: database, store: policyStore, logger: logger)
             var adminRouter = Router()
             AdminAPI.register(on: &router, or: &adminRouter, api: admin, configuration: configuration)
             let server = HTTPServer(
@@ -100,9 +101,14 @@ package final class PreludeService: Sendable {
         guard first else { return }
         draining.set()
         logger.info("stopping", ["gracePeriod": "\(configuration.shutdownGracePeriod)"])
-        adminServer?.shutdown(gracePeriod: configuration.shutdownGracePeriod)
+        // Both listeners drain at the same time, so stopping never takes more than one grace period.
+        if let adminServer {
+            let grace = configuration.shutdownGracePeriod
+            DispatchQueue.global().async { adminServer.shutdown(gracePeriod: grace) }
+        }
         server.shutdown(gracePeriod: configuration.shutdownGracePeriod)
         server.waitUntilStopped()
+        adminServer?.waitUntilStopped()
         database.close()
         logger.info("stopped")
     }

@@ -19,7 +19,8 @@ import Testing
         let patch = #"{"cadence": {"prime": {"maxShows": 4}}}"#
         let write: [(String, String)] = [("If-Match", etag), ("Content-Type", "application/merge-patch+json")]
 
-        let none = try server.send("PATCH", "/v1/admin/apps/demo/features/camera", token: nil, headers: write, body: patch)
+        let none = try server.send(
+            "PATCH", "/v1/admin/apps/demo/features/camera", token: nil, headers: write, body: patch)
         #expect(none.status == 401)
         #expect(none.headers["www-authenticate"] == #"Bearer realm="prelude""#)
         for token in [AdminServer.secret + "x", "prl_" + String(repeating: "A", count: 43), old] {
@@ -34,8 +35,10 @@ import Testing
         #expect(forbidden.headers["www-authenticate"]?.contains(#"error="insufficient_scope""#) == true)
         #expect(try server.send("GET", "/v1/admin/apps/demo/policy", token: read).status == 200)
         #expect(try server.send("GET", "/v1/admin/tokens", token: read).status == 403)
-        #expect(try server.send("PATCH", "/v1/admin/apps/demo/features/camera", headers: write, body: patch).status == 200)
-        #expect(!server.logLines.all.contains { $0.contains(read) || $0.contains(AdminServer.secret) || $0.contains(old) })
+        #expect(
+            try server.send("PATCH", "/v1/admin/apps/demo/features/camera", headers: write, body: patch).status == 200)
+        #expect(
+            !server.logLines.all.contains { $0.contains(read) || $0.contains(AdminServer.secret) || $0.contains(old) })
     }
 
     @Test func repeatedFailuresFromOneAddressGet429() throws {
@@ -110,27 +113,63 @@ import Testing
         let patch = ("Content-Type", "application/merge-patch+json")
         let cases: [(String, String, String, [(String, String)], String?, String?, Int)] = [
             ("no If-Match", "PUT", "/v1/admin/apps/demo/policy", [json], valid, AdminServer.secret, 428),
-            ("stale If-Match", "PUT", "/v1/admin/apps/demo/policy", [("If-Match", stale), json], valid, AdminServer.secret, 412),
-            ("weak If-Match", "PUT", "/v1/admin/apps/demo/policy", [("If-Match", "W/" + live), json], valid, AdminServer.secret, 412),
-            ("not JSON", "PUT", "/v1/admin/apps/demo/policy", [("If-Match", live), json], #"{"schemaVersion": 1,"#, AdminServer.secret, 400),
-            ("wrong types", "PUT", "/v1/admin/apps/demo/policy", [("If-Match", live), json],
-             valid.replacingOccurrences(of: #""schemaVersion": 1"#, with: #""schemaVersion": "1""#), AdminServer.secret, 422),
-            ("validation", "PATCH", "/v1/admin/apps/demo/features/camera", [("If-Match", live), patch],
-             #"{"cadence": {"prime": {"maxShows": 99}}, "stratgey": "prime"}"#, AdminServer.secret, 422),
-            ("other app id", "PUT", "/v1/admin/apps/demo/policy", [("If-Match", live), json],
-             valid.replacingOccurrences(of: #""id": "demo""#, with: #""id": "other""#), AdminServer.secret, 422),
-            ("wrong media type", "PUT", "/v1/admin/apps/demo/policy", [("If-Match", live), ("Content-Type", "text/plain")], valid, AdminServer.secret, 415),
-            ("oversize", "PUT", "/v1/admin/apps/demo/policy", [("If-Match", live), json],
-             String(repeating: " ", count: AdminAPI.maxBodySize + 1), AdminServer.secret, 413),
-            ("feature under test", "DELETE", "/v1/admin/apps/demo/features/microphone", [("If-Match", live)], nil, AdminServer.secret, 422),
-            ("unknown feature name", "PUT", "/v1/admin/apps/demo/features/teleport", [("If-Match", live), json], "{}", AdminServer.secret, 422),
-            ("invalid new app", "POST", "/v1/admin/apps", [json], #"{"schemaVersion": 1, "app": {"id": "bad id!"}}"#, AdminServer.secret, 422),
+            (
+                "stale If-Match", "PUT", "/v1/admin/apps/demo/policy", [("If-Match", stale), json], valid,
+                AdminServer.secret, 412
+            ),
+            (
+                "weak If-Match", "PUT", "/v1/admin/apps/demo/policy", [("If-Match", "W/" + live), json], valid,
+                AdminServer.secret, 412
+            ),
+            (
+                "not JSON", "PUT", "/v1/admin/apps/demo/policy", [("If-Match", live), json], #"{"schemaVersion": 1,"#,
+                AdminServer.secret, 400
+            ),
+            (
+                "wrong types", "PUT", "/v1/admin/apps/demo/policy", [("If-Match", live), json],
+                valid.replacingOccurrences(of: #""schemaVersion": 1"#, with: #""schemaVersion": "1""#),
+                AdminServer.secret, 422
+            ),
+            (
+                "validation", "PATCH", "/v1/admin/apps/demo/features/camera", [("If-Match", live), patch],
+                #"{"cadence": {"prime": {"maxShows": 99}}, "stratgey": "prime"}"#, AdminServer.secret, 422
+            ),
+            (
+                "other app id", "PUT", "/v1/admin/apps/demo/policy", [("If-Match", live), json],
+                valid.replacingOccurrences(of: #""id": "demo""#, with: #""id": "other""#), AdminServer.secret, 422
+            ),
+            (
+                "wrong media type", "PUT", "/v1/admin/apps/demo/policy",
+                [("If-Match", live), ("Content-Type", "text/plain")], valid, AdminServer.secret, 415
+            ),
+            (
+                "oversize", "PUT", "/v1/admin/apps/demo/policy", [("If-Match", live), json],
+                String(repeating: " ", count: AdminAPI.maxBodySize + 1), AdminServer.secret, 413
+            ),
+            (
+                "feature under test", "DELETE", "/v1/admin/apps/demo/features/microphone", [("If-Match", live)], nil,
+                AdminServer.secret, 422
+            ),
+            (
+                "unknown feature name", "PUT", "/v1/admin/apps/demo/features/teleport", [("If-Match", live), json],
+                "{}", AdminServer.secret, 422
+            ),
+            (
+                "invalid new app", "POST", "/v1/admin/apps", [json], #"{"schemaVersion": 1, "app": {"id": "bad id!"}}"#,
+                AdminServer.secret, 422
+            ),
             ("existing app", "POST", "/v1/admin/apps", [json], valid, AdminServer.secret, 409),
             ("stale app delete", "DELETE", "/v1/admin/apps/demo", [("If-Match", stale)], nil, AdminServer.secret, 412),
-            ("unknown revision", "POST", "/v1/admin/apps/demo/revisions/99/rollback", [("If-Match", live)], nil, AdminServer.secret, 404),
+            (
+                "unknown revision", "POST", "/v1/admin/apps/demo/revisions/99/rollback", [("If-Match", live)], nil,
+                AdminServer.secret, 404
+            ),
             ("no token", "PUT", "/v1/admin/apps/demo/policy", [("If-Match", live), json], valid, nil, 401),
             ("read token", "PUT", "/v1/admin/apps/demo/policy", [("If-Match", live), json], valid, read, 403),
-            ("bad token request", "POST", "/v1/admin/tokens", [json], #"{"name": "x y", "scope": "admin"}"#, AdminServer.secret, 422),
+            (
+                "bad token request", "POST", "/v1/admin/tokens", [json], #"{"name": "x y", "scope": "admin"}"#,
+                AdminServer.secret, 422
+            ),
         ]
         for (name, method, path, headers, body, token, status) in cases {
             let tables = try server.dump()
@@ -171,7 +210,10 @@ import Testing
         let broken = try server.send(
             "POST", "/v1/admin/apps/demo/policy/validate", body: #"{"schemaVersion": 2, "app": {"id": "demo"}}"#)
         #expect(broken.object["valid"] as? Bool == false)
-        #expect(((broken.object["problems"] as? [[String: Any]]) ?? []).contains { $0["pointer"] as? String == "/schemaVersion" })
+        #expect(
+            ((broken.object["problems"] as? [[String: Any]]) ?? []).contains {
+                $0["pointer"] as? String == "/schemaVersion"
+            })
         #expect(try server.dump() == before)
     }
 
@@ -195,12 +237,17 @@ import Testing
         #expect(changes.first?["pointer"] as? String == "/features/camera/cadence")
 
         let rollback = try server.send(
-            "POST", "/v1/admin/apps/demo/revisions/1/rollback", token: alice, headers: [("If-Match", try server.etag())])
+            "POST", "/v1/admin/apps/demo/revisions/1/rollback", token: alice, headers: [("If-Match", try server.etag())]
+        )
         #expect(rollback.status == 200)
         #expect(rollback.object["revision"] as? Int == 3)
         #expect(try server.send("GET", "/v1/admin/apps/demo/policy").body == original)
-        #expect((try server.send("GET", "/v1/admin/apps/demo/revisions/1/diff/live").object["changes"] as? [Any])?.isEmpty == true)
-        #expect((try server.send("GET", "/v1/admin/apps/demo/revisions/2/diff?against=3").object["changes"] as? [Any])?.count == 1)
+        #expect(
+            (try server.send("GET", "/v1/admin/apps/demo/revisions/1/diff/live").object["changes"] as? [Any])?.isEmpty
+                == true)
+        #expect(
+            (try server.send("GET", "/v1/admin/apps/demo/revisions/2/diff?against=3").object["changes"] as? [Any])?
+                .count == 1)
         let revision = try server.send("GET", "/v1/admin/apps/demo/revisions/2")
         #expect(revision.object["author"] as? String == "alice")
         #expect(revision.object["message"] as? String == "fewer asks")
@@ -226,8 +273,11 @@ import Testing
         let cursor = try #require(page1.object["nextCursor"] as? String)
         let page2 = try server.send("GET", "/v1/admin/audit?limit=1&cursor=\(cursor)")
         #expect((page2.object["entries"] as? [[String: Any]])?.first?["id"] as? Int == Int(cursor)! - 1)
-        #expect((try server.send("GET", "/v1/admin/audit?since=2100-01-01").object["entries"] as? [Any])?.isEmpty == true)
-        #expect((try server.send("GET", "/v1/admin/audit?until=2000-01-01T00:00:00Z").object["entries"] as? [Any])?.isEmpty == true)
+        #expect(
+            (try server.send("GET", "/v1/admin/audit?since=2100-01-01").object["entries"] as? [Any])?.isEmpty == true)
+        #expect(
+            (try server.send("GET", "/v1/admin/audit?until=2000-01-01T00:00:00Z").object["entries"] as? [Any])?.isEmpty
+                == true)
         #expect(try server.send("GET", "/v1/admin/audit?since=yesterday").status == 400)
         #expect(try server.send("GET", "/v1/admin/audit?limit=0").status == 400)
     }
@@ -261,10 +311,13 @@ import Testing
         #expect(camera.headers["etag"] == (try server.etag()))
         let replaced = try server.send(
             "PUT", "/v1/admin/apps/demo/features/photos", headers: [("If-Match", try server.etag())],
-            body: #"{"copy": {"en": {"prime": {"title": "Pick photos", "message": "{appName} attaches photos."}, "settings": {"title": "Photos are off", "message": "Open Settings to attach."}}}}"#)
+            body:
+                #"{"copy": {"en": {"prime": {"title": "Pick photos", "message": "{appName} attaches photos."}, "settings": {"title": "Photos are off", "message": "Open Settings to attach."}}}}"#
+        )
         #expect(replaced.status == 201, "\(replaced.body)")
         #expect(try server.send("GET", "/v1/admin/apps/demo/features/photos").status == 200)
-        let deleted = try server.send("DELETE", "/v1/admin/apps/demo/features/photos", headers: [("If-Match", try server.etag())])
+        let deleted = try server.send(
+            "DELETE", "/v1/admin/apps/demo/features/photos", headers: [("If-Match", try server.etag())])
         #expect(deleted.status == 200)
         #expect(try server.send("GET", "/v1/admin/apps/demo/features/photos").status == 404)
         #expect(try server.send("GET", "/v1/admin/apps/demo/features/camera?pretty").body.contains("\n  \"copy\": {"))
@@ -279,10 +332,15 @@ import Testing
         let list = try server.send("GET", "/v1/admin/apps")
         #expect((list.object["apps"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["demo", "notes"])
         #expect(try server.send("DELETE", "/v1/admin/apps/notes").status == 428)
-        #expect(try server.send("DELETE", "/v1/admin/apps/notes", headers: [("If-Match", try server.etag("notes"))]).status == 200)
+        #expect(
+            try server.send("DELETE", "/v1/admin/apps/notes", headers: [("If-Match", try server.etag("notes"))]).status
+                == 200)
         #expect(try server.send("GET", "/v1/admin/apps/notes").status == 404)
         let audit = try server.send("GET", "/v1/admin/audit?app=notes")
-        #expect((audit.object["entries"] as? [[String: Any]])?.map { $0["action"] as? String } == ["app.delete", "app.create"])
+        #expect(
+            (audit.object["entries"] as? [[String: Any]])?.map { $0["action"] as? String } == [
+                "app.delete", "app.create",
+            ])
     }
 
     @Test func tokensAPICreatesListsAndRevokes() throws {
@@ -294,7 +352,8 @@ import Testing
         #expect(try server.send("GET", "/v1/admin/apps", token: secret).status == 200)
         let list = try server.send("GET", "/v1/admin/tokens")
         #expect(!list.body.contains(secret))
-        #expect((list.object["tokens"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["bootstrap", "ci"])
+        #expect(
+            (list.object["tokens"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["bootstrap", "ci"])
         #expect(try server.send("POST", "/v1/admin/tokens", body: #"{"name": "ci", "scope": "read"}"#).status == 409)
         #expect(try server.send("DELETE", "/v1/admin/tokens/ci").status == 200)
         #expect(try server.send("DELETE", "/v1/admin/tokens/ci").status == 404)

@@ -42,13 +42,16 @@ import Testing
         var router = Router()
         AdminAPI.register(
             on: &router,
-            api: AdminAPI(database: server.service.database, store: server.service.policyStore, logger: Logger(level: .error)))
+            api: AdminAPI(
+                database: server.service.database, store: server.service.policyStore, logger: Logger(level: .error)))
         let requests = Self.curlRequests(try Self.shellBlocks())
         #expect(requests.count >= router.routes.count)
         for route in router.routes {
             let pattern = "^" + route.pattern.replacing(/\{[a-z]+\}/, with: "[^/]+") + "$"
             let regex = try Regex(pattern)
-            let documented = requests.contains { $0.method == route.method.rawValue && $0.path.wholeMatch(of: regex) != nil }
+            let documented = requests.contains {
+                $0.method == route.method.rawValue && $0.path.wholeMatch(of: regex) != nil
+            }
             #expect(documented, "docs/admin.md has no curl line for \(route.method.rawValue) \(route.pattern)")
         }
     }

@@ -28,7 +28,8 @@ import Testing
             log += String(decoding: chunk, as: UTF8.self)
         }
         let port = try #require(
-            log.firstMatch(of: /"msg":"listening"[^\n]*"port":"(\d+)"/).flatMap { Int($0.output.1) }, "no port in: \(log)")
+            log.firstMatch(of: /"msg":"listening"[^\n]*"port":"(\d+)"/).flatMap { Int($0.output.1) },
+            "no port in: \(log)")
 
         var acknowledged: [(revision: Int, title: String)] = []
         for round in 1...3 {
@@ -61,7 +62,8 @@ import Testing
                     [.integer(Int64(revision))], as: String.self)
                 #expect(document?.contains(title) == true)
                 let audit = try db.queryOne(
-                    "SELECT actor, action FROM audit_log WHERE app_id = 'demo' AND revision = ?", [.integer(Int64(revision))])
+                    "SELECT actor, action FROM audit_log WHERE app_id = 'demo' AND revision = ?",
+                    [.integer(Int64(revision))])
                 #expect(try audit?.get("actor", as: String.self) == "bootstrap")
                 #expect(try audit?.get("action", as: String.self) == "feature.patch")
             }

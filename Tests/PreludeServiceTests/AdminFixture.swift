@@ -45,7 +45,10 @@ final class AdminServer {
     /// The port serving admin routes (the separate listener when configured).
     var adminPort: Int { service.adminPort ?? service.port }
 
-    init(policy: String = AdminServer.policyText, demoPolicyPath: String? = nil, configure: (inout ServiceConfiguration) -> Void = { _ in }) throws {
+    init(
+        policy: String = AdminServer.policyText, demoPolicyPath: String? = nil,
+        configure: (inout ServiceConfiguration) -> Void = { _ in }
+    ) throws {
         fixture.write("demo.json", policy)
         var configuration = ServiceFixture.make(fixture)
         if let demoPolicyPath { configuration.demoPolicy = demoPolicyPath }
@@ -53,7 +56,8 @@ final class AdminServer {
         configuration.logLevel = .debug
         configure(&configuration)
         let lines = logLines
-        service = try PreludeService.start(configuration: configuration, logger: Logger(level: .debug) { lines.append($0) })
+        service = try PreludeService.start(
+            configuration: configuration, logger: Logger(level: .debug) { lines.append($0) })
     }
 
     deinit { service.stop() }
@@ -146,7 +150,9 @@ enum AdminClient {
     static func transmit(_ bytes: [UInt8], to fd: Int32) {
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let sent = bytes[offset...].withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             if sent < 0 && errno == EINTR { continue }
             guard sent > 0 else { return }
             offset += sent
@@ -170,7 +176,8 @@ enum AdminClient {
         var headers: [String: String] = [:]
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces)
         }
         return Response(status: status, headers: headers, body: String(text[split.upperBound...]))
     }

@@ -22,7 +22,9 @@ import Testing
     }
 
     @Test func summaryTruncatesLongLists() {
-        let changes = (0..<5).map { JSONDiff.Change(op: .add, pointer: JSONPointer.root.appending("k\($0)"), from: nil, to: 1) }
+        let changes = (0..<5).map {
+            JSONDiff.Change(op: .add, pointer: JSONPointer.root.appending("k\($0)"), from: nil, to: 1)
+        }
         let summary = JSONDiff.summary(changes, limit: 2)
         #expect(summary["changeCount"] == 5)
         #expect(summary["changes"]?.arrayValue?.count == 2)

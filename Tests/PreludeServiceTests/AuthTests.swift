@@ -72,10 +72,11 @@ import Testing
         #expect(FailureRateLimiter.clientAddress("unix") == "unix")
     }
 
-    @Test(arguments: [
-        ("Bearer abc", "abc"), ("bearer abc", "abc"), ("BEARER  abc", "abc"), ("Basic abc", nil), ("Bearer", nil),
-        ("Bearer a b", nil), ("abc", nil),
-    ] as [(String, String?)])
+    @Test(
+        arguments: [
+            ("Bearer abc", "abc"), ("bearer abc", "abc"), ("BEARER  abc", "abc"), ("Basic abc", nil), ("Bearer", nil),
+            ("Bearer a b", nil), ("abc", nil),
+        ] as [(String, String?)])
     func bearerCredentialsParse(value: String, expected: String?) {
         #expect(AdminAuthenticator.bearerCredentials(value) == expected)
     }

@@ -20,7 +20,10 @@ import Testing
         #expect(try harness.tokens.authenticate(secret: secret) == nil)
         let audit = try harness.database.read {
             try $0.query("SELECT actor, action, detail FROM audit_log ORDER BY id").map {
-                [try $0.get("actor", as: String.self), try $0.get("action", as: String.self), try $0.get("detail", as: String.self)]
+                [
+                    try $0.get("actor", as: String.self), try $0.get("action", as: String.self),
+                    try $0.get("detail", as: String.self),
+                ]
             }
         }
         #expect(

@@ -27,7 +27,8 @@ extension AdminAPI {
             detail["features"] = .array(document.orderedFeatures.map { .string($0.feature.rawValue) })
             if let message { detail["message"] = .string(message) }
             let snapshot = try store.createApp(
-                app: app, document: document, author: context.token.name, message: message, auditDetail: .object(detail))
+                app: app, document: document, author: context.token.name, message: message, auditDetail: .object(detail)
+            )
             logger.info("app created", ["app": app, "by": context.token.name])
             var response = writeResponse(snapshot, changes: [], changed: true, pretty: context.pretty, status: .created)
             response.headers.set("Location", "/v1/admin/apps/\(app)/policy")

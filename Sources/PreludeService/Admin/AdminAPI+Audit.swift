@@ -26,7 +26,8 @@ extension AdminAPI {
                 guard let text = request.queryValue(name) else { continue }
                 guard let time = AdminTime.parse(text) else {
                     throw AdminProblem.invalidRequest(
-                        "'\(name)' must be an ISO 8601 time (2026-11-22T12:00:00Z), a date (2026-11-22) or epoch milliseconds, not '\(text)'")
+                        "'\(name)' must be an ISO 8601 time (2026-11-22T12:00:00Z), a date (2026-11-22) or epoch milliseconds, not '\(text)'"
+                    )
                 }
                 conditions.append("occurred_at \(comparison) ?")
                 arguments.append(.integer(time))

@@ -19,10 +19,10 @@ extension AdminAPI {
             let (snapshot, _) = try servedSnapshot(context)
             var document = snapshot.document.jsonValue
             let existed = document["features"]?[feature] != nil
-            document = document.mergePatch(["features": .object(JSONObject())])  // make sure "features" exists
             document = Self.setting(feature, to: body, in: document)
             return try write(
-                document, app: app, ifMatch: ifMatch, context: context, action: existed ? "feature.replace" : "feature.create",
+                document, app: app, ifMatch: ifMatch, context: context,
+                action: existed ? "feature.replace" : "feature.create",
                 status: existed ? .ok : .created, extraDetail: JSONObject([("feature", .string(feature))]))
         }
         add(&router, .patch, pattern) { [self] context in

@@ -15,7 +15,8 @@ extension AdminAPI {
                     storedText: text, pretty: context.pretty, headers: ["Prelude-Policy-Status": "unavailable"])
             }
             let headers: HTTPHeaders = ["ETag": snapshot.etag.headerValue, "Cache-Control": "no-store"]
-            if let notModified = ConditionalRequest.notModified(context.request, etag: snapshot.etag, headers: headers) {
+            if let notModified = ConditionalRequest.notModified(context.request, etag: snapshot.etag, headers: headers)
+            {
                 return notModified
             }
             return AdminResponse.json(
@@ -101,7 +102,8 @@ extension AdminAPI {
     ) -> HTTPResponse {
         let body: JSONValue = [
             "app": .string(snapshot.appID), "revision": .integer(snapshot.revision),
-            "etag": .string(snapshot.etag.headerValue), "changed": .bool(changed), "changes": JSONDiff.jsonValue(changes),
+            "etag": .string(snapshot.etag.headerValue), "changed": .bool(changed),
+            "changes": JSONDiff.jsonValue(changes),
         ]
         return AdminResponse.json(body, pretty: pretty, status: status, headers: ["ETag": snapshot.etag.headerValue])
     }

@@ -22,7 +22,8 @@ extension AdminAPI {
             let page = try rows.prefix(limit).map { row -> JSONValue in
                 let number = try row.get("number", as: Int64.self)
                 return [
-                    "number": .integer(Int(number)), "createdAt": .string(AdminTime.iso8601(try row.get("created_at", as: Int64.self))),
+                    "number": .integer(Int(number)),
+                    "createdAt": .string(AdminTime.iso8601(try row.get("created_at", as: Int64.self))),
                     "author": .string(try row.get("author", as: String.self)),
                     "message": try row.get("message", as: String?.self).map(JSONValue.string) ?? .null,
                     "live": .bool(live == Int(number)), "size": .integer(Int(try row.get("size", as: Int64.self))),
@@ -50,7 +51,8 @@ extension AdminAPI {
             try diffResponse(context, from: context.parameter("from"), to: context.parameter("to"))
         }
         add(&router, .get, "/v1/admin/apps/{app}/revisions/{from}/diff") { [self] context in
-            try diffResponse(context, from: context.parameter("from"), to: context.request.queryValue("against") ?? "live")
+            try diffResponse(
+                context, from: context.parameter("from"), to: context.request.queryValue("against") ?? "live")
         }
         add(&router, .post, "/v1/admin/apps/{app}/revisions/{number}/rollback") { [self] context in
             let app = context.parameter("app")
@@ -95,9 +97,10 @@ extension AdminAPI {
     private func revisionDocument(app: String, reference: String) throws -> (number: Int, document: JSONValue) {
         let number: Int
         if reference == "live" {
-            guard let live = try database.read({ db in
-                try db.scalar("SELECT live_revision FROM apps WHERE id = ?", [.text(app)], as: Int64?.self)
-            }) ?? nil
+            guard
+                let live = try database.read({ db in
+                    try db.scalar("SELECT live_revision FROM apps WHERE id = ?", [.text(app)], as: Int64?.self)
+                }) ?? nil
             else { throw PolicyStoreProblem.unknownApp(app) }
             number = Int(live)
         } else {
@@ -118,14 +121,16 @@ extension AdminAPI {
         guard let found = row else { throw PolicyStoreProblem.unknownApp(app) }
         guard let found else {
             throw ProblemDetails(
-                status: .notFound, type: PolicyStoreProblem.unknownRevision, detail: "app \"\(app)\" has no revision \(number)")
+                status: .notFound, type: PolicyStoreProblem.unknownRevision,
+                detail: "app \"\(app)\" has no revision \(number)")
         }
         return found
     }
 
     static func revisionNumber(_ text: String) throws(ProblemDetails) -> Int {
         guard let number = Int(text), number >= 1 else {
-            throw AdminProblem.invalidRequest("a revision number is a positive integer (or 'live' in a diff), not '\(text)'")
+            throw AdminProblem.invalidRequest(
+                "a revision number is a positive integer (or 'live' in a diff), not '\(text)'")
         }
         return number
     }

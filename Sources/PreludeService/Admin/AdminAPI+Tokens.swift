@@ -14,11 +14,9 @@ extension AdminAPI {
             let (name, scope) = try Self.tokenRequest(body)
             let (token, secret) = try tokens.create(name: name, scope: scope, actor: context.token.name, now: now)
             logger.info("admin token created", ["token": name, "scope": scope.rawValue, "by": context.token.name])
-            var value = token.jsonValue
-            value = value.mergePatch(["token": .string(secret)])
+            // The only place the secret ever appears; `no-store` (set by AdminResponse) keeps it out of caches.
             return AdminResponse.json(
-                value, pretty: context.pretty, status: .created,
-                headers: ["Location": "/v1/admin/tokens/\(name)"])
+                token.jsonValue.mergePatch(["token": .string(secret)]), pretty: context.pretty, status: .created)
         }
         add(&router, .delete, "/v1/admin/tokens/{name}") { [self] context in
             let token = try tokens.revoke(name: context.parameter("name"), actor: context.token.name, now: now)
@@ -40,18 +38,23 @@ extension AdminAPI {
         }
         let name = object["name"]?.stringValue
         if name == nil {
-            problems.append(FieldProblem(pointer: "/name", code: "member.missing", detail: "a string 'name' is required"))
+            problems.append(
+                FieldProblem(pointer: "/name", code: "member.missing", detail: "a string 'name' is required"))
         } else if let name, !AdminToken.isValidName(name) {
-            problems.append(FieldProblem(pointer: "/name", code: "token.invalidName", detail: TokenError.invalidName(name).description))
+            problems.append(
+                FieldProblem(
+                    pointer: "/name", code: "token.invalidName", detail: TokenError.invalidName(name).description))
         }
         let scope = object["scope"]?.stringValue.flatMap(TokenScope.init(rawValue:))
         if scope == nil {
-            problems.append(FieldProblem(pointer: "/scope", code: "value.invalid", detail: "'scope' must be \"read\" or \"write\""))
+            problems.append(
+                FieldProblem(pointer: "/scope", code: "value.invalid", detail: "'scope' must be \"read\" or \"write\""))
         }
         guard problems.isEmpty, let name, let scope else {
             throw ProblemDetails(
                 status: .unprocessableContent, type: AdminProblem.invalidRequestType, title: "The request is not valid",
-                detail: "\(problems.count) problem\(problems.count == 1 ? "" : "s"); no token was created", errors: problems)
+                detail: "\(problems.count) problem\(problems.count == 1 ? "" : "s"); no token was created",
+                errors: problems)
         }
         return (name, scope)
     }

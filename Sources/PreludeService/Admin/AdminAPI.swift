@@ -93,7 +93,8 @@ package final class AdminAPI: Sendable {
     static func problem(for error: TokenError) -> ProblemDetails {
         switch error {
         case .invalidName:
-            AdminProblem.invalidRequest(error.description, pointer: "/name", code: "token.invalidName", status: .unprocessableContent)
+            AdminProblem.invalidRequest(
+                error.description, pointer: "/name", code: "token.invalidName", status: .unprocessableContent)
         case .nameTaken: ProblemDetails(status: .conflict, detail: error.description)
         case .notFound: AdminProblem.notFound(error.description)
         }
@@ -106,7 +107,8 @@ package final class AdminAPI: Sendable {
         guard let text = request.queryValue(name) else { return value }
         guard let number = Int(text), range.contains(number) else {
             throw AdminProblem.invalidRequest(
-                "query parameter '\(name)' must be an integer from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+                "query parameter '\(name)' must be an integer from \(range.lowerBound) to \(range.upperBound), not '\(text)'"
+            )
         }
         return number
     }

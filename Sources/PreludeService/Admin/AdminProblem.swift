@@ -16,7 +16,9 @@ package enum AdminProblem {
         ProblemDetails(
             status: .unprocessableContent, type: invalidPolicyType, title: "The policy is not valid",
             detail: detail ?? "\(problems.count) problem\(problems.count == 1 ? "" : "s"); nothing was changed",
-            errors: problems.map { FieldProblem(pointer: $0.pointer.description, code: $0.code.rawValue, detail: $0.message) })
+            errors: problems.map {
+                FieldProblem(pointer: $0.pointer.description, code: $0.code.rawValue, detail: $0.message)
+            })
     }
 
     /// 400 for a body that is not JSON.

@@ -11,7 +11,9 @@ package enum AdminRequestBody {
 
     /// The parsed body. Throws 415 for a missing or other media type, a charset other than UTF-8 or a content
     /// coding (RFC 9110 §15.5.16), and 400 with the position for text that is not JSON.
-    package static func parse(_ request: HTTPRequest, accepting types: [String] = [json]) throws(ProblemDetails) -> JSONValue {
+    package static func parse(_ request: HTTPRequest, accepting types: [String] = [json]) throws(ProblemDetails)
+        -> JSONValue
+    {
         try checkMediaType(request, accepting: types)
         do {
             return try JSONValue(parsing: request.body)
@@ -27,13 +29,15 @@ package enum AdminRequestBody {
         if request.method == .patch { headers.set("Accept-Patch", types.joined(separator: ", ")) }
         if let coding = request.headers["Content-Encoding"], coding.lowercased() != "identity" {
             throw ProblemDetails(
-                status: .unsupportedMediaType, detail: "request bodies must not be encoded (Content-Encoding: \(coding))",
+                status: .unsupportedMediaType,
+                detail: "request bodies must not be encoded (Content-Encoding: \(coding))",
                 headers: headers)
         }
         guard let contentType = request.headers["Content-Type"] else {
             throw ProblemDetails(
                 status: .unsupportedMediaType,
-                detail: "send Content-Type: \(types.joined(separator: " or ")) with the body (curl: -H 'Content-Type: \(types[0])')",
+                detail:
+                    "send Content-Type: \(types.joined(separator: " or ")) with the body (curl: -H 'Content-Type: \(types[0])')",
                 headers: headers)
         }
         let parts = contentType.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }

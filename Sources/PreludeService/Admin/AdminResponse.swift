@@ -21,7 +21,8 @@ package enum AdminResponse {
     package static func json(
         _ value: JSONValue, pretty: Bool, status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders()
     ) -> HTTPResponse {
-        var response = HTTPResponse(status: status, headers: headers, body: value.serializedBytes(pretty ? .pretty : .compact))
+        var response = HTTPResponse(
+            status: status, headers: headers, body: value.serializedBytes(pretty ? .pretty : .compact))
         response.headers.set("Content-Type", "application/json")
         response.headers.set("Cache-Control", "no-store")
         return response

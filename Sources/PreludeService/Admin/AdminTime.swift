@@ -17,7 +17,8 @@ package enum AdminTime {
         if let number = Int64(text) { return number }
         if let date = try? Date(text, strategy: .iso8601) { return milliseconds(date) }
         if let date = try? Date(
-            text, strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true)
+            text,
+            strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true)
                 .timeZone(separator: .omitted))
         {
             return milliseconds(date)

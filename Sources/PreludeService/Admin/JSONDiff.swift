@@ -56,7 +56,9 @@ package enum JSONDiff {
         return .object(object)
     }
 
-    private static func compare(_ old: JSONValue, _ new: JSONValue, at pointer: JSONPointer, into changes: inout [Change]) {
+    private static func compare(
+        _ old: JSONValue, _ new: JSONValue, at pointer: JSONPointer, into changes: inout [Change]
+    ) {
         switch (old, new) {
         case (.object(let a), .object(let b)):
             for (key, value) in a {

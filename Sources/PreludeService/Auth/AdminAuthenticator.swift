@@ -77,7 +77,8 @@ package final class AdminAuthenticator: Sendable {
             // RFC 6750 §3.1: insufficient_scope → 403, naming the scope needed.
             throw ProblemDetails(
                 status: .forbidden,
-                detail: "token '\(token.name)' has scope '\(token.scope.rawValue)'; this request needs '\(required.rawValue)'",
+                detail:
+                    "token '\(token.name)' has scope '\(token.scope.rawValue)'; this request needs '\(required.rawValue)'",
                 headers: [
                     "WWW-Authenticate":
                         "Bearer realm=\"\(Self.realm)\", error=\"insufficient_scope\", scope=\"\(required.rawValue)\""

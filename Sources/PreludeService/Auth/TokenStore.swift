@@ -98,7 +98,9 @@ package struct TokenStore: Sendable {
 
     /// The number of tokens that can authenticate.
     package func activeCount() throws -> Int {
-        Int(try database.read { try $0.scalar("SELECT count(*) FROM tokens WHERE revoked_at IS NULL", as: Int64.self) } ?? 0)
+        Int(
+            try database.read { try $0.scalar("SELECT count(*) FROM tokens WHERE revoked_at IS NULL", as: Int64.self) }
+                ?? 0)
     }
 
     /// Stores `secret` (from `PRELUDE_ADMIN_TOKEN`) as the write token named `bootstrap`.
