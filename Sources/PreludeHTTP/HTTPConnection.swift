@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Dispatch
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// One client connection: reads, decodes one request at a time, runs it, writes the response, repeats.
 ///
@@ -318,7 +319,8 @@ final class HTTPConnection: @unchecked Sendable {
         if head == nil {
             // Errors in the head: the response still needs a request context for the encoder.
             head = RequestHead(
-                method: .get, path: "/", rawQuery: "", query: [], isAsterisk: false, minorVersion: 1, headers: HTTPHeaders(),
+                method: .get, path: "/", rawQuery: "", query: [], isAsterisk: false, minorVersion: 1,
+                headers: HTTPHeaders(),
                 framing: .none, keepAlive: false, expectsContinue: false)
         }
         closeAfterResponse = true

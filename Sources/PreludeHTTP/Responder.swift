@@ -26,7 +26,9 @@ package struct Responder: Sendable {
     package func decide(_ head: RequestHead) -> Decision {
         // RFC 9110 §9.1: a method the origin server does not recognise or implement → 501.
         guard Self.implementedMethods.contains(head.method) else {
-            return .fixed(ProblemDetails(status: .notImplemented, detail: "method \(head.method) is not implemented").response(), close: true)
+            return .fixed(
+                ProblemDetails(status: .notImplemented, detail: "method \(head.method) is not implemented").response(),
+                close: true)
         }
         if head.isAsterisk {
             // RFC 9110 §9.3.7: OPTIONS * asks about the server as a whole.
@@ -46,11 +48,14 @@ package struct Responder: Sendable {
             }
             // RFC 9110 §15.5.6: 405 MUST carry Allow.
             let problem = ProblemDetails(
-                status: .methodNotAllowed, detail: "\(head.method) is not allowed on this resource", instance: head.path,
+                status: .methodNotAllowed, detail: "\(head.method) is not allowed on this resource",
+                instance: head.path,
                 headers: ["Allow": allow])
             return .fixed(problem.response(), close: false)
         case .notFound:
-            return .fixed(ProblemDetails(status: .notFound, detail: "no resource at this path", instance: head.path).response(), close: false)
+            return .fixed(
+                ProblemDetails(status: .notFound, detail: "no resource at this path", instance: head.path).response(),
+                close: false)
         }
     }
 
@@ -85,7 +90,8 @@ package struct Responder: Sendable {
             } catch let error as any HTTPResponseError {
                 return error.response()
             } catch {
-                return ProblemDetails(status: .internalServerError, detail: "the server failed to handle the request").response()
+                return ProblemDetails(status: .internalServerError, detail: "the server failed to handle the request")
+                    .response()
             }
         }
     }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Thin helpers over the POSIX socket calls the engine needs.
@@ -23,7 +23,8 @@ package enum Socket {
         while let ai = candidate {
             candidate = ai.pointee.ai_next
             let fd = socket(
-                ai.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+                ai.pointee.ai_family,
+                Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             if fd < 0 {
                 lastError = SocketError("socket")
                 continue

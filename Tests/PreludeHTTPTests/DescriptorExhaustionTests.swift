@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import PreludeHTTP
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// EMFILE behaviour. Running out of descriptors is process-wide, so the scenario runs in a child copy of
 /// this test binary (same executable, filtered to `exhaustionScenario`, with an environment flag), and the
@@ -95,7 +96,8 @@ import Testing
     static func cpuMilliseconds() -> Int {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
-        return (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1000 + (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1000
+        return (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1000
+            + (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1000
     }
 
     static func run(_ arguments: [String], environment: [String]) throws -> Int32 {
