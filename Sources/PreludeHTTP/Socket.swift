@@ -71,7 +71,10 @@ package enum Socket {
                 $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { sin in
                     var addr = sin.pointee.sin_addr
                     inet_ntop(AF_INET, &addr, &buffer, socklen_t(buffer.count))
-                    return (buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }, Int(UInt16(bigEndian: sin.pointee.sin_port)))
+                    return (
+                        buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) },
+                        Int(UInt16(bigEndian: sin.pointee.sin_port))
+                    )
                 }
             }
         case AF_INET6:
@@ -79,7 +82,10 @@ package enum Socket {
                 $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { sin in
                     var addr = sin.pointee.sin6_addr
                     inet_ntop(AF_INET6, &addr, &buffer, socklen_t(buffer.count))
-                    return ("[" + buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) } + "]", Int(UInt16(bigEndian: sin.pointee.sin6_port)))
+                    return (
+                        "[" + buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) } + "]",
+                        Int(UInt16(bigEndian: sin.pointee.sin6_port))
+                    )
                 }
             }
         default:
