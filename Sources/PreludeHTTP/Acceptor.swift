@@ -64,6 +64,8 @@ final class Acceptor: Sendable {
                 if fd < 0 {
                     let error = errno
                     if error == EINTR || error == ECONNABORTED { continue }
+                    if error == EAGAIN || error == EWOULDBLOCK { break }
+                    core.configuration.eventHandler?(.acceptFailed(SocketError("accept", code: error)))
                     if error == EMFILE || error == ENFILE || error == ENOBUFS || error == ENOMEM {
                         // Out of descriptors: the socket stays readable, so polling it again would spin.
                         pausedUntil = SystemInfo.monotonicMilliseconds() + backoff

@@ -184,7 +184,9 @@ final class HTTPConnection: @unchecked Sendable {
         deadline = .max
         if case .fixed(_, close: true) = decision { closeAfterResponse = true }
         if loop.core.responder.runsInline(decision) {
-            let response = Responder.respond(decision, head: head, body: body, remoteAddress: remoteAddress)
+            let response = Responder.respond(
+                decision, head: head, body: body, remoteAddress: remoteAddress,
+                eventHandler: loop.core.configuration.eventHandler)
             send(response)
             return
         }
@@ -192,7 +194,9 @@ final class HTTPConnection: @unchecked Sendable {
         let loop = self.loop
         let remoteAddress = self.remoteAddress
         DispatchQueue.global().async { [self] in
-            let response = Responder.respond(decision, head: head, body: body, remoteAddress: remoteAddress)
+            let response = Responder.respond(
+                decision, head: head, body: body, remoteAddress: remoteAddress,
+                eventHandler: loop.core.configuration.eventHandler)
             loop.post(.completed(self, response))
         }
     }
@@ -323,6 +327,8 @@ final class HTTPConnection: @unchecked Sendable {
                 headers: HTTPHeaders(),
                 framing: .none, keepAlive: false, expectsContinue: false)
         }
+        loop.core.configuration.eventHandler?(
+            .protocolError(status: error.status.code, reason: error.reason, remoteAddress: remoteAddress))
         closeAfterResponse = true
         drainBeforeClose = true
         phase = .processing

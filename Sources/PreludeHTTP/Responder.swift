@@ -76,7 +76,8 @@ package struct Responder: Sendable {
     /// Produces the response, running the handler if there is one. Never throws: errors render themselves,
     /// and anything else becomes a 500 problem without internal details.
     package static func respond(
-        _ decision: Decision, head: RequestHead, body: [UInt8], remoteAddress: String
+        _ decision: Decision, head: RequestHead, body: [UInt8], remoteAddress: String,
+        eventHandler: (@Sendable (HTTPServerEvent) -> Void)? = nil
     ) -> HTTPResponse {
         switch decision {
         case .fixed(let response, _):
@@ -90,6 +91,8 @@ package struct Responder: Sendable {
             } catch let error as any HTTPResponseError {
                 return error.response()
             } catch {
+                eventHandler?(
+                    .handlerFailed(method: head.method, route: route.pattern, error: String(describing: error)))
                 return ProblemDetails(status: .internalServerError, detail: "the server failed to handle the request")
                     .response()
             }

@@ -354,3 +354,21 @@ final class Gate: Sendable {
     func release() { releaseSemaphore.signal() }
     func waitForRelease() { releaseSemaphore.wait() }
 }
+
+extension LiveServerTests {
+    @Test func reportsHandlerFailuresAndRefusedRequests() throws {
+        let events = PosixLock<[String]>([])
+        let t = try TestServer.make(configure: { c in
+            c.eventHandler = { event in events.withLock { $0.append(event.description) } }
+        })
+        defer { t.stop() }
+        let c = try t.client()
+        try c.send("GET /boom HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try c.readResponse().status == 500)
+        try c.send("GET / HTTP/1.1\r\nHost : x\r\n\r\n")
+        #expect(try c.readResponse().status == 400)
+        let seen = events.withLock { $0 }
+        #expect(seen.contains { $0.hasPrefix("handler for GET /boom failed") })
+        #expect(seen.contains { $0.contains("400 invalid character in field name") })
+    }
+}
