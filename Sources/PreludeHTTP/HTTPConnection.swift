@@ -212,8 +212,10 @@ final class HTTPConnection: @unchecked Sendable {
 
     private func send(_ response: HTTPResponse) {
         guard let head else { preconditionFailure("response without request") }
+        // A handler may ask to end the connection with `Connection: close` (e.g. after refusing a client).
+        let handlerCloses = response.headers["Connection"].map { $0.lowercased().contains("close") } ?? false
         let keepAlive =
-            head.keepAlive && !closeAfterResponse && !loop.stopping
+            head.keepAlive && !closeAfterResponse && !loop.stopping && !handlerCloses
             && requestCount < loop.core.configuration.maxRequestsPerConnection
         if !keepAlive { closeAfterResponse = true }
         let plan = ResponseEncoder.plan(

@@ -1,7 +1,8 @@
 /// Serialises a response head into a reusable byte buffer (RFC 9112 §4, §6).
 ///
 /// The server owns `Date`, `Server` (unless the handler set one), `Content-Length`, `Transfer-Encoding`
-/// and `Connection`; handler values for those are replaced. Field lines containing CR or LF are dropped,
+/// and `Connection`; handler values for those are replaced (a handler's `Connection: close` is honoured by
+/// closing after the response). Field lines containing CR or LF are dropped,
 /// so a handler cannot split a response.
 package enum ResponseEncoder {
     /// Whether a body is sent, and the Content-Length to announce.

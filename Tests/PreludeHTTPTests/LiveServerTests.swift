@@ -80,6 +80,11 @@ import Testing
         #expect(try c2.readResponse().header("Connection") == "close")
         #expect(c2.readsEOF())
 
+        let bye = try t.client()
+        try bye.send("GET /bye HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try bye.readResponse().header("Connection") == "close")
+        #expect(bye.readsEOF())
+
         let c3 = try t.client()
         try c3.send("GET /healthz HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
         #expect(try c3.readResponse().header("Connection") == "keep-alive")

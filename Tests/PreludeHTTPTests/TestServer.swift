@@ -35,6 +35,7 @@ struct TestServer {
                 ))
         }
         router.add(.get, "/boom") { _ in throw Failure() }
+        router.add(.get, "/bye") { _ in HTTPResponse(status: .ok, headers: ["Connection": "close"]) }
         router.add(.get, "/teapot") { _ in
             throw ProblemDetails(status: HTTPStatus(code: 418, reasonPhrase: "I'm a teapot"))
         }
