@@ -1,7 +1,7 @@
 import CSQLite
 
 /// The SQLite library version linked into this build.
-public enum StorageVersion {
+package enum StorageVersion {
     /// `sqlite3_libversion()`, e.g. `3.40.1`.
-    public static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
+    package static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
 }

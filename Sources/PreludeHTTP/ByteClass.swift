@@ -1,0 +1,47 @@
+/// Character classes of RFC 9110 §5.6.2 and RFC 3986, as byte predicates.
+enum ByteClass {
+    static let cr: UInt8 = 13
+    static let lf: UInt8 = 10
+    static let sp: UInt8 = 32
+    static let htab: UInt8 = 9
+    static let colon: UInt8 = 58
+
+    /// `tchar` (RFC 9110 §5.6.2): the characters of a token such as a method or field name.
+    static let tchar: [Bool] = {
+        var table = [Bool](repeating: false, count: 256)
+        for b in UInt8(ascii: "0")...UInt8(ascii: "9") { table[Int(b)] = true }
+        for b in UInt8(ascii: "a")...UInt8(ascii: "z") { table[Int(b)] = true }
+        for b in UInt8(ascii: "A")...UInt8(ascii: "Z") { table[Int(b)] = true }
+        for c in "!#$%&'*+-.^_`|~".utf8 { table[Int(c)] = true }
+        return table
+    }()
+
+    @inline(__always) static func isTchar(_ b: UInt8) -> Bool { tchar[Int(b)] }
+
+    /// field-vchar / SP / HTAB, including obs-text (RFC 9110 §5.5). Excludes CTLs, so a bare CR or NUL fails.
+    @inline(__always) static func isFieldValueByte(_ b: UInt8) -> Bool {
+        b == htab || (b >= 0x20 && b != 0x7F)
+    }
+
+    /// Visible ASCII, the only bytes allowed in a request target (RFC 9112 §3.2, RFC 3986 §2).
+    @inline(__always) static func isTargetByte(_ b: UInt8) -> Bool { b > 0x20 && b < 0x7F }
+
+    @inline(__always) static func lower(_ b: UInt8) -> UInt8 { (b >= 65 && b <= 90) ? b | 0x20 : b }
+
+    @inline(__always) static func hexValue(_ b: UInt8) -> Int? {
+        switch b {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): Int(b - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): Int(b - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): Int(b - UInt8(ascii: "A") + 10)
+        default: nil
+        }
+    }
+
+    /// Case-insensitive comparison of raw bytes with a lowercase ASCII literal.
+    static func equalsLowercase(_ bytes: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
+        guard bytes.count == literal.utf8CodeUnitCount else { return false }
+        let lit = literal.utf8Start
+        for i in 0..<bytes.count where lower(bytes[i]) != lit[i] { return false }
+        return true
+    }
+}

@@ -1,0 +1,157 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// One epoll event-loop thread owning a set of connections.
+///
+/// `@unchecked Sendable` invariant: every stored `var` is touched only on the loop's own thread, except
+/// `inbox`, which is behind a `Mutex`, and the descriptors, which are immutable after `init`. Other threads
+/// talk to the loop only through `post(_:)`.
+final class EventLoop: @unchecked Sendable {
+    /// Work handed to the loop from other threads.
+    enum Message: Sendable {
+        /// Adopt an accepted socket.
+        case adopt(fd: Int32, remoteAddress: String)
+        /// A handler finished on the worker pool.
+        case completed(HTTPConnection, HTTPResponse)
+        /// Begin a graceful stop with this grace period in milliseconds.
+        case shutdown(graceMilliseconds: Int64)
+    }
+
+    let core: ServerCore
+    let epollFD: Int32
+    let wakeFD: Int32
+    private let inbox = Mutex<[Message]>([])
+
+    // Loop-thread state.
+    var connections: [Int32: HTTPConnection] = [:]
+    var date = HTTPDate()
+    var now: Int64 = SystemInfo.monotonicMilliseconds()
+    var stopping = false
+    private var hardDeadline: Int64 = .max
+    private var nextSweep: Int64 = 0
+    private let tickMilliseconds: Int32
+    /// Scratch space every read on this loop goes through before being appended to a connection's buffer.
+    let scratch: UnsafeMutableBufferPointer<UInt8>
+
+    init(core: ServerCore) throws {
+        self.core = core
+        epollFD = Epoll.create()
+        guard epollFD >= 0 else { throw SocketError("epoll_create1") }
+        wakeFD = Epoll.makeEventFD()
+        guard wakeFD >= 0 else {
+            close(epollFD)
+            throw SocketError("eventfd")
+        }
+        Epoll.control(epollFD, Epoll.controlAdd, wakeFD, events: Epoll.readable)
+        let c = core.configuration
+        let shortest = [c.headerTimeout, c.bodyIdleTimeout, c.bodyTimeout, c.writeTimeout, c.keepAliveTimeout, c.lingerTimeout]
+            .min() ?? 1
+        // Deadlines are checked by a sweep; a quarter of the shortest timeout keeps them accurate enough.
+        tickMilliseconds = Int32(max(5, min(250, shortest * 1000 / 4)))
+        scratch = .allocate(capacity: 64 * 1024)
+    }
+
+    deinit {
+        scratch.deallocate()
+        close(epollFD)
+        close(wakeFD)
+    }
+
+    /// Hands a message to the loop from any thread.
+    func post(_ message: Message) {
+        let wasEmpty = inbox.withLock { queue in
+            let empty = queue.isEmpty
+            queue.append(message)
+            return empty
+        }
+        if wasEmpty {
+            var one: UInt64 = 1
+            _ = write(wakeFD, &one, 8)
+        }
+    }
+
+    /// Runs until stopped and every connection is closed.
+    func run() {
+        let maxEvents = 256
+        let events = UnsafeMutableRawPointer.allocate(byteCount: maxEvents * Epoll.eventSize, alignment: 8)
+        defer { events.deallocate() }
+        while true {
+            let n = Epoll.wait(epollFD, events, capacity: maxEvents, timeout: tickMilliseconds)
+            now = SystemInfo.monotonicMilliseconds()
+            date.refresh()
+            if n > 0 {
+                for i in 0..<Int(n) {
+                    let (flags, fd) = Epoll.event(events, i)
+                    if fd == wakeFD {
+                        drainInbox()
+                    } else if let connection = connections[fd] {
+                        connection.handle(events: flags)
+                    }
+                }
+            }
+            if now >= nextSweep {
+                nextSweep = now + Int64(tickMilliseconds)
+                sweep()
+            }
+            if stopping && connections.isEmpty { break }
+        }
+        core.loopStopped()
+    }
+
+    private func drainInbox() {
+        var value: UInt64 = 0
+        _ = read(wakeFD, &value, 8)
+        let messages = inbox.withLock { queue in
+            let taken = queue
+            queue.removeAll(keepingCapacity: true)
+            return taken
+        }
+        for message in messages {
+            switch message {
+            case .adopt(let fd, let remoteAddress):
+                if stopping {
+                    close(fd)
+                    core.connectionClosed()
+                    continue
+                }
+                let connection = HTTPConnection(fd: fd, remoteAddress: remoteAddress, loop: self)
+                connections[fd] = connection
+                if Epoll.control(epollFD, Epoll.controlAdd, fd, events: Epoll.readable) != 0 {
+                    connections[fd] = nil
+                    close(fd)
+                    core.connectionClosed()
+                }
+            case .completed(let connection, let response):
+                connection.handlerFinished(response)
+            case .shutdown(let grace):
+                stopping = true
+                hardDeadline = now + grace
+                for connection in Array(connections.values) { connection.beginShutdown() }
+            }
+        }
+    }
+
+    private func sweep() {
+        if stopping && now >= hardDeadline {
+            for connection in Array(connections.values) { connection.close() }
+            return
+        }
+        for connection in Array(connections.values) where connection.deadline <= now {
+            connection.deadlinePassed()
+        }
+    }
+
+    /// Changes the epoll interest of a connection's socket.
+    func setInterest(_ fd: Int32, _ events: UInt32) {
+        Epoll.control(epollFD, Epoll.controlModify, fd, events: events)
+    }
+
+    /// Forgets a connection whose socket is being closed.
+    func remove(_ fd: Int32) {
+        Epoll.control(epollFD, Epoll.controlDelete, fd, events: 0)
+        connections[fd] = nil
+        core.connectionClosed()
+    }
+}

@@ -1,0 +1,398 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+
+/// One client connection: reads, decodes one request at a time, runs it, writes the response, repeats.
+///
+/// `@unchecked Sendable` invariant: all state is read and written only on the owning loop's thread. Worker
+/// threads hold a reference only to post `.completed` back to that loop; they never touch the fields.
+final class HTTPConnection: @unchecked Sendable {
+    enum Phase {
+        /// Waiting for the first byte of a request (new or kept-alive connection).
+        case idle
+        /// Part of a head has arrived; the absolute header deadline runs.
+        case head
+        /// Reading the body.
+        case body
+        /// The handler runs on the worker pool; nothing is read (pipelined requests wait, RFC 9112 §9.3.2).
+        case processing
+        /// The response is being written.
+        case writing
+        /// Our side is shut down after a final response; unread input is drained until EOF or the deadline.
+        case lingering
+        case closed
+    }
+
+    let fd: Int32
+    let remoteAddress: String
+    unowned let loop: EventLoop
+    private(set) var phase = Phase.idle
+    /// When the current phase's timeout fires (monotonic ms).
+    private(set) var deadline: Int64
+
+    private var decoder: RequestDecoder
+    private var input: [UInt8] = []
+    private var inputStart = 0
+    private var peerClosedInput = false
+    private var head: RequestHead?
+    private var decision: Responder.Decision?
+    private var bodyDeadline: Int64 = .max
+    private var requestCount = 0
+    private var closeAfterResponse = false
+
+    private var output: [UInt8] = []
+    private var outputOffset = 0
+    private var outputBody: [UInt8] = []
+    private var outputBodyOffset = 0
+    private var writingInterim = false
+    private var interest: UInt32 = Epoll.readable
+
+    init(fd: Int32, remoteAddress: String, loop: EventLoop) {
+        self.fd = fd
+        self.remoteAddress = remoteAddress
+        self.loop = loop
+        self.decoder = RequestDecoder(limits: loop.core.parserLimits)
+        self.deadline = loop.now + loop.core.keepAliveTimeoutMs
+    }
+
+    // MARK: Events
+
+    func handle(events: UInt32) {
+        if events & (Epoll.error | Epoll.hangup) != 0 && phase != .lingering {
+            // Both directions are gone (or the socket failed): nobody can read a response.
+            close()
+            return
+        }
+        if events & Epoll.writable != 0 && (phase == .writing || writingInterim) {
+            if flush() && phase == .idle { processInput() }
+        }
+        if events & Epoll.readable != 0 { readable() }
+    }
+
+    private func readable() {
+        if phase == .lingering {
+            drainForLinger()
+            return
+        }
+        guard phase == .idle || phase == .head || phase == .body else { return }
+        let scratch = loop.scratch
+        var received = false
+        while true {
+            let n = recv(fd, scratch.baseAddress, scratch.count, 0)
+            if n > 0 {
+                input.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[0..<n]))
+                received = true
+                if n < scratch.count { break }
+                // Bound what one connection may buffer in one go; the decoder's limits apply as it parses.
+                if input.count - inputStart > 256 * 1024 { break }
+            } else if n == 0 {
+                peerClosedInput = true
+                break
+            } else {
+                if errno == EINTR { continue }
+                if errno == EAGAIN || errno == EWOULDBLOCK { break }
+                close()
+                return
+            }
+        }
+        if received && phase == .body {
+            // Body idle timeout restarts with every read, capped by the absolute body deadline.
+            deadline = min(loop.now + loop.core.bodyIdleTimeoutMs, bodyDeadline)
+        }
+        processInput()
+        if phase == .closed { return }
+        if peerClosedInput {
+            switch phase {
+            case .idle, .head, .body:
+                // EOF before a complete request: nothing to answer.
+                close()
+            case .processing, .writing:
+                // Half-closed client: answer, then close (interest no longer includes input).
+                closeAfterResponse = true
+                updateInterest()
+            case .lingering, .closed:
+                break
+            }
+        }
+    }
+
+    /// Decodes and serves as many buffered requests as possible, in order.
+    private func processInput() {
+        while phase == .idle || phase == .head || phase == .body {
+            if inputStart == input.count && phase == .idle { break }
+            let step: (RequestDecoder.Event, Int)
+            do {
+                step = try input.withUnsafeBufferPointer { buffer throws(HTTPParseError) in
+                    try decoder.next(UnsafeBufferPointer(rebasing: buffer[inputStart...]))
+                }
+            } catch {
+                fail(error)
+                return
+            }
+            inputStart += step.1
+            switch step.0 {
+            case .needMore:
+                if phase == .idle && inputStart < input.count {
+                    phase = .head
+                    // RFC-independent hardening: the head must complete within an absolute deadline (slowloris).
+                    deadline = loop.now + loop.core.headerTimeoutMs
+                }
+                compactInput()
+                return
+            case .head(let parsed):
+                requestCount += 1
+                let decided = loop.core.responder.decide(parsed)
+                do {
+                    try decoder.beginBody(maxSize: loop.core.responder.maxBodySize(for: decided))
+                } catch {
+                    fail(error)
+                    return
+                }
+                head = parsed
+                decision = decided
+                phase = .body
+                bodyDeadline = loop.now + loop.core.bodyTimeoutMs
+                deadline = min(loop.now + loop.core.bodyIdleTimeoutMs, bodyDeadline)
+                // RFC 9110 §10.1.1: send 100 Continue before reading the body, unless some of it is already here.
+                if parsed.expectsContinue && inputStart == input.count {
+                    sendInterimContinue()
+                    if phase == .closed { return }
+                }
+            case .body(let body):
+                guard let head, let decision else { preconditionFailure("body without head") }
+                compactInput()
+                dispatch(head: head, decision: decision, body: body)
+            }
+        }
+        compactInput()
+    }
+
+    private func compactInput() {
+        if inputStart == input.count {
+            if !input.isEmpty {
+                input.removeAll(keepingCapacity: input.capacity <= 64 * 1024)
+                inputStart = 0
+            }
+        } else if inputStart > 16 * 1024 && inputStart * 2 > input.count {
+            input.removeSubrange(0..<inputStart)
+            inputStart = 0
+        }
+    }
+
+    private func dispatch(head: RequestHead, decision: Responder.Decision, body: [UInt8]) {
+        phase = .processing
+        deadline = .max
+        if case .fixed(_, close: true) = decision { closeAfterResponse = true }
+        if loop.core.responder.runsInline(decision) {
+            let response = Responder.respond(decision, head: head, body: body, remoteAddress: remoteAddress)
+            send(response)
+            return
+        }
+        updateInterest()
+        let loop = self.loop
+        let remoteAddress = self.remoteAddress
+        DispatchQueue.global().async { [self] in
+            let response = Responder.respond(decision, head: head, body: body, remoteAddress: remoteAddress)
+            loop.post(.completed(self, response))
+        }
+    }
+
+    /// Called on the loop thread when a worker finished.
+    func handlerFinished(_ response: HTTPResponse) {
+        guard phase == .processing else { return }
+        send(response)
+        if phase == .idle { processInput() }
+    }
+
+    // MARK: Writing
+
+    private func send(_ response: HTTPResponse) {
+        guard let head else { preconditionFailure("response without request") }
+        let keepAlive =
+            head.keepAlive && !closeAfterResponse && !loop.stopping
+            && requestCount < loop.core.configuration.maxRequestsPerConnection
+        if !keepAlive { closeAfterResponse = true }
+        let plan = ResponseEncoder.plan(
+            status: response.status, isHead: head.method == .head, bodyCount: response.body.count,
+            handlerContentLength: response.headers["Content-Length"])
+        output.removeAll(keepingCapacity: true)
+        outputOffset = 0
+        ResponseEncoder.encodeHead(
+            response, plan: plan, keepAlive: keepAlive, minorVersion: head.minorVersion, date: loop.date.headerLine,
+            serverName: loop.core.configuration.serverName, into: &output)
+        outputBody = plan.sendBody ? response.body : []
+        outputBodyOffset = 0
+        self.head = nil
+        self.decision = nil
+        phase = .writing
+        deadline = loop.now + loop.core.writeTimeoutMs
+        _ = flush()
+    }
+
+    private static let continueLine: [UInt8] = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+
+    private func sendInterimContinue() {
+        output.removeAll(keepingCapacity: true)
+        output.append(contentsOf: Self.continueLine)
+        outputOffset = 0
+        outputBody = []
+        outputBodyOffset = 0
+        writingInterim = true
+        _ = flush()
+    }
+
+    /// Writes pending output. Returns true when everything was written and the exchange moved on.
+    @discardableResult
+    private func flush() -> Bool {
+        while outputOffset < output.count || outputBodyOffset < outputBody.count {
+            let written = output.withUnsafeBytes { headBytes in
+                outputBody.withUnsafeBytes { bodyBytes in
+                    withUnsafeTemporaryAllocation(of: iovec.self, capacity: 2) { iov -> Int in
+                        var count = 0
+                        if outputOffset < headBytes.count {
+                            iov[count] = iovec(
+                                iov_base: UnsafeMutableRawPointer(mutating: headBytes.baseAddress! + outputOffset),
+                                iov_len: headBytes.count - outputOffset)
+                            count += 1
+                        }
+                        if outputBodyOffset < bodyBytes.count {
+                            iov[count] = iovec(
+                                iov_base: UnsafeMutableRawPointer(mutating: bodyBytes.baseAddress! + outputBodyOffset),
+                                iov_len: bodyBytes.count - outputBodyOffset)
+                            count += 1
+                        }
+                        var message = msghdr()
+                        message.msg_iov = iov.baseAddress
+                        message.msg_iovlen = count
+                        // MSG_NOSIGNAL: a vanished peer gives EPIPE, never SIGPIPE.
+                        return sendmsg(fd, &message, Int32(MSG_NOSIGNAL))
+                    }
+                }
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN || errno == EWOULDBLOCK {
+                    // Slow reader: wait for EPOLLOUT instead of holding a thread.
+                    updateInterest()
+                    return false
+                }
+                close()
+                return false
+            }
+            deadline = loop.now + loop.core.writeTimeoutMs
+            var remaining = written
+            let headLeft = output.count - outputOffset
+            if headLeft > 0 {
+                let step = min(headLeft, remaining)
+                outputOffset += step
+                remaining -= step
+            }
+            outputBodyOffset += remaining
+        }
+        if writingInterim {
+            writingInterim = false
+            deadline = min(loop.now + loop.core.bodyIdleTimeoutMs, bodyDeadline)
+            updateInterest()
+            return false
+        }
+        outputBody = []
+        if closeAfterResponse {
+            beginLinger()
+            return false
+        }
+        phase = .idle
+        deadline = loop.now + loop.core.keepAliveTimeoutMs
+        updateInterest()
+        return true
+    }
+
+    // MARK: Errors, timeouts, closing
+
+    /// Answers a protocol error and closes (reference policy: never resynchronise after a framing error).
+    private func fail(_ error: HTTPParseError) {
+        if head == nil {
+            // Errors in the head: the response still needs a request context for the encoder.
+            head = RequestHead(
+                method: .get, path: "/", rawQuery: "", query: [], isAsterisk: false, minorVersion: 1, headers: HTTPHeaders(),
+                framing: .none, keepAlive: false, expectsContinue: false)
+        }
+        closeAfterResponse = true
+        phase = .processing
+        send(ProblemDetails(status: error.status, detail: error.reason).response())
+    }
+
+    func deadlinePassed() {
+        switch phase {
+        case .idle, .lingering, .writing:
+            close()
+        case .head, .body:
+            // RFC 9110 §15.5.9: 408 when the client did not produce a request in time; then close.
+            head = nil
+            fail(HTTPParseError(.requestTimeout, "the request was not received in time"))
+        case .processing, .closed:
+            break
+        }
+    }
+
+    /// Graceful stop: idle connections close now; the others finish the current exchange, then close.
+    func beginShutdown() {
+        closeAfterResponse = true
+        if phase == .idle { close() }
+    }
+
+    private func beginLinger() {
+        if peerClosedInput {
+            close()
+            return
+        }
+        // Half-close our side so the client reads the response before any reset; drain what it still sends.
+        shutdown(fd, Int32(SHUT_WR))
+        phase = .lingering
+        deadline = loop.now + loop.core.lingerTimeoutMs
+        input = []
+        inputStart = 0
+        updateInterest()
+    }
+
+    private func drainForLinger() {
+        let scratch = loop.scratch
+        while true {
+            let n = recv(fd, scratch.baseAddress, scratch.count, 0)
+            if n > 0 { continue }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return }
+            close()
+            return
+        }
+    }
+
+    private func updateInterest() {
+        var wanted: UInt32 = 0
+        switch phase {
+        case .idle, .head, .body, .lingering:
+            wanted = peerClosedInput && phase != .lingering ? 0 : Epoll.readable
+            if writingInterim { wanted |= Epoll.writable }
+        case .writing:
+            wanted = Epoll.writable
+        case .processing, .closed:
+            wanted = 0
+        }
+        if wanted != interest {
+            interest = wanted
+            loop.setInterest(fd, wanted)
+        }
+    }
+
+    /// Closes the socket at once.
+    func close() {
+        guard phase != .closed else { return }
+        phase = .closed
+        deadline = .max
+        loop.remove(fd)
+        _ = Glibc.close(fd)
+        input = []
+        output = []
+        outputBody = []
+    }
+}

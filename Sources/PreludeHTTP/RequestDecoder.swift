@@ -1,0 +1,525 @@
+/// An incremental HTTP/1.1 request decoder (RFC 9112): head first, then the body, one request at a time.
+///
+/// The caller owns the bytes. It passes every unconsumed byte on each call and drops the `consumed`
+/// prefix afterwards; the decoder remembers how far it has scanned, so bytes arriving one at a time
+/// cost O(n) overall. A thrown `HTTPParseError` means: answer its status and close.
+package struct RequestDecoder: Sendable {
+    /// What a call to `next(_:)` produced.
+    package enum Event: Sendable {
+        /// More bytes are needed.
+        case needMore
+        /// A complete head. Call `beginBody(maxSize:)` before the next call.
+        case head(RequestHead)
+        /// The complete, de-chunked body of the current request; the decoder is ready for the next head.
+        case body([UInt8])
+    }
+
+    private enum ChunkPhase: Sendable {
+        case sizeLine
+        case data(remaining: Int)
+        case dataEnd
+        case trailers(count: Int)
+    }
+
+    private enum State: Sendable {
+        case head
+        case awaitingBodyDecision(RequestHead.Framing)
+        case length(Int)
+        case chunked(ChunkPhase)
+    }
+
+    /// The size limits in force.
+    package var limits: HTTPParserLimits
+    private var state: State = .head
+    // Head scan progress, as offsets into the unconsumed bytes (stable until a head is consumed).
+    private var scanned = 0
+    private var lineStart = 0
+    private var headStart = 0
+    private var requestLineEnd = -1
+    private var headerLines = 0
+    // Body progress.
+    private var body: [UInt8] = []
+    private var bodyLimit = 0
+
+    /// Creates a decoder with the given limits.
+    package init(limits: HTTPParserLimits) { self.limits = limits }
+
+    /// True while no byte of a new request has been consumed or scanned (the connection is idle).
+    package var isAtRequestBoundary: Bool {
+        if case .head = state { return scanned == 0 }
+        return false
+    }
+
+    /// True once a head has been decoded and its body is not complete yet.
+    package var isReadingBody: Bool {
+        switch state {
+        case .head: false
+        default: true
+        }
+    }
+
+    /// Decides how to read the body of the head just returned: throws 413 when a declared length is over
+    /// `maxSize`, before any of it is read (RFC 9110 §15.5.14).
+    package mutating func beginBody(maxSize: Int) throws(HTTPParseError) {
+        guard case .awaitingBodyDecision(let framing) = state else {
+            preconditionFailure("beginBody called without a pending head")
+        }
+        body = []
+        bodyLimit = maxSize
+        switch framing {
+        case .none: state = .length(0)
+        case .length(let n):
+            if n > maxSize { throw HTTPParseError(.contentTooLarge, "body larger than \(maxSize) bytes") }
+            state = .length(n)
+        case .chunked: state = .chunked(.sizeLine)
+        }
+    }
+
+    /// Decodes as much as the bytes allow. `consumed` bytes must be dropped by the caller.
+    package mutating func next(_ bytes: UnsafeBufferPointer<UInt8>) throws(HTTPParseError) -> (Event, consumed: Int) {
+        switch state {
+        case .head:
+            return try scanHead(bytes)
+        case .awaitingBodyDecision:
+            preconditionFailure("call beginBody(maxSize:) after a head")
+        case .length(let n):
+            guard bytes.count >= n else { return (.needMore, 0) }
+            let result = n == 0 ? [] : Array(UnsafeBufferPointer(rebasing: bytes[0..<n]))
+            state = .head
+            return (.body(result), n)
+        case .chunked(let phase):
+            return try decodeChunked(bytes, phase: phase)
+        }
+    }
+
+    // MARK: Head
+
+    private mutating func scanHead(_ bytes: UnsafeBufferPointer<UInt8>) throws(HTTPParseError) -> (Event, consumed: Int) {
+        var i = scanned
+        let count = bytes.count
+        while i < count {
+            if bytes[i] != ByteClass.lf {
+                i += 1
+                continue
+            }
+            // RFC 9112 §2.2: a bare LF MAY be accepted; we reject it (strict, like llhttp), and every line must end in CRLF.
+            guard i > lineStart, bytes[i - 1] == ByteClass.cr else { throw .bad("line not terminated by CRLF") }
+            let lineLength = i - 1 - lineStart
+            if requestLineEnd < 0 {
+                if lineLength == 0 {
+                    // RFC 9112 §2.2: ignore at least one empty line before the request line; allow a few.
+                    guard i + 1 <= 8 else { throw .bad("too many empty lines before the request line") }
+                    lineStart = i + 1
+                    headStart = i + 1
+                    i += 1
+                    continue
+                }
+                // RFC 9112 §3: a request line longer than we accept → 414.
+                if lineLength > limits.maxRequestLineLength {
+                    throw HTTPParseError(.uriTooLong, "request line longer than \(limits.maxRequestLineLength) bytes")
+                }
+                requestLineEnd = i + 1
+            } else if lineLength == 0 {
+                let headEnd = i + 1
+                let head = try Self.parseHead(
+                    UnsafeBufferPointer(rebasing: bytes[headStart..<headEnd]), limits: limits)
+                resetHeadScan()
+                state = .awaitingBodyDecision(head.framing)
+                return (.head(head), headEnd)
+            } else {
+                // RFC 6585 §5: header fields too large → 431.
+                if lineLength > limits.maxHeaderLineLength {
+                    throw HTTPParseError(.requestHeaderFieldsTooLarge, "header line longer than \(limits.maxHeaderLineLength) bytes")
+                }
+                headerLines += 1
+                if headerLines > limits.maxHeaderCount {
+                    throw HTTPParseError(.requestHeaderFieldsTooLarge, "more than \(limits.maxHeaderCount) header fields")
+                }
+            }
+            lineStart = i + 1
+            i += 1
+        }
+        scanned = i
+        // Enforce limits on the incomplete line too, so an endless line is cut off without buffering it.
+        if requestLineEnd < 0 {
+            if count - lineStart > limits.maxRequestLineLength + 1 {
+                throw HTTPParseError(.uriTooLong, "request line longer than \(limits.maxRequestLineLength) bytes")
+            }
+        } else {
+            if count - lineStart > limits.maxHeaderLineLength + 1 {
+                throw HTTPParseError(.requestHeaderFieldsTooLarge, "header line longer than \(limits.maxHeaderLineLength) bytes")
+            }
+            if count - requestLineEnd > limits.maxHeaderBytes {
+                throw HTTPParseError(.requestHeaderFieldsTooLarge, "header block larger than \(limits.maxHeaderBytes) bytes")
+            }
+        }
+        return (.needMore, 0)
+    }
+
+    private mutating func resetHeadScan() {
+        scanned = 0
+        lineStart = 0
+        headStart = 0
+        requestLineEnd = -1
+        headerLines = 0
+    }
+
+    /// Parses a complete head (request line and field lines, each ending in CRLF, then an empty line).
+    package static func parseHead(_ head: UnsafeBufferPointer<UInt8>, limits: HTTPParserLimits) throws(HTTPParseError)
+        -> RequestHead
+    {
+        var lines: [Range<Int>] = []
+        lines.reserveCapacity(16)
+        var start = 0
+        for i in 0..<head.count where head[i] == ByteClass.lf {
+            lines.append(start..<(i - 1))
+            start = i + 1
+        }
+        // The last entry is the empty line ending the head.
+        guard lines.count >= 2 else { throw .bad("incomplete head") }
+        let requestLine = UnsafeBufferPointer(rebasing: head[lines[0]])
+
+        // RFC 9112 §3: request-line = method SP request-target SP HTTP-version, single spaces.
+        var firstSpace = -1
+        for i in 0..<requestLine.count where requestLine[i] == ByteClass.sp {
+            firstSpace = i
+            break
+        }
+        guard firstSpace > 0 else { throw .bad("malformed request line") }
+        var secondSpace = -1
+        for i in (firstSpace + 1)..<requestLine.count where requestLine[i] == ByteClass.sp {
+            secondSpace = i
+            break
+        }
+        guard secondSpace > firstSpace + 1 else { throw .bad("malformed request line") }
+        let methodBytes = UnsafeBufferPointer(rebasing: requestLine[0..<firstSpace])
+        let target = UnsafeBufferPointer(rebasing: requestLine[(firstSpace + 1)..<secondSpace])
+        let version = UnsafeBufferPointer(rebasing: requestLine[(secondSpace + 1)...])
+
+        // RFC 9110 §9.1: the method is a token.
+        for b in methodBytes where !ByteClass.isTchar(b) { throw .bad("invalid method") }
+        // RFC 9112 §3.2: the target has no whitespace or control characters.
+        for b in target where !ByteClass.isTargetByte(b) { throw .bad("invalid character in request target") }
+
+        // RFC 9112 §2.3: HTTP-version = "HTTP/" DIGIT "." DIGIT; other versions → 505 (RFC 9110 §15.6.6).
+        guard version.count == 8, version[0] == UInt8(ascii: "H"), version[1] == UInt8(ascii: "T"),
+            version[2] == UInt8(ascii: "T"), version[3] == UInt8(ascii: "P"), version[4] == UInt8(ascii: "/"),
+            version[6] == UInt8(ascii: "."), (48...57).contains(version[5]), (48...57).contains(version[7])
+        else { throw .bad("malformed HTTP version") }
+        guard version[5] == UInt8(ascii: "1"), version[7] == UInt8(ascii: "0") || version[7] == UInt8(ascii: "1") else {
+            throw HTTPParseError(.httpVersionNotSupported, "only HTTP/1.0 and HTTP/1.1 are supported")
+        }
+        let minor = Int(version[7] - 48)
+
+        // Header fields (RFC 9112 §5).
+        var headers = HTTPHeaders()
+        var contentLength: Int?
+        var contentLengthFields = 0
+        var transferCodings: [String] = []
+        var sawTransferEncoding = false
+        var hostCount = 0
+        var connectionClose = false
+        var connectionKeepAlive = false
+        var expectsContinue = false
+        var unknownExpectation = false
+        for lineIndex in 1..<(lines.count - 1) {
+            let line = UnsafeBufferPointer(rebasing: head[lines[lineIndex]])
+            let (name, value) = try parseFieldLine(line)
+            let nameBytes = UnsafeBufferPointer(rebasing: line[0..<name])
+            let valueBytes = UnsafeBufferPointer(rebasing: line[value])
+            let nameString = String(decoding: nameBytes, as: UTF8.self)
+            let valueString = String(decoding: valueBytes, as: UTF8.self)
+            headers.add(nameString, valueString)
+
+            switch nameBytes.count {
+            case 4 where ByteClass.equalsLowercase(nameBytes, "host"):
+                hostCount += 1
+            case 14 where ByteClass.equalsLowercase(nameBytes, "content-length"):
+                // RFC 9112 §6.3 / RFC 9110 §8.6: Content-Length = 1*DIGIT. A list (`4, 4`), a sign, or a second
+                // field is refused outright (reference policy, like llhttp and nginx).
+                contentLengthFields += 1
+                guard contentLengthFields == 1 else { throw .bad("repeated Content-Length") }
+                guard valueBytes.count >= 1, valueBytes.count <= 18 else { throw .bad("invalid Content-Length") }
+                var n = 0
+                for b in valueBytes {
+                    guard b >= 48 && b <= 57 else { throw .bad("invalid Content-Length") }
+                    n = n * 10 + Int(b - 48)
+                }
+                contentLength = n
+            case 17 where ByteClass.equalsLowercase(nameBytes, "transfer-encoding"):
+                sawTransferEncoding = true
+                for coding in valueString.split(separator: ",", omittingEmptySubsequences: false) {
+                    let trimmed = coding.trimmingOWS().lowercased()
+                    guard !trimmed.isEmpty else { throw .bad("empty transfer coding") }
+                    transferCodings.append(trimmed)
+                }
+            case 10 where ByteClass.equalsLowercase(nameBytes, "connection"):
+                // RFC 9110 §7.6.1: a comma-separated list of options, case-insensitive.
+                for option in valueString.split(separator: ",") {
+                    let o = option.trimmingOWS().lowercased()
+                    if o == "close" { connectionClose = true } else if o == "keep-alive" { connectionKeepAlive = true }
+                }
+            case 6 where ByteClass.equalsLowercase(nameBytes, "expect"):
+                // RFC 9110 §10.1.1: only 100-continue is defined; ignored on HTTP/1.0.
+                if valueString.trimmingOWS().lowercased() == "100-continue" {
+                    expectsContinue = minor == 1
+                } else {
+                    unknownExpectation = true
+                }
+            default:
+                break
+            }
+        }
+
+        // RFC 9112 §3.2: an HTTP/1.1 request without Host, or with more than one, → 400.
+        if minor == 1 && hostCount != 1 {
+            throw .bad(hostCount == 0 ? "missing Host" : "repeated Host")
+        }
+        if hostCount > 1 { throw .bad("repeated Host") }
+
+        var framing = RequestHead.Framing.none
+        if sawTransferEncoding {
+            // RFC 9112 §6.1: Content-Length with Transfer-Encoding MAY be rejected; we do (smuggling), and close.
+            if contentLength != nil { throw .bad("both Content-Length and Transfer-Encoding") }
+            // RFC 9112 §6.1: Transfer-Encoding in an HTTP/1.0 message means faulty framing.
+            if minor == 0 { throw .bad("Transfer-Encoding in an HTTP/1.0 request") }
+            let known: Set<String> = ["chunked", "gzip", "x-gzip", "deflate", "compress", "x-compress"]
+            // RFC 9112 §6.1: a transfer coding the server does not understand → 501.
+            if transferCodings.contains(where: { !known.contains($0) }) {
+                throw HTTPParseError(.notImplemented, "unknown transfer coding")
+            }
+            // RFC 9112 §6.3: chunked must be the final coding, applied once, else 400 and close.
+            let chunkedCount = transferCodings.filter { $0 == "chunked" }.count
+            guard transferCodings.last == "chunked", chunkedCount == 1 else {
+                throw .bad("chunked is not the final transfer coding")
+            }
+            // We decode no content codings in transfer: gzip, chunked is understood but not implemented.
+            guard transferCodings.count == 1 else { throw HTTPParseError(.notImplemented, "unsupported transfer coding") }
+            framing = .chunked
+        } else if let contentLength, contentLength > 0 {
+            framing = .length(contentLength)
+        }
+        if unknownExpectation {
+            throw HTTPParseError(.expectationFailed, "unsupported expectation")
+        }
+
+        // Request target forms (RFC 9112 §3.2).
+        var isAsterisk = false
+        var pathBytes = target
+        if target.count == 1 && target[0] == UInt8(ascii: "*") {
+            // RFC 9112 §3.2.4: asterisk-form only for OPTIONS.
+            guard methodBytes.count == 7, ByteClass.equalsLowercase(methodBytes, "options"), methodBytes[0] == UInt8(ascii: "O")
+            else { throw .bad("asterisk-form target outside OPTIONS") }
+            isAsterisk = true
+        } else if target[0] != UInt8(ascii: "/") {
+            // RFC 9112 §3.2.2: a server MUST accept absolute-form; we keep its path and query.
+            pathBytes = try absoluteFormPath(target)
+        }
+        var queryStart = pathBytes.count
+        for i in 0..<pathBytes.count where pathBytes[i] == UInt8(ascii: "?") {
+            queryStart = i
+            break
+        }
+        // RFC 9112 §3.2.1: a fragment is never sent in a request target.
+        for b in pathBytes where b == UInt8(ascii: "#") { throw .bad("fragment in request target") }
+        let rawPath = UnsafeBufferPointer(rebasing: pathBytes[0..<queryStart])
+        let rawQueryBytes =
+            queryStart < pathBytes.count
+            ? UnsafeBufferPointer(rebasing: pathBytes[(queryStart + 1)...]) : UnsafeBufferPointer(rebasing: pathBytes[0..<0])
+        let path: String
+        if isAsterisk {
+            path = "*"
+        } else {
+            // RFC 3986 §2.1: percent-decoding; `+` stays `+` in a path.
+            guard let decoded = PercentDecoding.decode(rawPath, plusAsSpace: false) else {
+                throw .bad("invalid percent-encoding in path")
+            }
+            path = decoded
+        }
+        guard let query = PercentDecoding.parseQuery(rawQueryBytes) else { throw .bad("invalid percent-encoding in query") }
+        let rawQuery = String(decoding: rawQueryBytes, as: UTF8.self)
+
+        let method = HTTPMethod(rawValue: String(decoding: methodBytes, as: UTF8.self))
+        // RFC 9112 §9.3: HTTP/1.1 defaults to persistent; HTTP/1.0 only with keep-alive.
+        let keepAlive = minor == 1 ? !connectionClose : (connectionKeepAlive && !connectionClose)
+        return RequestHead(
+            method: method, path: path, rawQuery: rawQuery, query: query, isAsterisk: isAsterisk, minorVersion: minor,
+            headers: headers, framing: framing, keepAlive: keepAlive, expectsContinue: expectsContinue && framing != .none)
+    }
+
+    /// Splits a field line into the name's length and the value's range (OWS trimmed), enforcing RFC 9112 §5.
+    static func parseFieldLine(_ line: UnsafeBufferPointer<UInt8>) throws(HTTPParseError) -> (name: Int, value: Range<Int>) {
+        // RFC 9112 §5.2: obs-fold (a line starting with SP or HTAB) → 400.
+        guard let first = line.first, first != ByteClass.sp, first != ByteClass.htab else {
+            throw .bad("obsolete line folding")
+        }
+        var colon = -1
+        for i in 0..<line.count {
+            let b = line[i]
+            if b == ByteClass.colon {
+                colon = i
+                break
+            }
+            // RFC 9112 §5.1: no whitespace between the field name and the colon; names are tokens (RFC 9110 §5.1).
+            guard ByteClass.isTchar(b) else { throw .bad("invalid character in field name") }
+        }
+        guard colon > 0 else { throw .bad("field line without a name and colon") }
+        var start = colon + 1
+        var end = line.count
+        while start < end, line[start] == ByteClass.sp || line[start] == ByteClass.htab { start += 1 }
+        while end > start, line[end - 1] == ByteClass.sp || line[end - 1] == ByteClass.htab { end -= 1 }
+        // RFC 9110 §5.5 / RFC 9112 §2.2: no CTLs (NUL, bare CR, DEL...) in field values.
+        for i in start..<end where !ByteClass.isFieldValueByte(line[i]) {
+            throw .bad("control character in field value")
+        }
+        return (colon, start..<end)
+    }
+
+    private static func absoluteFormPath(_ target: UnsafeBufferPointer<UInt8>) throws(HTTPParseError) -> UnsafeBufferPointer<UInt8> {
+        // scheme "://" authority [path-abempty] ["?" query]
+        var i = 0
+        while i < target.count, target[i] != UInt8(ascii: ":") {
+            let b = ByteClass.lower(target[i])
+            guard (b >= 97 && b <= 122) || (i > 0 && ((b >= 48 && b <= 57) || b == 43 || b == 45 || b == 46)) else {
+                throw .bad("invalid request target")
+            }
+            i += 1
+        }
+        guard i > 0, i + 2 < target.count, target[i + 1] == UInt8(ascii: "/"), target[i + 2] == UInt8(ascii: "/") else {
+            throw .bad("invalid request target")
+        }
+        var j = i + 3
+        while j < target.count, target[j] != UInt8(ascii: "/"), target[j] != UInt8(ascii: "?") { j += 1 }
+        guard j > i + 3 else { throw .bad("absolute-form target without authority") }
+        if j == target.count { return UnsafeBufferPointer(start: rootPath.utf8Start, count: 1) }
+        if target[j] == UInt8(ascii: "?") {
+            throw .bad("absolute-form target with a query but no path")
+        }
+        return UnsafeBufferPointer(rebasing: target[j...])
+    }
+
+    private static let rootPath: StaticString = "/"
+
+    // MARK: Chunked (RFC 9112 §7.1)
+
+    private mutating func decodeChunked(_ bytes: UnsafeBufferPointer<UInt8>, phase startPhase: ChunkPhase)
+        throws(HTTPParseError) -> (Event, consumed: Int)
+    {
+        var pos = 0
+        var phase = startPhase
+        while true {
+            switch phase {
+            case .sizeLine:
+                guard let lf = Self.findLF(bytes, from: pos) else {
+                    if bytes.count - pos > limits.maxHeaderLineLength { throw .bad("chunk size line too long") }
+                    state = .chunked(phase)
+                    return (.needMore, pos)
+                }
+                guard lf > pos, bytes[lf - 1] == ByteClass.cr else { throw .bad("chunk size line not terminated by CRLF") }
+                let size = try Self.parseChunkSize(UnsafeBufferPointer(rebasing: bytes[pos..<(lf - 1)]))
+                pos = lf + 1
+                if size == 0 {
+                    phase = .trailers(count: 0)
+                } else {
+                    guard size <= UInt64(bodyLimit - body.count) else {
+                        throw HTTPParseError(.contentTooLarge, "body larger than \(bodyLimit) bytes")
+                    }
+                    body.reserveCapacity(body.count + Int(size))
+                    phase = .data(remaining: Int(size))
+                }
+            case .data(let remaining):
+                let available = min(remaining, bytes.count - pos)
+                if available > 0 {
+                    body.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[pos..<(pos + available)]))
+                    pos += available
+                }
+                if available < remaining {
+                    state = .chunked(.data(remaining: remaining - available))
+                    return (.needMore, pos)
+                }
+                phase = .dataEnd
+            case .dataEnd:
+                // RFC 9112 §7.1: chunk-data is followed by CRLF; anything else is a framing error.
+                guard bytes.count - pos >= 2 else {
+                    if bytes.count - pos == 1 && bytes[pos] != ByteClass.cr { throw .bad("chunk data not followed by CRLF") }
+                    state = .chunked(phase)
+                    return (.needMore, pos)
+                }
+                guard bytes[pos] == ByteClass.cr, bytes[pos + 1] == ByteClass.lf else {
+                    throw .bad("chunk data not followed by CRLF")
+                }
+                pos += 2
+                phase = .sizeLine
+            case .trailers(let count):
+                guard let lf = Self.findLF(bytes, from: pos) else {
+                    if bytes.count - pos > limits.maxHeaderLineLength {
+                        throw HTTPParseError(.requestHeaderFieldsTooLarge, "trailer line too long")
+                    }
+                    state = .chunked(phase)
+                    return (.needMore, pos)
+                }
+                guard lf > pos, bytes[lf - 1] == ByteClass.cr else { throw .bad("trailer line not terminated by CRLF") }
+                if lf - 1 == pos {
+                    pos = lf + 1
+                    state = .head
+                    let result = body
+                    body = []
+                    return (.body(result), pos)
+                }
+                // RFC 9112 §7.1.2: trailer fields have field-line syntax; we validate and discard them
+                // (RFC 9110 §6.5.1: never merge trailers into the header section without knowing they are safe).
+                _ = try Self.parseFieldLine(UnsafeBufferPointer(rebasing: bytes[pos..<(lf - 1)]))
+                guard count + 1 <= limits.maxHeaderCount else {
+                    throw HTTPParseError(.requestHeaderFieldsTooLarge, "too many trailer fields")
+                }
+                pos = lf + 1
+                phase = .trailers(count: count + 1)
+            }
+        }
+    }
+
+    private static func findLF(_ bytes: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
+        var i = from
+        while i < bytes.count {
+            if bytes[i] == ByteClass.lf { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    /// chunk-size = 1*HEXDIG (at most 16 digits, no sign, no `0x`), then optional chunk extensions.
+    static func parseChunkSize(_ line: UnsafeBufferPointer<UInt8>) throws(HTTPParseError) -> UInt64 {
+        var size: UInt64 = 0
+        var digits = 0
+        var i = 0
+        while i < line.count, let v = ByteClass.hexValue(line[i]) {
+            digits += 1
+            guard digits <= 16 else { throw .bad("chunk size too long") }
+            size = size << 4 | UInt64(v)
+            i += 1
+        }
+        guard digits > 0 else { throw .bad("invalid chunk size") }
+        if i < line.count {
+            // RFC 9112 §7.1.1: chunk-ext = *( BWS ";" BWS chunk-ext-name [ BWS "=" BWS chunk-ext-val ] ).
+            var j = i
+            while j < line.count, line[j] == ByteClass.sp || line[j] == ByteClass.htab { j += 1 }
+            guard j < line.count, line[j] == UInt8(ascii: ";") else { throw .bad("invalid chunk size") }
+            for k in j..<line.count where !ByteClass.isFieldValueByte(line[k]) { throw .bad("invalid chunk extension") }
+        }
+        return size
+    }
+}
+
+extension Substring {
+    /// The substring without leading and trailing SP / HTAB (OWS, RFC 9110 §5.6.3).
+    func trimmingOWS() -> Substring {
+        var s = self
+        while let f = s.first, f == " " || f == "\t" { s = s.dropFirst() }
+        while let l = s.last, l == " " || l == "\t" { s = s.dropLast() }
+        return s
+    }
+}
+
+extension String {
+    func trimmingOWS() -> Substring { self[...].trimmingOWS() }
+}

@@ -1,0 +1,92 @@
+/// Turns parsed requests into responses: routing, the engine's own answers (404, 405, 501, OPTIONS),
+/// and running handlers with their errors rendered (RFC 9457 problem documents).
+package struct Responder: Sendable {
+    /// What to do with a request once its head is known.
+    package enum Decision: Sendable {
+        /// Run this route's handler.
+        case route(Router.Route, parameters: [String: String])
+        /// Answer without a handler; `close` ends the connection afterwards.
+        case fixed(HTTPResponse, close: Bool)
+    }
+
+    /// The methods this engine implements (RFC 9110 §9.1: others → 501).
+    package static let implementedMethods: [HTTPMethod] = [.get, .head, .post, .put, .patch, .delete, .options]
+
+    /// The routes.
+    package let router: Router
+    /// The body limit for routes without their own.
+    package let defaultMaxBodySize: Int
+
+    package init(router: Router, defaultMaxBodySize: Int) {
+        self.router = router
+        self.defaultMaxBodySize = defaultMaxBodySize
+    }
+
+    /// Routes a head.
+    package func decide(_ head: RequestHead) -> Decision {
+        // RFC 9110 §9.1: a method the origin server does not recognise or implement → 501.
+        guard Self.implementedMethods.contains(head.method) else {
+            return .fixed(ProblemDetails(status: .notImplemented, detail: "method \(head.method) is not implemented").response(), close: true)
+        }
+        if head.isAsterisk {
+            // RFC 9110 §9.3.7: OPTIONS * asks about the server as a whole.
+            var headers = HTTPHeaders()
+            headers.add("Allow", Self.implementedMethods.map(\.rawValue).joined(separator: ", "))
+            return .fixed(HTTPResponse(status: .noContent, headers: headers), close: false)
+        }
+        switch router.match(method: head.method, path: head.path) {
+        case .found(let route, let parameters):
+            return .route(route, parameters: parameters)
+        case .methodNotAllowed(var allowed):
+            if !allowed.contains(.options) { allowed.append(.options) }
+            let allow = allowed.map(\.rawValue).joined(separator: ", ")
+            if head.method == .options {
+                // RFC 9110 §9.3.7: describe the communication options of the target resource.
+                return .fixed(HTTPResponse(status: .noContent, headers: ["Allow": allow]), close: false)
+            }
+            // RFC 9110 §15.5.6: 405 MUST carry Allow.
+            let problem = ProblemDetails(
+                status: .methodNotAllowed, detail: "\(head.method) is not allowed on this resource", instance: head.path,
+                headers: ["Allow": allow])
+            return .fixed(problem.response(), close: false)
+        case .notFound:
+            return .fixed(ProblemDetails(status: .notFound, detail: "no resource at this path", instance: head.path).response(), close: false)
+        }
+    }
+
+    /// The body limit for a decision.
+    package func maxBodySize(for decision: Decision) -> Int {
+        if case .route(let route, _) = decision, let limit = route.options.maxBodySize { return limit }
+        return defaultMaxBodySize
+    }
+
+    /// Whether the decision can run on the event loop.
+    package func runsInline(_ decision: Decision) -> Bool {
+        switch decision {
+        case .fixed: true
+        case .route(let route, _): route.options.runsInline
+        }
+    }
+
+    /// Produces the response, running the handler if there is one. Never throws: errors render themselves,
+    /// and anything else becomes a 500 problem without internal details.
+    package static func respond(
+        _ decision: Decision, head: RequestHead, body: [UInt8], remoteAddress: String
+    ) -> HTTPResponse {
+        switch decision {
+        case .fixed(let response, _):
+            return response
+        case .route(let route, let parameters):
+            let request = HTTPRequest(
+                method: head.method, path: head.path, rawQuery: head.rawQuery, query: head.query, headers: head.headers,
+                body: body, pathParameters: parameters, remoteAddress: remoteAddress)
+            do {
+                return try route.handler(request)
+            } catch let error as any HTTPResponseError {
+                return error.response()
+            } catch {
+                return ProblemDetails(status: .internalServerError, detail: "the server failed to handle the request").response()
+            }
+        }
+    }
+}

@@ -1,0 +1,99 @@
+/// Serialises a response head into a reusable byte buffer (RFC 9112 §4, §6).
+///
+/// The server owns `Date`, `Server` (unless the handler set one), `Content-Length`, `Transfer-Encoding`
+/// and `Connection`; handler values for those are replaced. Field lines containing CR or LF are dropped,
+/// so a handler cannot split a response.
+package enum ResponseEncoder {
+    /// Whether a body is sent, and the Content-Length to announce.
+    package struct BodyPlan: Equatable, Sendable {
+        /// Send the body bytes.
+        package var sendBody: Bool
+        /// The Content-Length to write, or nil to write none.
+        package var contentLength: Int?
+    }
+
+    /// Decides body and Content-Length: no body for HEAD, 1xx, 204, 304 (RFC 9110 §6.4.1, §9.3.2);
+    /// no Content-Length for 1xx and 204 (RFC 9110 §8.6); HEAD announces the GET's length.
+    package static func plan(status: HTTPStatus, isHead: Bool, bodyCount: Int, handlerContentLength: String?) -> BodyPlan {
+        if status.code < 200 || status.code == 204 { return BodyPlan(sendBody: false, contentLength: nil) }
+        if status.code == 304 { return BodyPlan(sendBody: false, contentLength: nil) }
+        if isHead {
+            // A HEAD handler that set Content-Length itself (without a body) knows the GET's length.
+            if bodyCount == 0, let v = handlerContentLength, let n = Int(v), n >= 0 {
+                return BodyPlan(sendBody: false, contentLength: n)
+            }
+            return BodyPlan(sendBody: false, contentLength: bodyCount)
+        }
+        return BodyPlan(sendBody: true, contentLength: bodyCount)
+    }
+
+    /// Appends the head of `response` to `out`.
+    package static func encodeHead(
+        _ response: HTTPResponse, plan: BodyPlan, keepAlive: Bool, minorVersion: Int, date: [UInt8],
+        serverName: String, into out: inout [UInt8]
+    ) {
+        out.append(contentsOf: "HTTP/1.1 ".utf8)
+        appendDecimal(response.status.code, to: &out)
+        out.append(ByteClass.sp)
+        out.append(contentsOf: response.status.reasonPhrase.utf8)
+        out.append(contentsOf: crlf)
+        var sawServer = false
+        for field in response.headers {
+            let name = field.name
+            if HTTPHeaders.namesEqual(name, "content-length") || HTTPHeaders.namesEqual(name, "connection")
+                || HTTPHeaders.namesEqual(name, "transfer-encoding") || HTTPHeaders.namesEqual(name, "date")
+            {
+                continue
+            }
+            if !isSafe(name) || !isSafe(field.value) || name.isEmpty { continue }
+            if HTTPHeaders.namesEqual(name, "server") { sawServer = true }
+            out.append(contentsOf: name.utf8)
+            out.append(contentsOf: ": ".utf8)
+            out.append(contentsOf: field.value.utf8)
+            out.append(contentsOf: crlf)
+        }
+        if !sawServer {
+            out.append(contentsOf: "Server: ".utf8)
+            out.append(contentsOf: serverName.utf8)
+            out.append(contentsOf: crlf)
+        }
+        out.append(contentsOf: date)
+        if let length = plan.contentLength {
+            out.append(contentsOf: "Content-Length: ".utf8)
+            appendDecimal(length, to: &out)
+            out.append(contentsOf: crlf)
+        }
+        // RFC 9112 §9.3: HTTP/1.0 needs an explicit keep-alive; close is always announced (§9.6).
+        if !keepAlive {
+            out.append(contentsOf: "Connection: close\r\n".utf8)
+        } else {
+            out.append(contentsOf: "Connection: keep-alive\r\n".utf8)
+        }
+        out.append(contentsOf: crlf)
+    }
+
+    private static let crlf: [UInt8] = [13, 10]
+
+    private static func isSafe(_ s: String) -> Bool {
+        for b in s.utf8 where b == 13 || b == 10 || b == 0 { return false }
+        return true
+    }
+
+    static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
+        if value == 0 {
+            out.append(48)
+            return
+        }
+        var v = value
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var n = 0
+        withUnsafeMutableBytes(of: &digits) { buf in
+            while v > 0 {
+                buf[n] = UInt8(48 + v % 10)
+                v /= 10
+                n += 1
+            }
+            for i in stride(from: n - 1, through: 0, by: -1) { out.append(buf[i]) }
+        }
+    }
+}

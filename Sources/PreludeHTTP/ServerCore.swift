@@ -1,0 +1,55 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+import Synchronization
+
+/// What the acceptor and the event loops share: configuration in convenient units, the responder,
+/// and the open-connection count that enforces `maxConnections`.
+final class ServerCore: Sendable {
+    let configuration: HTTPServerConfiguration
+    let responder: Responder
+    let parserLimits: HTTPParserLimits
+    let headerTimeoutMs: Int64
+    let bodyIdleTimeoutMs: Int64
+    let bodyTimeoutMs: Int64
+    let writeTimeoutMs: Int64
+    let keepAliveTimeoutMs: Int64
+    let lingerTimeoutMs: Int64
+    /// Open connections (accepted and not yet closed).
+    let openConnections = Atomic<Int>(0)
+    /// Written to when the acceptor should look again (a slot freed up, or shutdown).
+    let acceptorWakeFD: Int32
+    /// Left once per thread (acceptor and each loop) when it ends.
+    let running = DispatchGroup()
+
+    init(configuration: HTTPServerConfiguration, router: Router) throws {
+        self.configuration = configuration
+        responder = Responder(router: router, defaultMaxBodySize: configuration.maxBodySize)
+        parserLimits = configuration.parserLimits
+        func ms(_ seconds: Double) -> Int64 { Int64((seconds * 1000).rounded()) }
+        headerTimeoutMs = ms(configuration.headerTimeout)
+        bodyIdleTimeoutMs = ms(configuration.bodyIdleTimeout)
+        bodyTimeoutMs = ms(configuration.bodyTimeout)
+        writeTimeoutMs = ms(configuration.writeTimeout)
+        keepAliveTimeoutMs = ms(configuration.keepAliveTimeout)
+        lingerTimeoutMs = ms(configuration.lingerTimeout)
+        acceptorWakeFD = Epoll.makeEventFD()
+        guard acceptorWakeFD >= 0 else { throw SocketError("eventfd") }
+    }
+
+    deinit { close(acceptorWakeFD) }
+
+    func wakeAcceptor() {
+        var one: UInt64 = 1
+        _ = write(acceptorWakeFD, &one, 8)
+    }
+
+    /// Called by a loop when it closed a connection; wakes the acceptor if it was at the limit.
+    func connectionClosed() {
+        let (old, _) = openConnections.wrappingSubtract(1, ordering: .acquiringAndReleasing)
+        if old >= configuration.maxConnections { wakeAcceptor() }
+    }
+
+    func loopStopped() { running.leave() }
+}

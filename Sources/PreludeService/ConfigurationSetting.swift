@@ -1,0 +1,53 @@
+/// Every service setting, with the names it has in each source. docs/configuration.md lists the same table.
+package enum ConfigurationSetting: String, Sendable, CaseIterable {
+    case host
+    case port
+    case database
+    case logLevel
+    case migrationsDirectory
+    case demoPolicy
+    case shutdownGracePeriod
+    case databaseReaders
+
+    /// The key in config/prelude.json.
+    package var jsonKey: String { rawValue }
+
+    /// The environment variable, e.g. `PRELUDE_PORT`.
+    package var environmentVariable: String {
+        switch self {
+        case .host: "PRELUDE_HOST"
+        case .port: "PRELUDE_PORT"
+        case .database: "PRELUDE_DATABASE"
+        case .logLevel: "PRELUDE_LOG_LEVEL"
+        case .migrationsDirectory: "PRELUDE_MIGRATIONS_DIR"
+        case .demoPolicy: "PRELUDE_DEMO_POLICY"
+        case .shutdownGracePeriod: "PRELUDE_SHUTDOWN_GRACE_PERIOD"
+        case .databaseReaders: "PRELUDE_DATABASE_READERS"
+        }
+    }
+
+    /// The command-line flag, e.g. `--port`.
+    package var flag: String {
+        switch self {
+        case .host: "--host"
+        case .port: "--port"
+        case .database: "--database"
+        case .logLevel: "--log-level"
+        case .migrationsDirectory: "--migrations-dir"
+        case .demoPolicy: "--demo-policy"
+        case .shutdownGracePeriod: "--shutdown-grace-period"
+        case .databaseReaders: "--database-readers"
+        }
+    }
+
+    /// Whether the JSON file gives this setting as a number (else a string).
+    var isNumeric: Bool {
+        switch self {
+        case .port, .shutdownGracePeriod, .databaseReaders: true
+        default: false
+        }
+    }
+
+    /// Environment variables that are not settings but are still ours (so not "unknown").
+    package static let otherEnvironmentVariables: Set<String> = ["PRELUDE_CONFIG"]
+}

@@ -1,0 +1,47 @@
+import Foundation
+import PreludeStorage
+
+/// Loads the demo policy as revision 1 of app `demo` when the database has no app yet.
+package enum DemoSeeder {
+    /// The demo app's id.
+    package static let appID = "demo"
+
+    /// Seeds the database from `documentText` if it holds no app; returns true when it did.
+    ///
+    /// The text is stored byte for byte (the policy core parses it); here it only has to be a JSON object.
+    /// The check and the inserts run in one write transaction, so two starting processes cannot both seed.
+    @discardableResult
+    package static func seedIfEmpty(
+        _ database: Database, documentText: String, sourcePath: String, now: Date = Date()
+    ) throws -> Bool {
+        do {
+            let parsed = try JSONSerialization.jsonObject(with: Data(documentText.utf8))
+            guard parsed is [String: Any] else {
+                throw StartupError.invalidDemoPolicy(path: sourcePath, reason: "the top level is not an object")
+            }
+        } catch let error as StartupError {
+            throw error
+        } catch {
+            throw StartupError.invalidDemoPolicy(path: sourcePath, reason: error.localizedDescription)
+        }
+        let milliseconds = Int64((now.timeIntervalSince1970 * 1000).rounded())
+        // A strong validator of the stored document (RFC 9110 §8.8.3); revision-specific, content-derived.
+        let etag = "\"" + SHA256.hex(documentText.utf8) + "\""
+        return try database.write { db in
+            guard try db.scalar("SELECT count(*) FROM apps", as: Int64.self) == 0 else { return false }
+            try db.execute(
+                "INSERT INTO apps (id, name, live_revision, created_at, updated_at) VALUES (?, ?, 1, ?, ?)",
+                [.text(appID), "Demo", .integer(milliseconds), .integer(milliseconds)])
+            try db.execute(
+                """
+                INSERT INTO policy_revisions (app_id, number, document, etag, created_at, author, message)
+                VALUES (?, 1, ?, ?, ?, 'system', ?)
+                """,
+                [.text(appID), .text(documentText), .text(etag), .integer(milliseconds), .text("demo policy from \(sourcePath)")])
+            try db.execute(
+                "INSERT INTO audit_log (occurred_at, actor, app_id, action, revision, detail) VALUES (?, 'system', ?, 'app.seed', 1, ?)",
+                [.integer(milliseconds), .text(appID), .text("{\"source\":\(Logger.quote(sourcePath))}")])
+            return true
+        }
+    }
+}

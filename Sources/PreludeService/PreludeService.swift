@@ -1,0 +1,138 @@
+import Foundation
+import PreludeHTTP
+import PreludeStorage
+import Synchronization
+
+/// The running service: database opened and migrated, demo seeded, HTTP server listening.
+///
+/// `start` does everything in order and fails with a readable error (`ConfigurationError`,
+/// `MigrationError`, `StartupError`, `StorageError`) before anything listens; `stop` drains and closes.
+package final class PreludeService: Sendable {
+    /// The merged configuration.
+    package let configuration: ServiceConfiguration
+    /// The open database.
+    package let database: Database
+    /// The migrator built from the migrations directory.
+    package let migrator: Migrator
+    /// The HTTP server.
+    package let server: HTTPServer
+    /// The bound TCP port (useful when configured as 0).
+    package let port: Int
+    private let logger: Logger
+    private let draining: DrainFlag
+    private let stopped = Mutex(false)
+
+    private init(
+        configuration: ServiceConfiguration, database: Database, migrator: Migrator, server: HTTPServer, port: Int,
+        logger: Logger, draining: DrainFlag
+    ) {
+        self.configuration = configuration
+        self.database = database
+        self.migrator = migrator
+        self.server = server
+        self.port = port
+        self.logger = logger
+        self.draining = draining
+    }
+
+    /// Opens and migrates the database, seeds the demo on an empty one, and starts listening.
+    package static func start(configuration: ServiceConfiguration, logger: Logger) throws -> PreludeService {
+        let (database, migrator, _) = try openAndMigrate(configuration: configuration, logger: logger)
+        do {
+            try seedDemo(configuration: configuration, database: database, logger: logger)
+            let draining = DrainFlag()
+            var router = Router()
+            HealthRoutes.register(on: &router, database: database, migrator: migrator) { draining.isSet }
+            let server = HTTPServer(
+                configuration: HTTPServerConfiguration(host: configuration.host, port: configuration.port), router: router)
+            let port = try server.start()
+            logger.info(
+                "listening", ["host": configuration.host, "port": "\(port)", "database": configuration.database,
+                              "version": ServiceInfo.version])
+            return PreludeService(
+                configuration: configuration, database: database, migrator: migrator, server: server, port: port,
+                logger: logger, draining: draining)
+        } catch {
+            database.close()
+            throw error
+        }
+    }
+
+    /// Applies pending migrations and closes the database: `prelude migrate`. Returns the names applied.
+    package static func migrate(configuration: ServiceConfiguration, logger: Logger) throws -> [String] {
+        let (database, _, applied) = try openAndMigrate(configuration: configuration, logger: logger)
+        database.close()
+        return applied
+    }
+
+    /// Stops accepting, lets in-flight requests finish within the grace period, closes the database. Idempotent.
+    package func stop() {
+        let first = stopped.withLock { value in
+            defer { value = true }
+            return !value
+        }
+        guard first else { return }
+        draining.set()
+        logger.info("stopping", ["gracePeriod": "\(configuration.shutdownGracePeriod)"])
+        server.shutdown(gracePeriod: configuration.shutdownGracePeriod)
+        server.waitUntilStopped()
+        database.close()
+        logger.info("stopped")
+    }
+
+    private static func openAndMigrate(
+        configuration: ServiceConfiguration, logger: Logger
+    ) throws -> (Database, Migrator, applied: [String]) {
+        try DatabasePathCheck.check(configuration.database)
+        let directory = try locate(configuration.migrationsDirectory, setting: .migrationsDirectory)
+        let migrator = Migrator(migrations: try MigrationCatalog.load(directory: directory))
+        let database = try Database(path: configuration.database, readerCount: configuration.databaseReaders)
+        do {
+            let applied = try migrator.migrate(database)
+            if !applied.isEmpty {
+                logger.info("migrations applied", ["names": applied.joined(separator: ","), "directory": directory])
+            }
+            return (database, migrator, applied)
+        } catch {
+            database.close()
+            throw error
+        }
+    }
+
+    private static func seedDemo(configuration: ServiceConfiguration, database: Database, logger: Logger) throws {
+        guard !configuration.demoPolicy.isEmpty else { return }
+        let path: String
+        do {
+            path = try locate(configuration.demoPolicy, setting: .demoPolicy)
+        } catch {
+            // The default file is optional (an install without the demo); a path the operator named is not.
+            if configuration.demoPolicy == ServiceConfiguration().demoPolicy {
+                logger.warning("demo policy not found; starting without the demo app", ["path": configuration.demoPolicy])
+                return
+            }
+            throw error
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw StartupError.invalidDemoPolicy(path: path, reason: "cannot read the file")
+        }
+        if try DemoSeeder.seedIfEmpty(database, documentText: String(decoding: data, as: UTF8.self), sourcePath: path) {
+            logger.info("demo policy loaded", ["app": DemoSeeder.appID, "path": path])
+        }
+    }
+
+    private static func locate(_ path: String, setting: ConfigurationSetting) throws -> String {
+        if let found = ResourceLocator.locate(path) { return found }
+        throw StartupError.resourceNotFound(
+            setting: setting, path: path,
+            searched: ResourceLocator.candidates(
+                path, currentDirectory: FileManager.default.currentDirectoryPath,
+                executablePath: ResourceLocator.executablePath()))
+    }
+}
+
+/// Set once shutdown begins, so `/readyz` turns 503 while requests drain.
+final class DrainFlag: Sendable {
+    private let value = Atomic(false)
+    var isSet: Bool { value.load(ordering: .acquiring) }
+    func set() { value.store(true, ordering: .releasing) }
+}

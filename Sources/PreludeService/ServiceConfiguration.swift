@@ -1,0 +1,133 @@
+import Foundation
+
+/// The service's settings after merging, lowest precedence first: built-in defaults, the JSON file
+/// (config/prelude.json), `PRELUDE_*` environment variables, command-line flags.
+package struct ServiceConfiguration: Sendable, Equatable {
+    /// Address to listen on.
+    package var host = "127.0.0.1"
+    /// TCP port; 0 picks a free one (logged at start).
+    package var port = 8080
+    /// SQLite file path, created on first start; relative paths are relative to the working directory.
+    package var database = "prelude.sqlite"
+    /// Lowest log level written.
+    package var logLevel = LogLevel.info
+    /// Directory of `NNNN_name.sql` files; a relative path is searched as `ResourceLocator` describes.
+    package var migrationsDirectory = "migrations"
+    /// Policy loaded as app `demo` on first start with an empty database; empty disables it.
+    package var demoPolicy = "config/demo-policy.json"
+    /// Seconds in-flight requests get to finish after SIGTERM/SIGINT.
+    package var shutdownGracePeriod = 10.0
+    /// Reader connections in the pool.
+    package var databaseReaders = 4
+
+    /// The built-in defaults.
+    package init() {}
+
+    /// The default configuration file, searched like the other relative resources.
+    package static let defaultConfigFile = "config/prelude.json"
+
+    /// Merges the sources; pure, so tests need no process or files.
+    ///
+    /// - Parameters:
+    ///   - fileText: the JSON file's contents, or nil when there is no file.
+    ///   - fileName: the file's path, used in error messages.
+    ///   - environment: the process environment; only `PRELUDE_*` names are looked at, and an unknown one is an error
+    ///     (a typo such as `PRELUDE_PROT` must not be silently ignored).
+    ///   - flags: values from the command line, by setting.
+    package static func resolve(
+        fileText: String?, fileName: String = defaultConfigFile, environment: [String: String],
+        flags: [ConfigurationSetting: String]
+    ) throws(ConfigurationError) -> ServiceConfiguration {
+        var configuration = ServiceConfiguration()
+        if let fileText { try configuration.apply(fileText: fileText, fileName: fileName) }
+        for (name, value) in environment.sorted(by: { $0.key < $1.key }) where name.hasPrefix("PRELUDE_") {
+            if let setting = ConfigurationSetting.allCases.first(where: { $0.environmentVariable == name }) {
+                try configuration.apply(setting, value, source: name)
+            } else if !ConfigurationSetting.otherEnvironmentVariables.contains(name) {
+                throw ConfigurationError(
+                    setting: name,
+                    problem: "unknown environment variable; known: "
+                        + (ConfigurationSetting.allCases.map(\.environmentVariable)
+                            + ConfigurationSetting.otherEnvironmentVariables.sorted()).joined(separator: ", "))
+            }
+        }
+        for setting in ConfigurationSetting.allCases {
+            if let value = flags[setting] { try configuration.apply(setting, value, source: setting.flag) }
+        }
+        return configuration
+    }
+
+    /// Applies the JSON file: an object whose keys are setting names; unknown keys are errors.
+    mutating func apply(fileText: String, fileName: String) throws(ConfigurationError) {
+        let parsed: Any
+        do {
+            parsed = try JSONSerialization.jsonObject(with: Data(fileText.utf8))
+        } catch {
+            throw ConfigurationError(setting: fileName, problem: "not valid JSON (\(error.localizedDescription))")
+        }
+        guard let object = parsed as? [String: Any] else {
+            throw ConfigurationError(setting: fileName, problem: "must hold a JSON object of settings")
+        }
+        for key in object.keys.sorted() {
+            let source = "\(fileName): \(key)"
+            guard let setting = ConfigurationSetting.allCases.first(where: { $0.jsonKey == key }) else {
+                throw ConfigurationError(
+                    setting: source,
+                    problem: "unknown key; known: \(ConfigurationSetting.allCases.map(\.jsonKey).joined(separator: ", "))")
+            }
+            let value = object[key]!
+            let text: String
+            // JSONSerialization gives NSNumber for both numbers and booleans; a boolean's objCType is "c".
+            if setting.isNumeric, let number = value as? NSNumber, String(cString: number.objCType) != "c" {
+                text = number.stringValue
+            } else if !setting.isNumeric, let string = value as? String {
+                text = string
+            } else {
+                throw ConfigurationError(setting: source, problem: "must be a JSON \(setting.isNumeric ? "number" : "string")")
+            }
+            try apply(setting, text, source: source)
+        }
+    }
+
+    /// Parses and checks one value; `source` names where it came from in the error.
+    mutating func apply(_ setting: ConfigurationSetting, _ raw: String, source: String) throws(ConfigurationError) {
+        let value = raw.trimmingCharacters(in: .whitespaces)
+        func fail(_ problem: String) -> ConfigurationError { ConfigurationError(setting: source, problem: problem) }
+        switch setting {
+        case .host:
+            let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:")
+            guard !value.isEmpty, value.unicodeScalars.allSatisfy(allowed.contains) else {
+                throw fail("'\(raw)' is not an IP address or host name")
+            }
+            host = value
+        case .port:
+            guard let number = Int(value), (0...65535).contains(number) else {
+                throw fail("'\(raw)' is not a TCP port (0–65535; 0 picks a free port)")
+            }
+            port = number
+        case .database:
+            guard !value.isEmpty else { throw fail("the database path is empty") }
+            database = value
+        case .logLevel:
+            guard let level = LogLevel(rawValue: value.lowercased()) else {
+                throw fail("'\(raw)' is not a log level (\(LogLevel.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            logLevel = level
+        case .migrationsDirectory:
+            guard !value.isEmpty else { throw fail("the migrations directory is empty") }
+            migrationsDirectory = value
+        case .demoPolicy:
+            demoPolicy = value
+        case .shutdownGracePeriod:
+            guard let seconds = Double(value), seconds.isFinite, (0...3600).contains(seconds) else {
+                throw fail("'\(raw)' is not a number of seconds between 0 and 3600")
+            }
+            shutdownGracePeriod = seconds
+        case .databaseReaders:
+            guard let count = Int(value), (1...64).contains(count) else {
+                throw fail("'\(raw)' is not a reader count between 1 and 64")
+            }
+            databaseReaders = count
+        }
+    }
+}

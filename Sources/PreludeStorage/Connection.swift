@@ -1,0 +1,112 @@
+import CSQLite
+
+/// One SQLite connection with its cache of prepared statements.
+///
+/// `@unchecked Sendable` invariant: a connection is used by one thread at a time. `Database` guarantees it:
+/// the writer is touched only on the writer's serial queue, and a reader only by the thread that checked it
+/// out of the pool until it is returned. That is also why it is opened with `SQLITE_OPEN_NOMUTEX`.
+package final class Connection: @unchecked Sendable {
+    private var handle: OpaquePointer?
+    private var cache: [String: Statement] = [:]
+    /// The database file path.
+    package let path: String
+
+    /// Opens (and with `create`, creates) the file and applies the per-connection settings
+    /// (none of which persist in the file, see reliability.md §2).
+    init(path: String, readOnly: Bool, create: Bool, busyTimeoutMilliseconds: Int32) throws {
+        self.path = path
+        var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        if create { flags |= SQLITE_OPEN_CREATE }
+        var db: OpaquePointer?
+        let code = sqlite3_open_v2(path, &db, flags, nil)
+        guard code == SQLITE_OK, let db else {
+            let error = db.map { StorageError.last($0, sql: nil) }
+                ?? StorageError(extendedCode: code, message: "cannot open \(path)")
+            sqlite3_close_v2(db)
+            throw StorageError(extendedCode: error.extendedCode, message: "cannot open \(path): \(error.message)")
+        }
+        handle = db
+        do {
+            sqlite3_extended_result_codes(db, 1)
+            try checkOK(sqlite3_busy_timeout(db, busyTimeoutMilliseconds), sql: nil)
+            // WAL persists in the file, but the first opener must set it; assert it took (a read-only
+            // medium or a network file system silently keeps the rollback journal).
+            let mode = try query("PRAGMA journal_mode=WAL").first.map { try $0.get(0, as: String.self) }
+            guard mode?.lowercased() == "wal" else {
+                throw StorageError(
+                    extendedCode: SQLITE_CANTOPEN, message: "journal_mode=WAL refused (got \(mode ?? "nothing"))",
+                    sql: "PRAGMA journal_mode=WAL")
+            }
+            // FULL: docs/storage.md explains the choice (fsync of the WAL at every commit).
+            try executeScript("PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;")
+            if readOnly { try executeScript("PRAGMA query_only=ON;") }
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    deinit { close() }
+
+    /// Finalizes cached statements and closes the handle. Idempotent.
+    package func close() {
+        cache.removeAll()
+        if let handle { sqlite3_close_v2(handle) }
+        handle = nil
+    }
+
+    /// The cached prepared statement for this SQL, preparing it on first use.
+    package func statement(_ sql: String) throws -> Statement {
+        if let cached = cache[sql] { return cached }
+        guard let handle else { throw StorageError(extendedCode: SQLITE_MISUSE, message: "connection closed", sql: sql) }
+        let statement = try Statement(connection: handle, sql: sql)
+        cache[sql] = statement
+        return statement
+    }
+
+    /// Runs one statement with positional arguments, discarding rows.
+    package func execute(_ sql: String, _ arguments: [SQLValue] = []) throws {
+        try statement(sql).execute(arguments)
+    }
+
+    /// Runs one statement and returns every row.
+    package func query(_ sql: String, _ arguments: [SQLValue] = []) throws -> [Row] {
+        try statement(sql).query(arguments)
+    }
+
+    /// Runs one statement and returns its first row, if any.
+    package func queryOne(_ sql: String, _ arguments: [SQLValue] = []) throws -> Row? {
+        try query(sql, arguments).first
+    }
+
+    /// Runs one statement and decodes the first column of its first row; nil when there is no row.
+    package func scalar<T: SQLValueConvertible>(_ sql: String, _ arguments: [SQLValue] = [], as type: T.Type = T.self)
+        throws -> T?
+    {
+        try queryOne(sql, arguments).map { try $0.get(0, as: T.self) }
+    }
+
+    /// Runs several statements without arguments (migrations, pragmas). Statements are not cached.
+    package func executeScript(_ sql: String) throws {
+        guard let handle else { throw StorageError(extendedCode: SQLITE_MISUSE, message: "connection closed", sql: sql) }
+        try checkOK(sqlite3_exec(handle, sql, nil, nil, nil), sql: sql)
+    }
+
+    /// The rowid of the last successful INSERT on this connection.
+    package var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE on this connection.
+    package var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// True while a transaction is open on this connection.
+    package var isInTransaction: Bool { handle.map { sqlite3_get_autocommit($0) == 0 } ?? false }
+
+    private func checkOK(_ code: Int32, sql: String?) throws {
+        guard code == SQLITE_OK else {
+            // sqlite3_exec may report a code whose message the connection already holds.
+            let error = StorageError.last(handle, sql: sql)
+            throw StorageError(extendedCode: code == error.primaryCode ? error.extendedCode : code,
+                message: error.message, sql: sql)
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import CSQLite
+import Dispatch
+import Synchronization
+
+/// A SQLite database file: one writer connection on its own serial queue and a pool of readers.
+///
+/// In WAL mode readers see the last committed snapshot and never wait for the writer, and the
+/// writer never waits for readers (reliability.md §2). Every write runs in `BEGIN IMMEDIATE`, so the
+/// write lock is taken up front and `busy_timeout` applies (a DEFERRED transaction that upgrades to a
+/// write gets SQLITE_BUSY without waiting).
+///
+/// `@unchecked Sendable` invariant: the writer connection is touched only inside `writerQueue`; reader
+/// connections are handed out by `readers` (a mutex-protected stack gated by `readerSlots`) to exactly
+/// one thread at a time; `closed` is behind a mutex.
+package final class Database: @unchecked Sendable {
+    /// The database file path.
+    package let path: String
+    private let writer: Connection
+    private let writerQueue: DispatchQueue
+    private let onWriterQueue = DispatchSpecificKey<Bool>()
+    private let readers: Mutex<[Connection]>
+    private let readerSlots: DispatchSemaphore
+    private let closed = Mutex(false)
+    private let readerCount: Int
+
+    /// Opens the file, creating it when absent, and opens `readerCount` reader connections.
+    ///
+    /// - Parameters:
+    ///   - busyTimeoutMilliseconds: how long a connection waits for a lock held by another process
+    ///     (for example `prelude migrate` run beside a server) before SQLITE_BUSY.
+    package init(path: String, readerCount: Int = 4, busyTimeoutMilliseconds: Int32 = 5000) throws {
+        precondition(readerCount > 0, "a database needs at least one reader")
+        self.path = path
+        writer = try Connection(
+            path: path, readOnly: false, create: true, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        var pool: [Connection] = []
+        for _ in 0..<readerCount {
+            pool.append(
+                try Connection(path: path, readOnly: true, create: false, busyTimeoutMilliseconds: busyTimeoutMilliseconds))
+        }
+        self.readerCount = readerCount
+        readers = Mutex(pool)
+        readerSlots = DispatchSemaphore(value: readerCount)
+        writerQueue = DispatchQueue(label: "prelude.storage.writer")
+        writerQueue.setSpecific(key: onWriterQueue, value: true)
+    }
+
+    /// Runs `body` on the writer connection inside `BEGIN IMMEDIATE … COMMIT`.
+    ///
+    /// When `body` throws, the transaction is rolled back and the error rethrown. When this returns,
+    /// the commit is durable (synchronous=FULL). Calls are serialized; calling `write` from inside
+    /// `write` is a programmer error (it would deadlock) and traps.
+    package func write<T>(_ body: (Connection) throws -> T) throws -> T {
+        precondition(DispatchQueue.getSpecific(key: onWriterQueue) != true, "Database.write called inside write")
+        return try writerQueue.sync {
+            try checkOpen()
+            try writer.execute("BEGIN IMMEDIATE")
+            let result: T
+            do {
+                result = try body(writer)
+                try writer.execute("COMMIT")
+            } catch {
+                // COMMIT itself may have failed (e.g. SQLITE_FULL); the transaction may still be open.
+                if writer.isInTransaction { try? writer.executeScript("ROLLBACK") }
+                throw error
+            }
+            return result
+        }
+    }
+
+    /// Runs `body` on the writer queue outside any transaction: for statements that cannot run in one
+    /// (`VACUUM`, some pragmas) or that manage their own (the migrator).
+    package func writeWithoutTransaction<T>(_ body: (Connection) throws -> T) throws -> T {
+        precondition(DispatchQueue.getSpecific(key: onWriterQueue) != true, "Database.write called inside write")
+        return try writerQueue.sync {
+            try checkOpen()
+            return try body(writer)
+        }
+    }
+
+    /// Runs `body` on a reader connection inside a read transaction, so every query in it sees one
+    /// committed snapshot. Waits only when every reader is busy, never for the writer.
+    package func read<T>(_ body: (Connection) throws -> T) throws -> T {
+        try checkOpen()
+        readerSlots.wait()
+        let connection = readers.withLock { $0.removeLast() }
+        defer {
+            readers.withLock { $0.append(connection) }
+            readerSlots.signal()
+        }
+        try connection.execute("BEGIN")
+        defer { if connection.isInTransaction { try? connection.executeScript("COMMIT") } }
+        return try body(connection)
+    }
+
+    /// Checkpoints the WAL into the main file and closes every connection. Waits for the write in
+    /// progress and for readers to come back. Later calls throw SQLITE_MISUSE.
+    package func close() {
+        let alreadyClosed = closed.withLock { value in
+            defer { value = true }
+            return value
+        }
+        guard !alreadyClosed else { return }
+        writerQueue.sync {
+            // TRUNCATE leaves an empty -wal file, so a copied-while-stopped database is self-contained.
+            try? writer.executeScript("PRAGMA wal_checkpoint(TRUNCATE);")
+            writer.close()
+        }
+        // Take back every reader slot so no read is in flight while we close.
+        var taken = 0
+        while taken < readerCount {
+            readerSlots.wait()
+            taken += 1
+        }
+        readers.withLock { pool in
+            for connection in pool { connection.close() }
+        }
+        for _ in 0..<taken { readerSlots.signal() }
+    }
+
+    /// True until `close()`.
+    package var isOpen: Bool { !closed.withLock { $0 } }
+
+    private func checkOpen() throws {
+        if closed.withLock({ $0 }) {
+            throw StorageError(extendedCode: SQLITE_MISUSE, message: "database \(path) is closed")
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+/// Applies migrations in order, each in one `BEGIN IMMEDIATE` transaction together with its ledger row
+/// in `schema_migrations`, so a crash leaves either both or neither.
+package struct Migrator: Sendable {
+    /// The migrations this build knows, ordered by number.
+    package let migrations: [Migration]
+
+    /// The ledger: one row per applied migration.
+    static let ledgerSQL = """
+        CREATE TABLE IF NOT EXISTS schema_migrations (
+            number INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE,
+            checksum TEXT NOT NULL,
+            applied_at TEXT NOT NULL
+        ) STRICT;
+        """
+
+    /// Creates a migrator; duplicate numbers are a programmer error here (the catalogue checks files).
+    package init(migrations: [Migration]) {
+        precondition(Set(migrations.map(\.number)).count == migrations.count, "duplicate migration numbers")
+        self.migrations = migrations.sorted { $0.number < $1.number }
+    }
+
+    /// Applies every pending migration and returns the names applied (empty when up to date).
+    ///
+    /// Before applying anything it checks the ledger: an applied migration whose checksum changed, or one
+    /// this build does not know, throws `MigrationError` and nothing is applied.
+    @discardableResult
+    package func migrate(_ database: Database) throws -> [String] {
+        try database.write { try $0.executeScript(Self.ledgerSQL) }
+        let pending = try pendingMigrations(database)
+        for migration in pending {
+            try database.write { db in
+                try db.executeScript(migration.sql)
+                try db.execute(
+                    "INSERT INTO schema_migrations (number, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
+                    [.integer(Int64(migration.number)), .text(migration.name), .text(migration.checksum),
+                     .text(Self.timestamp())])
+            }
+        }
+        return pending.map(\.name)
+    }
+
+    /// The migrations not yet applied, after checking the ledger for changed or unknown ones.
+    package func pendingMigrations(_ database: Database) throws -> [Migration] {
+        let applied = try appliedMigrations(database)
+        let known = Dictionary(uniqueKeysWithValues: migrations.map { ($0.name, $0) })
+        for (name, checksum) in applied.sorted(by: { $0.key < $1.key }) {
+            guard let migration = known[name] else { throw MigrationError.unknownMigration(name: name) }
+            guard migration.checksum == checksum else {
+                throw MigrationError.checksumMismatch(name: name, applied: checksum, current: migration.checksum)
+            }
+        }
+        return migrations.filter { applied[$0.name] == nil }
+    }
+
+    /// True when the ledger holds exactly this build's migrations with matching checksums.
+    package func isUpToDate(_ database: Database) -> Bool {
+        (try? pendingMigrations(database).isEmpty) ?? false
+    }
+
+    /// Ledger rows, name → checksum; empty when the ledger does not exist yet.
+    package func appliedMigrations(_ database: Database) throws -> [String: String] {
+        try database.read { db in
+            let exists = try db.scalar(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'",
+                as: Int64.self) ?? 0
+            guard exists > 0 else { return [:] }
+            var result: [String: String] = [:]
+            for row in try db.query("SELECT name, checksum FROM schema_migrations") {
+                result[try row.get("name")] = try row.get("checksum")
+            }
+            return result
+        }
+    }
+
+    private static func timestamp() -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: Date())
+    }
+}

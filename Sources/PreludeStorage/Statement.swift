@@ -1,0 +1,130 @@
+import CSQLite
+
+/// SQLite's `SQLITE_TRANSIENT` is the macro `((sqlite3_destructor_type)-1)`, which Swift cannot import:
+/// it tells SQLite to copy bound text and blobs before `sqlite3_bind_*` returns.
+let SQLITE_TRANSIENT = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+
+/// A prepared statement. Owned by one `Connection`, which caches it by SQL text and finalizes it on close.
+///
+/// Not `Sendable`: it is used only by the thread that holds its connection.
+package final class Statement {
+    /// The SQL text as prepared.
+    package let sql: String
+    private var handle: OpaquePointer?
+    private let connection: OpaquePointer
+    /// Result column names, read once at preparation.
+    package let columnNames: [String]
+
+    init(connection: OpaquePointer, sql: String) throws {
+        self.connection = connection
+        self.sql = sql
+        var statement: OpaquePointer?
+        var tail: UnsafePointer<CChar>?
+        let code = sql.withCString { sqlite3_prepare_v3(connection, $0, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, &tail) }
+        guard code == SQLITE_OK, let statement else {
+            throw StorageError.last(connection, sql: sql)
+        }
+        // One statement per call: trailing SQL would be silently ignored, a classic source of lost writes.
+        if let tail, tail.pointee != 0, !String(cString: tail).allSatisfy({ $0.isWhitespace || $0 == ";" }) {
+            sqlite3_finalize(statement)
+            throw StorageError(
+                extendedCode: SQLITE_MISUSE, message: "several statements in one call; use Connection.executeScript",
+                sql: sql)
+        }
+        self.handle = statement
+        let count = Int(sqlite3_column_count(statement))
+        self.columnNames = (0..<count).map { String(cString: sqlite3_column_name(statement, Int32($0))) }
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    /// The number of `?` parameters.
+    package var parameterCount: Int { Int(sqlite3_bind_parameter_count(handle)) }
+
+    /// Resets the statement and binds positional arguments (`?` in order); every parameter must get a value.
+    package func bind(_ arguments: [SQLValue]) throws {
+        reset()
+        guard arguments.count == parameterCount else {
+            throw StorageError(
+                extendedCode: SQLITE_RANGE,
+                message: "statement has \(parameterCount) parameters but \(arguments.count) arguments were given",
+                sql: sql)
+        }
+        for (offset, value) in arguments.enumerated() {
+            let index = Int32(offset + 1)
+            let code: Int32
+            switch value {
+            case .null: code = sqlite3_bind_null(handle, index)
+            case .integer(let int): code = sqlite3_bind_int64(handle, index, int)
+            case .real(let double): code = sqlite3_bind_double(handle, index, double)
+            case .text(let string): code = sqlite3_bind_text(handle, index, string, -1, SQLITE_TRANSIENT)
+            case .blob(let bytes):
+                // An empty array may have no base address; bind a zero-length blob, not NULL.
+                code = bytes.withUnsafeBytes { raw in
+                    raw.baseAddress.map { sqlite3_bind_blob(handle, index, $0, Int32(raw.count), SQLITE_TRANSIENT) }
+                        ?? sqlite3_bind_zeroblob(handle, index, 0)
+                }
+            }
+            guard code == SQLITE_OK else { throw StorageError.last(connection, sql: sql) }
+        }
+    }
+
+    /// Advances one row; returns it, or nil when the statement is done.
+    package func step() throws -> Row? {
+        switch sqlite3_step(handle) {
+        case SQLITE_ROW: return currentRow()
+        case SQLITE_DONE: return nil
+        default:
+            let error = StorageError.last(connection, sql: sql)
+            reset()
+            throw error
+        }
+    }
+
+    /// Binds, runs to completion and returns every row.
+    package func query(_ arguments: [SQLValue] = []) throws -> [Row] {
+        try bind(arguments)
+        defer { reset() }
+        var rows: [Row] = []
+        while let row = try step() { rows.append(row) }
+        return rows
+    }
+
+    /// Binds and runs to completion, discarding rows.
+    package func execute(_ arguments: [SQLValue] = []) throws {
+        try bind(arguments)
+        defer { reset() }
+        while try step() != nil {}
+    }
+
+    /// Rewinds the statement and clears its bindings, releasing any read snapshot it held.
+    package func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    private func currentRow() -> Row {
+        var values: [SQLValue] = []
+        values.reserveCapacity(columnNames.count)
+        for column in 0..<Int32(columnNames.count) {
+            switch sqlite3_column_type(handle, column) {
+            case SQLITE_INTEGER: values.append(.integer(sqlite3_column_int64(handle, column)))
+            case SQLITE_FLOAT: values.append(.real(sqlite3_column_double(handle, column)))
+            case SQLITE_TEXT:
+                let count = Int(sqlite3_column_bytes(handle, column))
+                let text = sqlite3_column_text(handle, column).map {
+                    String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self)
+                }
+                values.append(.text(text ?? ""))
+            case SQLITE_BLOB:
+                let count = Int(sqlite3_column_bytes(handle, column))
+                let bytes = sqlite3_column_blob(handle, column).map {
+                    Array(UnsafeRawBufferPointer(start: $0, count: count))
+                }
+                values.append(.blob(bytes ?? []))
+            default: values.append(.null)
+            }
+        }
+        return Row(columns: columnNames, values: values, sql: sql)
+    }
+}

@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+import PreludeService
+
+/// The flags shared by every command that opens the database. Values stay strings so that
+/// `ServiceConfiguration` checks them and its errors name the setting the same way for every source.
+struct ConfigurationOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Configuration file (JSON).", valueName: "path"))
+    var config: String?
+
+    @Option(help: ArgumentHelp("Address to listen on. [default: 127.0.0.1]", valueName: "address"))
+    var host: String?
+
+    @Option(help: ArgumentHelp("TCP port; 0 picks a free one. [default: 8080]", valueName: "port"))
+    var port: String?
+
+    @Option(help: ArgumentHelp("SQLite database file, created if absent. [default: prelude.sqlite]", valueName: "path"))
+    var database: String?
+
+    @Option(help: ArgumentHelp("debug, info, notice, warning or error. [default: info]", valueName: "level"))
+    var logLevel: String?
+
+    @Option(help: ArgumentHelp("Directory of NNNN_name.sql migrations. [default: migrations]", valueName: "path"))
+    var migrationsDir: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Policy loaded as app 'demo' into an empty database; \"\" disables. [default: config/demo-policy.json]",
+            valueName: "path"))
+    var demoPolicy: String?
+
+    @Option(help: ArgumentHelp("Seconds in-flight requests get at shutdown. [default: 10]", valueName: "seconds"))
+    var shutdownGracePeriod: String?
+
+    @Option(help: ArgumentHelp("Reader connections to the database. [default: 4]", valueName: "count"))
+    var databaseReaders: String?
+
+    /// The flags given, by setting.
+    var flags: [ConfigurationSetting: String] {
+        var flags: [ConfigurationSetting: String] = [:]
+        flags[.host] = host
+        flags[.port] = port
+        flags[.database] = database
+        flags[.logLevel] = logLevel
+        flags[.migrationsDirectory] = migrationsDir
+        flags[.demoPolicy] = demoPolicy
+        flags[.shutdownGracePeriod] = shutdownGracePeriod
+        flags[.databaseReaders] = databaseReaders
+        return flags
+    }
+
+    /// Merges file, environment and flags, or prints the problem and exits with EX_CONFIG (78).
+    func load() throws -> ServiceConfiguration {
+        do {
+            return try ServiceConfiguration.load(
+                configFile: config, environment: ProcessInfo.processInfo.environment, flags: flags)
+        } catch {
+            throw Failure.exit(error, code: 78)
+        }
+    }
+}
+
+/// Prints an error as one line on standard error and exits with a code.
+enum Failure {
+    /// EX_CONFIG (78) for configuration, 1 otherwise.
+    static func exit(_ error: any Error, code: Int32 = 1) -> ExitCode {
+        let line = "prelude: error: \(error)\n"
+        FileHandle.standardError.write(Data(line.utf8))
+        return ExitCode(code)
+    }
+
+    /// The exit code for a start-up failure: 78 for configuration problems, 1 for the rest.
+    static func code(for error: any Error) -> Int32 {
+        error is ConfigurationError || error is StartupError ? 78 : 1
+    }
+}

@@ -1,0 +1,100 @@
+import CSQLite
+import Dispatch
+import Testing
+
+@testable import PreludeStorage
+
+@Suite struct DatabaseTests {
+    let directory = TemporaryDirectory()
+
+    func makeDatabase() throws -> Database {
+        let database = try Database(path: directory.file("db.sqlite"), readerCount: 2)
+        try database.write { try $0.executeScript("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT NOT NULL)") }
+        return database
+    }
+
+    struct Boom: Error {}
+
+    @Test func writeRollsBackWhenTheBodyThrows() throws {
+        let database = try makeDatabase()
+        defer { database.close() }
+        #expect(throws: Boom.self) {
+            try database.write { db in
+                try db.execute("INSERT INTO t (v) VALUES ('a')")
+                throw Boom()
+            }
+        }
+        #expect(try database.read { try $0.scalar("SELECT count(*) FROM t", as: Int64.self) } == 0)
+        // The writer is usable again: no transaction was left open.
+        try database.write { try $0.execute("INSERT INTO t (v) VALUES ('b')") }
+        #expect(try database.read { try $0.scalar("SELECT count(*) FROM t", as: Int64.self) } == 1)
+    }
+
+    @Test func writeRollsBackWhenAStatementFails() throws {
+        let database = try makeDatabase()
+        defer { database.close() }
+        #expect(throws: StorageError.self) {
+            try database.write { db in
+                try db.execute("INSERT INTO t (v) VALUES ('a')")
+                try db.execute("INSERT INTO t (v) VALUES (NULL)")
+            }
+        }
+        #expect(try database.read { try $0.scalar("SELECT count(*) FROM t", as: Int64.self) } == 0)
+    }
+
+    @Test func connectionsUseWALFullSyncAndForeignKeys() throws {
+        let database = try makeDatabase()
+        defer { database.close() }
+        let (mode, sync, keys) = try database.read { db in
+            (
+                try db.scalar("PRAGMA journal_mode", as: String.self),
+                try db.scalar("PRAGMA synchronous", as: Int64.self),
+                try db.scalar("PRAGMA foreign_keys", as: Int64.self)
+            )
+        }
+        #expect(mode == "wal")
+        #expect(sync == 2)  // FULL
+        #expect(keys == 1)
+    }
+
+    @Test func readersAreReadOnly() throws {
+        let database = try makeDatabase()
+        defer { database.close() }
+        let error = try #require(throws: StorageError.self) {
+            try database.read { try $0.execute("INSERT INTO t (v) VALUES ('x')") }
+        }
+        #expect(error.primaryCode == SQLITE_READONLY)
+    }
+
+    @Test func readsDoNotWaitBehindAWrite() throws {
+        let database = try makeDatabase()
+        defer { database.close() }
+        try database.write { try $0.execute("INSERT INTO t (v) VALUES ('committed')") }
+        let inWrite = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let writeDone = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            try? database.write { db in
+                try db.execute("INSERT INTO t (v) VALUES ('uncommitted')")
+                inWrite.signal()
+                release.wait()
+            }
+            writeDone.signal()
+        }
+        inWrite.wait()
+        // The write transaction is open and holds the write lock; a read must still answer, from the last commit.
+        let countDuringWrite = try database.read { try $0.scalar("SELECT count(*) FROM t", as: Int64.self) }
+        release.signal()
+        writeDone.wait()
+        #expect(countDuringWrite == 1)
+        #expect(try database.read { try $0.scalar("SELECT count(*) FROM t", as: Int64.self) } == 2)
+    }
+
+    @Test func closedDatabaseRefusesWork() throws {
+        let database = try makeDatabase()
+        database.close()
+        #expect(!database.isOpen)
+        let error = try #require(throws: StorageError.self) { try database.read { _ in 1 } }
+        #expect(error.extendedCode == SQLITE_MISUSE)
+    }
+}
