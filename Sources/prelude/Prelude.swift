@@ -14,7 +14,7 @@ struct Prelude: ParsableCommand {
             (later wins). See docs/configuration.md.
             """,
         version: ServiceInfo.version,
-        subcommands: [ServeCommand.self, MigrateCommand.self],
+        subcommands: [ServeCommand.self, MigrateCommand.self, HealthcheckCommand.self],
         defaultSubcommand: ServeCommand.self
     )
 }
