@@ -43,6 +43,9 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // Test helper for the kill -9 durability test: performs acknowledged writes until SIGKILLed.
+        .executableTarget(name: "prelude-crashtest", dependencies: ["PreludeStorage"], swiftSettings: swiftSettings),
+
         .testTarget(name: "PreludeCoreTests", dependencies: ["PreludeCore"], swiftSettings: swiftSettings),
         .testTarget(name: "PreludeHTTPTests", dependencies: ["PreludeHTTP"], swiftSettings: swiftSettings),
         .testTarget(name: "PreludeStorageTests", dependencies: ["PreludeStorage"], swiftSettings: swiftSettings),

@@ -59,7 +59,7 @@ final class HTTPConnection: @unchecked Sendable {
     // MARK: Events
 
     func handle(events: UInt32) {
-        if events & (Epoll.error | Epoll.hangup) != 0 && phase != .lingering {
+        if events & (Epoll.error | Epoll.hangup) != 0 {
             // Both directions are gone (or the socket failed): nobody can read a response.
             close()
             return
@@ -101,19 +101,9 @@ final class HTTPConnection: @unchecked Sendable {
             deadline = min(loop.now + loop.core.bodyIdleTimeoutMs, bodyDeadline)
         }
         processInput()
-        if phase == .closed { return }
-        if peerClosedInput {
-            switch phase {
-            case .idle, .head, .body:
-                // EOF before a complete request: nothing to answer.
-                close()
-            case .processing, .writing:
-                // Half-closed client: answer, then close (interest no longer includes input).
-                closeAfterResponse = true
-                updateInterest()
-            case .lingering, .closed:
-                break
-            }
+        if peerClosedInput && (phase == .processing || phase == .writing) {
+            // Half-closed client: answer what it sent (pipelined requests included), then close.
+            updateInterest()
         }
     }
 
@@ -139,6 +129,7 @@ final class HTTPConnection: @unchecked Sendable {
                     deadline = loop.now + loop.core.headerTimeoutMs
                 }
                 compactInput()
+                closeIfInputEnded()
                 return
             case .head(let parsed):
                 requestCount += 1
@@ -166,6 +157,12 @@ final class HTTPConnection: @unchecked Sendable {
             }
         }
         compactInput()
+        closeIfInputEnded()
+    }
+
+    /// After EOF from the client, a connection with no complete request left has nothing more to answer.
+    private func closeIfInputEnded() {
+        if peerClosedInput && (phase == .idle || phase == .head || phase == .body) { close() }
     }
 
     private func compactInput() {
@@ -216,7 +213,13 @@ final class HTTPConnection: @unchecked Sendable {
         let plan = ResponseEncoder.plan(
             status: response.status, isHead: head.method == .head, bodyCount: response.body.count,
             handlerContentLength: response.headers["Content-Length"])
-        output.removeAll(keepingCapacity: true)
+        if writingInterim {
+            // The 100 Continue line is still partly unsent: keep its rest in front of the final response.
+            output.removeSubrange(0..<outputOffset)
+            writingInterim = false
+        } else {
+            output.removeAll(keepingCapacity: true)
+        }
         outputOffset = 0
         ResponseEncoder.encodeHead(
             response, plan: plan, keepAlive: keepAlive, minorVersion: head.minorVersion, date: loop.date.headerLine,

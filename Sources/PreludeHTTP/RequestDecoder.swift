@@ -119,6 +119,9 @@ package struct RequestDecoder: Sendable {
                     throw HTTPParseError(.uriTooLong, "request line longer than \(limits.maxRequestLineLength) bytes")
                 }
                 requestLineEnd = i + 1
+            } else if i + 1 - requestLineEnd > limits.maxHeaderBytes {
+                // RFC 6585 §5: the header section as a whole is too large → 431.
+                throw HTTPParseError(.requestHeaderFieldsTooLarge, "header block larger than \(limits.maxHeaderBytes) bytes")
             } else if lineLength == 0 {
                 let headEnd = i + 1
                 let head = try Self.parseHead(

@@ -13,17 +13,22 @@ package enum DatabasePathCheck {
                 throw ConfigurationError(setting: setting, problem: "\(path) is a directory, not a database file")
             }
             guard access(path, R_OK | W_OK) == 0 else {
-                throw ConfigurationError(setting: setting, problem: "\(path) is not readable and writable: \(String(cString: strerror(errno)))")
+                throw ConfigurationError(
+                    setting: setting,
+                    problem: "\(path) is not readable and writable: \(String(cString: strerror(errno)))")
             }
         }
         // WAL needs to create the -wal and -shm files beside the database, so the directory must be writable too.
-        let directory = (path as NSString).deletingLastPathComponent.isEmpty
+        let directory =
+            (path as NSString).deletingLastPathComponent.isEmpty
             ? "." : (path as NSString).deletingLastPathComponent
         guard manager.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ConfigurationError(setting: setting, problem: "directory \(directory) of \(path) does not exist")
         }
         guard access(directory, W_OK | X_OK) == 0 else {
-            throw ConfigurationError(setting: setting, problem: "directory \(directory) of \(path) is not writable: \(String(cString: strerror(errno)))")
+            throw ConfigurationError(
+                setting: setting,
+                problem: "directory \(directory) of \(path) is not writable: \(String(cString: strerror(errno)))")
         }
     }
 }

@@ -37,7 +37,10 @@ package enum DemoSeeder {
                 INSERT INTO policy_revisions (app_id, number, document, etag, created_at, author, message)
                 VALUES (?, 1, ?, ?, ?, 'system', ?)
                 """,
-                [.text(appID), .text(documentText), .text(etag), .integer(milliseconds), .text("demo policy from \(sourcePath)")])
+                [
+                    .text(appID), .text(documentText), .text(etag), .integer(milliseconds),
+                    .text("demo policy from \(sourcePath)"),
+                ])
             try db.execute(
                 "INSERT INTO audit_log (occurred_at, actor, app_id, action, revision, detail) VALUES (?, 'system', ?, 'app.seed', 1, ?)",
                 [.integer(milliseconds), .text(appID), .text("{\"source\":\(Logger.quote(sourcePath))}")])

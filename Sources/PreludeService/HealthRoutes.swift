@@ -26,7 +26,8 @@ package enum HealthRoutes {
                         status: .serviceUnavailable)
                 }
             } catch {
-                return .json(json(["status": "unavailable", "reason": "database check failed"]), status: .serviceUnavailable)
+                return .json(
+                    json(["status": "unavailable", "reason": "database check failed"]), status: .serviceUnavailable)
             }
             return .json(json(["status": "ready", "migrations": "\(migrator.migrations.count)"]))
         }

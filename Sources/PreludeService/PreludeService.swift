@@ -44,11 +44,15 @@ package final class PreludeService: Sendable {
             var router = Router()
             HealthRoutes.register(on: &router, database: database, migrator: migrator) { draining.isSet }
             let server = HTTPServer(
-                configuration: HTTPServerConfiguration(host: configuration.host, port: configuration.port), router: router)
+                configuration: HTTPServerConfiguration(host: configuration.host, port: configuration.port),
+                router: router)
             let port = try server.start()
             logger.info(
-                "listening", ["host": configuration.host, "port": "\(port)", "database": configuration.database,
-                              "version": ServiceInfo.version])
+                "listening",
+                [
+                    "host": configuration.host, "port": "\(port)", "database": configuration.database,
+                    "version": ServiceInfo.version,
+                ])
             return PreludeService(
                 configuration: configuration, database: database, migrator: migrator, server: server, port: port,
                 logger: logger, draining: draining)
@@ -101,13 +105,17 @@ package final class PreludeService: Sendable {
 
     private static func seedDemo(configuration: ServiceConfiguration, database: Database, logger: Logger) throws {
         guard !configuration.demoPolicy.isEmpty else { return }
+        // Only an empty database is seeded; skip the file search (and its warning) otherwise.
+        let appCount = try database.read { try $0.scalar("SELECT count(*) FROM apps", as: Int64.self) } ?? 0
+        guard appCount == 0 else { return }
         let path: String
         do {
             path = try locate(configuration.demoPolicy, setting: .demoPolicy)
         } catch {
             // The default file is optional (an install without the demo); a path the operator named is not.
             if configuration.demoPolicy == ServiceConfiguration().demoPolicy {
-                logger.warning("demo policy not found; starting without the demo app", ["path": configuration.demoPolicy])
+                logger.warning(
+                    "demo policy not found; starting without the demo app", ["path": configuration.demoPolicy])
                 return
             }
             throw error

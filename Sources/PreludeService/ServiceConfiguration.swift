@@ -48,7 +48,7 @@ package struct ServiceConfiguration: Sendable, Equatable {
                     setting: name,
                     problem: "unknown environment variable; known: "
                         + (ConfigurationSetting.allCases.map(\.environmentVariable)
-                            + ConfigurationSetting.otherEnvironmentVariables.sorted()).joined(separator: ", "))
+                        + ConfigurationSetting.otherEnvironmentVariables.sorted()).joined(separator: ", "))
             }
         }
         for setting in ConfigurationSetting.allCases {
@@ -73,7 +73,8 @@ package struct ServiceConfiguration: Sendable, Equatable {
             guard let setting = ConfigurationSetting.allCases.first(where: { $0.jsonKey == key }) else {
                 throw ConfigurationError(
                     setting: source,
-                    problem: "unknown key; known: \(ConfigurationSetting.allCases.map(\.jsonKey).joined(separator: ", "))")
+                    problem:
+                        "unknown key; known: \(ConfigurationSetting.allCases.map(\.jsonKey).joined(separator: ", "))")
             }
             let value = object[key]!
             let text: String
@@ -83,7 +84,8 @@ package struct ServiceConfiguration: Sendable, Equatable {
             } else if !setting.isNumeric, let string = value as? String {
                 text = string
             } else {
-                throw ConfigurationError(setting: source, problem: "must be a JSON \(setting.isNumeric ? "number" : "string")")
+                throw ConfigurationError(
+                    setting: source, problem: "must be a JSON \(setting.isNumeric ? "number" : "string")")
             }
             try apply(setting, text, source: source)
         }
@@ -95,7 +97,8 @@ package struct ServiceConfiguration: Sendable, Equatable {
         func fail(_ problem: String) -> ConfigurationError { ConfigurationError(setting: source, problem: problem) }
         switch setting {
         case .host:
-            let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:")
+            let allowed = CharacterSet(
+                charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:")
             guard !value.isEmpty, value.unicodeScalars.allSatisfy(allowed.contains) else {
                 throw fail("'\(raw)' is not an IP address or host name")
             }

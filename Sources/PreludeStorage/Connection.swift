@@ -20,7 +20,8 @@ package final class Connection: @unchecked Sendable {
         var db: OpaquePointer?
         let code = sqlite3_open_v2(path, &db, flags, nil)
         guard code == SQLITE_OK, let db else {
-            let error = db.map { StorageError.last($0, sql: nil) }
+            let error =
+                db.map { StorageError.last($0, sql: nil) }
                 ?? StorageError(extendedCode: code, message: "cannot open \(path)")
             sqlite3_close_v2(db)
             throw StorageError(extendedCode: error.extendedCode, message: "cannot open \(path): \(error.message)")
@@ -58,7 +59,9 @@ package final class Connection: @unchecked Sendable {
     /// The cached prepared statement for this SQL, preparing it on first use.
     package func statement(_ sql: String) throws -> Statement {
         if let cached = cache[sql] { return cached }
-        guard let handle else { throw StorageError(extendedCode: SQLITE_MISUSE, message: "connection closed", sql: sql) }
+        guard let handle else {
+            throw StorageError(extendedCode: SQLITE_MISUSE, message: "connection closed", sql: sql)
+        }
         let statement = try Statement(connection: handle, sql: sql)
         cache[sql] = statement
         return statement
@@ -88,7 +91,9 @@ package final class Connection: @unchecked Sendable {
 
     /// Runs several statements without arguments (migrations, pragmas). Statements are not cached.
     package func executeScript(_ sql: String) throws {
-        guard let handle else { throw StorageError(extendedCode: SQLITE_MISUSE, message: "connection closed", sql: sql) }
+        guard let handle else {
+            throw StorageError(extendedCode: SQLITE_MISUSE, message: "connection closed", sql: sql)
+        }
         try checkOK(sqlite3_exec(handle, sql, nil, nil, nil), sql: sql)
     }
 
@@ -105,7 +110,8 @@ package final class Connection: @unchecked Sendable {
         guard code == SQLITE_OK else {
             // sqlite3_exec may report a code whose message the connection already holds.
             let error = StorageError.last(handle, sql: sql)
-            throw StorageError(extendedCode: code == error.primaryCode ? error.extendedCode : code,
+            throw StorageError(
+                extendedCode: code == error.primaryCode ? error.extendedCode : code,
                 message: error.message, sql: sql)
         }
     }

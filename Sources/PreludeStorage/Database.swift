@@ -36,7 +36,8 @@ package final class Database: @unchecked Sendable {
         var pool: [Connection] = []
         for _ in 0..<readerCount {
             pool.append(
-                try Connection(path: path, readOnly: true, create: false, busyTimeoutMilliseconds: busyTimeoutMilliseconds))
+                try Connection(
+                    path: path, readOnly: true, create: false, busyTimeoutMilliseconds: busyTimeoutMilliseconds))
         }
         self.readerCount = readerCount
         readers = Mutex(pool)
@@ -80,6 +81,9 @@ package final class Database: @unchecked Sendable {
 
     /// Runs `body` on a reader connection inside a read transaction, so every query in it sees one
     /// committed snapshot. Waits only when every reader is busy, never for the writer.
+    ///
+    /// Inside `write` it sees the last commit, not the open transaction's changes (use the `write` connection).
+    /// Do not nest `read` calls: with every reader checked out, the inner call would wait forever.
     package func read<T>(_ body: (Connection) throws -> T) throws -> T {
         try checkOpen()
         readerSlots.wait()

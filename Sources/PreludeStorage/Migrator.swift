@@ -30,16 +30,32 @@ package struct Migrator: Sendable {
     package func migrate(_ database: Database) throws -> [String] {
         try database.write { try $0.executeScript(Self.ledgerSQL) }
         let pending = try pendingMigrations(database)
+        var applied: [String] = []
         for migration in pending {
-            try database.write { db in
+            let didApply = try database.write { db -> Bool in
+                // Another process (a second `prelude migrate`, a replica starting) may have applied it since we
+                // looked; BEGIN IMMEDIATE serializes us behind it, so checking again here is exact.
+                let done = try db.scalar(
+                    "SELECT checksum FROM schema_migrations WHERE name = ?", [.text(migration.name)], as: String.self)
+                if let done {
+                    guard done == migration.checksum else {
+                        throw MigrationError.checksumMismatch(
+                            name: migration.name, applied: done, current: migration.checksum)
+                    }
+                    return false
+                }
                 try db.executeScript(migration.sql)
                 try db.execute(
                     "INSERT INTO schema_migrations (number, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
-                    [.integer(Int64(migration.number)), .text(migration.name), .text(migration.checksum),
-                     .text(Self.timestamp())])
+                    [
+                        .integer(Int64(migration.number)), .text(migration.name), .text(migration.checksum),
+                        .text(Self.timestamp()),
+                    ])
+                return true
             }
+            if didApply { applied.append(migration.name) }
         }
-        return pending.map(\.name)
+        return applied
     }
 
     /// The migrations not yet applied, after checking the ledger for changed or unknown ones.
@@ -63,9 +79,10 @@ package struct Migrator: Sendable {
     /// Ledger rows, name → checksum; empty when the ledger does not exist yet.
     package func appliedMigrations(_ database: Database) throws -> [String: String] {
         try database.read { db in
-            let exists = try db.scalar(
-                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'",
-                as: Int64.self) ?? 0
+            let exists =
+                try db.scalar(
+                    "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'",
+                    as: Int64.self) ?? 0
             guard exists > 0 else { return [:] }
             var result: [String: String] = [:]
             for row in try db.query("SELECT name, checksum FROM schema_migrations") {

@@ -20,7 +20,9 @@ package final class Statement {
         self.sql = sql
         var statement: OpaquePointer?
         var tail: UnsafePointer<CChar>?
-        let code = sql.withCString { sqlite3_prepare_v3(connection, $0, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, &tail) }
+        let code = sql.withCString {
+            sqlite3_prepare_v3(connection, $0, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, &tail)
+        }
         guard code == SQLITE_OK, let statement else {
             throw StorageError.last(connection, sql: sql)
         }

@@ -28,7 +28,8 @@ struct ServeCommand: ParsableCommand {
             throw Failure.exit(error, code: Failure.code(for: error))
         }
         let number = signals.wait()
-        logger.info("signal received", ["signal": number == SIGINT ? "SIGINT" : number == SIGTERM ? "SIGTERM" : "\(number)"])
+        logger.info(
+            "signal received", ["signal": number == SIGINT ? "SIGINT" : number == SIGTERM ? "SIGTERM" : "\(number)"])
         service.stop()
     }
 }

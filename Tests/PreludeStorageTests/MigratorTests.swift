@@ -53,7 +53,9 @@ import Testing
         let database = try openDatabase()
         defer { database.close() }
         try Migrator(migrations: Self.base).migrate(database)
-        let edited = Self.make([(1, "first", "CREATE TABLE a (x INTEGER, z INTEGER);"), (2, "second", Self.base[1].sql)])
+        let edited = Self.make([
+            (1, "first", "CREATE TABLE a (x INTEGER, z INTEGER);"), (2, "second", Self.base[1].sql),
+        ])
         let error = try #require(throws: MigrationError.self) { try Migrator(migrations: edited).migrate(database) }
         guard case .checksumMismatch(let name, _, _) = error else {
             Issue.record("unexpected \(error)")
@@ -67,7 +69,9 @@ import Testing
         let database = try openDatabase()
         defer { database.close() }
         try Migrator(migrations: Self.base).migrate(database)
-        let error = try #require(throws: MigrationError.self) { try Migrator(migrations: [Self.base[0]]).migrate(database) }
+        let error = try #require(throws: MigrationError.self) {
+            try Migrator(migrations: [Self.base[0]]).migrate(database)
+        }
         #expect(error == .unknownMigration(name: "0002_second"))
         #expect(!Migrator(migrations: [Self.base[0]]).isUpToDate(database))
     }
@@ -111,7 +115,9 @@ import Testing
     }
 
     @Test func catalogReportsAMissingDirectory() {
-        let error = #expect(throws: MigrationError.self) { try MigrationCatalog.load(directory: directory.file("nope")) }
+        let error = #expect(throws: MigrationError.self) {
+            try MigrationCatalog.load(directory: directory.file("nope"))
+        }
         #expect(error?.description.contains("PRELUDE_MIGRATIONS_DIR") == true)
     }
 
@@ -136,7 +142,8 @@ import Testing
         try database.write { db in
             try db.execute("INSERT INTO apps (id, name, created_at, updated_at) VALUES ('a', 'A', 0, 0)")
             try db.execute(
-                "INSERT INTO policy_revisions (app_id, number, document, etag, created_at, author) VALUES ('a', 1, '{}', 'e', 0, 't')")
+                "INSERT INTO policy_revisions (app_id, number, document, etag, created_at, author) VALUES ('a', 1, '{}', 'e', 0, 't')"
+            )
             try db.execute("UPDATE apps SET live_revision = 1 WHERE id = 'a'")
         }
         #expect(throws: StorageError.self) {
@@ -151,5 +158,24 @@ import Testing
             return [first, db.changes]
         }
         #expect(changes == [1, 0])
+    }
+}
+
+@Suite struct ConcurrentMigrationTests {
+    let directory = TemporaryDirectory()
+
+    // Sequential, not an interleaving test: the in-transaction re-check in `migrate` is not forced here.
+    @Test func secondProcessMigratingTheSameFileAppliesNothing() throws {
+        // Two Database objects on one file stand for two processes (each has its own writer connection).
+        let first = try Database(path: directory.file("c.sqlite"), readerCount: 1)
+        let second = try Database(path: directory.file("c.sqlite"), readerCount: 1)
+        defer {
+            first.close()
+            second.close()
+        }
+        let migrator = Migrator(migrations: MigratorTests.base)
+        #expect(try migrator.migrate(first) == ["0001_first", "0002_second"])
+        #expect(try migrator.migrate(second) == [])
+        #expect(try second.read { try $0.scalar("SELECT count(*) FROM a", as: Int64.self) } == 1)
     }
 }

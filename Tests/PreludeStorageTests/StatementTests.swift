@@ -9,7 +9,8 @@ import Testing
     func makeDatabase() throws -> Database {
         let database = try Database(path: directory.file("test.sqlite"), readerCount: 2)
         try database.write { db in
-            try db.executeScript("CREATE TABLE t (id INTEGER PRIMARY KEY, i INTEGER, r REAL, s TEXT, b BLOB, f INTEGER)")
+            try db.executeScript(
+                "CREATE TABLE t (id INTEGER PRIMARY KEY, i INTEGER, r REAL, s TEXT, b BLOB, f INTEGER)")
         }
         return database
     }
@@ -22,7 +23,8 @@ import Testing
             try db.execute(
                 "INSERT INTO t (i, r, s, b, f) VALUES (?, ?, ?, ?, ?)",
                 [Int64.max.sqlValue, 2.5.sqlValue, "héllo 🌍".sqlValue, blob.sqlValue, true.sqlValue])
-            try db.execute("INSERT INTO t (i, r, s, b, f) VALUES (?, ?, ?, ?, ?)", [nil, nil, nil, [UInt8]().sqlValue, false])
+            try db.execute(
+                "INSERT INTO t (i, r, s, b, f) VALUES (?, ?, ?, ?, ?)", [nil, nil, nil, [UInt8]().sqlValue, false])
         }
         let rows = try database.read { try $0.query("SELECT i, r, s, b, f FROM t ORDER BY id") }
         #expect(rows.count == 2)
@@ -47,7 +49,9 @@ import Testing
             try db.execute("INSERT INTO t (s) VALUES (?)", [some.sqlValue])
             try db.execute("INSERT INTO t (s) VALUES (?)", [none.sqlValue])
         }
-        let values = try database.read { db in try db.query("SELECT s FROM t ORDER BY id").map { try $0.get(0, as: String?.self) } }
+        let values = try database.read { db in
+            try db.query("SELECT s FROM t ORDER BY id").map { try $0.get(0, as: String?.self) }
+        }
         #expect(values == ["x", nil])
     }
 

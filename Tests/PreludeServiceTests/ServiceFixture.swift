@@ -1,0 +1,37 @@
+import Foundation
+
+@testable import PreludeService
+
+/// A temporary directory with a database path and a demo policy, and a configuration pointing at them
+/// and at the repository's migrations.
+final class ServiceFixture {
+    let directory: String
+    static let repositoryRoot = "/" + #filePath.split(separator: "/").dropLast(3).joined(separator: "/")
+    static let demoDocument = #"{"schemaVersion": 1, "app": "demo", "features": {"camera": {}}}"#
+
+    init() {
+        directory = (FileManager.default.temporaryDirectory.path as NSString)
+            .appendingPathComponent("prelude-service-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        write("demo.json", Self.demoDocument)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: directory) }
+
+    func path(_ name: String) -> String { (directory as NSString).appendingPathComponent(name) }
+
+    func write(_ name: String, _ text: String) {
+        _ = FileManager.default.createFile(atPath: path(name), contents: Data(text.utf8))
+    }
+
+    static func make(_ fixture: ServiceFixture) -> ServiceConfiguration {
+        var configuration = ServiceConfiguration()
+        configuration.port = 0
+        configuration.database = fixture.path("prelude.sqlite")
+        configuration.migrationsDirectory = repositoryRoot + "/migrations"
+        configuration.demoPolicy = fixture.path("demo.json")
+        configuration.shutdownGracePeriod = 2
+        configuration.logLevel = .error
+        return configuration
+    }
+}

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the build and CI need, only those missing. Needs root (or sudo) only if
+# something is missing. The Swift toolchain itself is expected at /opt/swift or on PATH.
+set -euo pipefail
+
+packages=(libsqlite3-dev zlib1g-dev curl python3)
+missing=()
+for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if ((${#missing[@]} == 0)); then
+    exit 0
+fi
+echo "installing: ${missing[*]}"
+sudo_cmd=()
+if [[ "$(id -u)" != 0 ]]; then sudo_cmd=(sudo); fi
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
