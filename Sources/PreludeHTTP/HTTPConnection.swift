@@ -40,6 +40,7 @@ final class HTTPConnection: @unchecked Sendable {
     private var bodyDeadline: Int64 = .max
     private var requestCount = 0
     private var closeAfterResponse = false
+    private var drainBeforeClose = false
 
     private var output: [UInt8] = []
     private var outputOffset = 0
@@ -321,6 +322,7 @@ final class HTTPConnection: @unchecked Sendable {
                 framing: .none, keepAlive: false, expectsContinue: false)
         }
         closeAfterResponse = true
+        drainBeforeClose = true
         phase = .processing
         send(ProblemDetails(status: error.status, detail: error.reason).response())
     }
@@ -345,7 +347,10 @@ final class HTTPConnection: @unchecked Sendable {
     }
 
     private func beginLinger() {
-        if peerClosedInput {
+        // Lingering matters only when the client may still be sending (an error cut its request short, or it
+        // pipelined more): closing with unread input makes the kernel send RST, which can destroy our response
+        // before the client reads it. After a clean exchange there is nothing to drain.
+        if peerClosedInput || (!drainBeforeClose && inputStart == input.count) {
             close()
             return
         }

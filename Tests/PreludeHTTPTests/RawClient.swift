@@ -30,7 +30,16 @@ final class RawClient {
         }
     }
 
-    deinit { Glibc.close(fd) }
+    private var closed = false
+
+    deinit { close() }
+
+    /// Closes the socket (once).
+    func close() {
+        guard !closed else { return }
+        closed = true
+        Glibc.close(fd)
+    }
 
     func send(_ text: String) throws { try send(Array(text.utf8)) }
 
@@ -93,6 +102,15 @@ final class RawClient {
             }
             guard try fill() else { throw SocketError("recv (EOF before response)", code: 0) }
         }
+    }
+
+    /// Reads a response, retrying receive timeouts (for a connection that waits in the backlog).
+    func readResponseRetrying(attempts: Int) throws -> ClientResponse {
+        var lastError: (any Error)?
+        for _ in 0..<attempts {
+            do { return try readResponse() } catch let e as SocketError where e.code == EAGAIN { lastError = e }
+        }
+        throw lastError!
     }
 
     /// True when the server closed the connection (EOF, or a reset) with no further bytes.
