@@ -33,12 +33,13 @@ RUN swift build -c release --static-swift-stdlib --product prelude \
 FROM ${RUNTIME_IMAGE}
 
 # Only what the binary loads at run time (ldd: libsqlite3, libz, libstdc++, libgcc_s, libc) plus CA certificates.
+# The package lists and apt's binary caches go in the same layer (the official images already skip the caches).
 # Unpinned versions (DL3008): bookworm's archive only moves to security fixes of these packages; an exact pin
 # would make the image unbuildable as soon as that fix lands, and would hold the fix back from the image.
 # hadolint ignore=DL3008
 RUN apt-get update \
     && apt-get install -y --no-install-recommends libsqlite3-0 zlib1g libstdc++6 ca-certificates \
-    && rm -rf /var/lib/apt/lists/* \
+    && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin \
     && groupadd --system --gid 10001 prelude \
     && useradd --system --uid 10001 --gid prelude --home-dir /data --no-create-home --shell /usr/sbin/nologin prelude \
     && mkdir -p /data \
