@@ -173,8 +173,7 @@ cleanup() {
         if [[ ${PRELUDE_CI_KEEP_BASE:-0} == 1 ]]; then
             keep+=$'\n'$(podman image inspect -f '{{.Id}}' "$base_image" "$builder_image" 2>/dev/null)
         fi
-        local pass
-        for pass in 1 2; do  # a parent image goes only once its children are gone
+        for _ in 1 2; do  # a parent image goes only once its children are gone
             for id in $(podman images -qa --no-trunc 2>/dev/null); do
                 grep -qxF "${id#sha256:}" <<<"${keep//sha256:/}" || podman rmi -f "$id" >/dev/null 2>&1
             done
@@ -416,6 +415,11 @@ EOF
 
     run_smoke "http://127.0.0.1:$port"
     stop_container "$container" stop
+    # The health check must also be able to fail: nothing listens on that port any more.
+    if podman run --rm --network host "$app_image" healthcheck --url "http://127.0.0.1:$port/readyz" --timeout 1 \
+        >/dev/null 2>&1; then
+        fail "prelude healthcheck answered 0 with the server stopped"
+    fi
 
     # Same volume again: the ledger and data survived the SIGTERM, so nothing is migrated or seeded twice.
     port=$(free_port)
