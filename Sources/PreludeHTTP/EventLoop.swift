@@ -1,12 +1,11 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
 
 /// One epoll event-loop thread owning a set of connections.
 ///
 /// `@unchecked Sendable` invariant: every stored `var` is touched only on the loop's own thread, except
-/// `inbox`, which is behind a `Mutex`, and the descriptors, which are immutable after `init`. Other threads
+/// `inbox`, which is behind a lock, and the descriptors, which are immutable after `init`. Other threads
 /// talk to the loop only through `post(_:)`.
 final class EventLoop: @unchecked Sendable {
     /// Work handed to the loop from other threads.
@@ -22,7 +21,7 @@ final class EventLoop: @unchecked Sendable {
     let core: ServerCore
     let epollFD: Int32
     let wakeFD: Int32
-    private let inbox = Mutex<[Message]>([])
+    private let inbox = PosixLock<[Message]>([])
 
     // Loop-thread state.
     var connections: [Int32: HTTPConnection] = [:]

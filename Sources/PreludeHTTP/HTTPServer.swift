@@ -1,5 +1,3 @@
-import Synchronization
-
 /// An HTTP/1.1 server on POSIX sockets: one accept thread, `eventLoopCount` epoll loops, and Dispatch's
 /// global queue for handlers that may block (see docs/http.md).
 ///
@@ -19,7 +17,7 @@ public final class HTTPServer: Sendable {
         case stopped
     }
 
-    private let state = Mutex<State>(.created)
+    private let state = PosixLock<State>(.created)
 
     /// Creates a server; nothing is bound until `start()`.
     public init(configuration: HTTPServerConfiguration, router: Router) {

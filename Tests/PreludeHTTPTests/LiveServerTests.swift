@@ -263,7 +263,8 @@ import Testing
 
     @Test func shutsDownGracefullyWithARequestInFlight() throws {
         let gate = Gate()
-        let t = try TestServer.make(routes: { router in
+        // One loop, so the idle connection's close proves the loop has begun its graceful stop.
+        let t = try TestServer.make(configure: { $0.eventLoopCount = 1 }, routes: { router in
             router.add(.get, "/slow") { _ in
                 gate.arrived()
                 gate.waitForRelease()
@@ -303,10 +304,12 @@ import Testing
         try c.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
         _ = try c.readResponse()
         let clock = ContinuousClock()
-        // Ten requests on one connection, both inline and worker-pool routes; Nagle plus delayed ACK would
-        // cost about 40 ms each.
-        let elapsed = try clock.measure {
-            for i in 0..<10 {
+        // Ten requests on one connection, inline and worker-pool routes alternating. Nagle's algorithm with the
+        // client's delayed ACK would hold every response body ~40 ms, so even the fastest would be slow; the
+        // median is checked against the same bound (it stays far below it unless the machine is saturated).
+        var latencies: [Duration] = []
+        for i in 0..<10 {
+            let elapsed = try clock.measure {
                 if i % 2 == 0 {
                     try c.send("GET /large-ish HTTP/1.1\r\nHost: x\r\n\r\n")
                 } else {
@@ -314,8 +317,11 @@ import Testing
                 }
                 _ = try c.readResponse()
             }
+            latencies.append(elapsed)
         }
-        #expect(elapsed < .milliseconds(150), "10 requests took \(elapsed)")
+        latencies.sort()
+        #expect(latencies[0] < .milliseconds(20), "latencies \(latencies)")
+        #expect(latencies[5] < .milliseconds(40), "latencies \(latencies)")
     }
 }
 
