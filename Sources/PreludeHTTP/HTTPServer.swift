@@ -25,11 +25,13 @@ public final class HTTPServer: Sendable {
         self.router = router
     }
 
-    /// Binds, listens and starts accepting. Returns the bound TCP port.
+    /// Binds, listens and starts accepting. Returns the bound TCP port. Throws
+    /// `HTTPServerConfiguration.InvalidSetting` for a bad configuration and `SocketError` when binding fails.
     @discardableResult
     public func start() throws -> Int {
         try state.withLock { state in
             guard case .created = state else { preconditionFailure("start() called twice") }
+            try configuration.validate()
             let core = try ServerCore(configuration: configuration, router: router)
             let listener = try Socket.listen(host: configuration.host, port: configuration.port, backlog: configuration.backlog)
             let loops = try (0..<max(1, configuration.eventLoopCount)).map { _ in try EventLoop(core: core) }

@@ -1,4 +1,4 @@
-@testable import PreludeHTTP
+import PreludeHTTP
 import Testing
 
 /// Raw-byte parser vectors, each fed whole, one byte at a time, and in 7-byte pieces.
