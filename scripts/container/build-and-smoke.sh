@@ -441,7 +441,7 @@ EOF
 fallback_alive() { kill -0 "$fallback_pid" 2>/dev/null; }
 
 fallback_path() {
-    banner "CONTAINER ENGINE UNAVAILABLE — FALLBACK: release binary in a debootstrapped root (chroot + unshare), NOT a container image"
+    banner "$1 — FALLBACK: release binary in a debootstrapped root (chroot + unshare), NOT a container image"
     export PATH=/opt/swift/usr/bin:$PATH
     local start
     start=$(now_ms)
@@ -469,17 +469,20 @@ fallback_path() {
     port=$(free_port)
     start=$(now_ms)
     # New mount and PID namespaces with /proc mounted (CommandLine.arguments is empty without it); host network.
+    # env -i: the server sees only what the container would set.
+    local unshare chroot
+    unshare=$(command -v unshare) chroot=$(command -v chroot)
     env -i PATH=/usr/local/bin:/usr/bin:/bin PRELUDE_HOST=127.0.0.1 PRELUDE_PORT="$port" \
         PRELUDE_DATABASE=/data/prelude.sqlite \
-        unshare --mount --pid --fork --mount-proc="$fallback_root/proc" \
-        chroot --userspec=10001:10001 "$fallback_root" /usr/local/bin/prelude serve >"$work/fallback.log" 2>&1 &
+        "$unshare" --mount --pid --fork --mount-proc="$fallback_root/proc" \
+        "$chroot" --userspec=10001:10001 "$fallback_root" /usr/local/bin/prelude serve >"$work/fallback.log" 2>&1 &
     fallback_pid=$!
     ms=$(wait_ready "$start" "$port" fallback_alive) || { tail -20 "$work/fallback.log" >&2; fail "fallback never became ready"; }
     timing start_to_ready_ms "$ms"
     check_ready_budget "$ms" "fallback start"
     # /proc again: without it the binary sees no arguments (and would serve instead of checking).
-    env -i PRELUDE_PORT="$port" unshare --mount --pid --fork --mount-proc="$fallback_root/proc" \
-        chroot --userspec=10001:10001 "$fallback_root" /usr/local/bin/prelude healthcheck \
+    env -i PRELUDE_PORT="$port" "$unshare" --mount --pid --fork --mount-proc="$fallback_root/proc" \
+        "$chroot" --userspec=10001:10001 "$fallback_root" /usr/local/bin/prelude healthcheck \
         || fail "prelude healthcheck in the fallback root"
     run_smoke "http://127.0.0.1:$port"
 
@@ -490,7 +493,7 @@ fallback_path() {
     start=$(now_ms)
     kill -TERM "$child"
     code=0
-    timeout 15 tail --pid="$fallback_pid" -f /dev/null || fail "the server did not exit within 15 s of SIGTERM"
+    timeout 15 tail -s 0.05 --pid="$fallback_pid" -f /dev/null || fail "the server did not exit within 15 s of SIGTERM"
     wait "$fallback_pid" || code=$?
     fallback_pid=""
     timing stop_ms $(($(now_ms) - start))
@@ -508,7 +511,7 @@ main() {
     slim_rootfs
 
     if [[ ${PRELUDE_CI_FALLBACK:-0} == 1 ]]; then
-        fallback_path
+        fallback_path "PRELUDE_CI_FALLBACK=1: CONTAINER ENGINE SKIPPED ON REQUEST"
     else
         configure_podman
         if engine_works && engine_ready=1 && images_before=$(podman images -qa --no-trunc) \
@@ -516,7 +519,7 @@ main() {
             engine_path
         else
             log "podman cannot start: $(head -c 400 "$work/podman-info.err" 2>/dev/null)"
-            fallback_path
+            fallback_path "CONTAINER ENGINE UNAVAILABLE (podman cannot start a container)"
         fi
     fi
     timing total_s "$(((($(now_ms) - total_start) + 500) / 1000))"
