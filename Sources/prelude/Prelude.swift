@@ -14,7 +14,12 @@ struct Prelude: ParsableCommand {
             (later wins). See docs/configuration.md.
             """,
         version: ServiceInfo.version,
-        subcommands: [ServeCommand.self, MigrateCommand.self, PolicyCommand.self],
+        subcommands: [
+            ServeCommand.self,
+            MigrateCommand.self,
+            PolicyCommand.self,
+            HealthcheckCommand.self,
+        ],
         defaultSubcommand: ServeCommand.self
     )
 }
