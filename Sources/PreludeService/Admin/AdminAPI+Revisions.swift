@@ -60,8 +60,8 @@ extension AdminAPI {
             let number = try Self.revisionNumber(context.parameter("number"))
             let text = try revisionRow(app: app, number: number).get("document", as: String.self)
             let target = try JSONValue(parsing: text)
-            guard PolicyValidator.validate(target).isValid else {
-                let problems = PolicyValidator.validate(target).problems
+            let problems = PolicyValidator.validate(target).problems
+            guard problems.isEmpty else {
                 throw ProblemDetails(
                     status: .unprocessableContent, type: PolicyStoreProblem.invalidRevision,
                     detail: "revision \(number) does not validate with this version of the service; "
