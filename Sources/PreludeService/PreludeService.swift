@@ -18,19 +18,28 @@ package final class PreludeService: Sendable {
     package let server: HTTPServer
     /// The bound TCP port (useful when configured as 0).
     package let port: Int
+    /// The separate admin listener, when `adminPort` is set (see docs/admin.md).
+    package let adminServer: HTTPServer?
+    /// Its bound port.
+    package let adminPort: Int?
+    /// The live policy of every app (admin writes commit through it).
+    package let policyStore: PolicyStore
     private let logger: Logger
     private let draining: DrainFlag
     private let stopped = Mutex(false)
 
     private init(
         configuration: ServiceConfiguration, database: Database, migrator: Migrator, server: HTTPServer, port: Int,
-        logger: Logger, draining: DrainFlag
+        policyStore: PolicyStore, adminServer: HTTPServer?, adminPort: Int?, logger: Logger, draining: DrainFlag
     ) {
+        self.policyStore = policyStore
         self.configuration = configuration
         self.database = database
         self.migrator = migrator
         self.server = server
         self.port = port
+        self.adminServer = adminServer
+        self.adminPort = adminPort
         self.logger = logger
         self.draining = draining
     }
@@ -40,13 +49,26 @@ package final class PreludeService: Sendable {
         let (database, migrator, _) = try openAndMigrate(configuration: configuration, logger: logger)
         do {
             try seedDemo(configuration: configuration, database: database, logger: logger)
+            let policyStore = try PolicyStore.start(database: database, configuration: configuration, logger: logger)
             let draining = DrainFlag()
             var router = Router()
             HealthRoutes.register(on: &router, database: database, migrator: migrator) { draining.isSet }
+            let admin = try AdminAPI.make(
+                configuration: configuration, database: database, store: policyStore, logger: logger)
+            var adminRouter = Router()
+            AdminAPI.register(on: &router, or: &adminRouter, api: admin, configuration: configuration)
             let server = HTTPServer(
                 configuration: HTTPServerConfiguration(host: configuration.host, port: configuration.port),
                 router: router)
             let port = try server.start()
+            let adminServer: HTTPServer?, adminPort: Int?
+            do {
+                (adminServer, adminPort) = try AdminAPI.startListener(
+                    configuration: configuration, router: adminRouter, logger: logger)
+            } catch {
+                server.shutdown(gracePeriod: 0)
+                throw error
+            }
             logger.info(
                 "listening",
                 [
@@ -55,7 +77,8 @@ package final class PreludeService: Sendable {
                 ])
             return PreludeService(
                 configuration: configuration, database: database, migrator: migrator, server: server, port: port,
-                logger: logger, draining: draining)
+                policyStore: policyStore, adminServer: adminServer, adminPort: adminPort, logger: logger,
+                draining: draining)
         } catch {
             database.close()
             throw error
@@ -78,13 +101,20 @@ package final class PreludeService: Sendable {
         guard first else { return }
         draining.set()
         logger.info("stopping", ["gracePeriod": "\(configuration.shutdownGracePeriod)"])
+        // Both listeners drain at the same time, so stopping never takes more than one grace period.
+        if let adminServer {
+            let grace = configuration.shutdownGracePeriod
+            DispatchQueue.global().async { adminServer.shutdown(gracePeriod: grace) }
+        }
         server.shutdown(gracePeriod: configuration.shutdownGracePeriod)
         server.waitUntilStopped()
+        adminServer?.waitUntilStopped()
         database.close()
         logger.info("stopped")
     }
 
-    private static func openAndMigrate(
+    /// Opens the database and applies pending migrations (also used by `prelude token`).
+    package static func openAndMigrate(
         configuration: ServiceConfiguration, logger: Logger
     ) throws -> (Database, Migrator, applied: [String]) {
         try DatabasePathCheck.check(configuration.database)
