@@ -50,16 +50,20 @@ package final class PreludeService: Sendable {
         do {
             try seedDemo(configuration: configuration, database: database, logger: logger)
             let policyStore = try PolicyStore.start(database: database, configuration: configuration, logger: logger)
+            let observability = Observability(logger: logger, database: database, policies: policyStore)
             let draining = DrainFlag()
             var router = Router()
             HealthRoutes.register(on: &router, database: database, migrator: migrator) { draining.isSet }
+            ObservabilityRoutes.register(on: &router, observability: observability)
             let admin = try AdminAPI.make(
                 configuration: configuration, database: database, store: policyStore, logger: logger)
             var adminRouter = Router()
             AdminAPI.register(on: &router, or: &adminRouter, api: admin, configuration: configuration)
             let server = HTTPServer(
-                configuration: HTTPServerConfiguration(host: configuration.host, port: configuration.port),
+                configuration: observability.instrumented(
+                    HTTPServerConfiguration(host: configuration.host, port: configuration.port), router: router),
                 router: router)
+            observability.observe(server: server)
             let port = try server.start()
             let adminServer: HTTPServer?, adminPort: Int?
             do {

@@ -4,9 +4,9 @@ import PreludeStorage
 /// The service's metrics and request log, and the hooks that feed them: the HTTP engine's
 /// `onRequestCompleted` and `eventHandler`, the database's write timer, and gauges read at scrape time.
 ///
-/// Wiring order in `PreludeService.start`: create it, `observe(database:)`, register every route (including
-/// `ObservabilityRoutes`), `instrument(_:router:)` the server configuration (the request metrics are sized
-/// from the finished router), then `observe(server:)` once the server exists.
+/// Wiring order in `PreludeService.start`: create it (with the database and policy store), register every route
+/// (including `ObservabilityRoutes`), `instrumented(_:router:)` the server configuration (the request metrics are
+/// sized from the finished router), then `observe(server:)` once the server exists.
 package final class Observability: Sendable {
     /// Every metric family `/metrics` exposes.
     package let registry = MetricsRegistry()
@@ -16,7 +16,16 @@ package final class Observability: Sendable {
     package let databaseWrites: MetricHistogram
     /// The request log.
     package let requestLog: RequestLog
-    private let logger: Logger
+    /// The service log.
+    package let logger: Logger
+
+    /// The service's observability: registers the service-wide families, times `database`'s writes and exposes
+    /// the live revision of each app in `policies`.
+    package convenience init(logger: Logger, database: Database, policies: PolicyStore) {
+        self.init(logger: logger)
+        observe(database: database)
+        observe(policies: policies)
+    }
 
     /// Registers the service-wide families (build info, events, database writes, process).
     package init(logger: Logger) {
@@ -61,6 +70,26 @@ package final class Observability: Sendable {
                 logger.debug("request refused", ["status": "\(status)", "reason": reason, "remote": remoteAddress])
             case .acceptFailed(let error):
                 logger.error("accept failed", ["error": error.description])
+            }
+        }
+    }
+
+    /// Installs the hooks on a copy of `configuration` and returns it (see `instrument(_:router:)`).
+    package func instrumented(_ configuration: HTTPServerConfiguration, router: Router) -> HTTPServerConfiguration {
+        var copy = configuration
+        instrument(&copy, router: router)
+        return copy
+    }
+
+    /// Registers `prelude_policy_live_revision{app}`: the live revision of every app being served, read from the
+    /// store at scrape time (an app whose live revision cannot be served has no sample).
+    package func observe(policies store: PolicyStore) {
+        registry.gauge(
+            "prelude_policy_live_revision", help: "Live policy revision number of each app being served.",
+            labelNames: ["app"]
+        ) {
+            store.appIDs.compactMap { app in
+                store.snapshot(app: app).map { MetricGauge.Sample([app], Double($0.revision)) }
             }
         }
     }

@@ -5,8 +5,10 @@ package enum ObservabilityRoutes {
     /// Registers both routes. Without a document, `/openapi.yaml` answers 404 with a problem saying the file
     /// was not installed (logged as a warning at start) rather than the service refusing to start.
     package static func register(
-        on router: inout Router, observability: Observability, openAPI: OpenAPIDocument?, logger: Logger
+        on router: inout Router, observability: Observability,
+        openAPI: OpenAPIDocument? = OpenAPIDocument.locate()
     ) {
+        let logger = observability.logger
         let registry = observability.registry
         router.add(.get, "/metrics") { _ in
             HTTPResponse(
