@@ -91,7 +91,9 @@ import Testing
                 #"prelude_http_requests_total{route="unmatched",method="other",status="501"} 1"#,
             ])
         let counts = Self.samples(writer.text, "prelude_http_request_duration_seconds_count")
-        #expect(counts.first == #"prelude_http_request_duration_seconds_count{route="/v1/apps/{app}/policy",method="GET"} 4"#)
+        #expect(
+            counts.first
+                == #"prelude_http_request_duration_seconds_count{route="/v1/apps/{app}/policy",method="GET"} 4"#)
         #expect(counts.count == 5)
     }
 

@@ -92,11 +92,16 @@ import Testing
         #expect(object["method"] as? String == "GET")
         #expect(object["request_id"] as? String == "abc\"d")
         #expect(object["remote"] as? String == "127.0.0.1:5000")
-        #expect(Set(object.keys) == ["time", "level", "msg", "method", "route", "status", "duration_ms", "bytes",
-            "request_id", "remote"])
+        #expect(
+            Set(object.keys) == [
+                "time", "level", "msg", "method", "route", "status", "duration_ms", "bytes",
+                "request_id", "remote",
+            ])
     }
 
-    @Test(arguments: [(UInt64(0), "0.000"), (499, "0.000"), (500, "0.001"), (1_000_000, "1.000"), (12_345_678_901, "12345.679")])
+    @Test(arguments: [
+        (UInt64(0), "0.000"), (499, "0.000"), (500, "0.001"), (1_000_000, "1.000"), (12_345_678_901, "12345.679"),
+    ])
     func formatsMilliseconds(nanoseconds: UInt64, expected: String) {
         #expect(RequestLog.milliseconds(nanoseconds) == expected)
     }
