@@ -61,14 +61,17 @@ package final class PreludeService: Sendable {
             AdminAPI.register(on: &router, or: &adminRouter, api: admin, configuration: configuration)
             let server = HTTPServer(
                 configuration: observability.instrumented(
-                    HTTPServerConfiguration(host: configuration.host, port: configuration.port), router: router),
+                    HTTPServerConfiguration(host: configuration.host, port: configuration.port),
+                    routers: [router, adminRouter]),
                 router: router)
             observability.observe(server: server)
             let port = try server.start()
             let adminServer: HTTPServer?, adminPort: Int?
             do {
                 (adminServer, adminPort) = try AdminAPI.startListener(
-                    configuration: configuration, router: adminRouter, logger: logger)
+                    configuration: configuration, router: adminRouter, logger: logger,
+                    instrument: observability.instrumented)
+                adminServer.map(observability.observe(server:))
             } catch {
                 server.shutdown(gracePeriod: 0)
                 throw error

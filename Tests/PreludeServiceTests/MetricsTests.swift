@@ -151,3 +151,44 @@ import Testing
         #expect(fields[11] == "11")
     }
 }
+
+@Suite struct MetricsLiveTests {
+    let fixture = ServiceFixture()
+
+    @Test func countsEveryListenerInOneFamilyAndParsesEngineAnswers() throws {
+        var configuration = ServiceFixture.make(fixture)
+        configuration.adminPort = 0
+        let service = try PreludeService.start(configuration: configuration, logger: Logger(level: .error))
+        defer { service.stop() }
+        let adminPort = try #require(service.adminPort)
+
+        let refused = try RequestLogTests.Client.exchange(
+            port: adminPort, "GET /v1/admin/apps HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+        #expect(refused.status == 401)
+        let malformed = try RequestLogTests.Client.exchange(port: service.port, "GET / HTTP/1.1\nHost: t\n\n")
+        #expect(malformed.status == 400)
+        _ = try HTTPTestClient.get("/healthz", port: service.port)
+        try service.database.write { try $0.execute("CREATE TABLE metrics_probe (x)") }
+
+        let scrape = try HTTPTestClient.get("/metrics", port: service.port)
+        #expect(scrape.status == 200)
+        #expect(scrape.headers["content-type"] == "text/plain; version=0.0.4; charset=utf-8")
+        let text = scrape.body
+        #expect(text.components(separatedBy: "# TYPE prelude_http_requests_total counter").count == 2)
+        let requests = MetricsTests.samples(text, "prelude_http_requests_total")
+        #expect(requests.contains(#"prelude_http_requests_total{route="/v1/admin/apps",method="GET",status="401"} 1"#))
+        #expect(requests.contains(#"prelude_http_requests_total{route="unmatched",method="GET",status="400"} 1"#))
+        #expect(requests.contains(#"prelude_http_requests_total{route="/healthz",method="GET",status="200"} 1"#))
+        // The scraping connection itself is open while the gauge is read.
+        let open = try #require(MetricsTests.samples(text, "prelude_http_open_connections").first)
+        #expect((Int(open.split(separator: " ")[1]) ?? 0) >= 1)
+        let writes = try #require(MetricsTests.samples(text, "prelude_db_write_duration_seconds_count").first)
+        #expect(Int(writes.split(separator: " ")[1]) == 1)
+        for family in [
+            "prelude_build_info", "prelude_events_ingested_total", "prelude_policy_live_revision",
+            "prelude_http_request_duration_seconds", "process_resident_memory_bytes",
+        ] {
+            #expect(text.contains("# TYPE \(family) "), "missing \(family)")
+        }
+    }
+}
