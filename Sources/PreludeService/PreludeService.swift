@@ -39,7 +39,11 @@ package final class PreludeService: Sendable {
     }
 
     /// Opens and migrates the database, seeds the demo on an empty one, and starts listening.
-    package static func start(configuration: ServiceConfiguration, logger: Logger) throws -> PreludeService {
+    ///
+    /// `eventObservers` see every newly stored client event inside its transaction (``EventIngestionObserver``).
+    package static func start(
+        configuration: ServiceConfiguration, logger: Logger, eventObservers: [any EventIngestionObserver] = []
+    ) throws -> PreludeService {
         let (database, migrator, _) = try openAndMigrate(configuration: configuration, logger: logger)
         do {
             try seedDemo(configuration: configuration, database: database, logger: logger)
@@ -47,6 +51,9 @@ package final class PreludeService: Sendable {
             let draining = DrainFlag()
             var router = Router()
             HealthRoutes.register(on: &router, database: database, migrator: migrator) { draining.isSet }
+            PublicRoutes.register(
+                on: &router, store: policyStore, cacheControl: PolicyCacheControl(configuration),
+                events: EventIngestor(database: database, observers: eventObservers))
             let server = HTTPServer(
                 configuration: HTTPServerConfiguration(host: configuration.host, port: configuration.port),
                 router: router)
