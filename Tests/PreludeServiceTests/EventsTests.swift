@@ -63,17 +63,28 @@ import Testing
         (#"{"events": {}}"#, 400, ["/events"]),
         (#"{"batch": []}"#, 400, ["/batch", "/events"]),
         (#"{"events": []}"#, 422, ["/events"]),
-        (EventsTests.batch([EventsTests.event("ok"), EventsTests.event("bad", type: "primeExploded")]), 422, ["/events/1/type"]),
-        (EventsTests.batch([EventsTests.event("ok"), EventsTests.event("bad", feature: "xray")]), 422, ["/events/1/feature"]),
+        (
+            EventsTests.batch([EventsTests.event("ok"), EventsTests.event("bad", type: "primeExploded")]), 422,
+            ["/events/1/type"]
+        ),
+        (
+            EventsTests.batch([EventsTests.event("ok"), EventsTests.event("bad", feature: "xray")]), 422,
+            ["/events/1/feature"]
+        ),
         (EventsTests.batch([EventsTests.event("x", occurredAt: #""yesterday""#)]), 422, ["/events/0/occurredAt"]),
-        (EventsTests.batch([EventsTests.event("x", occurredAt: #""2026-02-30T00:00:00Z""#)]), 422, ["/events/0/occurredAt"]),
+        (
+            EventsTests.batch([EventsTests.event("x", occurredAt: #""2026-02-30T00:00:00Z""#)]), 422,
+            ["/events/0/occurredAt"]
+        ),
         (EventsTests.batch([EventsTests.event("x", occurredAt: "12")]), 422, ["/events/0/occurredAt"]),
         (EventsTests.batch([EventsTests.event("x", occurredAt: "true")]), 422, ["/events/0/occurredAt"]),
         (EventsTests.batch([EventsTests.event("x", extra: #","variant":"control""#)]), 422, ["/events/0/experiment"]),
         (EventsTests.batch([EventsTests.event("x", extra: #","colour":"red""#)]), 422, ["/events/0/colour"]),
         (EventsTests.batch([EventsTests.event("x", install: "")]), 422, ["/events/0/installId"]),
-        (EventsTests.batch([#"{"type":"primeShown"}"#, "3"]), 422,
-            ["/events/0/feature", "/events/0/id", "/events/0/installId", "/events/0/occurredAt", "/events/1"]),
+        (
+            EventsTests.batch([#"{"type":"primeShown"}"#, "3"]), 422,
+            ["/events/0/feature", "/events/0/id", "/events/0/installId", "/events/0/occurredAt", "/events/1"]
+        ),
     ])
     func badBatchesStoreNothingAndNameEveryProblem(body: String, status: Int, pointers: [String]) throws {
         let service = try fixture.startService()
@@ -100,7 +111,8 @@ import Testing
         #expect(unknown.status == 404)
         #expect(unknown["Content-Type"] == "application/problem+json")
         let huge = try client.post(
-            "/v1/apps/demo/events", json: "{\"events\":[\"" + String(repeating: "x", count: EventBatch.maxBodySize) + "\"]}")
+            "/v1/apps/demo/events",
+            json: "{\"events\":[\"" + String(repeating: "x", count: EventBatch.maxBodySize) + "\"]}")
         #expect(huge.status == 413)
         #expect(try eventCount(service) == 0)
     }

@@ -25,7 +25,8 @@ import Testing
         #expect(json["locale"] as? String == "ja")
         let decisions = try #require(json["decisions"] as? [[String: Any]])
         #expect(decisions.map { $0["feature"] as? String } == ["camera", "microphone", "contacts"])
-        #expect(decisions.map { $0["action"] as? String } == ["prime", "proceed", "prime"])  // the entry's osVersion wins
+        // Contacts: the entry's osVersion (17) wins over the top-level os, so no ContactAccessButton.
+        #expect(decisions.map { $0["action"] as? String } == ["prime", "proceed", "prime"])
     }
 
     @Test(arguments: [
@@ -34,12 +35,18 @@ import Testing
         (#"{"features": []}"#, 422, ["/features"]),
         (#"{"features": {}}"#, 422, ["/features"]),
         (#"{}"#, 422, ["/features"]),
-        (#"{"os": 17, "platform": "android", "locale": "!", "installId": "", "extra": 1, "features": [{"feature": "camera", "status": "denied"}]}"#,
-            422, ["/extra", "/installId", "/locale", "/os", "/platform"]),
-        (#"{"features": [{"feature": "xray", "status": "denied"}, {"feature": "camera", "status": "sleepy", "available": "yes"}]}"#,
-            422, ["/features/0/feature", "/features/1/available", "/features/1/status"]),
-        (#"{"features": [{"feature": "camera", "status": "denied"}, {"feature": "camera", "status": "authorized"}]}"#,
-            422, ["/features/1/feature"]),
+        (
+            #"{"os": 17, "platform": "android", "locale": "!", "installId": "", "extra": 1, "features": [{"feature": "camera", "status": "denied"}]}"#,
+            422, ["/extra", "/installId", "/locale", "/os", "/platform"]
+        ),
+        (
+            #"{"features": [{"feature": "xray", "status": "denied"}, {"feature": "camera", "status": "sleepy", "available": "yes"}]}"#,
+            422, ["/features/0/feature", "/features/1/available", "/features/1/status"]
+        ),
+        (
+            #"{"features": [{"feature": "camera", "status": "denied"}, {"feature": "camera", "status": "authorized"}]}"#,
+            422, ["/features/1/feature"]
+        ),
         (#"{"features": [{"feature": "bluetooth", "status": "denied"}]}"#, 422, ["/features/0/feature"]),
         (#"{"features": [{"feature": "camera", "status": "provisional"}]}"#, 422, ["/features/0/status"]),
     ])

@@ -83,7 +83,8 @@ import Testing
         #expect(prime["title"] as? String == "Prendre des photos dans Prelude Demo")
         #expect(prime["continueLabel"] as? String == "Continuer")
         // The variant is the one the bucketing gives this install, and the response says which.
-        let expected = PolicyResolver.assign(PublicFixture.demoDocument.experiments[0], context: ClientContext(installId: "install-42"))
+        let expected = PolicyResolver.assign(
+            PublicFixture.demoDocument.experiments[0], context: ClientContext(installId: "install-42"))
         #expect((camera["variant"] as? [String: Any])?["variant"] as? String == expected?.name)
         let contacts = try #require(features["contacts"] as? [String: Any])
         #expect(contacts["strategy"] as? String == "button")
@@ -203,7 +204,8 @@ import Testing
         #expect(documentAfter["ETag"] != documentBefore["ETag"])
         #expect(documentAfter["ETag"] == service.policyStore.snapshot(app: "demo")?.etag.headerValue)
         #expect(
-            try client.get("/v1/apps/demo/policy/document", headers: [("If-None-Match", documentBefore["ETag"]!)]).status
+            try client.get("/v1/apps/demo/policy/document", headers: [("If-None-Match", documentBefore["ETag"]!)])
+                .status
                 == 200)
     }
 

@@ -43,7 +43,8 @@ import Testing
             let events = types.enumerated().map { index, type in
                 #"{"id":"\#(feature)-\#(type)-\#(index)","installId":"\#(install)","type":"\#(type)","feature":"\#(feature)","occurredAt":\#(Int64(Date().timeIntervalSince1970 * 1000))\#(tag)}"#
             }
-            let response = try http.post("/v1/apps/demo/events", json: #"{"events":[\#(events.joined(separator: ","))]}"#)
+            let response = try http.post(
+                "/v1/apps/demo/events", json: #"{"events":[\#(events.joined(separator: ","))]}"#)
             #expect(response.status == 202, "\(response.text)")
             return try response.json()["accepted"] as? Int ?? -1
         }
@@ -115,7 +116,8 @@ import Testing
         // After the third showing, never again.
         let exhausted = try client.decide(
             "camera", "notDetermined", locale: "en",
-            history: #"{"prime":{"shownCount":3,"lastShown":\#(Int(now - 5000 * Self.hour)),"lastOutcome":"dismissed"}}"#)
+            history:
+                #"{"prime":{"shownCount":3,"lastShown":\#(Int(now - 5000 * Self.hour)),"lastOutcome":"dismissed"}}"#)
         #expect(exhausted["action"] as? String == "wait")
         #expect(exhausted["reason"] as? String == "primeCadenceExhausted")
         #expect(exhausted["eligibleAt"] == nil)
@@ -152,12 +154,16 @@ import Testing
             let decision = try client.decide("camera", status, locale: "en", available: false)
             #expect(decision["action"] as? String == "unsupported")
             #expect(decision["reason"] as? String == "hardwareUnavailable")
-            #expect(copy(decision)["message"] == "This device has no camera. You can still choose photos from your library.")
+            #expect(
+                copy(decision)["message"] == "This device has no camera. You can still choose photos from your library."
+            )
             #expect(events(decision)["onShow"] == "unsupportedShown")
         }
         let traditional = try client.decide("camera", "notDetermined", locale: "zh-Hant-TW", available: false)
         #expect(traditional["action"] as? String == "unsupported")
-        #expect(copy(traditional)["message"] != copy(try client.decide("camera", "notDetermined", locale: "en", available: false))["message"])
+        #expect(
+            copy(traditional)["message"]
+                != copy(try client.decide("camera", "notDetermined", locale: "en", available: false))["message"])
         #expect(try client.post(["unsupportedShown"], feature: "camera") == 1)
     }
 

@@ -44,7 +44,8 @@ package struct DecideRequest: Sendable {
         }
         for key in object.keys where !members.contains(key) {
             report(
-                "/" + JSONPointer.escape(key), "member.unknown", "unknown member; allowed: \(members.joined(separator: ", "))")
+                "/" + JSONPointer.escape(key), "member.unknown",
+                "unknown member; allowed: \(members.joined(separator: ", "))")
         }
         var context = ClientContext(acceptLanguage: acceptLanguage)
         func string(_ name: String) -> String? {
@@ -68,7 +69,8 @@ package struct DecideRequest: Sendable {
             } else {
                 report(
                     "/platform", "value.invalid",
-                    "'\(text)' is not a platform; use one of \(Platform.allCases.map(\.rawValue).joined(separator: ", "))")
+                    "'\(text)' is not a platform; use one of \(Platform.allCases.map(\.rawValue).joined(separator: ", "))"
+                )
             }
         }
         for name in ["os", "appVersion"] {
@@ -102,7 +104,8 @@ package struct DecideRequest: Sendable {
                 problems += stateProblems.map { PublicProblem.field($0) }
                 guard var state else { continue }
                 if !seen.insert(state.feature).inserted {
-                    report(pointer.appending("feature").description, "feature.duplicate", "each feature may appear once")
+                    report(
+                        pointer.appending("feature").description, "feature.duplicate", "each feature may appear once")
                     continue
                 }
                 // The engine counts in iOS versions; another platform's numbering says nothing about them.

@@ -39,7 +39,8 @@ package struct ResolutionKeyShape: Sendable {
                 if rule.set.strategy == .button { os = true }
             }
         }
-        for experiment in document.experiments where experiment.variants.contains(where: { $0.set.strategy == .button }) {
+        for experiment in document.experiments where experiment.variants.contains(where: { $0.set.strategy == .button })
+        {
             os = true
         }
         usesPreferredLocale = locales
