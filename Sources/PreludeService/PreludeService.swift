@@ -24,15 +24,18 @@ package final class PreludeService: Sendable {
     package let adminPort: Int?
     /// The live policy of every app (admin writes commit through it).
     package let policyStore: PolicyStore
+    /// Stores client event batches (its statistics count transactions, batches and events).
+    package let eventIngestor: EventIngestor
     private let logger: Logger
     private let draining: DrainFlag
     private let stopped = Mutex(false)
 
     private init(
         configuration: ServiceConfiguration, database: Database, migrator: Migrator, server: HTTPServer, port: Int,
-        policyStore: PolicyStore, adminServer: HTTPServer?, adminPort: Int?, logger: Logger, draining: DrainFlag
+        policyStore: PolicyStore, eventIngestor: EventIngestor, adminServer: HTTPServer?, adminPort: Int?, logger: Logger, draining: DrainFlag
     ) {
         self.policyStore = policyStore
+        self.eventIngestor = eventIngestor
         self.configuration = configuration
         self.database = database
         self.migrator = migrator
@@ -57,9 +60,9 @@ package final class PreludeService: Sendable {
             let draining = DrainFlag()
             var router = Router()
             HealthRoutes.register(on: &router, database: database, migrator: migrator) { draining.isSet }
+            let eventIngestor = EventIngestor(database: database, observers: eventObservers)
             PublicRoutes.register(
-                on: &router, store: policyStore, cacheControl: PolicyCacheControl(configuration),
-                events: EventIngestor(database: database, observers: eventObservers))
+                on: &router, store: policyStore, cacheControl: PolicyCacheControl(configuration), events: eventIngestor)
             let admin = try AdminAPI.make(
                 configuration: configuration, database: database, store: policyStore, logger: logger)
             var adminRouter = Router()
@@ -84,7 +87,7 @@ package final class PreludeService: Sendable {
                 ])
             return PreludeService(
                 configuration: configuration, database: database, migrator: migrator, server: server, port: port,
-                policyStore: policyStore, adminServer: adminServer, adminPort: adminPort, logger: logger,
+                policyStore: policyStore, eventIngestor: eventIngestor, adminServer: adminServer, adminPort: adminPort, logger: logger,
                 draining: draining)
         } catch {
             database.close()

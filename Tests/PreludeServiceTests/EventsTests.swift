@@ -154,6 +154,10 @@ import Testing
 
         let vetoed = try client.post("/v1/apps/demo/events", json: Self.batch([Self.event("c"), Self.event("poison")]))
         #expect(vetoed.status == 500)
+        let stats = service.eventIngestor.statistics
+        #expect(stats.accepted == 2)
+        #expect(stats.duplicates == 2)
+        #expect(stats.failedBatches == 1)
         #expect(try eventCount(service) == 2)  // neither c nor poison
     }
 
@@ -181,6 +185,9 @@ import Testing
         #expect(stored == Int64(batches * 100))
         let stats = ingestor.statistics
         #expect(stats.batches == batches)
+        #expect(stats.accepted == batches * 100)
+        #expect(stats.duplicates == 0)
+        #expect(stats.failedBatches == 0)
         #expect(stats.transactions <= batches)
     }
 
