@@ -32,7 +32,8 @@ package final class PreludeService: Sendable {
 
     private init(
         configuration: ServiceConfiguration, database: Database, migrator: Migrator, server: HTTPServer, port: Int,
-        policyStore: PolicyStore, eventIngestor: EventIngestor, adminServer: HTTPServer?, adminPort: Int?, logger: Logger, draining: DrainFlag
+        policyStore: PolicyStore, eventIngestor: EventIngestor, adminServer: HTTPServer?, adminPort: Int?,
+        logger: Logger, draining: DrainFlag
     ) {
         self.policyStore = policyStore
         self.eventIngestor = eventIngestor
@@ -87,7 +88,8 @@ package final class PreludeService: Sendable {
                 ])
             return PreludeService(
                 configuration: configuration, database: database, migrator: migrator, server: server, port: port,
-                policyStore: policyStore, eventIngestor: eventIngestor, adminServer: adminServer, adminPort: adminPort, logger: logger,
+                policyStore: policyStore, eventIngestor: eventIngestor, adminServer: adminServer, adminPort: adminPort,
+                logger: logger,
                 draining: draining)
         } catch {
             database.close()
