@@ -4,9 +4,11 @@ import PreludeHTTP
 
 /// The public client API: the resolved policy, the whole policy document, decide, and event ingestion.
 ///
-/// The two policy reads run inline on the event loop: a cache hit is a route match, a snapshot lookup, a
-/// cache lookup and prepared bytes, with no JSON encoding. A resolved-policy miss resolves and compresses on
-/// the loop thread once per distinct resolution and revision (bounded by the cache).
+/// The two policy reads and decide run inline on the event loop (they never block): a policy cache hit is a
+/// route match, a snapshot lookup, a cache lookup and prepared bytes, with no JSON encoding; decide parses a
+/// small body (≤ 64 KiB) and runs the pure engine on a cached resolved policy. A resolution miss resolves (and
+/// for the policy read, serializes and compresses) on the loop thread, once per distinct resolution and
+/// revision (bounded by the cache). Events block on the database writer, so they run on the worker pool.
 package enum PublicRoutes {
     /// Largest `POST /decide` body.
     package static let maxDecideBodySize = 64 << 10
@@ -38,7 +40,9 @@ package enum PublicRoutes {
             return response
         }
 
-        router.add(.post, "/v1/apps/{app}/decide", options: RouteOptions(maxBodySize: maxDecideBodySize)) { request in
+        router.add(
+            .post, "/v1/apps/{app}/decide", options: RouteOptions(maxBodySize: maxDecideBodySize, runsInline: true)
+        ) { request in
             try EventRoutes.requireJSON(request)
             let snapshot = try liveSnapshot(request, store: store)
             let acceptLanguage = request.headers.values(for: "Accept-Language")
