@@ -43,6 +43,12 @@ import Testing
         #expect(try retry.json()["duplicates"] as? Int == 4)
         #expect(try eventCount(service) == 4)
 
+        // The same event twice in one batch is stored once.
+        let twice = try client.post("/v1/apps/demo/events", json: Self.batch([Self.event("e9"), Self.event("e9")]))
+        #expect(try twice.json()["accepted"] as? Int == 1)
+        #expect(try twice.json()["duplicates"] as? Int == 1)
+        #expect(try eventCount(service) == 5)
+
         let row = try service.database.read { db in
             try db.queryOne(
                 "SELECT type, feature, experiment, variant, occurred_at FROM events WHERE client_event_id = 'e3'")
