@@ -55,6 +55,30 @@ import Testing
         #expect(bytes(Self.context(install: control)) != bytes(Self.context(install: short)))
     }
 
+    @Test func precomputedRangesDrawWhatTheCoreDraws() {
+        let experiments = [
+            Experiment(
+                key: "k", feature: .camera, coverage: 0.6,
+                variants: [
+                    Variant(name: "a", weight: 20), Variant(name: "b", weight: 30), Variant(name: "c", weight: 50),
+                ]),
+            Experiment(key: "paused", feature: .photos, variants: [Variant(name: "a", weight: 0)]),
+            PublicFixture.demoDocument.experiments[0],
+        ]
+        for experiment in experiments {
+            let inputs = ResolutionKeyShape.ExperimentInputs(
+                seed: experiment.hashSeed, weights: experiment.variants.map(\.weight), coverage: experiment.coverage)
+            for n in 0..<500 {
+                let install = "install-\(n)"
+                #expect(
+                    inputs.variant(for: install)
+                        == Bucketing.assign(
+                            seed: experiment.hashSeed, installId: install, weights: experiment.variants.map(\.weight),
+                            coverage: experiment.coverage))
+            }
+        }
+    }
+
     @Test func unusedInputsDoNotSplitTheCacheButUsedOnesDo() {
         // No rule looks at the app version: one key for every app version.
         #expect(Self.key(Self.context(app: "1.0")) == Self.key(Self.context(app: "2.3.0")))
