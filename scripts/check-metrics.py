@@ -39,6 +39,7 @@ EXPECTED = {
     "prelude_http_open_connections": "gauge",
     "prelude_policy_live_revision": "gauge",
     "prelude_events_ingested": "counter",
+    "prelude_events_duplicates": "counter",
     "prelude_db_write_duration_seconds": "histogram",
     "process_resident_memory_bytes": "gauge",
     "process_virtual_memory_bytes": "gauge",

@@ -24,15 +24,19 @@ package final class PreludeService: Sendable {
     package let adminPort: Int?
     /// The live policy of every app (admin writes commit through it).
     package let policyStore: PolicyStore
+    /// Stores client event batches (its statistics count transactions, batches and events).
+    package let eventIngestor: EventIngestor
     private let logger: Logger
     private let draining: DrainFlag
     private let stopped = Mutex(false)
 
     private init(
         configuration: ServiceConfiguration, database: Database, migrator: Migrator, server: HTTPServer, port: Int,
-        policyStore: PolicyStore, adminServer: HTTPServer?, adminPort: Int?, logger: Logger, draining: DrainFlag
+        policyStore: PolicyStore, eventIngestor: EventIngestor, adminServer: HTTPServer?, adminPort: Int?,
+        logger: Logger, draining: DrainFlag
     ) {
         self.policyStore = policyStore
+        self.eventIngestor = eventIngestor
         self.configuration = configuration
         self.database = database
         self.migrator = migrator
@@ -45,7 +49,11 @@ package final class PreludeService: Sendable {
     }
 
     /// Opens and migrates the database, seeds the demo on an empty one, and starts listening.
-    package static func start(configuration: ServiceConfiguration, logger: Logger) throws -> PreludeService {
+    ///
+    /// `eventObservers` see every newly stored client event inside its transaction (``EventIngestionObserver``).
+    package static func start(
+        configuration: ServiceConfiguration, logger: Logger, eventObservers: [any EventIngestionObserver] = []
+    ) throws -> PreludeService {
         let (database, migrator, _) = try openAndMigrate(configuration: configuration, logger: logger)
         do {
             try seedDemo(configuration: configuration, database: database, logger: logger)
@@ -55,6 +63,10 @@ package final class PreludeService: Sendable {
             var router = Router()
             HealthRoutes.register(on: &router, database: database, migrator: migrator) { draining.isSet }
             ObservabilityRoutes.register(on: &router, observability: observability)
+            let eventIngestor = EventIngestor(database: database, observers: eventObservers)
+            observability.observe(events: eventIngestor)
+            PublicRoutes.register(
+                on: &router, store: policyStore, cacheControl: PolicyCacheControl(configuration), events: eventIngestor)
             let admin = try AdminAPI.make(
                 configuration: configuration, database: database, store: policyStore, logger: logger)
             var adminRouter = Router()
@@ -84,7 +96,8 @@ package final class PreludeService: Sendable {
                 ])
             return PreludeService(
                 configuration: configuration, database: database, migrator: migrator, server: server, port: port,
-                policyStore: policyStore, adminServer: adminServer, adminPort: adminPort, logger: logger,
+                policyStore: policyStore, eventIngestor: eventIngestor, adminServer: adminServer, adminPort: adminPort,
+                logger: logger,
                 draining: draining)
         } catch {
             database.close()

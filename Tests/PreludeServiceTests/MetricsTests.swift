@@ -104,7 +104,7 @@ import Testing
         counter.add(2)
         registry.gauge("b", help: "b") { 7 }
         registry.gauge("c", help: "c", labelNames: ["app"]) {
-            [MetricGauge.Sample(["demo"], 3), MetricGauge.Sample(["x\"y"], 1)]
+            [ObservedMetric.Sample(["demo"], 3), ObservedMetric.Sample(["x\"y"], 1)]
         }
         #expect(
             registry.render() == """
@@ -169,6 +169,14 @@ import Testing
         #expect(malformed.status == 400)
         _ = try HTTPTestClient.get("/healthz", port: service.port)
         try service.database.write { try $0.execute("CREATE TABLE metrics_probe (x)") }
+        let event =
+            #"{"events":[{"id":"e1","installId":"i1","type":"primeShown","feature":"camera","occurredAt":"#
+            + "\(Int(Date().timeIntervalSince1970 * 1000))}]}"
+        let post =
+            "POST /v1/apps/demo/events HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+            + "Content-Length: \(event.utf8.count)\r\nConnection: close\r\n\r\n\(event)"
+        #expect(try RequestLogTests.Client.exchange(port: service.port, post).status == 202)
+        #expect(try RequestLogTests.Client.exchange(port: service.port, post).status == 202)
 
         let scrape = try HTTPTestClient.get("/metrics", port: service.port)
         #expect(scrape.status == 200)
@@ -183,7 +191,14 @@ import Testing
         let open = try #require(MetricsTests.samples(text, "prelude_http_open_connections").first)
         #expect((Int(open.split(separator: " ")[1]) ?? 0) >= 1)
         let writes = try #require(MetricsTests.samples(text, "prelude_db_write_duration_seconds_count").first)
-        #expect(Int(writes.split(separator: " ")[1]) == 1)
+        // The probe and the two event batches (each its own group commit here: sent one after the other).
+        #expect(Int(writes.split(separator: " ")[1]) == 3)
+        #expect(MetricsTests.samples(text, "prelude_events_ingested_total") == ["prelude_events_ingested_total 1"])
+        #expect(
+            MetricsTests.samples(text, "prelude_events_duplicates_total") == ["prelude_events_duplicates_total 1"])
+        #expect(
+            requests.contains(
+                #"prelude_http_requests_total{route="/v1/apps/{app}/events",method="POST",status="202"} 2"#))
         for family in [
             "prelude_build_info", "prelude_events_ingested_total", "prelude_policy_live_revision",
             "prelude_http_request_duration_seconds", "process_resident_memory_bytes",

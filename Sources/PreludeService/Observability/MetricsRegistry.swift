@@ -31,16 +31,21 @@ package final class MetricsRegistry: Sendable {
         return histogram
     }
 
+    /// Registers a counter read at scrape time (the count is kept elsewhere, e.g. by the event ingestor).
+    package func counter(_ name: String, help: String, value: @escaping @Sendable () -> Double) {
+        register(ObservedMetric(name: name, help: help, type: .counter, value: value))
+    }
+
     /// Registers a gauge read at scrape time.
     package func gauge(_ name: String, help: String, value: @escaping @Sendable () -> Double) {
-        register(MetricGauge(name: name, help: help, value: value))
+        register(ObservedMetric(name: name, help: help, value: value))
     }
 
     /// Registers a labelled gauge read at scrape time.
     package func gauge(
-        _ name: String, help: String, labelNames: [String], samples: @escaping @Sendable () -> [MetricGauge.Sample]
+        _ name: String, help: String, labelNames: [String], samples: @escaping @Sendable () -> [ObservedMetric.Sample]
     ) {
-        register(MetricGauge(name: name, help: help, labelNames: labelNames, read: samples))
+        register(ObservedMetric(name: name, help: help, labelNames: labelNames, read: samples))
     }
 
     /// The exposition in Prometheus text format 0.0.4.

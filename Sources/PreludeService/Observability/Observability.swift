@@ -11,8 +11,6 @@ import Synchronization
 package final class Observability: Sendable {
     /// Every metric family `/metrics` exposes.
     package let registry = MetricsRegistry()
-    /// `prelude_events_ingested_total`: client events newly stored (duplicates of stored events not counted).
-    package let eventsIngested: MetricCounter
     /// `prelude_db_write_duration_seconds`: time each write transaction held the database's write lock.
     package let databaseWrites: MetricHistogram
     /// The request log.
@@ -44,15 +42,13 @@ package final class Observability: Sendable {
         observe(policies: policies)
     }
 
-    /// Registers the service-wide families (build info, events, database writes, process).
+    /// Registers the service-wide families (build info, database writes, process, open connections).
     package init(logger: Logger) {
         self.logger = logger
         requestLog = RequestLog(logger: logger)
         registry.gauge(
             "prelude_build_info", help: "Always 1; the labels carry the service version.", labelNames: ["version"]
-        ) { [MetricGauge.Sample([ServiceInfo.version], 1)] }
-        eventsIngested = registry.counter(
-            "prelude_events_ingested_total", help: "Client events stored (retried duplicates are not counted).")
+        ) { [ObservedMetric.Sample([ServiceInfo.version], 1)] }
         databaseWrites = registry.histogram(
             "prelude_db_write_duration_seconds",
             help: "Duration of database write transactions, from BEGIN IMMEDIATE to COMMIT or ROLLBACK.")
@@ -132,9 +128,21 @@ package final class Observability: Sendable {
             labelNames: ["app"]
         ) {
             store.appIDs.compactMap { app in
-                store.snapshot(app: app).map { MetricGauge.Sample([app], Double($0.revision)) }
+                store.snapshot(app: app).map { ObservedMetric.Sample([app], Double($0.revision)) }
             }
         }
+    }
+
+    /// Registers `prelude_events_ingested_total` and `prelude_events_duplicates_total`, read from the ingestor's
+    /// statistics (counted after each commit, so a rolled-back batch never counts).
+    package func observe(events ingestor: EventIngestor) {
+        registry.counter(
+            "prelude_events_ingested_total", help: "Client events stored (an event already stored is not counted)."
+        ) { Double(ingestor.statistics.accepted) }
+        registry.counter(
+            "prelude_events_duplicates_total",
+            help: "Client events received again under an id already stored (client retries), not stored twice."
+        ) { Double(ingestor.statistics.duplicates) }
     }
 
     /// Adds `server`'s connections to `prelude_http_open_connections` (the sum over every listener observed).
