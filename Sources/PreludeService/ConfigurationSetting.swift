@@ -8,6 +8,7 @@ package enum ConfigurationSetting: String, Sendable, CaseIterable {
     case demoPolicy
     case shutdownGracePeriod
     case databaseReaders
+    case eventRetentionDays
 
     /// The key in config/prelude.json.
     package var jsonKey: String { rawValue }
@@ -23,6 +24,7 @@ package enum ConfigurationSetting: String, Sendable, CaseIterable {
         case .demoPolicy: "PRELUDE_DEMO_POLICY"
         case .shutdownGracePeriod: "PRELUDE_SHUTDOWN_GRACE_PERIOD"
         case .databaseReaders: "PRELUDE_DATABASE_READERS"
+        case .eventRetentionDays: "PRELUDE_EVENT_RETENTION_DAYS"
         }
     }
 
@@ -37,13 +39,14 @@ package enum ConfigurationSetting: String, Sendable, CaseIterable {
         case .demoPolicy: "--demo-policy"
         case .shutdownGracePeriod: "--shutdown-grace-period"
         case .databaseReaders: "--database-readers"
+        case .eventRetentionDays: "--event-retention-days"
         }
     }
 
     /// Whether the JSON file gives this setting as a number (else a string).
     var isNumeric: Bool {
         switch self {
-        case .port, .shutdownGracePeriod, .databaseReaders: true
+        case .port, .shutdownGracePeriod, .databaseReaders, .eventRetentionDays: true
         default: false
         }
     }

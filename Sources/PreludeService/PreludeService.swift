@@ -20,11 +20,12 @@ package final class PreludeService: Sendable {
     package let port: Int
     private let logger: Logger
     private let draining: DrainFlag
+    private let eventRetention: EventRetentionTask
     private let stopped = Mutex(false)
 
     private init(
         configuration: ServiceConfiguration, database: Database, migrator: Migrator, server: HTTPServer, port: Int,
-        logger: Logger, draining: DrainFlag
+        logger: Logger, draining: DrainFlag, eventRetention: EventRetentionTask
     ) {
         self.configuration = configuration
         self.database = database
@@ -33,6 +34,7 @@ package final class PreludeService: Sendable {
         self.port = port
         self.logger = logger
         self.draining = draining
+        self.eventRetention = eventRetention
     }
 
     /// Opens and migrates the database, seeds the demo on an empty one, and starts listening.
@@ -47,6 +49,9 @@ package final class PreludeService: Sendable {
                 configuration: HTTPServerConfiguration(host: configuration.host, port: configuration.port),
                 router: router)
             let port = try server.start()
+            let eventRetention = EventRetentionTask(
+                pruner: EventPruner(retentionDays: configuration.eventRetentionDays), database: database, logger: logger)
+            eventRetention.start()
             logger.info(
                 "listening",
                 [
@@ -55,7 +60,7 @@ package final class PreludeService: Sendable {
                 ])
             return PreludeService(
                 configuration: configuration, database: database, migrator: migrator, server: server, port: port,
-                logger: logger, draining: draining)
+                logger: logger, draining: draining, eventRetention: eventRetention)
         } catch {
             database.close()
             throw error
@@ -80,6 +85,7 @@ package final class PreludeService: Sendable {
         logger.info("stopping", ["gracePeriod": "\(configuration.shutdownGracePeriod)"])
         server.shutdown(gracePeriod: configuration.shutdownGracePeriod)
         server.waitUntilStopped()
+        eventRetention.stop()
         database.close()
         logger.info("stopped")
     }

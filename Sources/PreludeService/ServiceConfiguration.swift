@@ -19,6 +19,8 @@ package struct ServiceConfiguration: Sendable, Equatable {
     package var shutdownGracePeriod = 10.0
     /// Reader connections in the pool.
     package var databaseReaders = 4
+    /// Days raw events are kept before pruning (experiment aggregates are kept); 0 keeps them forever.
+    package var eventRetentionDays = 90
 
     /// The built-in defaults.
     package init() {}
@@ -131,6 +133,11 @@ package struct ServiceConfiguration: Sendable, Equatable {
                 throw fail("'\(raw)' is not a reader count between 1 and 64")
             }
             databaseReaders = count
+        case .eventRetentionDays:
+            guard let days = Int(value), (0...36500).contains(days) else {
+                throw fail("'\(raw)' is not a number of days between 0 (keep forever) and 36500")
+            }
+            eventRetentionDays = days
         }
     }
 }

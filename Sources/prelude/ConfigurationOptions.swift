@@ -35,6 +35,9 @@ struct ConfigurationOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Reader connections to the database. [default: 4]", valueName: "count"))
     var databaseReaders: String?
 
+    @Option(help: ArgumentHelp("Days raw events are kept; 0 keeps them forever. [default: 90]", valueName: "days"))
+    var eventRetentionDays: String?
+
     /// The flags given, by setting.
     var flags: [ConfigurationSetting: String] {
         var flags: [ConfigurationSetting: String] = [:]
@@ -46,6 +49,7 @@ struct ConfigurationOptions: ParsableArguments {
         flags[.demoPolicy] = demoPolicy
         flags[.shutdownGracePeriod] = shutdownGracePeriod
         flags[.databaseReaders] = databaseReaders
+        flags[.eventRetentionDays] = eventRetentionDays
         return flags
     }
 
