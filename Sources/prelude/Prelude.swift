@@ -14,7 +14,9 @@ struct Prelude: ParsableCommand {
             (later wins). See docs/configuration.md.
             """,
         version: ServiceInfo.version,
-        subcommands: [ServeCommand.self, MigrateCommand.self, PolicyCommand.self],
+        subcommands: [
+            ServeCommand.self, MigrateCommand.self, PolicyCommand.self, ResultsCommand.self, EventsCommand.self,
+        ],
         defaultSubcommand: ServeCommand.self
     )
 }
