@@ -32,15 +32,21 @@ package struct EventPruner: Sendable {
     @discardableResult
     package func prune(_ database: Database, now: Int64) throws -> Int {
         guard retentionDays > 0 else { return 0 }
-        let cutoff = cutoff(now: now)
         var total = 0
         while true {
-            let deleted = try database.write { connection in
-                try connection.statement(Self.deleteBatch).execute([.integer(Int64(batchSize)), .integer(cutoff)])
-                return connection.changes
-            }
+            let deleted = try pruneBatch(database, now: now)
             total += deleted
             if deleted == 0 { return total }
+        }
+    }
+
+    /// One batch in one write transaction: deletes, among the `batchSize` oldest events, those received before the
+    /// cutoff. Returns how many it deleted (at most `batchSize`).
+    package func pruneBatch(_ database: Database, now: Int64) throws -> Int {
+        guard retentionDays > 0 else { return 0 }
+        return try database.write { connection in
+            try connection.statement(Self.deleteBatch).execute([.integer(Int64(batchSize)), .integer(cutoff(now: now))])
+            return connection.changes
         }
     }
 
