@@ -7,8 +7,7 @@ struct PolicyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "policy",
         abstract: "Check policy documents without a server.",
-        // The engine's `PolicyLintCommand` (Sources/prelude/PolicyLintCommand.swift) joins this list when it lands.
-        subcommands: [PolicyValidateCommand.self]
+        subcommands: [PolicyValidateCommand.self, PolicyLintCommand.self]
     )
 }
 

@@ -1,0 +1,37 @@
+/// The analytics events a client emits along a permission flow; the names are those of the public events API.
+public enum AnalyticsEvent: String, CaseIterable, Hashable, Sendable, Codable {
+    /// The priming screen appeared.
+    case primeShown
+    /// The user took the priming screen's action (Continue), which leads to the system alert.
+    case primeAccepted
+    /// The user left the priming screen without continuing ("Not Now" in the two-button style, or navigating away).
+    case primeDismissed
+    /// The system alert was answered with a grant (full or partial).
+    case systemGranted
+    /// The system alert was answered with a refusal.
+    case systemDenied
+    /// The Settings nudge appeared after a denial.
+    case settingsShown
+    /// The user tapped the Settings nudge's action and the app opened its Settings page.
+    case settingsOpened
+    /// The user closed the Settings nudge.
+    case settingsDismissed
+    /// The user came back from Settings with the permission granted.
+    case returnedGranted
+    /// The denied explanation (empty state) appeared.
+    case deniedShown
+    /// The restricted explanation appeared.
+    case restrictedShown
+    /// The "unsupported on this device" message appeared.
+    case unsupportedShown
+    /// The upgrade prompt after a partial grant appeared.
+    case upgradeShown
+    /// The user took the upgrade prompt's action.
+    case upgradeAccepted
+    /// The user closed the upgrade prompt.
+    case upgradeDismissed
+    /// A system in-line button (LocationButton, ContactAccessButton) was displayed.
+    case buttonShown
+    /// The system's limited-access picker was presented.
+    case limitedPickerShown
+}

@@ -1,0 +1,176 @@
+extension ClientState {
+    /// Reads a client state as the decide endpoint receives it, reporting every problem with its pointer.
+    ///
+    /// ```json
+    /// {"feature": "camera", "status": "denied", "available": true, "osVersion": "18.1",
+    ///  "trackingPromptShown": false,
+    ///  "history": {"settings": {"shownCount": 1, "lastShown": 1800000000, "lastOutcome": "dismissed"}}}
+    /// ```
+    /// Apple's own status names are accepted too: `fullAccess` and `authorizedAlways` are `authorized`;
+    /// `authorizedWhenInUse` (or `whenInUse`) is `authorized` for `locationWhenInUse` and the partial
+    /// `whenInUse` for `locationAlways`. `available` defaults to true, `history` to never shown.
+    ///
+    /// - Returns: the state, or the problems (never both).
+    public static func decode(_ json: JSONValue, at pointer: JSONPointer = .root)
+        -> (state: ClientState?, problems: [ValidationProblem])
+    {
+        var problems: [ValidationProblem] = []
+        func report(_ at: JSONPointer, _ code: ValidationProblem.Code, _ message: String) {
+            problems.append(ValidationProblem(at, code, message))
+        }
+        guard case .object(let object) = json else {
+            return (
+                nil,
+                [ValidationProblem(pointer, .typeMismatch, "Expected a client state object, found \(json.kindName).")]
+            )
+        }
+        let allowed = ["feature", "status", "available", "osVersion", "history", "trackingPromptShown"]
+        for key in object.keys where !allowed.contains(key) {
+            report(
+                pointer.appending(key), .unknownMember,
+                "Unknown member \"\(key)\"; allowed here: \(allowed.joined(separator: ", ")).")
+        }
+
+        var feature: Feature?
+        if let value = object["feature"] {
+            if let name = value.stringValue, let parsed = Feature(rawValue: name) {
+                feature = parsed
+            } else {
+                report(
+                    pointer.appending("feature"), .unknownFeature,
+                    "Expected one of \(Feature.allCases.map(\.rawValue).joined(separator: ", ")).")
+            }
+        } else {
+            report(pointer.appending("feature"), .missingMember, "A client state names its feature.")
+        }
+
+        var status: AuthorizationStatus?
+        if let value = object["status"] {
+            if let name = value.stringValue, let parsed = normalisedStatus(name, feature: feature) {
+                status = parsed
+            } else {
+                report(
+                    pointer.appending("status"), .invalidValue,
+                    "Expected an authorization status: \(AuthorizationStatus.allCases.map(\.rawValue).joined(separator: ", "))."
+                )
+            }
+        } else {
+            report(pointer.appending("status"), .missingMember, "A client state gives its authorization status.")
+        }
+
+        var available = true
+        if let value = object["available"] {
+            if let bool = value.boolValue {
+                available = bool
+            } else {
+                report(
+                    pointer.appending("available"), .typeMismatch, "Expected true or false, found \(value.kindName).")
+            }
+        }
+        var trackingPromptShown = false
+        if let value = object["trackingPromptShown"] {
+            if let bool = value.boolValue {
+                trackingPromptShown = bool
+            } else {
+                report(
+                    pointer.appending("trackingPromptShown"), .typeMismatch,
+                    "Expected true or false, found \(value.kindName).")
+            }
+        }
+        var osVersion: SemanticVersion?
+        if let value = object["osVersion"] {
+            if let text = value.stringValue, let version = SemanticVersion(text) {
+                osVersion = version
+            } else {
+                report(pointer.appending("osVersion"), .invalidValue, "Expected a version string such as \"18.1\".")
+            }
+        }
+
+        var history: [CadenceKind: ScreenHistory] = [:]
+        if let value = object["history"] {
+            let historyPointer = pointer.appending("history")
+            if case .object(let kinds) = value {
+                for (key, entry) in kinds {
+                    let entryPointer = historyPointer.appending(key)
+                    guard let kind = CadenceKind(rawValue: key) else {
+                        report(
+                            entryPointer, .unknownMember,
+                            "\"\(key)\" is not a screen kind; use \(CadenceKind.allCases.map(\.rawValue).joined(separator: ", "))."
+                        )
+                        continue
+                    }
+                    if let parsed = decodeHistory(entry, at: entryPointer, report: report) { history[kind] = parsed }
+                }
+            } else {
+                report(
+                    historyPointer, .typeMismatch, "Expected an object keyed by screen kind, found \(value.kindName).")
+            }
+        }
+
+        guard problems.isEmpty, let feature, let status else { return (nil, problems.sorted()) }
+        return (
+            ClientState(
+                feature: feature, status: status, available: available, osVersion: osVersion,
+                history: history, trackingPromptShown: trackingPromptShown), []
+        )
+    }
+
+    private static func decodeHistory(
+        _ value: JSONValue, at pointer: JSONPointer, report: (JSONPointer, ValidationProblem.Code, String) -> Void
+    ) -> ScreenHistory? {
+        guard case .object(let object) = value else {
+            report(pointer, .typeMismatch, "Expected an object with shownCount, lastShown and lastOutcome.")
+            return nil
+        }
+        var valid = true
+        for key in object.keys where !["shownCount", "lastShown", "lastOutcome"].contains(key) {
+            report(
+                pointer.appending(key), .unknownMember,
+                "Unknown member \"\(key)\"; allowed here: shownCount, lastShown, lastOutcome.")
+            valid = false
+        }
+        var count = 0
+        if let value = object["shownCount"] {
+            if let int = value.intValue, int >= 0 {
+                count = int
+            } else {
+                report(pointer.appending("shownCount"), .invalidValue, "Expected a whole number ≥ 0.")
+                valid = false
+            }
+        }
+        var lastShown: Instant?
+        if let value = object["lastShown"], !value.isNull {
+            if let seconds = value.doubleValue, seconds.isFinite {
+                lastShown = Instant(secondsSinceEpoch: seconds)
+            } else {
+                report(pointer.appending("lastShown"), .typeMismatch, "Expected Unix seconds, found \(value.kindName).")
+                valid = false
+            }
+        }
+        var outcome: ScreenOutcome?
+        if let value = object["lastOutcome"], !value.isNull {
+            if let name = value.stringValue, let parsed = ScreenOutcome(rawValue: name) {
+                outcome = parsed
+            } else {
+                report(
+                    pointer.appending("lastOutcome"), .invalidValue,
+                    "Expected \(ScreenOutcome.allCases.map(\.rawValue).joined(separator: ", ")).")
+                valid = false
+            }
+        }
+        return valid ? ScreenHistory(shownCount: count, lastShown: lastShown, lastOutcome: outcome) : nil
+    }
+
+    private static func normalisedStatus(_ name: String, feature: Feature?) -> AuthorizationStatus? {
+        switch name {
+        case "fullAccess", "authorizedAlways": return .authorized
+        case "authorizedWhenInUse", "whenInUse":
+            switch feature {
+            case .locationAlways: return .whenInUse
+            case .locationWhenInUse: return .authorized
+            default: return AuthorizationStatus(rawValue: name)
+            }
+        default: return AuthorizationStatus(rawValue: name)
+        }
+    }
+}

@@ -1,0 +1,36 @@
+/// What a client reports about one feature when it asks what to show.
+public struct ClientState: Hashable, Sendable {
+    /// The feature asked about.
+    public var feature: Feature
+    /// The authorization status the OS reports, normalised (`fullAccess` and `authorizedAlways` are `authorized`).
+    public var status: AuthorizationStatus
+    /// Whether the device has the hardware or source (camera, photo library, Bluetooth radio, ...).
+    public var available: Bool
+    /// The OS version (iOS numbering); nil when unknown, which skips OS-dependent choices
+    /// (buttons then fall back to priming).
+    public var osVersion: SemanticVersion?
+    /// How often and when each cadence-governed screen was shown, and what the user did.
+    public var history: [CadenceKind: ScreenHistory]
+    /// For tracking: whether the one system prompt of this install already happened.
+    public var trackingPromptShown: Bool
+
+    /// Creates a client state; unspecified history means "never shown".
+    public init(
+        feature: Feature,
+        status: AuthorizationStatus,
+        available: Bool = true,
+        osVersion: SemanticVersion? = nil,
+        history: [CadenceKind: ScreenHistory] = [:],
+        trackingPromptShown: Bool = false
+    ) {
+        self.feature = feature
+        self.status = status
+        self.available = available
+        self.osVersion = osVersion
+        self.history = history
+        self.trackingPromptShown = trackingPromptShown
+    }
+
+    /// The history of `kind`, `.never` when the client sent none.
+    public func history(of kind: CadenceKind) -> ScreenHistory { history[kind] ?? .never }
+}

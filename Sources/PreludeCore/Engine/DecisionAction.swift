@@ -1,0 +1,39 @@
+/// What the client shows now for one feature; the first column of DESIGN.md's decision table.
+public enum DecisionAction: String, CaseIterable, Hashable, Sendable, Codable {
+    /// Use the feature; nothing to show.
+    case proceed
+    /// The device lacks the hardware or source; show the unsupported message.
+    case unsupported
+    /// Show the priming screen; its action leads to the system alert.
+    case prime
+    /// Show nothing now; the priming screen becomes eligible at `eligibleAt` (or never, when exhausted).
+    case wait
+    /// Fire the system alert directly.
+    case systemPrompt
+    /// Show CoreLocationUI's LocationButton (iOS 15+).
+    case locationButton
+    /// Show ContactsUI's ContactAccessButton (iOS 18+), while notDetermined or limited.
+    case contactAccessButton
+    /// Show the Settings nudge; its action opens the app's Settings page after a short delay.
+    case openSettings
+    /// Show the explanatory denied empty state (never a blank page).
+    case deniedScreen
+    /// Explain that access is restricted (parental controls, MDM); no Settings button, never a re-ask.
+    case restrictedNotice
+    /// Show the upgrade prompt asking to turn a partial grant into full access.
+    case upgrade
+    /// Present the system's limited-access picker (photos, contacts).
+    case limitedPicker
+
+    /// The screen kind whose history counts this showing, for the actions governed by a cadence.
+    public var cadenceKind: CadenceKind? {
+        switch self {
+        case .prime: .prime
+        case .openSettings: .settings
+        case .upgrade, .limitedPicker: .upgrade
+        case .contactAccessButton, .proceed, .unsupported, .wait, .systemPrompt, .locationButton, .deniedScreen,
+            .restrictedNotice:
+            nil
+        }
+    }
+}

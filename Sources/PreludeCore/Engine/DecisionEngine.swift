@@ -1,0 +1,167 @@
+/// The pure function (policy, client state, now) → decision of DESIGN.md's decision table.
+///
+/// No I/O and no clock: the server and a client library run the very same code and get the same answer.
+/// The order of the checks is the table's, top to bottom: availability first (no camera means no camera,
+/// whatever the status), then the status.
+public enum DecisionEngine {
+    /// Decides what `state`'s client shows now for the feature `policy` describes.
+    ///
+    /// - Throws: ``DecisionError`` when no device could report `state` (a status the feature never has,
+    ///   or one newer than the reported OS), or when `state` is about another feature.
+    public static func decide(policy: ResolvedFeature, state: ClientState, now: Instant) throws(DecisionError)
+        -> Decision
+    {
+        let feature = policy.feature
+        guard state.feature == feature else { throw .featureMismatch(policy: feature, state: state.feature) }
+        let capabilities = FeatureCatalogue.capabilities(of: feature)
+        guard let statusSince = capabilities.statuses[state.status] else {
+            throw .statusNotReported(feature: feature, status: state.status)
+        }
+        let context = Context(policy: policy, state: state, now: now)
+
+        if !state.available { return context.show(.unsupported, .hardwareUnavailable, screen: .unsupported) }
+        if let os = state.osVersion, os < capabilities.introduced {
+            // Before the feature's API existed nothing can be asked, whatever a stale status says.
+            return context.show(.unsupported, .osTooOld, screen: .unsupported)
+        }
+        if let os = state.osVersion, os < statusSince {
+            throw .statusTooNew(feature: feature, status: state.status, since: statusSince, os: os)
+        }
+
+        switch state.status {
+        case .authorized:
+            return context.show(.proceed, .authorized)
+        case .restricted:
+            // DN-2: the user cannot change this status; explain, with no Settings button and no re-ask.
+            return context.show(.restrictedNotice, .restricted, screen: .restricted)
+        case .notDetermined:
+            if capabilities.asksOnce && state.trackingPromptShown {
+                // TR-2: the one prompt happened (the status lags); never a cadence, never a re-ask.
+                return context.show(.deniedScreen, .trackingAskedOnce, screen: .denied)
+            }
+            return decideNotDetermined(context, capabilities: capabilities)
+        case .denied:
+            if capabilities.asksOnce {
+                // TR-2: tracking gets no Settings nudge cadence after its one prompt.
+                return context.show(.deniedScreen, .trackingAskedOnce, screen: .denied)
+            }
+            return decideDenied(context)
+        case .limited, .provisional, .ephemeral, .whenInUse, .reducedAccuracy, .writeOnly:
+            return decidePartial(context)
+        }
+    }
+
+    private static func decideNotDetermined(_ context: Context, capabilities: FeatureCapabilities) -> Decision {
+        switch context.policy.strategy {
+        case .direct:
+            return context.show(.systemPrompt, .directStrategy)
+        case .button:
+            // The resolver already fell back when its context's OS lacked the button; the client's own report
+            // of its OS is checked again here, since a policy may be cached across an OS update either way.
+            if let button = capabilities.button, let os = context.state.osVersion, os >= button.since {
+                let action: DecisionAction =
+                    switch button.kind {
+                    case .locationButton: .locationButton
+                    case .contactAccessButton: .contactAccessButton
+                    }
+                return context.show(action, .buttonStrategy, screen: .button)
+            }
+            // Below the button's OS (or an unknown OS), ask the way everyone else does: priming.
+            return decidePriming(context, fallback: true)
+        case .prime:
+            return decidePriming(context, fallback: false)
+        }
+    }
+
+    private static func decidePriming(_ context: Context, fallback: Bool) -> Decision {
+        let history = context.state.history(of: .prime)
+        if history.lastOutcome == .continued {
+            // The user chose Continue, yet the OS has not asked: the system alert is what they agreed to.
+            return context.show(.systemPrompt, .primeAlreadyAccepted)
+        }
+        switch CadenceEvaluator.verdict(rule: context.policy.cadence.prime, history: history, now: context.now) {
+        case .eligible:
+            return context.show(.prime, fallback ? .buttonUnavailableFallback : .primeEligible, screen: .prime)
+        case .notBefore(let instant):
+            return context.show(.wait, .primeCadenceWaiting, eligibleAt: instant)
+        case .exhausted:
+            return context.show(.wait, .primeCadenceExhausted)
+        }
+    }
+
+    private static func decideDenied(_ context: Context) -> Decision {
+        let rule = context.policy.cadence.settings
+        switch CadenceEvaluator.verdict(rule: rule, history: context.state.history(of: .settings), now: context.now) {
+        case .eligible:
+            return context.show(.openSettings, .settingsNudgeEligible, screen: .settings)
+        case .notBefore(let instant):
+            return context.show(.deniedScreen, .settingsNudgeNotDue, screen: .denied, eligibleAt: instant)
+        case .exhausted:
+            return context.show(.deniedScreen, .settingsNudgeNotDue, screen: .denied)
+        }
+    }
+
+    private static func decidePartial(_ context: Context) -> Decision {
+        let status = context.state.status
+        let requested = context.policy.partialAction(for: status)
+        // The catalogue says which partial actions make sense (a limited picker only for photos, ...);
+        // anything else, and ephemeral App Clip grants that cannot be upgraded, proceed.
+        let capabilities = FeatureCatalogue.capabilities(of: context.policy.feature)
+        guard status != .ephemeral, capabilities.partialActions(for: status).contains(requested) else {
+            return context.show(.proceed, .partialProceed)
+        }
+        switch requested {
+        case .proceed:
+            return context.show(.proceed, .partialProceed)
+        case .contactAccessButton:
+            // In-line in the app's own search results: no interruption, so no cadence.
+            return context.show(.contactAccessButton, .partialButton, screen: .button)
+        case .upgrade, .limitedPicker:
+            let action: DecisionAction = requested == .upgrade ? .upgrade : .limitedPicker
+            let rule = context.policy.cadence.upgrade
+            switch CadenceEvaluator.verdict(rule: rule, history: context.state.history(of: .upgrade), now: context.now)
+            {
+            case .eligible:
+                return context.show(action, .partialUpgradeEligible, screen: .upgrade)
+            case .notBefore(let instant):
+                return context.show(.proceed, .partialUpgradeNotDue, eligibleAt: instant)
+            case .exhausted:
+                return context.show(.proceed, .partialUpgradeNotDue)
+            }
+        }
+    }
+
+    /// The inputs every branch needs, and the one place a ``Decision`` is assembled.
+    private struct Context {
+        let policy: ResolvedFeature
+        let state: ClientState
+        let now: Instant
+
+        func show(
+            _ action: DecisionAction, _ reason: DecisionReason, screen: CopyScreen? = nil, eligibleAt: Instant? = nil
+        ) -> Decision {
+            var copy: [CopyField: String] = [:]
+            if let screen {
+                for field in screen.fields {
+                    if let text = policy.copy[screen, field] { copy[field] = text }
+                }
+                // The legacy two-button style is the only priming screen with a second label.
+                if screen == .prime && policy.style == .single { copy[.cancelLabel] = nil }
+            }
+            let isSettings = action == .openSettings
+            return Decision(
+                feature: policy.feature,
+                action: action,
+                reason: reason,
+                screen: screen,
+                copy: copy,
+                style: action == .prime ? policy.style : nil,
+                variant: policy.variant,
+                countsAgainst: action.cadenceKind,
+                eligibleAt: eligibleAt,
+                settingsDelayMs: isSettings ? policy.settings.delayMs : nil,
+                leaveScreenFirst: isSettings ? policy.settings.leaveScreenFirst : nil
+            )
+        }
+    }
+}

@@ -1,0 +1,39 @@
+/// Why the engine chose its action: one code per row of DESIGN.md's decision table, and its variations.
+public enum DecisionReason: String, CaseIterable, Hashable, Sendable, Codable {
+    /// The device lacks the hardware or source.
+    case hardwareUnavailable
+    /// The OS predates the feature's authorization API.
+    case osTooOld
+    /// Full access.
+    case authorized
+    /// Restricted by parental controls or MDM: explain, never re-ask.
+    case restricted
+    /// notDetermined, priming allowed by the cadence.
+    case primeEligible
+    /// notDetermined, priming shown recently: wait for the interval.
+    case primeCadenceWaiting
+    /// notDetermined, priming shown the maximum number of times.
+    case primeCadenceExhausted
+    /// notDetermined, the user continued from the priming screen last time: the system alert is due.
+    case primeAlreadyAccepted
+    /// notDetermined, strategy `direct`.
+    case directStrategy
+    /// notDetermined, strategy `button` on an OS that has the button.
+    case buttonStrategy
+    /// notDetermined, strategy `button` on an OS without it, or an unknown OS: priming instead.
+    case buttonUnavailableFallback
+    /// Denied and the Settings nudge is due.
+    case settingsNudgeEligible
+    /// Denied and the nudge is not due (shown recently or too often).
+    case settingsNudgeNotDue
+    /// Tracking: the system asks once per install, so no nudge and no cadence.
+    case trackingAskedOnce
+    /// Partial grant and the policy says to proceed with it.
+    case partialProceed
+    /// Partial grant and the upgrade (or picker) is due.
+    case partialUpgradeEligible
+    /// Partial grant and the upgrade is not due.
+    case partialUpgradeNotDue
+    /// Partial grant handled in-line by a system button (ContactAccessButton).
+    case partialButton
+}

@@ -1,0 +1,87 @@
+/// The lint rules of reference/apple-permission-rules.md, with their ids exactly as that file names them.
+public enum LintRule: String, CaseIterable, Hashable, Sendable, Codable {
+    case pa1 = "PA-1"
+    case pa2 = "PA-2"
+    case pa3 = "PA-3"
+    case pa4 = "PA-4"
+    case pa5 = "PA-5"
+    case pa6 = "PA-6"
+    case pa7 = "PA-7"
+    case pa10 = "PA-10"
+    case ps1 = "PS-1"
+    case ps2 = "PS-2"
+    case ps3 = "PS-3"
+    case ps4 = "PS-4"
+    case ps5 = "PS-5"
+    case ps6 = "PS-6"
+    case ps7 = "PS-7"
+    case ps8 = "PS-8"
+    case ps9 = "PS-9"
+    case ps10 = "PS-10"
+    case dn1 = "DN-1"
+    case dn2 = "DN-2"
+    case tr1 = "TR-1"
+    case tr2 = "TR-2"
+
+    /// The id as the reference names it ("PA-2").
+    public var id: String { rawValue }
+
+    /// The severity the reference gives; some rules are raised to error for tracking (TR-1).
+    public var severity: LintSeverity {
+        switch self {
+        case .pa1, .pa2, .pa3, .pa4, .pa5, .ps1, .ps4, .ps5, .ps6, .ps8, .dn2, .tr1, .tr2: .error
+        case .pa6, .pa7, .ps2, .ps3, .ps9, .ps10, .dn1: .warning
+        case .pa10, .ps7: .info
+        }
+    }
+
+    /// One-line statement of the rule.
+    public var summary: String {
+        switch self {
+        case .pa1: "The priming screen has exactly one action, and it opens the system alert."
+        case .pa2: "The priming action is labelled like \"Continue\" or \"Next\", never \"Allow\" or similar."
+        case .pa3: "The priming screen offers no way to leave without the system alert (no Not Now, Cancel, Skip)."
+        case .pa4: "The priming screen must not look like a request or mirror the system alert."
+        case .pa5: "No image of the system alert and no cue pointing at its Allow button."
+        case .pa6: "No incentives for granting access."
+        case .pa7: "No withholding of functionality or gating of the app on consent."
+        case .pa10: "For one-off location use, consider the Location Button."
+        case .ps1: "A brief, complete sentence ending with the locale's full stop."
+        case .ps2: "Sentence case."
+        case .ps3: "Avoid the passive voice."
+        case .ps4: "Not a bare imperative without a reason."
+        case .ps5: "Specific, not vague."
+        case .ps6: "Does not just restate the resource."
+        case .ps7: "Names the feature or outcome and gives an example of use."
+        case .ps8: "One string per resource, localised for every supported language."
+        case .ps9: "No marketing text or feature lists."
+        case .ps10: "Keep it short."
+        case .dn1: "A denied screen links to Settings only on user action and offers an alternative."
+        case .dn2: "Restricted users are never re-prompted and get no Settings button."
+        case .tr1: "The tracking pre-prompt is informational only; PA-1 to PA-7 apply as errors."
+        case .tr2: "The tracking prompt is one-shot: no re-ask cadence."
+        }
+    }
+
+    /// The source keys of the reference ([H1], [A7], ...).
+    public var source: String {
+        switch self {
+        case .pa1, .pa5, .ps2, .ps4: "H1"
+        case .pa2: "H1 (ATT section too)"
+        case .pa3: "H1, H1b"
+        case .pa4: "H1, H4"
+        case .pa6: "H1, H4 5.1.2(i)"
+        case .pa7: "H1, H3 5.1.1(iv)"
+        case .pa10: "H1, A5"
+        case .ps1: "H1, H2"
+        case .ps3: "H1, H5"
+        case .ps5: "H1, H2"
+        case .ps6, .ps7, .ps8, .ps9: "H2"
+        case .ps10: "H1"
+        case .dn1: "H3 5.1.1(iv), Q12"
+        case .dn2: "A1-A7"
+        case .tr1: "H1, H4"
+        case .tr2: "A7"
+        }
+    }
+}
