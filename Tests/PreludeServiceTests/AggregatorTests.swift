@@ -122,16 +122,16 @@ import Testing
         #expect(changes == [true, false, false, true])
     }
 
-    /// Every name the engine tells clients to emit either is a funnel step or only marks exposure, and the funnel's
-    /// event names are all engine events: the two vocabularies agree.
-    @Test func funnelEventNamesAreTheEnginesAnalyticsEvents() {
-        let funnelNames = [
-            "primeShown", "primeAccepted", "primeDismissed", "systemGranted", "systemDenied", "settingsOpened",
-            "returnedGranted",
+    /// The funnel's event names are exactly the engine's analytics events for those steps, and every other event
+    /// the engine tells clients to emit marks exposure only: the two vocabularies agree.
+    @Test(arguments: AnalyticsEvent.allCases)
+    func funnelStepsFollowTheEnginesAnalyticsEvents(event: AnalyticsEvent) {
+        let steps: [AnalyticsEvent: FunnelSteps] = [
+            .primeShown: .primeShown, .primeAccepted: .primeContinued, .primeDismissed: .primeDismissed,
+            .systemGranted: .systemGranted, .systemDenied: .systemDenied, .settingsOpened: .settingsOpened,
+            .returnedGranted: .returnedGranted,
         ]
-        for name in funnelNames {
-            #expect(FunnelSteps.marked(byEvent: name) != .exposed, "\(name) marks a step")
-        }
-        #expect(FunnelSteps.marked(byEvent: "settingsShown") == .exposed)
+        let expected = steps[event].map { FunnelSteps.exposed.union($0) } ?? .exposed
+        #expect(FunnelSteps.marked(byEvent: event.rawValue) == expected)
     }
 }
