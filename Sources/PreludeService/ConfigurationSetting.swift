@@ -8,6 +8,10 @@ package enum ConfigurationSetting: String, Sendable, CaseIterable {
     case demoPolicy
     case shutdownGracePeriod
     case databaseReaders
+    case policyMaxAge
+    case policyStaleWhileRevalidate
+    case policyStaleIfError
+    case resolvedCacheSize
     case eventRetentionDays
 
     /// The key in config/prelude.json.
@@ -24,6 +28,10 @@ package enum ConfigurationSetting: String, Sendable, CaseIterable {
         case .demoPolicy: "PRELUDE_DEMO_POLICY"
         case .shutdownGracePeriod: "PRELUDE_SHUTDOWN_GRACE_PERIOD"
         case .databaseReaders: "PRELUDE_DATABASE_READERS"
+        case .policyMaxAge: "PRELUDE_POLICY_MAX_AGE"
+        case .policyStaleWhileRevalidate: "PRELUDE_POLICY_STALE_WHILE_REVALIDATE"
+        case .policyStaleIfError: "PRELUDE_POLICY_STALE_IF_ERROR"
+        case .resolvedCacheSize: "PRELUDE_RESOLVED_CACHE_SIZE"
         case .eventRetentionDays: "PRELUDE_EVENT_RETENTION_DAYS"
         }
     }
@@ -39,6 +47,10 @@ package enum ConfigurationSetting: String, Sendable, CaseIterable {
         case .demoPolicy: "--demo-policy"
         case .shutdownGracePeriod: "--shutdown-grace-period"
         case .databaseReaders: "--database-readers"
+        case .policyMaxAge: "--policy-max-age"
+        case .policyStaleWhileRevalidate: "--policy-stale-while-revalidate"
+        case .policyStaleIfError: "--policy-stale-if-error"
+        case .resolvedCacheSize: "--resolved-cache-size"
         case .eventRetentionDays: "--event-retention-days"
         }
     }
@@ -46,7 +58,9 @@ package enum ConfigurationSetting: String, Sendable, CaseIterable {
     /// Whether the JSON file gives this setting as a number (else a string).
     var isNumeric: Bool {
         switch self {
-        case .port, .shutdownGracePeriod, .databaseReaders, .eventRetentionDays: true
+        case .port, .shutdownGracePeriod, .databaseReaders, .policyMaxAge, .policyStaleWhileRevalidate,
+            .policyStaleIfError, .resolvedCacheSize, .eventRetentionDays:
+            true
         default: false
         }
     }

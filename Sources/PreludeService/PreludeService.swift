@@ -18,6 +18,8 @@ package final class PreludeService: Sendable {
     package let server: HTTPServer
     /// The bound TCP port (useful when configured as 0).
     package let port: Int
+    /// The live policy of every app (admin writes commit through it).
+    package let policyStore: PolicyStore
     private let logger: Logger
     private let draining: DrainFlag
     private let eventRetention: EventRetentionTask
@@ -25,8 +27,9 @@ package final class PreludeService: Sendable {
 
     private init(
         configuration: ServiceConfiguration, database: Database, migrator: Migrator, server: HTTPServer, port: Int,
-        logger: Logger, draining: DrainFlag, eventRetention: EventRetentionTask
+        policyStore: PolicyStore, logger: Logger, draining: DrainFlag, eventRetention: EventRetentionTask
     ) {
+        self.policyStore = policyStore
         self.configuration = configuration
         self.database = database
         self.migrator = migrator
@@ -38,13 +41,21 @@ package final class PreludeService: Sendable {
     }
 
     /// Opens and migrates the database, seeds the demo on an empty one, and starts listening.
-    package static func start(configuration: ServiceConfiguration, logger: Logger) throws -> PreludeService {
+    ///
+    /// `eventObservers` see every newly stored client event inside its transaction (``EventIngestionObserver``).
+    package static func start(
+        configuration: ServiceConfiguration, logger: Logger, eventObservers: [any EventIngestionObserver] = []
+    ) throws -> PreludeService {
         let (database, migrator, _) = try openAndMigrate(configuration: configuration, logger: logger)
         do {
             try seedDemo(configuration: configuration, database: database, logger: logger)
+            let policyStore = try PolicyStore.start(database: database, configuration: configuration, logger: logger)
             let draining = DrainFlag()
             var router = Router()
             HealthRoutes.register(on: &router, database: database, migrator: migrator) { draining.isSet }
+            PublicRoutes.register(
+                on: &router, store: policyStore, cacheControl: PolicyCacheControl(configuration),
+                events: EventIngestor(database: database, observers: [ExperimentAggregator()] + eventObservers))
             let server = HTTPServer(
                 configuration: HTTPServerConfiguration(host: configuration.host, port: configuration.port),
                 router: router)
@@ -60,7 +71,7 @@ package final class PreludeService: Sendable {
                 ])
             return PreludeService(
                 configuration: configuration, database: database, migrator: migrator, server: server, port: port,
-                logger: logger, draining: draining, eventRetention: eventRetention)
+                policyStore: policyStore, logger: logger, draining: draining, eventRetention: eventRetention)
         } catch {
             database.close()
             throw error

@@ -19,6 +19,14 @@ package struct ServiceConfiguration: Sendable, Equatable {
     package var shutdownGracePeriod = 10.0
     /// Reader connections in the pool.
     package var databaseReaders = 4
+    /// Seconds clients and caches may reuse a policy response without asking (`Cache-Control: max-age`).
+    package var policyMaxAge = 60
+    /// Seconds after `max-age` a cache may serve the old response while it revalidates (RFC 5861 §3).
+    package var policyStaleWhileRevalidate = 300
+    /// Seconds after `max-age` a cache may serve the old response when the service errs or is down (RFC 5861 §4).
+    package var policyStaleIfError = 86400
+    /// The most prepared resolved-policy responses kept per app revision.
+    package var resolvedCacheCapacity = 1024
     /// Days raw events are kept before pruning (experiment aggregates are kept); 0 keeps them forever.
     package var eventRetentionDays = 90
 
@@ -133,6 +141,21 @@ package struct ServiceConfiguration: Sendable, Equatable {
                 throw fail("'\(raw)' is not a reader count between 1 and 64")
             }
             databaseReaders = count
+        case .policyMaxAge, .policyStaleWhileRevalidate, .policyStaleIfError:
+            // A week at most: a longer max-age would keep a bad policy on devices long after a rollback.
+            guard let seconds = Int(value), (0...604_800).contains(seconds) else {
+                throw fail("'\(raw)' is not a whole number of seconds between 0 and 604800")
+            }
+            switch setting {
+            case .policyMaxAge: policyMaxAge = seconds
+            case .policyStaleWhileRevalidate: policyStaleWhileRevalidate = seconds
+            default: policyStaleIfError = seconds
+            }
+        case .resolvedCacheSize:
+            guard let count = Int(value), (1...1_000_000).contains(count) else {
+                throw fail("'\(raw)' is not an entry count between 1 and 1000000")
+            }
+            resolvedCacheCapacity = count
         case .eventRetentionDays:
             guard let days = Int(value), (0...36500).contains(days) else {
                 throw fail("'\(raw)' is not a number of days between 0 (keep forever) and 36500")

@@ -35,6 +35,18 @@ struct ConfigurationOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Reader connections to the database. [default: 4]", valueName: "count"))
     var databaseReaders: String?
 
+    @Option(help: ArgumentHelp("Cache-Control max-age of policy responses. [default: 60]", valueName: "seconds"))
+    var policyMaxAge: String?
+
+    @Option(help: ArgumentHelp("stale-while-revalidate of policy responses. [default: 300]", valueName: "seconds"))
+    var policyStaleWhileRevalidate: String?
+
+    @Option(help: ArgumentHelp("stale-if-error of policy responses. [default: 86400]", valueName: "seconds"))
+    var policyStaleIfError: String?
+
+    @Option(help: ArgumentHelp("Resolved-policy responses cached per revision. [default: 1024]", valueName: "count"))
+    var resolvedCacheSize: String?
+
     @Option(help: ArgumentHelp("Days raw events are kept; 0 keeps them forever. [default: 90]", valueName: "days"))
     var eventRetentionDays: String?
 
@@ -49,6 +61,10 @@ struct ConfigurationOptions: ParsableArguments {
         flags[.demoPolicy] = demoPolicy
         flags[.shutdownGracePeriod] = shutdownGracePeriod
         flags[.databaseReaders] = databaseReaders
+        flags[.policyMaxAge] = policyMaxAge
+        flags[.policyStaleWhileRevalidate] = policyStaleWhileRevalidate
+        flags[.policyStaleIfError] = policyStaleIfError
+        flags[.resolvedCacheSize] = resolvedCacheSize
         flags[.eventRetentionDays] = eventRetentionDays
         return flags
     }

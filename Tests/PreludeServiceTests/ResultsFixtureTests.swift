@@ -113,37 +113,23 @@ final class ResultsFixture {
         }
     }
 
-    /// Ingests events in batches, as the events endpoint does; returns how many were new.
+    /// Ingests events through the real ingestion path (`EventIngestor`, the events endpoint's storage: dedupe on
+    /// insert, the aggregator as its observer in the same transaction), in batches of at most 500 (the endpoint's
+    /// limit), stamped `receivedAt`. Returns how many were new.
     @discardableResult
     func ingest(_ events: [TestEvent], receivedAt: Int64 = 1_700_000_000_000, batchSize: Int = 500) throws -> Int {
+        let ingestor = EventIngestor(database: database, observers: [aggregator], clock: { receivedAt })
         var inserted = 0
         var start = 0
         while start < events.count {
-            let batch = events[start..<min(start + batchSize, events.count)]
-            start += batchSize
-            inserted += try database.write { db in
-                var count = 0
-                for event in batch {
-                    try db.execute(
-                        """
-                        INSERT INTO events (app_id, install_id, client_event_id, type, feature, experiment, variant,
-                            occurred_at, received_at)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        ON CONFLICT (app_id, install_id, client_event_id) DO NOTHING
-                        """,
-                        [
-                            .text(Self.app), .text(event.install), .text(event.id), .text(event.type),
-                            .text(event.feature), event.experiment.map { .text($0) } ?? .null,
-                            event.variant.map { .text($0) } ?? .null, .integer(receivedAt), .integer(receivedAt),
-                        ])
-                    guard db.changes == 1 else { continue }
-                    count += 1
-                    try aggregator.record(
-                        appID: Self.app, installID: event.install, type: event.type, feature: event.feature,
-                        experiment: event.experiment, variant: event.variant, receivedAt: receivedAt, on: db)
-                }
-                return count
+            let batch = events[start..<min(start + min(batchSize, 500), events.count)].map { event in
+                EventBatch.Event(
+                    id: event.id, installID: event.install, type: AnalyticsEvent(rawValue: event.type)!,
+                    feature: Feature(rawValue: event.feature)!, experiment: event.experiment, variant: event.variant,
+                    occurredAt: receivedAt)
             }
+            start += min(batchSize, 500)
+            inserted += try ingestor.ingest(app: Self.app, batch: EventBatch(events: batch)).accepted
         }
         return inserted
     }
