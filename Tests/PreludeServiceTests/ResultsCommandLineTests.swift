@@ -33,12 +33,14 @@ import Testing
     @Test func printsTheTableAndTheSameJSONAsTheAPI() throws {
         let fixture = try ResultsFixture()
         try fixture.ingest(
-            ResultsTests.arm("control", exposed: 600, granted: 240) + ResultsTests.arm("short-copy", exposed: 400, granted: 160))
+            ResultsTests.arm("control", exposed: 600, granted: 240)
+                + ResultsTests.arm("short-copy", exposed: 400, granted: 160))
         let database = fixture.database.path
         let table = try run(["results", "demo", "camera-prime-copy", "--database", database], in: fixture.directory)
         #expect(table.status == 0, "\(table.stderr)")
         #expect(table.stdout.contains("App demo: weights from the live policy (revision 1)."))
-        #expect(table.stdout.contains("Experiment camera-prime-copy on camera, control \"control\"; 1000 installs exposed"))
+        #expect(
+            table.stdout.contains("Experiment camera-prime-copy on camera, control \"control\"; 1000 installs exposed"))
         #expect(table.stdout.contains("SAMPLE RATIO MISMATCH"))
 
         let json = try run(
@@ -64,7 +66,8 @@ import Testing
         let fixture = try ResultsFixture()
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         try fixture.ingest(ResultsTests.arm("control", exposed: 20, granted: 5), receivedAt: now - 40 * 86_400_000)
-        try fixture.ingest([TestEvent(install: "new", id: "1", type: "primeShown", variant: "control")], receivedAt: now)
+        try fixture.ingest(
+            [TestEvent(install: "new", id: "1", type: "primeShown", variant: "control")], receivedAt: now)
         let old = try fixture.eventCount() - 1
         let before = try fixture.aggregateRows()
         let pruned = try run(

@@ -104,9 +104,15 @@ final class ResultsFixture {
     @discardableResult
     func publish(_ document: String) throws -> Int {
         try database.write { db in
-            let next = (try db.scalar("SELECT max(number) FROM policy_revisions WHERE app_id = ?", [.text(Self.app)], as: Int.self) ?? 0) + 1
+            let next =
+                (try db.scalar(
+                    "SELECT max(number) FROM policy_revisions WHERE app_id = ?", [.text(Self.app)], as: Int.self) ?? 0)
+                + 1
             try db.execute(
-                "INSERT INTO policy_revisions (app_id, number, document, etag, created_at, author) VALUES (?, ?, ?, '\"t\"', 0, 'test')",
+                """
+                INSERT INTO policy_revisions (app_id, number, document, etag, created_at, author)
+                VALUES (?, ?, ?, '"t"', 0, 'test')
+                """,
                 [.text(Self.app), .integer(Int64(next)), .text(document)])
             try db.execute("UPDATE apps SET live_revision = ? WHERE id = ?", [.integer(Int64(next)), .text(Self.app)])
             return next

@@ -33,7 +33,8 @@ import Testing
     /// (norm.ppf, norm.sf; the Wilson, Newcombe and Fleiss formulas written out by hand), kept to 1e-4 and better.
     @Test func referenceScenarioMatchesAnIndependentComputation() throws {
         let fixture = try ResultsFixture()
-        try fixture.ingest(Self.arm("control", exposed: 1000, granted: 400) + Self.arm("short-copy", exposed: 1000, granted: 460))
+        try fixture.ingest(
+            Self.arm("control", exposed: 1000, granted: 400) + Self.arm("short-copy", exposed: 1000, granted: 460))
         let report = try fixture.results().report
         let control = report.variants[0]
         let treatment = report.variants[1]
@@ -95,7 +96,8 @@ import Testing
         var verdicts: [ExperimentVerdict] = []
         for replication in 0..<20 {
             let key = "small-\(replication)"
-            let events = (FlowSimulator.events(variant: "control", installs: 200, grantRate: 0.40, generator: &generator)
+            let events =
+                (FlowSimulator.events(variant: "control", installs: 200, grantRate: 0.40, generator: &generator)
                 + FlowSimulator.events(variant: "short-copy", installs: 200, grantRate: 0.45, generator: &generator))
                 .map { event in
                     var copy = event
@@ -117,7 +119,8 @@ import Testing
 
     @Test func sixtyFortyExposuresOnAFiftyFiftySplitAreFlagged() throws {
         let fixture = try ResultsFixture()
-        try fixture.ingest(Self.arm("control", exposed: 600, granted: 240) + Self.arm("short-copy", exposed: 400, granted: 160))
+        try fixture.ingest(
+            Self.arm("control", exposed: 600, granted: 240) + Self.arm("short-copy", exposed: 400, granted: 160))
         let report = try fixture.results().report
         #expect(report.sampleRatio.isMismatch)
         #expect(!report.isTrustworthy)
@@ -133,7 +136,8 @@ import Testing
             ResultsFixture.demoDocument(experiments: [
                 ResultsFixture.experiment([("control", 60), ("short-copy", 40)])
             ]))
-        try fixture.ingest(Self.arm("control", exposed: 600, granted: 240) + Self.arm("short-copy", exposed: 400, granted: 160))
+        try fixture.ingest(
+            Self.arm("control", exposed: 600, granted: 240) + Self.arm("short-copy", exposed: 400, granted: 160))
         let results = try fixture.results()
         #expect(results.definition.source == .live(revision: revision))
         #expect(results.report.variants.map(\.weight) == [0.6, 0.4])
@@ -153,7 +157,8 @@ import Testing
 
     @Test func aRemovedExperimentUsesTheLastRevisionThatHadIt() throws {
         let fixture = try ResultsFixture()
-        try fixture.ingest(Self.arm("control", exposed: 300, granted: 120) + Self.arm("short-copy", exposed: 300, granted: 150))
+        try fixture.ingest(
+            Self.arm("control", exposed: 300, granted: 120) + Self.arm("short-copy", exposed: 300, granted: 150))
         try fixture.publish(ResultsFixture.demoDocument(experiments: []))
         let results = try fixture.results()
         #expect(results.definition.source == .revision(1))
@@ -196,7 +201,8 @@ import Testing
 
     @Test func anotherControlCanBeChosen() throws {
         let fixture = try ResultsFixture()
-        try fixture.ingest(Self.arm("control", exposed: 300, granted: 120) + Self.arm("short-copy", exposed: 300, granted: 150))
+        try fixture.ingest(
+            Self.arm("control", exposed: 300, granted: 120) + Self.arm("short-copy", exposed: 300, granted: 150))
         let report = try fixture.results(control: "short-copy").report
         #expect(report.controlName == "short-copy")
         #expect(report.variants[0].verdict == .worse)
@@ -239,7 +245,8 @@ import Testing
     @Test func answersTheReportAsJSON() throws {
         let fixture = try ResultsFixture()
         try fixture.ingest(
-            ResultsTests.arm("control", exposed: 600, granted: 240) + ResultsTests.arm("short-copy", exposed: 400, granted: 160))
+            ResultsTests.arm("control", exposed: 600, granted: 240)
+                + ResultsTests.arm("short-copy", exposed: 400, granted: 160))
         let server = try Server(fixture: fixture)
         let response = try server.get(Self.path)
         #expect(response.status == 200)
@@ -298,7 +305,9 @@ import Testing
             #expect(response.status == 202, "\(response.text)")
             posted.append(try response.json()["accepted"] as? Int ?? -1)
             // The client retries the batch (a lost 202): all duplicates.
-            #expect(try client.post("/v1/apps/demo/events", json: body).json()["duplicates"] as? Int == min(400, events.count - start))
+            #expect(
+                try client.post("/v1/apps/demo/events", json: body).json()["duplicates"] as? Int
+                    == min(400, events.count - start))
         }
         #expect(posted.reduce(0, +) == events.count)
         let store = service.policyStore

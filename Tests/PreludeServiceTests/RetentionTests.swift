@@ -14,7 +14,8 @@ import Testing
     /// Old traffic (100 and 40 days ago) and recent traffic (10 days ago) for the same installs.
     static func seed(_ fixture: ResultsFixture) throws {
         try fixture.ingest(
-            ResultsTests.arm("control", exposed: 120, granted: 50) + ResultsTests.arm("short-copy", exposed: 110, granted: 60),
+            ResultsTests.arm("control", exposed: 120, granted: 50)
+                + ResultsTests.arm("short-copy", exposed: 110, granted: 60),
             receivedAt: now - 100 * day)
         let later = (0..<60).flatMap { index in
             TestEvent.flow(install: "control-\(index)", variant: "control", ["deniedShown"]).map { event in
@@ -40,7 +41,8 @@ import Testing
         let aggregates = try fixture.aggregateRows()
         let total = try fixture.eventCount()
         let fresh = try fixture.database.read {
-            try $0.scalar("SELECT count(*) FROM events WHERE received_at = ?", [.integer(Self.now - 10 * Self.day)], as: Int.self)
+            try $0.scalar(
+                "SELECT count(*) FROM events WHERE received_at = ?", [.integer(Self.now - 10 * Self.day)], as: Int.self)
         }
 
         let deleted = try EventPruner(retentionDays: 30, batchSize: 97).prune(fixture.database, now: Self.now)
@@ -91,7 +93,8 @@ import Testing
         #expect(try pruner.pruneBatch(fixture.database, now: Self.now) == 50)
         #expect(try fixture.eventCount() == total - 50)
         // Batches interleave with ingestion: a write between two batches goes through, and is kept when new.
-        try fixture.ingest([TestEvent(install: "x", id: "between", type: "primeShown", variant: "control")], receivedAt: Self.now)
+        try fixture.ingest(
+            [TestEvent(install: "x", id: "between", type: "primeShown", variant: "control")], receivedAt: Self.now)
         try pruner.prune(fixture.database, now: Self.now)
         #expect(try receivedTimes(fixture) == [Self.now - 10 * Self.day, Self.now])
     }

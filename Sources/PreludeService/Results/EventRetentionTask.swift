@@ -1,5 +1,5 @@
-import Glibc
 import Dispatch
+import Glibc
 import PreludeStorage
 import Synchronization
 
@@ -69,7 +69,10 @@ package final class EventRetentionTask: Sendable {
             if deleted > 0 {
                 logger.info(
                     "events pruned",
-                    ["deleted": "\(deleted)", "retentionDays": "\(pruner.retentionDays)", "cutoff": "\(pruner.cutoff(now: now))"])
+                    [
+                        "deleted": "\(deleted)", "retentionDays": "\(pruner.retentionDays)",
+                        "cutoff": "\(pruner.cutoff(now: now))",
+                    ])
             }
             return deleted
         } catch {

@@ -48,7 +48,8 @@ package struct ExperimentAggregator: Sendable {
         """
 
     private static let upsertSteps = """
-        INSERT INTO experiment_install_steps (app_id, experiment_key, feature, variant, install_id, steps, first_seen_at)
+        INSERT INTO experiment_install_steps
+            (app_id, experiment_key, feature, variant, install_id, steps, first_seen_at)
         VALUES (?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (app_id, experiment_key, feature, variant, install_id) DO UPDATE SET steps = excluded.steps
         """

@@ -39,7 +39,9 @@ package struct ExperimentDefinition: Sendable {
     /// variant without `set` (docs/policy.md: "a variant without `set` is a control"), else the first variant.
     package init(_ experiment: Experiment, source: Source) {
         let control =
-            experiment.variants.first { $0.name == "control" } ?? experiment.variants.first { $0.set == FeatureOverride() }
+            experiment.variants.first { $0.name == "control" } ?? experiment.variants.first {
+                $0.set == FeatureOverride()
+            }
             ?? experiment.variants.first
         self.init(
             key: experiment.key, feature: experiment.feature.rawValue,
@@ -61,7 +63,8 @@ package struct ExperimentDefinition: Sendable {
         let wrapped = JSONValue.object(JSONObject([("experiments", .array([json]))]))
         guard let experiment = PolicyDocument.decode(wrapped).document.experiments.first(where: { $0.key == key })
         else { return nil }
-        return ExperimentDefinition(experiment, source: number == liveRevision ? .live(revision: number) : .revision(number))
+        return ExperimentDefinition(
+            experiment, source: number == liveRevision ? .live(revision: number) : .revision(number))
     }
 
     // CASE guards json_extract against non-object members (SQLite does not promise AND's evaluation order).

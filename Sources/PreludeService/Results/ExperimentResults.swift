@@ -23,7 +23,9 @@ package struct ExperimentResults: Sendable {
     /// ``ExperimentReport/encodeJSON()`` plus `app`, `configuration` (`source`: `live`, `revision` or `observed`,
     /// `revision`: the policy revision or null) and `otherFeatures`.
     package func encodeJSON() -> JSONValue {
-        guard case .object(var object) = report.encodeJSON() else { preconditionFailure("a report encodes as an object") }
+        guard case .object(let reportObject) = report.encodeJSON() else {
+            preconditionFailure("a report encodes as an object")
+        }
         var configuration = JSONObject()
         switch definition.source {
         case .live(let revision):
@@ -38,11 +40,10 @@ package struct ExperimentResults: Sendable {
         }
         configuration["note"] = note.map { .string($0) } ?? .null
         var result = JSONObject([("app", .string(appID))])
-        for (key, value) in object.members { result[key] = value }
+        for (key, value) in reportObject.members { result[key] = value }
         result["configuration"] = .object(configuration)
         result["otherFeatures"] = .array(otherFeatures.map { .string($0) })
-        object = result
-        return .object(object)
+        return .object(result)
     }
 
     /// The terminal table: where the configuration came from, then ``ExperimentReport/renderTable()``.
@@ -67,7 +68,8 @@ package struct ExperimentResults: Sendable {
         case .revision:
             "The experiment is not in the live policy; variants and weights are those of the last revision that had it."
         case .observed:
-            "No policy revision configures this experiment; variants are those seen in events, weights assumed equal, so the sample-ratio check is only meaningful for an equal split."
+            "No policy revision configures this experiment; variants are those seen in events, weights assumed "
+                + "equal, so the sample-ratio check is only meaningful for an equal split."
         }
     }
 }

@@ -57,7 +57,8 @@ package struct ExperimentResultsReader: Sendable {
             appID: appID, definition: definition, arms: arms, minimumEffect: minimumEffect, control: control)
     }
 
-    /// Joins configuration and counters and runs ``ExperimentAnalysis/analyze(experimentKey:feature:variants:controlName:minimumEffect:settings:)``.
+    /// Joins configuration and counters and runs
+    /// ``ExperimentAnalysis/analyze(experimentKey:feature:variants:controlName:minimumEffect:settings:)``.
     ///
     /// Configured variants come first, in configuration order, with zero counts when nothing was seen. Variants seen
     /// in events but absent from the configuration follow with weight 0: installs in an arm the configuration does
@@ -70,7 +71,9 @@ package struct ExperimentResultsReader: Sendable {
         let armsOfFeature = arms.filter { $0.feature == definition.feature }
         var counts: [String: FunnelCounts] = [:]
         for arm in armsOfFeature { counts[arm.variant] = arm.counts }
-        var variants = definition.variants.map { (name: $0.name, weight: $0.weight, counts: counts[$0.name] ?? FunnelCounts()) }
+        var variants = definition.variants.map {
+            (name: $0.name, weight: $0.weight, counts: counts[$0.name] ?? FunnelCounts())
+        }
         let configured = Set(definition.variants.map(\.name))
         for arm in armsOfFeature where !configured.contains(arm.variant) {
             variants.append((arm.variant, 0, arm.counts))
