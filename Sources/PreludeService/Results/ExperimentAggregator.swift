@@ -28,17 +28,28 @@ package struct ExperimentAggregator: Sendable {
         receivedAt: Int64, on connection: Connection
     ) throws -> Bool {
         guard let experiment, !experiment.isEmpty, let variant, !variant.isEmpty else { return false }
-        let key: [SQLValue] = [.text(appID), .text(experiment), .text(feature), .text(variant), .text(installID)]
-        let oldRaw = try connection.statement(Self.selectSteps).query(key).first.map { try $0.get(0, as: Int.self) }
-        let old = FunnelSteps(rawValue: oldRaw ?? 0)
+        let app = SQLValue.text(appID)
+        let key = SQLValue.text(experiment)
+        let feature = SQLValue.text(feature)
+        let arm = SQLValue.text(variant)
+        let install = SQLValue.text(installID)
+        let found = try connection.statement(Self.selectSteps).query([app, key, feature, arm, install]).first
+        let old = FunnelSteps(rawValue: try found?.get(0, as: Int.self) ?? 0)
         let new = old.union(FunnelSteps.marked(byEvent: type))
         guard new != old else { return false }
-        try connection.statement(Self.upsertSteps).execute(key + [.integer(Int64(new.rawValue)), .integer(receivedAt)])
+        let received = SQLValue.integer(receivedAt)
+        try connection.statement(Self.upsertSteps).execute([
+            app, key, feature, arm, install, .integer(Int64(new.rawValue)), received,
+        ])
         var delta = FunnelCounts()
         delta.add(from: old, to: new)
-        let increments = delta.fields.map { SQLValue.integer(Int64($0.value)) }
-        try connection.statement(Self.upsertCounts).execute(
-            Array(key.prefix(4)) + increments + [.integer(receivedAt), .integer(receivedAt)])
+        try connection.statement(Self.upsertCounts).execute([
+            app, key, feature, arm,
+            .integer(Int64(delta.exposed)), .integer(Int64(delta.primeShown)), .integer(Int64(delta.primeContinued)),
+            .integer(Int64(delta.primeDismissed)), .integer(Int64(delta.systemGranted)),
+            .integer(Int64(delta.systemDenied)), .integer(Int64(delta.settingsOpened)),
+            .integer(Int64(delta.returnedGranted)), .integer(Int64(delta.granted)), received, received,
+        ])
         return true
     }
 
@@ -54,7 +65,6 @@ package struct ExperimentAggregator: Sendable {
         ON CONFLICT (app_id, experiment_key, feature, variant, install_id) DO UPDATE SET steps = excluded.steps
         """
 
-    // The column order is FunnelCounts.fields' order.
     private static let upsertCounts = """
         INSERT INTO experiment_funnel_counts (app_id, experiment_key, feature, variant,
             exposed, prime_shown, prime_continued, prime_dismissed, system_granted, system_denied,
