@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The accept thread: takes connections off the listening socket and deals them round-robin to the loops.
 ///
@@ -32,7 +33,10 @@ final class Acceptor: Sendable {
         var pausedUntil: Int64 = 0
         let maxConnections = core.configuration.maxConnections
         let backoff = Int64((core.configuration.acceptBackoff * 1000).rounded())
-        var fds = [pollfd(fd: core.acceptorWakeFD, events: Int16(POLLIN), revents: 0), pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0)]
+        var fds = [
+            pollfd(fd: core.acceptorWakeFD, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0),
+        ]
         while !stopRequested.load(ordering: .acquiring) {
             let now = SystemInfo.monotonicMilliseconds()
             let saturated = core.openConnections.load(ordering: .acquiring) >= maxConnections
@@ -60,6 +64,8 @@ final class Acceptor: Sendable {
                 if fd < 0 {
                     let error = errno
                     if error == EINTR || error == ECONNABORTED { continue }
+                    if error == EAGAIN || error == EWOULDBLOCK { break }
+                    core.configuration.eventHandler?(.acceptFailed(SocketError("accept", code: error)))
                     if error == EMFILE || error == ENFILE || error == ENOBUFS || error == ENOMEM {
                         // Out of descriptors: the socket stays readable, so polling it again would spin.
                         pausedUntil = SystemInfo.monotonicMilliseconds() + backoff

@@ -5,7 +5,8 @@ public struct ETag: Sendable, Hashable, CustomStringConvertible {
 
     /// Creates a tag; traps on characters an entity tag cannot hold (a programmer error).
     public init(_ opaqueTag: String) {
-        precondition(opaqueTag.utf8.allSatisfy { $0 == 0x21 || ($0 >= 0x23 && $0 != 0x7F) }, "invalid entity-tag characters")
+        precondition(
+            opaqueTag.utf8.allSatisfy { $0 == 0x21 || ($0 >= 0x23 && $0 != 0x7F) }, "invalid entity-tag characters")
         self.opaqueTag = opaqueTag
     }
 

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Linux epoll and eventfd, reached through `dlsym` because Swift's Glibc module does not import
@@ -19,12 +19,12 @@ package enum Epoll {
     private static let nonBlocking: Int32 = 0x800  // EFD_NONBLOCK = O_NONBLOCK
 
     #if arch(x86_64)
-    /// sizeof(struct epoll_event).
-    package static let eventSize = 12
-    static let dataOffset = 4
+        /// sizeof(struct epoll_event).
+        package static let eventSize = 12
+        static let dataOffset = 4
     #else
-    package static let eventSize = 16
-    static let dataOffset = 8
+        package static let eventSize = 16
+        static let dataOffset = 8
     #endif
 
     private typealias CreateFunction = @convention(c) (Int32) -> Int32
@@ -59,7 +59,9 @@ package enum Epoll {
     }
 
     /// `epoll_wait` into a buffer of `capacity` events.
-    package static func wait(_ epollFD: Int32, _ events: UnsafeMutableRawPointer, capacity: Int, timeout: Int32) -> Int32 {
+    package static func wait(_ epollFD: Int32, _ events: UnsafeMutableRawPointer, capacity: Int, timeout: Int32)
+        -> Int32
+    {
         waitFunction(epollFD, events, Int32(capacity), timeout)
     }
 

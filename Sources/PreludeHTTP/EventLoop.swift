@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One epoll event-loop thread owning a set of connections.
@@ -45,7 +45,8 @@ final class EventLoop: @unchecked Sendable {
         }
         Epoll.control(epollFD, Epoll.controlAdd, wakeFD, events: Epoll.readable)
         let c = core.configuration
-        let shortest = [c.headerTimeout, c.bodyIdleTimeout, c.bodyTimeout, c.writeTimeout, c.keepAliveTimeout, c.lingerTimeout]
+        let shortest =
+            [c.headerTimeout, c.bodyIdleTimeout, c.bodyTimeout, c.writeTimeout, c.keepAliveTimeout, c.lingerTimeout]
             .min() ?? 1
         // Deadlines are checked by a sweep; a quarter of the shortest timeout keeps them accurate enough.
         tickMilliseconds = Int32(max(5, min(250, shortest * 1000 / 4)))

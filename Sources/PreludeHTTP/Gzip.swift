@@ -58,7 +58,9 @@ public enum Gzip {
                     return (r, outBuffer.count - Int(stream.avail_out))
                 }
                 output.append(contentsOf: chunk[0..<produced])
-                guard output.count <= maxSize else { throw Failure(code: Z_BUF_ERROR, message: "output larger than \(maxSize) bytes") }
+                guard output.count <= maxSize else {
+                    throw Failure(code: Z_BUF_ERROR, message: "output larger than \(maxSize) bytes")
+                }
                 if result == Z_STREAM_END { return output }
                 guard result == Z_OK else {
                     let message = stream.msg.map { String(cString: $0) } ?? "truncated or corrupt input"

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Dispatch
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// One client connection: reads, decodes one request at a time, runs it, writes the response, repeats.
 ///
@@ -183,7 +184,9 @@ final class HTTPConnection: @unchecked Sendable {
         deadline = .max
         if case .fixed(_, close: true) = decision { closeAfterResponse = true }
         if loop.core.responder.runsInline(decision) {
-            let response = Responder.respond(decision, head: head, body: body, remoteAddress: remoteAddress)
+            let response = Responder.respond(
+                decision, head: head, body: body, remoteAddress: remoteAddress,
+                eventHandler: loop.core.configuration.eventHandler)
             send(response)
             return
         }
@@ -191,7 +194,9 @@ final class HTTPConnection: @unchecked Sendable {
         let loop = self.loop
         let remoteAddress = self.remoteAddress
         DispatchQueue.global().async { [self] in
-            let response = Responder.respond(decision, head: head, body: body, remoteAddress: remoteAddress)
+            let response = Responder.respond(
+                decision, head: head, body: body, remoteAddress: remoteAddress,
+                eventHandler: loop.core.configuration.eventHandler)
             loop.post(.completed(self, response))
         }
     }
@@ -207,8 +212,10 @@ final class HTTPConnection: @unchecked Sendable {
 
     private func send(_ response: HTTPResponse) {
         guard let head else { preconditionFailure("response without request") }
+        // A handler may ask to end the connection with `Connection: close` (e.g. after refusing a client).
+        let handlerCloses = response.headers["Connection"].map { $0.lowercased().contains("close") } ?? false
         let keepAlive =
-            head.keepAlive && !closeAfterResponse && !loop.stopping
+            head.keepAlive && !closeAfterResponse && !loop.stopping && !handlerCloses
             && requestCount < loop.core.configuration.maxRequestsPerConnection
         if !keepAlive { closeAfterResponse = true }
         let plan = ResponseEncoder.plan(
@@ -318,9 +325,12 @@ final class HTTPConnection: @unchecked Sendable {
         if head == nil {
             // Errors in the head: the response still needs a request context for the encoder.
             head = RequestHead(
-                method: .get, path: "/", rawQuery: "", query: [], isAsterisk: false, minorVersion: 1, headers: HTTPHeaders(),
+                method: .get, path: "/", rawQuery: "", query: [], isAsterisk: false, minorVersion: 1,
+                headers: HTTPHeaders(),
                 framing: .none, keepAlive: false, expectsContinue: false)
         }
+        loop.core.configuration.eventHandler?(
+            .protocolError(status: error.status.code, reason: error.reason, remoteAddress: remoteAddress))
         closeAfterResponse = true
         drainBeforeClose = true
         phase = .processing

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The `Date` header value in IMF-fixdate form (RFC 9110 §5.6.7), recomputed at most once per second.

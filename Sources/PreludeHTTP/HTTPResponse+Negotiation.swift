@@ -26,7 +26,8 @@ extension HTTPResponse {
     public static func negotiated(
         _ request: HTTPRequest, _ prepared: Prepared, contentType: String, headers: HTTPHeaders = HTTPHeaders()
     ) -> HTTPResponse {
-        let gzip = AcceptEncoding.prefersGzip(request.headers.values(for: "Accept-Encoding").joined(separator: ", ").nilIfEmpty)
+        let gzip = AcceptEncoding.prefersGzip(
+            request.headers.values(for: "Accept-Encoding").joined(separator: ", ").nilIfEmpty)
         let etag = gzip ? prepared.gzipETag : prepared.identityETag
         var h = headers
         h.set("Vary", "Accept-Encoding")

@@ -33,7 +33,8 @@ public final class HTTPServer: Sendable {
             guard case .created = state else { preconditionFailure("start() called twice") }
             try configuration.validate()
             let core = try ServerCore(configuration: configuration, router: router)
-            let listener = try Socket.listen(host: configuration.host, port: configuration.port, backlog: configuration.backlog)
+            let listener = try Socket.listen(
+                host: configuration.host, port: configuration.port, backlog: configuration.backlog)
             let loops = try (0..<max(1, configuration.eventLoopCount)).map { _ in try EventLoop(core: core) }
             let acceptor = Acceptor(core: core, listenFD: listener.fd, loops: loops)
             for loop in loops {

@@ -16,7 +16,8 @@ extension HTTPServerConfiguration {
         }
         try require((0...65535).contains(port), "port", "\(port) is not in 0...65535")
         try require(!host.isEmpty, "host", "empty")
-        try require(eventLoopCount >= 1 && eventLoopCount <= 256, "eventLoopCount", "\(eventLoopCount) is not in 1...256")
+        try require(
+            eventLoopCount >= 1 && eventLoopCount <= 256, "eventLoopCount", "\(eventLoopCount) is not in 1...256")
         try require(backlog >= 1, "backlog", "must be at least 1")
         try require(maxConnections >= 1, "maxConnections", "must be at least 1")
         try require(maxRequestLineLength >= 64, "maxRequestLineLength", "must be at least 64")
@@ -32,6 +33,8 @@ extension HTTPServerConfiguration {
         ] {
             try require(value.isFinite && value > 0 && value <= 86400, name, "\(value) s is not in (0, 86400]")
         }
-        try require(!serverName.isEmpty && serverName.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }, "serverName", "must be visible ASCII")
+        try require(
+            !serverName.isEmpty && serverName.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }, "serverName",
+            "must be visible ASCII")
     }
 }

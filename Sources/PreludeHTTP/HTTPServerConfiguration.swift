@@ -43,6 +43,9 @@ public struct HTTPServerConfiguration: Sendable {
     public var acceptBackoff: Double
     /// The `Server` header value. Default `prelude`.
     public var serverName: String
+    /// Receives engine events (handler failures, refused requests, accept failures). Called on the engine's
+    /// threads, so it must be thread-safe and quick. Default nil.
+    public var eventHandler: (@Sendable (HTTPServerEvent) -> Void)?
 
     /// Creates a configuration with default limits.
     public init(host: String = "127.0.0.1", port: Int = 8080) {
@@ -65,6 +68,7 @@ public struct HTTPServerConfiguration: Sendable {
         self.lingerTimeout = 2
         self.acceptBackoff = 0.1
         self.serverName = "prelude"
+        self.eventHandler = nil
     }
 
     /// The parser limits derived from this configuration.

@@ -56,7 +56,9 @@ package enum PercentDecoding {
                         return nil
                     }
                     let valueBytes =
-                        eq < piece.count ? UnsafeBufferPointer(rebasing: piece[(eq + 1)...]) : UnsafeBufferPointer(rebasing: piece[0..<0])
+                        eq < piece.count
+                        ? UnsafeBufferPointer(rebasing: piece[(eq + 1)...])
+                        : UnsafeBufferPointer(rebasing: piece[0..<0])
                     guard let value = decode(valueBytes, plusAsSpace: true) else { return nil }
                     result.append((name: name, value: value))
                 }

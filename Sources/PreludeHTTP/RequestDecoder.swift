@@ -94,7 +94,8 @@ package struct RequestDecoder: Sendable {
 
     // MARK: Head
 
-    private mutating func scanHead(_ bytes: UnsafeBufferPointer<UInt8>) throws(HTTPParseError) -> (Event, consumed: Int) {
+    private mutating func scanHead(_ bytes: UnsafeBufferPointer<UInt8>) throws(HTTPParseError) -> (Event, consumed: Int)
+    {
         var i = scanned
         let count = bytes.count
         while i < count {
@@ -121,7 +122,8 @@ package struct RequestDecoder: Sendable {
                 requestLineEnd = i + 1
             } else if i + 1 - requestLineEnd > limits.maxHeaderBytes {
                 // RFC 6585 §5: the header section as a whole is too large → 431.
-                throw HTTPParseError(.requestHeaderFieldsTooLarge, "header block larger than \(limits.maxHeaderBytes) bytes")
+                throw HTTPParseError(
+                    .requestHeaderFieldsTooLarge, "header block larger than \(limits.maxHeaderBytes) bytes")
             } else if lineLength == 0 {
                 let headEnd = i + 1
                 let head = try Self.parseHead(
@@ -132,11 +134,13 @@ package struct RequestDecoder: Sendable {
             } else {
                 // RFC 6585 §5: header fields too large → 431.
                 if lineLength > limits.maxHeaderLineLength {
-                    throw HTTPParseError(.requestHeaderFieldsTooLarge, "header line longer than \(limits.maxHeaderLineLength) bytes")
+                    throw HTTPParseError(
+                        .requestHeaderFieldsTooLarge, "header line longer than \(limits.maxHeaderLineLength) bytes")
                 }
                 headerLines += 1
                 if headerLines > limits.maxHeaderCount {
-                    throw HTTPParseError(.requestHeaderFieldsTooLarge, "more than \(limits.maxHeaderCount) header fields")
+                    throw HTTPParseError(
+                        .requestHeaderFieldsTooLarge, "more than \(limits.maxHeaderCount) header fields")
                 }
             }
             lineStart = i + 1
@@ -150,10 +154,12 @@ package struct RequestDecoder: Sendable {
             }
         } else {
             if count - lineStart > limits.maxHeaderLineLength + 1 {
-                throw HTTPParseError(.requestHeaderFieldsTooLarge, "header line longer than \(limits.maxHeaderLineLength) bytes")
+                throw HTTPParseError(
+                    .requestHeaderFieldsTooLarge, "header line longer than \(limits.maxHeaderLineLength) bytes")
             }
             if count - requestLineEnd > limits.maxHeaderBytes {
-                throw HTTPParseError(.requestHeaderFieldsTooLarge, "header block larger than \(limits.maxHeaderBytes) bytes")
+                throw HTTPParseError(
+                    .requestHeaderFieldsTooLarge, "header block larger than \(limits.maxHeaderBytes) bytes")
             }
         }
         return (.needMore, 0)
@@ -297,7 +303,9 @@ package struct RequestDecoder: Sendable {
                 throw .bad("chunked is not the final transfer coding")
             }
             // We decode no content codings in transfer: gzip, chunked is understood but not implemented.
-            guard transferCodings.count == 1 else { throw HTTPParseError(.notImplemented, "unsupported transfer coding") }
+            guard transferCodings.count == 1 else {
+                throw HTTPParseError(.notImplemented, "unsupported transfer coding")
+            }
             framing = .chunked
         } else if let contentLength, contentLength > 0 {
             framing = .length(contentLength)
@@ -311,7 +319,8 @@ package struct RequestDecoder: Sendable {
         var pathBytes = target
         if target.count == 1 && target[0] == UInt8(ascii: "*") {
             // RFC 9112 §3.2.4: asterisk-form only for OPTIONS.
-            guard methodBytes.count == 7, ByteClass.equalsLowercase(methodBytes, "options"), methodBytes[0] == UInt8(ascii: "O")
+            guard methodBytes.count == 7, ByteClass.equalsLowercase(methodBytes, "options"),
+                methodBytes[0] == UInt8(ascii: "O")
             else { throw .bad("asterisk-form target outside OPTIONS") }
             isAsterisk = true
         } else if target[0] != UInt8(ascii: "/") {
@@ -328,7 +337,8 @@ package struct RequestDecoder: Sendable {
         let rawPath = UnsafeBufferPointer(rebasing: pathBytes[0..<queryStart])
         let rawQueryBytes =
             queryStart < pathBytes.count
-            ? UnsafeBufferPointer(rebasing: pathBytes[(queryStart + 1)...]) : UnsafeBufferPointer(rebasing: pathBytes[0..<0])
+            ? UnsafeBufferPointer(rebasing: pathBytes[(queryStart + 1)...])
+            : UnsafeBufferPointer(rebasing: pathBytes[0..<0])
         let path: String
         if isAsterisk {
             path = "*"
@@ -339,7 +349,9 @@ package struct RequestDecoder: Sendable {
             }
             path = decoded
         }
-        guard let query = PercentDecoding.parseQuery(rawQueryBytes) else { throw .bad("invalid percent-encoding in query") }
+        guard let query = PercentDecoding.parseQuery(rawQueryBytes) else {
+            throw .bad("invalid percent-encoding in query")
+        }
         let rawQuery = String(decoding: rawQueryBytes, as: UTF8.self)
 
         let method = HTTPMethod(rawValue: String(decoding: methodBytes, as: UTF8.self))
@@ -347,11 +359,14 @@ package struct RequestDecoder: Sendable {
         let keepAlive = minor == 1 ? !connectionClose : (connectionKeepAlive && !connectionClose)
         return RequestHead(
             method: method, path: path, rawQuery: rawQuery, query: query, isAsterisk: isAsterisk, minorVersion: minor,
-            headers: headers, framing: framing, keepAlive: keepAlive, expectsContinue: expectsContinue && framing != .none)
+            headers: headers, framing: framing, keepAlive: keepAlive,
+            expectsContinue: expectsContinue && framing != .none)
     }
 
     /// Splits a field line into the name's length and the value's range (OWS trimmed), enforcing RFC 9112 §5.
-    static func parseFieldLine(_ line: UnsafeBufferPointer<UInt8>) throws(HTTPParseError) -> (name: Int, value: Range<Int>) {
+    static func parseFieldLine(_ line: UnsafeBufferPointer<UInt8>) throws(HTTPParseError) -> (
+        name: Int, value: Range<Int>
+    ) {
         // RFC 9112 §5.2: obs-fold (a line starting with SP or HTAB) → 400.
         guard let first = line.first, first != ByteClass.sp, first != ByteClass.htab else {
             throw .bad("obsolete line folding")
@@ -378,7 +393,9 @@ package struct RequestDecoder: Sendable {
         return (colon, start..<end)
     }
 
-    private static func absoluteFormPath(_ target: UnsafeBufferPointer<UInt8>) throws(HTTPParseError) -> UnsafeBufferPointer<UInt8> {
+    private static func absoluteFormPath(_ target: UnsafeBufferPointer<UInt8>) throws(HTTPParseError)
+        -> UnsafeBufferPointer<UInt8>
+    {
         // scheme "://" authority [path-abempty] ["?" query]
         var i = 0
         while i < target.count, target[i] != UInt8(ascii: ":") {
@@ -418,7 +435,9 @@ package struct RequestDecoder: Sendable {
                     state = .chunked(phase)
                     return (.needMore, pos)
                 }
-                guard lf > pos, bytes[lf - 1] == ByteClass.cr else { throw .bad("chunk size line not terminated by CRLF") }
+                guard lf > pos, bytes[lf - 1] == ByteClass.cr else {
+                    throw .bad("chunk size line not terminated by CRLF")
+                }
                 let size = try Self.parseChunkSize(UnsafeBufferPointer(rebasing: bytes[pos..<(lf - 1)]))
                 pos = lf + 1
                 if size == 0 {
@@ -444,7 +463,9 @@ package struct RequestDecoder: Sendable {
             case .dataEnd:
                 // RFC 9112 §7.1: chunk-data is followed by CRLF; anything else is a framing error.
                 guard bytes.count - pos >= 2 else {
-                    if bytes.count - pos == 1 && bytes[pos] != ByteClass.cr { throw .bad("chunk data not followed by CRLF") }
+                    if bytes.count - pos == 1 && bytes[pos] != ByteClass.cr {
+                        throw .bad("chunk data not followed by CRLF")
+                    }
                     state = .chunked(phase)
                     return (.needMore, pos)
                 }

@@ -26,7 +26,9 @@ package struct Responder: Sendable {
     package func decide(_ head: RequestHead) -> Decision {
         // RFC 9110 §9.1: a method the origin server does not recognise or implement → 501.
         guard Self.implementedMethods.contains(head.method) else {
-            return .fixed(ProblemDetails(status: .notImplemented, detail: "method \(head.method) is not implemented").response(), close: true)
+            return .fixed(
+                ProblemDetails(status: .notImplemented, detail: "method \(head.method) is not implemented").response(),
+                close: true)
         }
         if head.isAsterisk {
             // RFC 9110 §9.3.7: OPTIONS * asks about the server as a whole.
@@ -46,11 +48,14 @@ package struct Responder: Sendable {
             }
             // RFC 9110 §15.5.6: 405 MUST carry Allow.
             let problem = ProblemDetails(
-                status: .methodNotAllowed, detail: "\(head.method) is not allowed on this resource", instance: head.path,
+                status: .methodNotAllowed, detail: "\(head.method) is not allowed on this resource",
+                instance: head.path,
                 headers: ["Allow": allow])
             return .fixed(problem.response(), close: false)
         case .notFound:
-            return .fixed(ProblemDetails(status: .notFound, detail: "no resource at this path", instance: head.path).response(), close: false)
+            return .fixed(
+                ProblemDetails(status: .notFound, detail: "no resource at this path", instance: head.path).response(),
+                close: false)
         }
     }
 
@@ -71,7 +76,8 @@ package struct Responder: Sendable {
     /// Produces the response, running the handler if there is one. Never throws: errors render themselves,
     /// and anything else becomes a 500 problem without internal details.
     package static func respond(
-        _ decision: Decision, head: RequestHead, body: [UInt8], remoteAddress: String
+        _ decision: Decision, head: RequestHead, body: [UInt8], remoteAddress: String,
+        eventHandler: (@Sendable (HTTPServerEvent) -> Void)? = nil
     ) -> HTTPResponse {
         switch decision {
         case .fixed(let response, _):
@@ -85,7 +91,10 @@ package struct Responder: Sendable {
             } catch let error as any HTTPResponseError {
                 return error.response()
             } catch {
-                return ProblemDetails(status: .internalServerError, detail: "the server failed to handle the request").response()
+                eventHandler?(
+                    .handlerFailed(method: head.method, route: route.pattern, error: String(describing: error)))
+                return ProblemDetails(status: .internalServerError, detail: "the server failed to handle the request")
+                    .response()
             }
         }
     }

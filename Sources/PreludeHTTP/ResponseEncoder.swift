@@ -1,7 +1,8 @@
 /// Serialises a response head into a reusable byte buffer (RFC 9112 §4, §6).
 ///
 /// The server owns `Date`, `Server` (unless the handler set one), `Content-Length`, `Transfer-Encoding`
-/// and `Connection`; handler values for those are replaced. Field lines containing CR or LF are dropped,
+/// and `Connection`; handler values for those are replaced (a handler's `Connection: close` is honoured by
+/// closing after the response). Field lines containing CR or LF are dropped,
 /// so a handler cannot split a response.
 package enum ResponseEncoder {
     /// Whether a body is sent, and the Content-Length to announce.
@@ -14,7 +15,9 @@ package enum ResponseEncoder {
 
     /// Decides body and Content-Length: no body for HEAD, 1xx, 204, 304 (RFC 9110 §6.4.1, §9.3.2);
     /// no Content-Length for 1xx and 204 (RFC 9110 §8.6); HEAD announces the GET's length.
-    package static func plan(status: HTTPStatus, isHead: Bool, bodyCount: Int, handlerContentLength: String?) -> BodyPlan {
+    package static func plan(status: HTTPStatus, isHead: Bool, bodyCount: Int, handlerContentLength: String?)
+        -> BodyPlan
+    {
         if status.code < 200 || status.code == 204 { return BodyPlan(sendBody: false, contentLength: nil) }
         if status.code == 304 { return BodyPlan(sendBody: false, contentLength: nil) }
         if isHead {
@@ -85,7 +88,11 @@ package enum ResponseEncoder {
             return
         }
         var v = value
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var digits:
+            (
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                UInt8, UInt8, UInt8, UInt8, UInt8
+            ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         var n = 0
         withUnsafeMutableBytes(of: &digits) { buf in
             while v > 0 {

@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Dispatch
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// What the acceptor and the event loops share: configuration in convenient units, the responder,
 /// and the open-connection count that enforces `maxConnections`.

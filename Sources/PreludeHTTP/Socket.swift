@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Thin helpers over the POSIX socket calls the engine needs.
@@ -23,7 +23,8 @@ package enum Socket {
         while let ai = candidate {
             candidate = ai.pointee.ai_next
             let fd = socket(
-                ai.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+                ai.pointee.ai_family,
+                Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             if fd < 0 {
                 lastError = SocketError("socket")
                 continue
@@ -70,7 +71,10 @@ package enum Socket {
                 $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { sin in
                     var addr = sin.pointee.sin_addr
                     inet_ntop(AF_INET, &addr, &buffer, socklen_t(buffer.count))
-                    return (String(cString: buffer), Int(UInt16(bigEndian: sin.pointee.sin_port)))
+                    return (
+                        buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) },
+                        Int(UInt16(bigEndian: sin.pointee.sin_port))
+                    )
                 }
             }
         case AF_INET6:
@@ -78,7 +82,10 @@ package enum Socket {
                 $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { sin in
                     var addr = sin.pointee.sin6_addr
                     inet_ntop(AF_INET6, &addr, &buffer, socklen_t(buffer.count))
-                    return ("[" + String(cString: buffer) + "]", Int(UInt16(bigEndian: sin.pointee.sin6_port)))
+                    return (
+                        "[" + buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) } + "]",
+                        Int(UInt16(bigEndian: sin.pointee.sin6_port))
+                    )
                 }
             }
         default:

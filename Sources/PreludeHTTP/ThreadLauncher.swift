@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Starts a detached POSIX thread running a closure (no Foundation needed).

@@ -18,6 +18,10 @@ package final class PreludeService: Sendable {
     package let server: HTTPServer
     /// The bound TCP port (useful when configured as 0).
     package let port: Int
+    /// The separate admin listener, when `adminPort` is set (see docs/admin.md).
+    package let adminServer: HTTPServer?
+    /// Its bound port.
+    package let adminPort: Int?
     /// The live policy of every app (admin writes commit through it).
     package let policyStore: PolicyStore
     private let logger: Logger
@@ -27,7 +31,8 @@ package final class PreludeService: Sendable {
 
     private init(
         configuration: ServiceConfiguration, database: Database, migrator: Migrator, server: HTTPServer, port: Int,
-        policyStore: PolicyStore, logger: Logger, draining: DrainFlag, eventRetention: EventRetentionTask
+        policyStore: PolicyStore, adminServer: HTTPServer?, adminPort: Int?, logger: Logger, draining: DrainFlag,
+        eventRetention: EventRetentionTask
     ) {
         self.policyStore = policyStore
         self.configuration = configuration
@@ -35,6 +40,8 @@ package final class PreludeService: Sendable {
         self.migrator = migrator
         self.server = server
         self.port = port
+        self.adminServer = adminServer
+        self.adminPort = adminPort
         self.logger = logger
         self.draining = draining
         self.eventRetention = eventRetention
@@ -56,10 +63,22 @@ package final class PreludeService: Sendable {
             PublicRoutes.register(
                 on: &router, store: policyStore, cacheControl: PolicyCacheControl(configuration),
                 events: EventIngestor(database: database, observers: [ExperimentAggregator()] + eventObservers))
+            let admin = try AdminAPI.make(
+                configuration: configuration, database: database, store: policyStore, logger: logger)
+            var adminRouter = Router()
+            AdminAPI.register(on: &router, or: &adminRouter, api: admin, configuration: configuration)
             let server = HTTPServer(
                 configuration: HTTPServerConfiguration(host: configuration.host, port: configuration.port),
                 router: router)
             let port = try server.start()
+            let adminServer: HTTPServer?, adminPort: Int?
+            do {
+                (adminServer, adminPort) = try AdminAPI.startListener(
+                    configuration: configuration, router: adminRouter, logger: logger)
+            } catch {
+                server.shutdown(gracePeriod: 0)
+                throw error
+            }
             let eventRetention = EventRetentionTask(
                 pruner: EventPruner(retentionDays: configuration.eventRetentionDays), database: database, logger: logger)
             eventRetention.start()
@@ -71,7 +90,8 @@ package final class PreludeService: Sendable {
                 ])
             return PreludeService(
                 configuration: configuration, database: database, migrator: migrator, server: server, port: port,
-                policyStore: policyStore, logger: logger, draining: draining, eventRetention: eventRetention)
+                policyStore: policyStore, adminServer: adminServer, adminPort: adminPort, logger: logger,
+                draining: draining, eventRetention: eventRetention)
         } catch {
             database.close()
             throw error
@@ -94,14 +114,21 @@ package final class PreludeService: Sendable {
         guard first else { return }
         draining.set()
         logger.info("stopping", ["gracePeriod": "\(configuration.shutdownGracePeriod)"])
+        // Both listeners drain at the same time, so stopping never takes more than one grace period.
+        if let adminServer {
+            let grace = configuration.shutdownGracePeriod
+            DispatchQueue.global().async { adminServer.shutdown(gracePeriod: grace) }
+        }
         server.shutdown(gracePeriod: configuration.shutdownGracePeriod)
         server.waitUntilStopped()
+        adminServer?.waitUntilStopped()
         eventRetention.stop()
         database.close()
         logger.info("stopped")
     }
 
-    private static func openAndMigrate(
+    /// Opens the database and applies pending migrations (also used by `prelude token`).
+    package static func openAndMigrate(
         configuration: ServiceConfiguration, logger: Logger
     ) throws -> (Database, Migrator, applied: [String]) {
         try DatabasePathCheck.check(configuration.database)

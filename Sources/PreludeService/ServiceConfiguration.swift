@@ -19,6 +19,13 @@ package struct ServiceConfiguration: Sendable, Equatable {
     package var shutdownGracePeriod = 10.0
     /// Reader connections in the pool.
     package var databaseReaders = 4
+    /// Address of a separate admin listener; nil uses `host`. Only used when `adminPort` is set.
+    package var adminHost: String?
+    /// Port of a separate listener serving only `/v1/admin/**` (then the main one does not serve them); nil serves
+    /// admin routes on the main listener.
+    package var adminPort: Int?
+    /// `PRELUDE_ADMIN_TOKEN`: stored hashed as the write token `bootstrap` at start. Environment only.
+    package var adminToken: RedactedSecret?
     /// Seconds clients and caches may reuse a policy response without asking (`Cache-Control: max-age`).
     package var policyMaxAge = 60
     /// Seconds after `max-age` a cache may serve the old response while it revalidates (RFC 5861 §3).
@@ -64,6 +71,16 @@ package struct ServiceConfiguration: Sendable, Equatable {
         for setting in ConfigurationSetting.allCases {
             if let value = flags[setting] { try configuration.apply(setting, value, source: setting.flag) }
         }
+        if let secret = environment[ConfigurationSetting.adminTokenVariable] {
+            // Never echo the value: it is a credential.
+            guard TokenSecret.isAcceptable(secret) else {
+                throw ConfigurationError(
+                    setting: ConfigurationSetting.adminTokenVariable,
+                    problem: "must be \(TokenSecret.minimumLength)–512 characters of letters, digits and -._~+/= "
+                        + "(e.g. the output of `openssl rand -hex 32`)")
+            }
+            configuration.adminToken = RedactedSecret(secret)
+        }
         return configuration
     }
 
@@ -106,18 +123,23 @@ package struct ServiceConfiguration: Sendable, Equatable {
         let value = raw.trimmingCharacters(in: .whitespaces)
         func fail(_ problem: String) -> ConfigurationError { ConfigurationError(setting: source, problem: problem) }
         switch setting {
-        case .host:
+        case .host, .adminHost:
             let allowed = CharacterSet(
                 charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:")
             guard !value.isEmpty, value.unicodeScalars.allSatisfy(allowed.contains) else {
                 throw fail("'\(raw)' is not an IP address or host name")
             }
-            host = value
+            if setting == .host { host = value } else { adminHost = value }
         case .port:
             guard let number = Int(value), (0...65535).contains(number) else {
                 throw fail("'\(raw)' is not a TCP port (0–65535; 0 picks a free port)")
             }
             port = number
+        case .adminPort:
+            guard let number = Int(value), (0...65535).contains(number) else {
+                throw fail("'\(raw)' is not a TCP port (0–65535; 0 picks a free port)")
+            }
+            adminPort = number
         case .database:
             guard !value.isEmpty else { throw fail("the database path is empty") }
             database = value

@@ -35,6 +35,16 @@ struct ConfigurationOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Reader connections to the database. [default: 4]", valueName: "count"))
     var databaseReaders: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Address of a separate admin listener (with --admin-port). [default: --host]", valueName: "address"))
+    var adminHost: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Serve /v1/admin/** only on this port (0 picks a free one). [default: the main listener]",
+            valueName: "port"))
+    var adminPort: String?
     @Option(help: ArgumentHelp("Cache-Control max-age of policy responses. [default: 60]", valueName: "seconds"))
     var policyMaxAge: String?
 
@@ -61,6 +71,8 @@ struct ConfigurationOptions: ParsableArguments {
         flags[.demoPolicy] = demoPolicy
         flags[.shutdownGracePeriod] = shutdownGracePeriod
         flags[.databaseReaders] = databaseReaders
+        flags[.adminHost] = adminHost
+        flags[.adminPort] = adminPort
         flags[.policyMaxAge] = policyMaxAge
         flags[.policyStaleWhileRevalidate] = policyStaleWhileRevalidate
         flags[.policyStaleIfError] = policyStaleIfError

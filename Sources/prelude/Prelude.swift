@@ -15,7 +15,13 @@ struct Prelude: ParsableCommand {
             """,
         version: ServiceInfo.version,
         subcommands: [
-            ServeCommand.self, MigrateCommand.self, PolicyCommand.self, ResultsCommand.self, EventsCommand.self,
+            ServeCommand.self,
+            MigrateCommand.self,
+            PolicyCommand.self,
+            HealthcheckCommand.self,
+            TokenCommand.self,
+            ResultsCommand.self,
+            EventsCommand.self,
         ],
         defaultSubcommand: ServeCommand.self
     )

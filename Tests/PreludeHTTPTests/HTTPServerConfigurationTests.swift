@@ -39,10 +39,13 @@ import Testing
         }
         let first = try TestServer.make()
         defer { first.stop() }
-        let clash = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: first.port), router: Router())
+        let clash = HTTPServer(
+            configuration: HTTPServerConfiguration(host: "127.0.0.1", port: first.port), router: Router())
         #expect(throws: SocketError.self) { try clash.start() }
         #expect(throws: SocketError.self) {
-            try HTTPServer(configuration: HTTPServerConfiguration(host: "no-such-host.invalid", port: 0), router: Router()).start()
+            try HTTPServer(
+                configuration: HTTPServerConfiguration(host: "no-such-host.invalid", port: 0), router: Router()
+            ).start()
         }
     }
 }

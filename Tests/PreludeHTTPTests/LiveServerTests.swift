@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Dispatch
 import PreludeHTTP
 import Synchronization
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Live tests: a real server on 127.0.0.1:0 and raw bytes over real sockets.
 @Suite struct LiveServerTests {
@@ -31,7 +32,9 @@ import Testing
         #expect(try c.readResponse().text == "hello")
         try c.send("GET /items/a%20b?q=x+y HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(try c.readResponse().text == #"{"id":"a b","q":"x y"}"#)
-        try c.send("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\nX-T: 1\r\n\r\n")
+        try c.send(
+            "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\nX-T: 1\r\n\r\n"
+        )
         #expect(try c.readResponse().text == "abcde")
     }
 
@@ -56,7 +59,8 @@ import Testing
         let t = try TestServer.make()
         defer { t.stop() }
         let c = try t.client()
-        try c.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nhiGET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        try c.send(
+            "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nhiGET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
         c.shutdownWrite()
         #expect(try c.readResponse().text == "hi")
         #expect(try c.readResponse().status == 200)
@@ -76,6 +80,11 @@ import Testing
         #expect(try c2.readResponse().header("Connection") == "close")
         #expect(c2.readsEOF())
 
+        let bye = try t.client()
+        try bye.send("GET /bye HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try bye.readResponse().header("Connection") == "close")
+        #expect(bye.readsEOF())
+
         let c3 = try t.client()
         try c3.send("GET /healthz HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
         #expect(try c3.readResponse().header("Connection") == "keep-alive")
@@ -93,15 +102,25 @@ import Testing
 
     @Test(arguments: [
         ErrorCase(name: "unknown path → 404", raw: "GET /nope HTTP/1.1\r\nHost: x\r\n\r\n", status: 404, closes: false),
-        ErrorCase(name: "wrong method → 405", raw: "DELETE /healthz HTTP/1.1\r\nHost: x\r\n\r\n", status: 405, closes: false),
-        ErrorCase(name: "unknown method → 501", raw: "BREW /healthz HTTP/1.1\r\nHost: x\r\n\r\n", status: 501, closes: true),
+        ErrorCase(
+            name: "wrong method → 405", raw: "DELETE /healthz HTTP/1.1\r\nHost: x\r\n\r\n", status: 405, closes: false),
+        ErrorCase(
+            name: "unknown method → 501", raw: "BREW /healthz HTTP/1.1\r\nHost: x\r\n\r\n", status: 501, closes: true),
         ErrorCase(name: "TRACE → 501", raw: "TRACE / HTTP/1.1\r\nHost: x\r\n\r\n", status: 501, closes: true),
         ErrorCase(name: "HTTP/2.0 → 505", raw: "GET / HTTP/2.0\r\nHost: x\r\n\r\n", status: 505, closes: true),
-        ErrorCase(name: "CL + TE → 400", raw: "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", status: 400, closes: true),
+        ErrorCase(
+            name: "CL + TE → 400",
+            raw: "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+            status: 400, closes: true),
         ErrorCase(name: "missing Host → 400", raw: "GET /healthz HTTP/1.1\r\n\r\n", status: 400, closes: true),
-        ErrorCase(name: "unknown TE → 501", raw: "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: br\r\n\r\n", status: 501, closes: true),
-        ErrorCase(name: "handler error → 500", raw: "GET /boom HTTP/1.1\r\nHost: x\r\n\r\n", status: 500, closes: false),
-        ErrorCase(name: "handler problem → its status", raw: "GET /teapot HTTP/1.1\r\nHost: x\r\n\r\n", status: 418, closes: false),
+        ErrorCase(
+            name: "unknown TE → 501", raw: "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: br\r\n\r\n",
+            status: 501, closes: true),
+        ErrorCase(
+            name: "handler error → 500", raw: "GET /boom HTTP/1.1\r\nHost: x\r\n\r\n", status: 500, closes: false),
+        ErrorCase(
+            name: "handler problem → its status", raw: "GET /teapot HTTP/1.1\r\nHost: x\r\n\r\n", status: 418,
+            closes: false),
     ])
     func rendersErrorsAsProblemJSON(_ e: ErrorCase) throws {
         let t = try TestServer.make()
@@ -159,7 +178,9 @@ import Testing
         #expect(c.readsEOF())
         // Chunked bodies are cut off as soon as they pass the limit.
         let c2 = try t.client()
-        try c2.send("POST /small HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n10\r\n0123456789abcdef\r\n10\r\n0123456789abcdef\r\n")
+        try c2.send(
+            "POST /small HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n10\r\n0123456789abcdef\r\n10\r\n0123456789abcdef\r\n"
+        )
         #expect(try c2.readResponse().status == 413)
     }
 
@@ -198,7 +219,9 @@ import Testing
         let t = try TestServer.make(configure: { $0.maxRequestsPerConnection = 2 })
         defer { t.stop() }
         let c = try t.client()
-        try c.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        try c.send(
+            "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+        )
         #expect(try c.readResponse().header("Connection") == "keep-alive")
         #expect(try c.readResponse().header("Connection") == "close")
         #expect(c.readsEOF())
@@ -264,13 +287,15 @@ import Testing
     @Test func shutsDownGracefullyWithARequestInFlight() throws {
         let gate = Gate()
         // One loop, so the idle connection's close proves the loop has begun its graceful stop.
-        let t = try TestServer.make(configure: { $0.eventLoopCount = 1 }, routes: { router in
-            router.add(.get, "/slow") { _ in
-                gate.arrived()
-                gate.waitForRelease()
-                return .json(Array("{\"slow\":true}".utf8))
-            }
-        })
+        let t = try TestServer.make(
+            configure: { $0.eventLoopCount = 1 },
+            routes: { router in
+                router.add(.get, "/slow") { _ in
+                    gate.arrived()
+                    gate.waitForRelease()
+                    return .json(Array("{\"slow\":true}".utf8))
+                }
+            })
         let idle = try t.client()
         try idle.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(try idle.readResponse().status == 200)
@@ -333,4 +358,22 @@ final class Gate: Sendable {
     func waitForArrival() { arrivedSemaphore.wait() }
     func release() { releaseSemaphore.signal() }
     func waitForRelease() { releaseSemaphore.wait() }
+}
+
+extension LiveServerTests {
+    @Test func reportsHandlerFailuresAndRefusedRequests() throws {
+        let events = PosixLock<[String]>([])
+        let t = try TestServer.make(configure: { c in
+            c.eventHandler = { event in events.withLock { $0.append(event.description) } }
+        })
+        defer { t.stop() }
+        let c = try t.client()
+        try c.send("GET /boom HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try c.readResponse().status == 500)
+        try c.send("GET / HTTP/1.1\r\nHost : x\r\n\r\n")
+        #expect(try c.readResponse().status == 400)
+        let seen = events.withLock { $0 }
+        #expect(seen.contains { $0.hasPrefix("handler for GET /boom failed") })
+        #expect(seen.contains { $0.contains("400 invalid character in field name") })
+    }
 }

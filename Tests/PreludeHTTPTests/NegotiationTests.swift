@@ -15,30 +15,33 @@ import Testing
         let compressed = Gzip.compress(Array("hello hello hello".utf8))
         #expect(throws: Gzip.Failure.self) { try Gzip.decompress(Array(compressed.dropLast(4))) }
         #expect(throws: Gzip.Failure.self) { try Gzip.decompress([1, 2, 3, 4]) }
-        #expect(throws: Gzip.Failure.self) { try Gzip.decompress(Gzip.compress([UInt8](repeating: 0, count: 10000)), maxSize: 100) }
+        #expect(throws: Gzip.Failure.self) {
+            try Gzip.decompress(Gzip.compress([UInt8](repeating: 0, count: 10000)), maxSize: 100)
+        }
     }
 
-    @Test(arguments: [
-        (nil, false),
-        ("gzip", true),
-        ("GZIP", true),
-        ("x-gzip", true),
-        ("gzip, deflate, br", true),
-        ("br, deflate", false),
-        ("gzip;q=0", false),
-        ("gzip; q=0.000", false),
-        ("*", true),
-        ("*;q=0", false),
-        ("*;q=0.5", true),
-        ("identity", false),
-        ("gzip;q=0.5, identity", false),
-        ("gzip;q=1.0, identity;q=0.5", true),
-        ("identity;q=0, gzip;q=0.1", true),
-        ("gzip;q=2", false),
-        ("gzip;q=abc", false),
-        ("deflate, gzip;q=0.8", true),
-        ("", false),
-    ] as [(String?, Bool)])
+    @Test(
+        arguments: [
+            (nil, false),
+            ("gzip", true),
+            ("GZIP", true),
+            ("x-gzip", true),
+            ("gzip, deflate, br", true),
+            ("br, deflate", false),
+            ("gzip;q=0", false),
+            ("gzip; q=0.000", false),
+            ("*", true),
+            ("*;q=0", false),
+            ("*;q=0.5", true),
+            ("identity", false),
+            ("gzip;q=0.5, identity", false),
+            ("gzip;q=1.0, identity;q=0.5", true),
+            ("identity;q=0, gzip;q=0.1", true),
+            ("gzip;q=2", false),
+            ("gzip;q=abc", false),
+            ("deflate, gzip;q=0.8", true),
+            ("", false),
+        ] as [(String?, Bool)])
     func negotiatesGzipWithQValues(header: String?, gzip: Bool) {
         #expect(AcceptEncoding.prefersGzip(header) == gzip)
     }
@@ -83,29 +86,34 @@ import Testing
             Issue.record("expected 428")
         } catch { #expect(error.status == .preconditionRequired) }
         do {
-            try ConditionalRequest.requireIfMatch(HTTPRequest(method: .put, path: "/", headers: ["If-Match": "\"v0\""]), current: tag)
+            try ConditionalRequest.requireIfMatch(
+                HTTPRequest(method: .put, path: "/", headers: ["If-Match": "\"v0\""]), current: tag)
             Issue.record("expected 412")
         } catch {
             #expect(error.status == .preconditionFailed)
             #expect(error.headers["ETag"] == "\"v1\"")
         }
-        try ConditionalRequest.requireIfMatch(HTTPRequest(method: .put, path: "/", headers: ["If-Match": "\"v1\""]), current: tag)
+        try ConditionalRequest.requireIfMatch(
+            HTTPRequest(method: .put, path: "/", headers: ["If-Match": "\"v1\""]), current: tag)
         try ConditionalRequest.requireIfMatch(HTTPRequest(method: .put, path: "/"), current: nil, required: false)
     }
 
     @Test func servesPreparedRepresentations() throws {
         let prepared = HTTPResponse.Prepared(identity: Array(String(repeating: "policy ", count: 100).utf8))
-        let plain = HTTPResponse.negotiated(HTTPRequest(method: .get, path: "/"), prepared, contentType: "application/json")
+        let plain = HTTPResponse.negotiated(
+            HTTPRequest(method: .get, path: "/"), prepared, contentType: "application/json")
         #expect(plain.body == prepared.identity)
         #expect(plain.headers["Content-Encoding"] == nil)
         #expect(plain.headers["Vary"] == "Accept-Encoding")
         let gz = HTTPResponse.negotiated(
-            HTTPRequest(method: .get, path: "/", headers: ["Accept-Encoding": "gzip"]), prepared, contentType: "application/json")
+            HTTPRequest(method: .get, path: "/", headers: ["Accept-Encoding": "gzip"]), prepared,
+            contentType: "application/json")
         #expect(gz.headers["Content-Encoding"] == "gzip")
         #expect(try Gzip.decompress(gz.body) == prepared.identity)
         #expect(gz.headers["ETag"] != plain.headers["ETag"])
         let again = HTTPResponse.negotiated(
-            HTTPRequest(method: .get, path: "/", headers: ["Accept-Encoding": "gzip", "If-None-Match": gz.headers["ETag"]!]),
+            HTTPRequest(
+                method: .get, path: "/", headers: ["Accept-Encoding": "gzip", "If-None-Match": gz.headers["ETag"]!]),
             prepared, contentType: "application/json")
         #expect(again.status == .notModified)
         #expect(again.body.isEmpty)
@@ -114,7 +122,8 @@ import Testing
     @Test func problemDetailsRenderAsProblemJSON() {
         let problem = ProblemDetails(
             status: .unprocessableContent, type: "https://prelude.dev/problems/validation", detail: "2 \"problems\"",
-            instance: "/v1/x", errors: [FieldProblem(pointer: "/features/0/copy", code: "missing", detail: "line\nbreak")])
+            instance: "/v1/x",
+            errors: [FieldProblem(pointer: "/features/0/copy", code: "missing", detail: "line\nbreak")])
         let response = problem.response()
         #expect(response.status.code == 422)
         #expect(response.headers["Content-Type"] == "application/problem+json")

@@ -38,6 +38,8 @@ import Testing
     }
 
     @Test func unknownPathIsNotFound() {
-        guard case .notFound = Self.make().match(method: .get, path: "/nope") else { Issue.record("expected 404"); return }
+        guard case .notFound = Self.make().match(method: .get, path: "/nope") else {
+            Issue.record("expected 404"); return
+        }
     }
 }

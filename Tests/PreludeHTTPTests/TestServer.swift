@@ -11,7 +11,9 @@ struct TestServer {
     static let largeBody = [UInt8](repeating: UInt8(ascii: "x"), count: 4 << 20)
     static let mediumBody = [UInt8](repeating: UInt8(ascii: "y"), count: 3300)
 
-    static func make(configure: (inout HTTPServerConfiguration) -> Void = { _ in }, routes: (inout Router) -> Void = { _ in })
+    static func make(
+        configure: (inout HTTPServerConfiguration) -> Void = { _ in }, routes: (inout Router) -> Void = { _ in }
+    )
         throws -> TestServer
     {
         var configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0)
@@ -27,10 +29,16 @@ struct TestServer {
             HTTPResponse(status: .ok, body: request.body)
         }
         router.add(.get, "/items/{id}") { request in
-            .json(Array("{\"id\":\"\(request.pathParameters["id"] ?? "")\",\"q\":\"\(request.queryValue("q") ?? "")\"}".utf8))
+            .json(
+                Array(
+                    "{\"id\":\"\(request.pathParameters["id"] ?? "")\",\"q\":\"\(request.queryValue("q") ?? "")\"}".utf8
+                ))
         }
         router.add(.get, "/boom") { _ in throw Failure() }
-        router.add(.get, "/teapot") { _ in throw ProblemDetails(status: HTTPStatus(code: 418, reasonPhrase: "I'm a teapot")) }
+        router.add(.get, "/bye") { _ in HTTPResponse(status: .ok, headers: ["Connection": "close"]) }
+        router.add(.get, "/teapot") { _ in
+            throw ProblemDetails(status: HTTPStatus(code: 418, reasonPhrase: "I'm a teapot"))
+        }
         router.add(.get, "/large", options: RouteOptions(runsInline: true)) { _ in HTTPResponse(body: largeBody) }
         router.add(.get, "/large-ish", options: RouteOptions(runsInline: true)) { _ in HTTPResponse(body: mediumBody) }
         routes(&router)

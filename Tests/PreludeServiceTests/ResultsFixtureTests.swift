@@ -124,18 +124,25 @@ final class ResultsFixture {
     /// limit), stamped `receivedAt`. Returns how many were new.
     @discardableResult
     func ingest(_ events: [TestEvent], receivedAt: Int64 = 1_700_000_000_000, batchSize: Int = 500) throws -> Int {
-        let ingestor = EventIngestor(database: database, observers: [aggregator], clock: { receivedAt })
+        try Self.ingest(events, into: database, receivedAt: receivedAt, batchSize: batchSize)
+    }
+
+    /// Ingests into any migrated database holding app `demo` (e.g. a running service's).
+    @discardableResult
+    static func ingest(
+        _ events: [TestEvent], into database: Database, receivedAt: Int64 = 1_700_000_000_000, batchSize: Int = 500
+    ) throws -> Int {
+        let ingestor = EventIngestor(database: database, observers: [ExperimentAggregator()], clock: { receivedAt })
+        let size = min(batchSize, 500)
         var inserted = 0
-        var start = 0
-        while start < events.count {
-            let batch = events[start..<min(start + min(batchSize, 500), events.count)].map { event in
+        for start in stride(from: 0, to: events.count, by: size) {
+            let batch = events[start..<min(start + size, events.count)].map { event in
                 EventBatch.Event(
                     id: event.id, installID: event.install, type: AnalyticsEvent(rawValue: event.type)!,
                     feature: Feature(rawValue: event.feature)!, experiment: event.experiment, variant: event.variant,
                     occurredAt: receivedAt)
             }
-            start += min(batchSize, 500)
-            inserted += try ingestor.ingest(app: Self.app, batch: EventBatch(events: batch)).accepted
+            inserted += try ingestor.ingest(app: app, batch: EventBatch(events: batch)).accepted
         }
         return inserted
     }

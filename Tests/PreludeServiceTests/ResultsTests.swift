@@ -224,46 +224,66 @@ import Testing
     }
 }
 
-/// The admin endpoint over real sockets.
+/// The admin endpoint on the running service, over real sockets, behind the admin tokens.
 @Suite struct ResultsEndpointTests {
-    final class Server {
-        let server: HTTPServer
-        let port: Int
-        init(fixture: ResultsFixture) throws {
-            var router = Router()
-            ResultsRoutes.register(on: &router, reader: ExperimentResultsReader(database: fixture.database)) { $0 }
-            server = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0), router: router)
-            port = try server.start()
-        }
-        deinit { server.shutdown(gracePeriod: 1) }
-
-        func get(_ path: String) throws -> HTTPTestClient.Response { try HTTPTestClient.get(path, port: port) }
-    }
-
+    static let secret = "results-test-bootstrap-secret-0123456789abcdefghijklmnop"
     static let path = "/v1/admin/apps/demo/experiments/camera-prime-copy/results"
 
+    final class Service {
+        let fixture = PublicFixture()
+        let service: PreludeService
+        var client: PublicClient { PublicClient(port: service.port) }
+
+        init() throws {
+            service = try fixture.startService { $0.adminToken = RedactedSecret(ResultsEndpointTests.secret) }
+        }
+        deinit { service.stop() }
+
+        func get(_ target: String, token: String? = ResultsEndpointTests.secret) throws -> PublicClient.Response {
+            try client.get(target, headers: token.map { [("Authorization", "Bearer \($0)")] } ?? [])
+        }
+
+        func reader() -> ExperimentResultsReader {
+            let store = service.policyStore
+            return ExperimentResultsReader(database: service.database) { app in
+                store.snapshot(app: app).map { ($0.document, $0.revision) }
+            }
+        }
+    }
+
     @Test func answersTheReportAsJSON() throws {
-        let fixture = try ResultsFixture()
-        try fixture.ingest(
+        let service = try Service()
+        try ResultsFixture.ingest(
             ResultsTests.arm("control", exposed: 600, granted: 240)
-                + ResultsTests.arm("short-copy", exposed: 400, granted: 160))
-        let server = try Server(fixture: fixture)
-        let response = try server.get(Self.path)
+                + ResultsTests.arm("short-copy", exposed: 400, granted: 160), into: service.service.database)
+        let response = try service.get(Self.path)
         #expect(response.status == 200)
-        #expect(response.headers["content-type"]?.hasPrefix("application/json") == true)
-        #expect(response.headers["cache-control"] == "no-store")
-        let json = try JSONParser().parse(response.body)
-        #expect(json == (try fixture.results()).encodeJSON())
+        #expect(response["Content-Type"]?.hasPrefix("application/json") == true)
+        #expect(response["Cache-Control"] == "no-store")
+        let json = try JSONParser().parse(response.text)
+        #expect(json == (try service.reader().results(appID: "demo", experiment: "camera-prime-copy")).encodeJSON())
         #expect(json["app"] == "demo")
         #expect(json["trustworthy"] == false)
         #expect(json["sampleRatio"]?["mismatch"] == true)
         #expect(json["configuration"]?["source"] == "live")
+        #expect(json["configuration"]?["revision"] == 1)
         #expect(json["variants"]?[1]?["funnel"]?["exposed"] == 400)
 
-        let sized = try JSONParser().parse(try server.get(Self.path + "?minimumEffect=0.05").body)
+        let sized = try JSONParser().parse(try service.get(Self.path + "?minimumEffect=0.05").text)
         #expect(sized["minimumEffect"] == .double(0.05))
         #expect(sized["requiredInstallsPerArm"] == 1534)
-        #expect(try server.get(Self.path + "?pretty").body.contains("\n  \"experimentKey\""))
+        #expect(try service.get(Self.path + "?pretty").text.contains("\n  \"experimentKey\""))
+    }
+
+    @Test func needsAnAdminTokenAndReadScopeIsEnough() throws {
+        let service = try Service()
+        let missing = try service.get(Self.path, token: nil)
+        #expect(missing.status == 401)
+        #expect(missing["WWW-Authenticate"]?.hasPrefix("Bearer") == true)
+        #expect(try service.get(Self.path, token: "wrong-" + Self.secret).status == 401)
+        let (_, readSecret) = try TokenStore(database: service.service.database).create(
+            name: "reader", scope: .read, actor: "test", now: 0)
+        #expect(try service.get(Self.path, token: readSecret).status == 200)
     }
 
     @Test(arguments: [
@@ -274,26 +294,23 @@ import Testing
         (path + "?control=zzz", 400, "control"),
     ])
     func badRequestsAreProblems(target: String, status: Int, detail: String) throws {
-        let fixture = try ResultsFixture()
-        let server = try Server(fixture: fixture)
-        let response = try server.get(target)
+        let service = try Service()
+        let response = try service.get(target)
         #expect(response.status == status)
-        #expect(response.headers["content-type"] == "application/problem+json")
-        let problem = try JSONParser().parse(response.body)
+        #expect(response["Content-Type"] == "application/problem+json")
+        let problem = try JSONParser().parse(response.text)
         #expect(problem["status"] == .integer(status))
-        #expect(problem["detail"]?.stringValue?.contains(detail) == true, "\(response.body)")
+        #expect(problem["detail"]?.stringValue?.contains(detail) == true, "\(response.text)")
     }
 
-    /// The whole path: events POSTed to the running service over HTTP (with a retried batch), aggregated by the
-    /// observer the service installs, read back with the live policy snapshot.
+    /// The whole path: events POSTed to the running service (with every batch retried), aggregated by the observer
+    /// the service installs, read back from the admin endpoint.
     @Test func eventsPostedOverHTTPReachTheResults() throws {
-        let service = try PublicFixture().startService()
-        defer { service.stop() }
-        let client = PublicClient(port: service.port)
+        let service = try Service()
         let events =
             ResultsTests.arm("control", exposed: 300, granted: 120)
             + ResultsTests.arm("short-copy", exposed: 200, granted: 100)
-        var posted: [Int] = []
+        var accepted = 0
         for start in stride(from: 0, to: events.count, by: 400) {
             let body = EventsTests.batch(
                 events[start..<min(start + 400, events.count)].map { event in
@@ -301,23 +318,19 @@ import Testing
                         event.id, install: event.install, type: event.type,
                         extra: #","experiment":"camera-prime-copy","variant":"\#(event.variant!)""#)
                 })
-            let response = try client.post("/v1/apps/demo/events", json: body)
+            let response = try service.client.post("/v1/apps/demo/events", json: body)
             #expect(response.status == 202, "\(response.text)")
-            posted.append(try response.json()["accepted"] as? Int ?? -1)
-            // The client retries the batch (a lost 202): all duplicates.
-            #expect(
-                try client.post("/v1/apps/demo/events", json: body).json()["duplicates"] as? Int
-                    == min(400, events.count - start))
+            accepted += try response.json()["accepted"] as? Int ?? -1
+            // The client retries the batch (a lost 202): all duplicates, nothing counted twice.
+            let retry = try service.client.post("/v1/apps/demo/events", json: body)
+            #expect(try retry.json()["duplicates"] as? Int == min(400, events.count - start))
         }
-        #expect(posted.reduce(0, +) == events.count)
-        let store = service.policyStore
-        let reader = ExperimentResultsReader(database: service.database) { app in
-            store.snapshot(app: app).map { ($0.document, $0.revision) }
-        }
-        let results = try reader.results(appID: "demo", experiment: "camera-prime-copy")
-        #expect(results.definition.source == .live(revision: 1))
-        #expect(results.report.variants.map(\.funnel.exposed) == [300, 200])
-        #expect(results.report.variants.map(\.funnel.granted) == [120, 100])
-        #expect(results.report.sampleRatio.isMismatch)  // 300/200 on 50/50: chi-square 20, p ≈ 7.7e-6
+        #expect(accepted == events.count)
+        let json = try JSONParser().parse(try service.get(Self.path).text)
+        #expect(json["variants"]?[0]?["funnel"]?["exposed"] == 300)
+        #expect(json["variants"]?[0]?["funnel"]?["granted"] == 120)
+        #expect(json["variants"]?[1]?["funnel"]?["exposed"] == 200)
+        #expect(json["variants"]?[1]?["funnel"]?["granted"] == 100)
+        #expect(json["sampleRatio"]?["mismatch"] == true)  // 300/200 on 50/50: chi-square 20, p ≈ 7.7e-6
     }
 }
