@@ -24,6 +24,8 @@ package final class PreludeService: Sendable {
     package let adminPort: Int?
     /// The live policy of every app (admin writes commit through it).
     package let policyStore: PolicyStore
+    /// Stores client event batches (its statistics count transactions, batches and events).
+    package let eventIngestor: EventIngestor
     private let logger: Logger
     private let draining: DrainFlag
     private let eventRetention: EventRetentionTask
@@ -31,10 +33,11 @@ package final class PreludeService: Sendable {
 
     private init(
         configuration: ServiceConfiguration, database: Database, migrator: Migrator, server: HTTPServer, port: Int,
-        policyStore: PolicyStore, adminServer: HTTPServer?, adminPort: Int?, logger: Logger, draining: DrainFlag,
-        eventRetention: EventRetentionTask
+        policyStore: PolicyStore, eventIngestor: EventIngestor, adminServer: HTTPServer?, adminPort: Int?,
+        logger: Logger, draining: DrainFlag, eventRetention: EventRetentionTask
     ) {
         self.policyStore = policyStore
+        self.eventIngestor = eventIngestor
         self.configuration = configuration
         self.database = database
         self.migrator = migrator
@@ -60,9 +63,9 @@ package final class PreludeService: Sendable {
             let draining = DrainFlag()
             var router = Router()
             HealthRoutes.register(on: &router, database: database, migrator: migrator) { draining.isSet }
+            let eventIngestor = EventIngestor(database: database, observers: [ExperimentAggregator()] + eventObservers)
             PublicRoutes.register(
-                on: &router, store: policyStore, cacheControl: PolicyCacheControl(configuration),
-                events: EventIngestor(database: database, observers: [ExperimentAggregator()] + eventObservers))
+                on: &router, store: policyStore, cacheControl: PolicyCacheControl(configuration), events: eventIngestor)
             let admin = try AdminAPI.make(
                 configuration: configuration, database: database, store: policyStore, logger: logger)
             var adminRouter = Router()
@@ -90,8 +93,8 @@ package final class PreludeService: Sendable {
                 ])
             return PreludeService(
                 configuration: configuration, database: database, migrator: migrator, server: server, port: port,
-                policyStore: policyStore, adminServer: adminServer, adminPort: adminPort, logger: logger,
-                draining: draining, eventRetention: eventRetention)
+                policyStore: policyStore, eventIngestor: eventIngestor, adminServer: adminServer, adminPort: adminPort,
+                logger: logger, draining: draining, eventRetention: eventRetention)
         } catch {
             database.close()
             throw error

@@ -43,6 +43,12 @@ import Testing
         #expect(try retry.json()["duplicates"] as? Int == 4)
         #expect(try eventCount(service) == 4)
 
+        // The same event twice in one batch is stored once.
+        let twice = try client.post("/v1/apps/demo/events", json: Self.batch([Self.event("e9"), Self.event("e9")]))
+        #expect(try twice.json()["accepted"] as? Int == 1)
+        #expect(try twice.json()["duplicates"] as? Int == 1)
+        #expect(try eventCount(service) == 5)
+
         let row = try service.database.read { db in
             try db.queryOne(
                 "SELECT type, feature, experiment, variant, occurred_at FROM events WHERE client_event_id = 'e3'")
@@ -63,17 +69,28 @@ import Testing
         (#"{"events": {}}"#, 400, ["/events"]),
         (#"{"batch": []}"#, 400, ["/batch", "/events"]),
         (#"{"events": []}"#, 422, ["/events"]),
-        (EventsTests.batch([EventsTests.event("ok"), EventsTests.event("bad", type: "primeExploded")]), 422, ["/events/1/type"]),
-        (EventsTests.batch([EventsTests.event("ok"), EventsTests.event("bad", feature: "xray")]), 422, ["/events/1/feature"]),
+        (
+            EventsTests.batch([EventsTests.event("ok"), EventsTests.event("bad", type: "primeExploded")]), 422,
+            ["/events/1/type"]
+        ),
+        (
+            EventsTests.batch([EventsTests.event("ok"), EventsTests.event("bad", feature: "xray")]), 422,
+            ["/events/1/feature"]
+        ),
         (EventsTests.batch([EventsTests.event("x", occurredAt: #""yesterday""#)]), 422, ["/events/0/occurredAt"]),
-        (EventsTests.batch([EventsTests.event("x", occurredAt: #""2026-02-30T00:00:00Z""#)]), 422, ["/events/0/occurredAt"]),
+        (
+            EventsTests.batch([EventsTests.event("x", occurredAt: #""2026-02-30T00:00:00Z""#)]), 422,
+            ["/events/0/occurredAt"]
+        ),
         (EventsTests.batch([EventsTests.event("x", occurredAt: "12")]), 422, ["/events/0/occurredAt"]),
         (EventsTests.batch([EventsTests.event("x", occurredAt: "true")]), 422, ["/events/0/occurredAt"]),
         (EventsTests.batch([EventsTests.event("x", extra: #","variant":"control""#)]), 422, ["/events/0/experiment"]),
         (EventsTests.batch([EventsTests.event("x", extra: #","colour":"red""#)]), 422, ["/events/0/colour"]),
         (EventsTests.batch([EventsTests.event("x", install: "")]), 422, ["/events/0/installId"]),
-        (EventsTests.batch([#"{"type":"primeShown"}"#, "3"]), 422,
-            ["/events/0/feature", "/events/0/id", "/events/0/installId", "/events/0/occurredAt", "/events/1"]),
+        (
+            EventsTests.batch([#"{"type":"primeShown"}"#, "3"]), 422,
+            ["/events/0/feature", "/events/0/id", "/events/0/installId", "/events/0/occurredAt", "/events/1"]
+        ),
     ])
     func badBatchesStoreNothingAndNameEveryProblem(body: String, status: Int, pointers: [String]) throws {
         let service = try fixture.startService()
@@ -100,7 +117,8 @@ import Testing
         #expect(unknown.status == 404)
         #expect(unknown["Content-Type"] == "application/problem+json")
         let huge = try client.post(
-            "/v1/apps/demo/events", json: "{\"events\":[\"" + String(repeating: "x", count: EventBatch.maxBodySize) + "\"]}")
+            "/v1/apps/demo/events",
+            json: "{\"events\":[\"" + String(repeating: "x", count: EventBatch.maxBodySize) + "\"]}")
         #expect(huge.status == 413)
         #expect(try eventCount(service) == 0)
     }
@@ -142,6 +160,10 @@ import Testing
 
         let vetoed = try client.post("/v1/apps/demo/events", json: Self.batch([Self.event("c"), Self.event("poison")]))
         #expect(vetoed.status == 500)
+        let stats = service.eventIngestor.statistics
+        #expect(stats.accepted == 2)
+        #expect(stats.duplicates == 2)
+        #expect(stats.failedBatches == 1)
         #expect(try eventCount(service) == 2)  // neither c nor poison
     }
 
@@ -169,6 +191,9 @@ import Testing
         #expect(stored == Int64(batches * 100))
         let stats = ingestor.statistics
         #expect(stats.batches == batches)
+        #expect(stats.accepted == batches * 100)
+        #expect(stats.duplicates == 0)
+        #expect(stats.failedBatches == 0)
         #expect(stats.transactions <= batches)
     }
 

@@ -57,8 +57,10 @@ import Testing
         let (row, audit) = try database.read { db in
             (
                 try db.queryOne(
-                    "SELECT document, etag, author, message, created_at FROM policy_revisions WHERE app_id = 'demo' AND number = 2"),
-                try db.queryOne("SELECT actor, app_id, action, revision, detail, occurred_at FROM audit_log ORDER BY id DESC")
+                    "SELECT document, etag, author, message, created_at FROM policy_revisions WHERE app_id = 'demo' AND number = 2"
+                ),
+                try db.queryOne(
+                    "SELECT actor, app_id, action, revision, detail, occurred_at FROM audit_log ORDER BY id DESC")
             )
         }
         let revision = try #require(row)
@@ -73,7 +75,8 @@ import Testing
         #expect(try auditRow.get("revision", as: Int64.self) == 2)
         #expect(try auditRow.get("detail", as: String.self) == #"{"changed":["/features/camera"]}"#)
         #expect(
-            try database.read { try $0.scalar("SELECT live_revision FROM apps WHERE id = 'demo'", as: Int64.self) } == 2)
+            try database.read { try $0.scalar("SELECT live_revision FROM apps WHERE id = 'demo'", as: Int64.self) } == 2
+        )
 
         // A fresh store (a restart) loads the same revision and computes the same ETag.
         let restarted = PolicyStore(database: database)
@@ -89,7 +92,8 @@ import Testing
         try store.loadAll()
         let first = try #require(store.snapshot(app: "demo"))
         try store.commit(
-            app: "demo", document: PublicFixture.demoDocument(cameraTitle: "One"), author: "a", action: "policy.replace",
+            app: "demo", document: PublicFixture.demoDocument(cameraTitle: "One"), author: "a",
+            action: "policy.replace",
             message: nil, expectedETag: first.etag.headerValue, auditDetail: .object(JSONObject()))
         let before = try counts(database)
         for stale in [first.etag.headerValue, #""nonsense""#, "W/" + first.etag.headerValue] {

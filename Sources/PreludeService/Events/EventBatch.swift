@@ -61,11 +61,13 @@ package struct EventBatch: Sendable {
         }
         var problems: [FieldProblem] = []
         for key in root.keys where key != "events" {
-            problems.append(FieldProblem(pointer: "/" + key, code: "member.unknown", detail: "only \"events\" is allowed"))
+            problems.append(
+                FieldProblem(pointer: "/" + key, code: "member.unknown", detail: "only \"events\" is allowed"))
         }
         guard case .array(let list) = root["events"] ?? .null else {
             problems.append(
-                FieldProblem(pointer: "/events", code: root["events"] == nil ? "member.missing" : "type.mismatch",
+                FieldProblem(
+                    pointer: "/events", code: root["events"] == nil ? "member.missing" : "type.mismatch",
                     detail: "expected an array of 1–\(maxEvents) events"))
             throw PublicProblem.badRequest(problems)
         }
@@ -96,12 +98,15 @@ package struct EventBatch: Sendable {
     {
         guard case .object(let object) = value else {
             problems.append(
-                FieldProblem(pointer: pointer, code: "type.mismatch", detail: "expected an event object, found \(value.kindName)"))
+                FieldProblem(
+                    pointer: pointer, code: "type.mismatch", detail: "expected an event object, found \(value.kindName)"
+                ))
             return nil
         }
         let before = problems.count
         func report(_ member: String, _ code: String, _ detail: String) {
-            problems.append(FieldProblem(pointer: pointer + "/" + JSONPointer.escape(member), code: code, detail: detail))
+            problems.append(
+                FieldProblem(pointer: pointer + "/" + JSONPointer.escape(member), code: code, detail: detail))
         }
         for key in object.keys where !members.contains(key) {
             report(key, "member.unknown", "unknown member; allowed: \(members.sorted().joined(separator: ", "))")
@@ -150,7 +155,9 @@ package struct EventBatch: Sendable {
             if let text = value.stringValue, let parsed = Feature(rawValue: text) {
                 feature = parsed
             } else {
-                report("feature", "feature.unknown", "expected one of \(Feature.allCases.map(\.rawValue).joined(separator: ", "))")
+                report(
+                    "feature", "feature.unknown",
+                    "expected one of \(Feature.allCases.map(\.rawValue).joined(separator: ", "))")
             }
         } else {
             report("feature", "member.missing", "feature is required")
@@ -165,13 +172,19 @@ package struct EventBatch: Sendable {
         case .string(let text)?:
             occurredAt = EventTimestamp.parseRFC3339(text)
             if occurredAt == nil {
-                report("occurredAt", "value.invalid", "'\(text)' is not an RFC 3339 date-time such as 2026-11-22T12:30:00Z")
+                report(
+                    "occurredAt", "value.invalid", "'\(text)' is not an RFC 3339 date-time such as 2026-11-22T12:30:00Z"
+                )
             }
         case let other?:
-            report("occurredAt", "type.mismatch", "expected an RFC 3339 string or integer milliseconds, found \(other.kindName)")
+            report(
+                "occurredAt", "type.mismatch",
+                "expected an RFC 3339 string or integer milliseconds, found \(other.kindName)")
         }
         if let time = occurredAt, time < earliest || time > now + maxFutureSkew {
-            report("occurredAt", "value.outOfRange", "the time must be after 2000-01-01 and at most one day ahead of the server")
+            report(
+                "occurredAt", "value.outOfRange",
+                "the time must be after 2000-01-01 and at most one day ahead of the server")
             occurredAt = nil
         }
 

@@ -50,7 +50,7 @@ package final class EventIngestor: Sendable {
     private let clock: @Sendable () -> Int64
     private let queue = Mutex<[Ticket]>([])
     private let commitLock = NSLock()
-    private let stats = Mutex((transactions: 0, batches: 0))
+    private let stats = Mutex(Statistics())
 
     /// An ingestor writing to `database` and notifying `observers` (in order) of each new event.
     package init(
@@ -82,8 +82,22 @@ package final class EventIngestor: Sendable {
         return try ticket.outcome!.get()
     }
 
-    /// Transactions written and batches stored so far (batches ÷ transactions is the grouping factor).
-    package var statistics: (transactions: Int, batches: Int) { stats.withLock { $0 } }
+    /// Counts since start, for metrics.
+    package struct Statistics: Sendable, Equatable {
+        /// Write transactions (group commits) attempted.
+        package var transactions = 0
+        /// Batches stored (batches ÷ transactions is the grouping factor).
+        package var batches = 0
+        /// Events newly stored.
+        package var accepted = 0
+        /// Events refused as already stored.
+        package var duplicates = 0
+        /// Batches that failed (rolled back) inside a successful transaction or with a failed one.
+        package var failedBatches = 0
+    }
+
+    /// Counts since start, for metrics.
+    package var statistics: Statistics { stats.withLock { $0 } }
 
     private func commit(_ group: [Ticket]) {
         var results: [Result<Outcome, any Error>] = []
@@ -110,9 +124,18 @@ package final class EventIngestor: Sendable {
             // The transaction itself failed (COMMIT, disk full): nothing of the group is stored.
             for ticket in group { ticket.outcome = .failure(error) }
         }
-        stats.withLock {
-            $0.transactions += 1
-            $0.batches += group.count
+        stats.withLock { stats in
+            stats.transactions += 1
+            for ticket in group {
+                switch ticket.outcome {
+                case .success(let outcome)?:
+                    stats.batches += 1
+                    stats.accepted += outcome.accepted
+                    stats.duplicates += outcome.duplicates
+                default:
+                    stats.failedBatches += 1
+                }
+            }
         }
     }
 

@@ -24,7 +24,8 @@ package enum EventRoutes {
                 throw PolicyStoreProblem.unknownApp(app)
             }
             return .json(
-                Array(#"{"accepted":\#(outcome.accepted),"duplicates":\#(outcome.duplicates)}"#.utf8), status: .accepted)
+                Array(#"{"accepted":\#(outcome.accepted),"duplicates":\#(outcome.duplicates)}"#.utf8), status: .accepted
+            )
         }
     }
 

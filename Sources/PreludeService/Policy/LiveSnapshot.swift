@@ -5,8 +5,8 @@ import PreludeHTTP
 ///
 /// Everything a policy request needs is precomputed here (canonical bytes, the prepared document response
 /// with its identity and gzip bodies and tags, the locales with copy), so the hot path never encodes JSON
-/// for the document. Resolved policies are prepared lazily per distinct resolution in ``resolvedResponses``,
-/// a bounded cache owned by this snapshot: the swap to a new revision drops it with the snapshot.
+/// for the document. Resolved policies are prepared lazily per distinct resolution in ``resolvedResponses``
+/// and ``resolvedPolicies``, bounded caches owned by this snapshot: the swap to a new revision drops them with it.
 package final class LiveSnapshot: Sendable {
     /// The app's id.
     package let appID: String
@@ -31,7 +31,9 @@ package final class LiveSnapshot: Sendable {
     /// Which client inputs can change a resolved policy of this document (the cache key keeps only those).
     package let keyShape: ResolutionKeyShape
     /// Resolved-policy responses prepared for this revision, by resolution.
-    package let resolvedResponses: ResolvedResponseCache
+    package let resolvedResponses: LRUCache<ResolutionKey, HTTPResponse.Prepared>
+    /// Resolved policies of this revision (what decide runs the engine on), by resolution.
+    package let resolvedPolicies: LRUCache<ResolutionKey, ResolvedPolicy>
 
     /// Builds a snapshot from parts computed outside any lock (``PreparedDocument``).
     package init(
@@ -52,7 +54,8 @@ package final class LiveSnapshot: Sendable {
         self.message = message
         availableLocales = document.availableLocales
         keyShape = ResolutionKeyShape(document)
-        resolvedResponses = ResolvedResponseCache(capacity: resolvedCacheCapacity)
+        resolvedResponses = LRUCache(capacity: resolvedCacheCapacity)
+        resolvedPolicies = LRUCache(capacity: resolvedCacheCapacity)
     }
 
     /// Whether an `If-Match` value names this revision (either coding's tag, or `*`).

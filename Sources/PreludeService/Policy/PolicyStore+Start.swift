@@ -10,7 +10,8 @@ extension PolicyStore {
         let unavailable = try store.loadAll()
         for (app, problem) in unavailable.sorted(by: { $0.key < $1.key }) {
             logger.error(
-                "app not served", ["app": app, "revision": problem.revision.map(String.init) ?? "none", "reason": problem.reason])
+                "app not served",
+                ["app": app, "revision": problem.revision.map(String.init) ?? "none", "reason": problem.reason])
         }
         logger.info("policies loaded", ["apps": "\(store.appIDs.count)", "unavailable": "\(unavailable.count)"])
         return store

@@ -151,7 +151,9 @@ package final class PolicyStore: Sendable {
             let revision: Int
             do {
                 revision = try database.write { db -> Int in
-                    guard let live = try Self.liveRevision(db, app: app) else { throw PolicyStoreProblem.unknownApp(app) }
+                    guard let live = try Self.liveRevision(db, app: app) else {
+                        throw PolicyStoreProblem.unknownApp(app)
+                    }
                     if expectedETag != nil, live != current {
                         throw StaleSnapshot()
                     }
@@ -173,7 +175,8 @@ package final class PolicyStore: Sendable {
     /// Creates `app` with `document` as revision 1 and an `app.create` audit row; 409 when the app exists.
     @discardableResult
     package func createApp(
-        app: String, document: PolicyDocument, author: String, message: String?, auditDetail: JSONValue = .object(JSONObject())
+        app: String, document: PolicyDocument, author: String, message: String?,
+        auditDetail: JSONValue = .object(JSONObject())
     ) throws -> LiveSnapshot {
         guard document.app.id == app else {
             throw ProblemDetails(
@@ -209,7 +212,9 @@ package final class PolicyStore: Sendable {
 
     /// Deletes `app`, its revisions and its events (foreign-key cascade), with an `app.delete` audit row that
     /// outlives them; then stops serving it. 404 when unknown, 412 when `expectedETag` is stale.
-    package func deleteApp(app: String, author: String, expectedETag: String?, auditDetail: JSONValue = .object(JSONObject()))
+    package func deleteApp(
+        app: String, author: String, expectedETag: String?, auditDetail: JSONValue = .object(JSONObject())
+    )
         throws
     {
         try locked {
@@ -217,7 +222,9 @@ package final class PolicyStore: Sendable {
             let now = clock()
             do {
                 try database.write { db in
-                    guard let live = try Self.liveRevision(db, app: app) else { throw PolicyStoreProblem.unknownApp(app) }
+                    guard let live = try Self.liveRevision(db, app: app) else {
+                        throw PolicyStoreProblem.unknownApp(app)
+                    }
                     if expectedETag != nil, live != current { throw StaleSnapshot() }
                     try db.statement("DELETE FROM apps WHERE id = ?").execute([.text(app)])
                     try Self.insertAudit(
@@ -253,13 +260,15 @@ package final class PolicyStore: Sendable {
             }
             throw ProblemDetails(
                 status: .notFound, type: PolicyStoreProblem.unknownRevision,
-                detail: "app \"\(app)\" has no revision \(number)", instance: "/v1/admin/apps/\(app)/revisions/\(number)")
+                detail: "app \"\(app)\" has no revision \(number)",
+                instance: "/v1/admin/apps/\(app)/revisions/\(number)")
         }
         let validation = PolicyValidator.validate(text: text)
         guard let document = validation.document, document.app.id == app else {
             throw ProblemDetails(
                 status: .unprocessableContent, type: PolicyStoreProblem.invalidRevision,
-                detail: "revision \(number) does not validate with this version of the service; fix it and save it as a new revision",
+                detail:
+                    "revision \(number) does not validate with this version of the service; fix it and save it as a new revision",
                 errors: validation.problems.map {
                     FieldProblem(pointer: $0.pointer.description, code: $0.code.rawValue, detail: $0.message)
                 })
@@ -370,7 +379,8 @@ package final class PolicyStore: Sendable {
         guard document.app.id == app else {
             return .failure(
                 Unavailable(
-                    revision: revision, reason: "revision \(revision) is for app \"\(document.app.id)\", not \"\(app)\""))
+                    revision: revision, reason: "revision \(revision) is for app \"\(document.app.id)\", not \"\(app)\""
+                ))
         }
         return .success(
             LiveSnapshot(

@@ -7,7 +7,8 @@ package struct PolicyCacheControl: Sendable {
 
     /// Values with the given lifetimes, in seconds.
     package init(maxAge: Int, staleWhileRevalidate: Int, staleIfError: Int) {
-        let lifetimes = "max-age=\(maxAge), stale-while-revalidate=\(staleWhileRevalidate), stale-if-error=\(staleIfError)"
+        let lifetimes =
+            "max-age=\(maxAge), stale-while-revalidate=\(staleWhileRevalidate), stale-if-error=\(staleIfError)"
         document = "public, " + lifetimes
         resolved = "private, " + lifetimes
     }

@@ -13,20 +13,22 @@ package enum PolicyQuery {
     package static func context(_ request: HTTPRequest) throws(ProblemDetails) -> ClientContext {
         var context = ClientContext()
         var problems: [FieldProblem] = []
-        var seen: Set<String> = []
+        // A bit per known parameter: no set allocation on the hot path.
+        var seen: UInt8 = 0
         for (name, value) in request.query {
             let pointer = "/query/" + name
-            guard parameters.contains(name) else {
+            guard let bit = parameters.firstIndex(of: name) else {
                 problems.append(
                     FieldProblem(
                         pointer: pointer, code: "parameter.unknown",
                         detail: "unknown parameter; known: \(parameters.joined(separator: ", "))"))
                 continue
             }
-            guard seen.insert(name).inserted else {
+            guard seen & (1 << bit) == 0 else {
                 problems.append(FieldProblem(pointer: pointer, code: "parameter.repeated", detail: "give it once"))
                 continue
             }
+            seen |= 1 << bit
             switch name {
             case "platform":
                 if let platform = Platform(rawValue: value.lowercased()) {

@@ -31,13 +31,8 @@ package struct ResolutionKey: Hashable, Sendable {
         if shape.experiments.isEmpty {
             variants = []
         } else if let installId = context.installId, !installId.isEmpty {
-            // The same call PolicyResolver.assign makes, so the key agrees with the resolution.
-            variants = shape.experiments.map {
-                $0.weights.isEmpty
-                    ? -1
-                    : Bucketing.assign(
-                        seed: $0.seed, installId: installId, weights: $0.weights, coverage: $0.coverage) ?? -1
-            }
+            // The draw PolicyResolver.assign makes (Bucketing.assign), with the ranges precomputed per revision.
+            variants = shape.experiments.map { $0.variant(for: installId) ?? -1 }
         } else {
             variants = Array(repeating: -1, count: shape.experiments.count)
         }

@@ -13,6 +13,25 @@ package struct ResolutionKeyShape: Sendable {
         package let weights: [Double]
         /// The enrolled fraction.
         package let coverage: Double
+        /// The variants' bucket ranges, computed once as `Bucketing.assign` computes them per call; nil when the
+        /// weights cannot be normalised (then nobody is enrolled).
+        package let ranges: [Bucketing.BucketRange]?
+
+        /// The inputs of one experiment.
+        package init(seed: String, weights: [Double], coverage: Double) {
+            self.seed = seed
+            self.weights = weights
+            self.coverage = coverage
+            ranges = Bucketing.normalizedWeights(weights).map {
+                Bucketing.bucketRanges(count: $0.count, coverage: coverage, weights: $0)
+            }
+        }
+
+        /// The variant index `installId` draws, or nil when not enrolled; equal to `Bucketing.assign`.
+        package func variant(for installId: String) -> Int? {
+            guard let ranges, let n = Bucketing.hash(seed: seed, value: installId, version: 2) else { return nil }
+            return Bucketing.chooseVariation(n, ranges: ranges)
+        }
     }
 
     /// True when a rule matches on locales (then the client's *preferred* locale, not only the served one,
@@ -39,7 +58,8 @@ package struct ResolutionKeyShape: Sendable {
                 if rule.set.strategy == .button { os = true }
             }
         }
-        for experiment in document.experiments where experiment.variants.contains(where: { $0.set.strategy == .button }) {
+        for experiment in document.experiments where experiment.variants.contains(where: { $0.set.strategy == .button })
+        {
             os = true
         }
         usesPreferredLocale = locales

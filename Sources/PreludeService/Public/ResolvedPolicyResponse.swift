@@ -11,18 +11,28 @@ package enum ResolvedPolicyResponse {
     ) {
         let key = ResolutionKey(context: context, snapshot: snapshot)
         if let cached = snapshot.resolvedResponses.value(for: key) { return (cached, key) }
-        let prepared = HTTPResponse.Prepared(identity: body(snapshot, context: context))
+        let prepared = HTTPResponse.Prepared(
+            identity: body(snapshot.revision, resolved(snapshot, context: context, key: key)))
         snapshot.resolvedResponses.insert(prepared, for: key)
         return (prepared, key)
     }
 
-    /// The JSON bytes: `{"schemaVersion", "revision", "app", "locale", "features", "experiments"}`.
-    package static func body(_ snapshot: LiveSnapshot, context: ClientContext) -> [UInt8] {
+    /// The resolved policy for `context` (whose key is `key`): from the snapshot's cache, or resolved and cached.
+    package static func resolved(_ snapshot: LiveSnapshot, context: ClientContext, key: ResolutionKey)
+        -> ResolvedPolicy
+    {
+        if let cached = snapshot.resolvedPolicies.value(for: key) { return cached }
         let resolved = PolicyResolver.resolve(snapshot.document, context: context)
+        snapshot.resolvedPolicies.insert(resolved, for: key)
+        return resolved
+    }
+
+    /// The JSON bytes: `{"schemaVersion", "revision", "app", "locale", "features", "experiments"}`.
+    package static func body(_ revision: Int, _ resolved: ResolvedPolicy) -> [UInt8] {
         guard case .object(let object) = resolved.jsonValue else { return resolved.jsonValue.serializedBytes() }
         var root = JSONObject()
         root["schemaVersion"] = object["schemaVersion"]
-        root["revision"] = .integer(snapshot.revision)
+        root["revision"] = .integer(revision)
         for (key, value) in object where key != "schemaVersion" { root[key] = value }
         return JSONValue.object(root).serializedBytes()
     }

@@ -1,23 +1,23 @@
-import PreludeHTTP
 import Synchronization
 
-/// A bounded least-recently-used cache of prepared resolved-policy responses, one per ``LiveSnapshot``.
+/// A bounded least-recently-used cache; each ``LiveSnapshot`` holds two, keyed by ``ResolutionKey``: prepared
+/// resolved-policy responses and resolved policies (for decide).
 ///
 /// Bounded because the key space (locales × platforms × OS versions × variants) is open-ended; a client
 /// population concentrates on few keys, so a small capacity serves nearly every request from memory. A miss
 /// costs one resolution, serialization and compression; two concurrent misses on one key both compute and the
 /// second insert wins (same bytes). Lookups and inserts are O(1) under one mutex.
-package final class ResolvedResponseCache: Sendable {
+package final class LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private struct Entry {
-        var key: ResolutionKey
-        var value: HTTPResponse.Prepared
+        var key: Key
+        var value: Value
         var previous: Int
         var next: Int
     }
 
     // A doubly linked list threaded through an array (most recent at `head`), indexed by a dictionary.
     private struct State {
-        var index: [ResolutionKey: Int] = [:]
+        var index: [Key: Int] = [:]
         var entries: [Entry] = []
         var head = -1
         var tail = -1
@@ -51,7 +51,7 @@ package final class ResolvedResponseCache: Sendable {
     }
 
     /// The response for `key`, marking it most recently used.
-    package func value(for key: ResolutionKey) -> HTTPResponse.Prepared? {
+    package func value(for key: Key) -> Value? {
         state.withLock { state in
             guard let i = state.index[key] else {
                 state.misses += 1
@@ -67,7 +67,7 @@ package final class ResolvedResponseCache: Sendable {
     }
 
     /// Stores `value` for `key` as most recently used, evicting the least recently used entry when full.
-    package func insert(_ value: HTTPResponse.Prepared, for key: ResolutionKey) {
+    package func insert(_ value: Value, for key: Key) {
         state.withLock { state in
             if let i = state.index[key] {
                 state.entries[i].value = value
