@@ -83,7 +83,8 @@ package final class PreludeService: Sendable {
                 throw error
             }
             let eventRetention = EventRetentionTask(
-                pruner: EventPruner(retentionDays: configuration.eventRetentionDays), database: database, logger: logger)
+                pruner: EventPruner(retentionDays: configuration.eventRetentionDays), database: database, logger: logger
+            )
             eventRetention.start()
             logger.info(
                 "listening",
