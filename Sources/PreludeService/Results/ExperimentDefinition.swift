@@ -38,11 +38,9 @@ package struct ExperimentDefinition: Sendable {
     /// The definition of a configured experiment. The control is the variant named `control`, else the first
     /// variant without `set` (docs/policy.md: "a variant without `set` is a control"), else the first variant.
     package init(_ experiment: Experiment, source: Source) {
-        let control =
-            experiment.variants.first { $0.name == "control" } ?? experiment.variants.first {
-                $0.set == FeatureOverride()
-            }
-            ?? experiment.variants.first
+        let named = experiment.variants.first { $0.name == "control" }
+        let plain = experiment.variants.first { $0.set == FeatureOverride() }
+        let control = named ?? plain ?? experiment.variants.first
         self.init(
             key: experiment.key, feature: experiment.feature.rawValue,
             variants: experiment.variants.map { ($0.name, $0.weight) }, control: control?.name ?? "", source: source)
