@@ -50,7 +50,7 @@ struct PolicyExportCommand: ParsableCommand {
 
         let stored: (number: Int, text: String)
         do {
-            stored = try read(database)
+            stored = try read(database, path: configuration.database)
         } catch let error as ExitCode {
             throw error
         } catch {
@@ -67,7 +67,8 @@ struct PolicyExportCommand: ParsableCommand {
             if bytes.last != 0x0A { bytes.append(0x0A) }
             PolicyImportCommand.printError(
                 "prelude: warning: revision \(stored.number) of app \"\(app)\" does not validate with this build "
-                    + "(\(validation.problems.count) problems; `prelude policy validate` lists them); written as stored")
+                    + "(\(validation.problems.count) problems; `prelude policy validate` lists them); written as stored"
+            )
         }
         if let output {
             do {
@@ -82,10 +83,10 @@ struct PolicyExportCommand: ParsableCommand {
     }
 
     /// The revision asked for (or the live one) and its stored text; exit 1 naming what is missing.
-    private func read(_ database: Database) throws -> (number: Int, text: String) {
+    private func read(_ database: Database, path: String) throws -> (number: Int, text: String) {
         try database.read { db in
             guard let appRow = try db.queryOne("SELECT live_revision FROM apps WHERE id = ?", [.text(app)]) else {
-                throw PolicyImportCommand.refuse("no app \"\(app)\" in \(options.database ?? "the database")")
+                throw PolicyImportCommand.refuse("no app \"\(app)\" in \(path)")
             }
             let live = try appRow.get("live_revision", as: Int64?.self).map(Int.init)
             guard let number = revision ?? live else {

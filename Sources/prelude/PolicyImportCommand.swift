@@ -73,7 +73,8 @@ struct PolicyImportCommand: ParsableCommand {
         let app = app ?? document.app.id
         guard document.app.id == app else {
             Self.printError("/app/id: app.mismatch: app.id is \"\(document.app.id)\", not \"\(app)\" (--app)")
-            throw Self.refuse("\(file) is a policy for app \"\(document.app.id)\", not \"\(app)\"; nothing was imported")
+            throw Self.refuse(
+                "\(file) is a policy for app \"\(document.app.id)\", not \"\(app)\"; nothing was imported")
         }
 
         let configuration = try options.load()
@@ -89,7 +90,8 @@ struct PolicyImportCommand: ParsableCommand {
             let store = PolicyStore(database: database, resolvedCacheCapacity: 1)
             // Only the one app: its live revision as the database holds it now.
             try store.reload(app: app)
-            let outcome = try importDocument(document, app: app, store: store, database: database)
+            let outcome = try importDocument(
+                document, app: app, store: store, database: database, databasePath: configuration.database)
             report(outcome)
         } catch let error as ExitCode {
             throw error
@@ -110,15 +112,15 @@ struct PolicyImportCommand: ParsableCommand {
         var changes: [JSONDiff.Change]
     }
 
-    private func importDocument(_ document: PolicyDocument, app: String, store: PolicyStore, database: Database)
-        throws -> Outcome
-    {
+    private func importDocument(
+        _ document: PolicyDocument, app: String, store: PolicyStore, database: Database, databasePath: String
+    ) throws -> Outcome {
         let live = store.snapshot(app: app)
         let broken = store.unavailability(app: app)
         guard live != nil || broken != nil else {
             guard create else {
                 throw Self.refuse(
-                    "no app \"\(app)\" in \(options.database ?? "the database"); pass --create to create it")
+                    "no app \"\(app)\" in \(databasePath); pass --create to create it")
             }
             if ifMatch != nil {
                 throw Self.refuse("--if-match: app \"\(app)\" does not exist, so it has no ETag to match")
@@ -194,7 +196,9 @@ struct PolicyImportCommand: ParsableCommand {
                 "Unchanged: revision \(outcome.revision) of app \"\(outcome.app)\" already is this policy; "
                     + "no revision created.")
         case (false, true, true):
-            print("Dry run: \(file) would become revision \(outcome.revision) of app \"\(outcome.app)\" (\(changeCount)):")
+            print(
+                "Dry run: \(file) would become revision \(outcome.revision) of app \"\(outcome.app)\" (\(changeCount)):"
+            )
             for change in outcome.changes { print("  " + Self.describe(change)) }
             print("Nothing was written.")
         case (false, true, false):

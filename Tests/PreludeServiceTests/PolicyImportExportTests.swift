@@ -17,14 +17,19 @@ import Testing
             configuration: configuration, logger: Logger(level: .error))
         defer { database.close() }
         let path = ServiceFixture.repositoryRoot + "/config/demo-policy.json"
-        #expect(try DemoSeeder.seedIfEmpty(database, documentText: String(contentsOfFile: path, encoding: .utf8), sourcePath: path))
+        #expect(
+            try DemoSeeder.seedIfEmpty(
+                database, documentText: String(contentsOfFile: path, encoding: .utf8), sourcePath: path))
     }
 
-    func run(_ arguments: [String]) throws -> CommandLineTests.Run {
+    func run(_ arguments: [String], database: String? = nil) throws -> CommandLineTests.Run {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try #require(CommandLineTests.binary()))
         process.arguments =
-            arguments + ["--database", databasePath, "--migrations-dir", ServiceFixture.repositoryRoot + "/migrations"]
+            arguments + [
+                "--database", database ?? databasePath, "--migrations-dir",
+                ServiceFixture.repositoryRoot + "/migrations",
+            ]
         process.environment = ["SWIFT_BACKTRACE": "enable=no"]
         process.currentDirectoryURL = URL(fileURLWithPath: fixture.directory)
         let out = Pipe()
@@ -45,11 +50,13 @@ import Testing
         let database = try Database(path: databasePath, readerCount: 1)
         defer { database.close() }
         return try database.read { db in
-            let revisions = try db.query("SELECT app_id, number, author, message FROM policy_revisions ORDER BY app_id, number")
-                .map {
-                    "\(try $0.get("app_id", as: String.self)) \(try $0.get("number", as: Int64.self)) "
-                        + "\(try $0.get("author", as: String.self)) \(try $0.get("message", as: String?.self) ?? "-")"
-                }
+            let revisions = try db.query(
+                "SELECT app_id, number, author, message FROM policy_revisions ORDER BY app_id, number"
+            )
+            .map {
+                "\(try $0.get("app_id", as: String.self)) \(try $0.get("number", as: Int64.self)) "
+                    + "\(try $0.get("author", as: String.self)) \(try $0.get("message", as: String?.self) ?? "-")"
+            }
             let audit = try db.query("SELECT actor, app_id, action, revision, detail FROM audit_log ORDER BY id").map {
                 "\(try $0.get("actor", as: String.self)) \(try $0.get("app_id", as: String.self)) "
                     + "\(try $0.get("action", as: String.self)) \(try $0.get("revision", as: Int64?.self).map(String.init) ?? "-") "
@@ -66,16 +73,24 @@ import Testing
         #expect(exported.status == 0, "\(exported.stderr)")
         #expect(exported.stdout.hasSuffix("}\n"))
         #expect(exported.stdout.contains(#""name":"Prelude Demo""#))
-        fixture.write("edited.json", exported.stdout.replacingOccurrences(of: #""name":"Prelude Demo""#, with: #""name":"Prelude Demo 2""#))
+        fixture.write(
+            "edited.json",
+            exported.stdout.replacingOccurrences(of: #""name":"Prelude Demo""#, with: #""name":"Prelude Demo 2""#))
 
-        let imported = try run(["policy", "import", fixture.path("edited.json"), "--app", "demo", "--message", "renamed"])
+        let imported = try run([
+            "policy", "import", fixture.path("edited.json"), "--app", "demo", "--message", "renamed",
+        ])
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(imported.stdout.contains("revision 2"))
         #expect(imported.stdout.contains(#"replace /app/name: "Prelude Demo" → "Prelude Demo 2""#))
         #expect(imported.stderr.contains("restarts"))
         let after = try history()
         #expect(after.live == 2)
-        #expect(after.revisions == ["demo 1 system demo policy from \(ServiceFixture.repositoryRoot)/config/demo-policy.json", "demo 2 cli renamed"])
+        #expect(
+            after.revisions == [
+                "demo 1 system demo policy from \(ServiceFixture.repositoryRoot)/config/demo-policy.json",
+                "demo 2 cli renamed",
+            ])
         let audit = try #require(after.audit.last)
         #expect(audit.hasPrefix("cli demo policy.import 2 "))
         #expect(audit.contains(#""changeCount":1"#) && audit.contains(#""message":"renamed""#))
@@ -170,7 +185,9 @@ import Testing
 
         let dry = try run(["policy", "import", fixture.path("edited.json"), "--dry-run"])
         #expect(dry.status == 0, "\(dry.stderr)")
-        #expect(dry.stdout.contains("would become revision 2") && dry.stdout.contains("replace /defaults/cadence/prime/maxShows: 3 → 4"))
+        #expect(
+            dry.stdout.contains("would become revision 2")
+                && dry.stdout.contains("replace /defaults/cadence/prime/maxShows: 3 → 4"))
         #expect(try history().revisions.count == 1)
 
         let stale = try run(["policy", "import", fixture.path("edited.json"), "--if-match", #""r1-0-0""#])
@@ -200,5 +217,30 @@ import Testing
         let revision = try run(["policy", "export", "--app", "demo", "--revision", "7"])
         #expect(revision.status == 1 && revision.stderr.contains(#"app "demo" has no revision 7 (revisions 1–1)"#))
         #expect(try run(["policy", "export", "--app", "demo", "--revision", "0"]).status == 64)
+    }
+
+    /// What docs/admin.md says about a running server: it keeps its loaded revision, and an admin write based on
+    /// the ETag it shows gets 412 and makes it reload the app.
+    @Test func runningServerSeesTheImportOnlyAfterAStaleWrite() throws {
+        let server = try AdminServer()
+        let database = server.service.configuration.database
+        let loaded = try server.etag()
+        let exported = try run(["policy", "export", "--app", "demo"], database: database)
+        #expect(exported.status == 0, "\(exported.stderr)")
+        fixture.write(
+            "renamed.json", exported.stdout.replacingOccurrences(of: #""name":"Demo""#, with: #""name":"Demo 2""#))
+        let imported = try run(["policy", "import", fixture.path("renamed.json")], database: database)
+        #expect(imported.status == 0, "\(imported.stderr)")
+
+        #expect(try server.etag() == loaded)
+        #expect(try server.send("GET", "/v1/apps/demo/policy/document").body.contains(#""name":"Demo""#))
+
+        let stale = try server.send(
+            "PUT", "/v1/admin/apps/demo/policy",
+            headers: [("If-Match", loaded), ("Content-Type", "application/json")], body: AdminServer.policyText)
+        #expect(stale.status == 412)
+        #expect(stale.headers["etag"]?.hasPrefix("\"r2-") == true)
+        #expect(try server.etag() != loaded)
+        #expect(try server.send("GET", "/v1/apps/demo/policy/document").body.contains(#""name":"Demo 2""#))
     }
 }
