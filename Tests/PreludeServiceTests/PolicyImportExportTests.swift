@@ -219,8 +219,8 @@ import Testing
         #expect(try run(["policy", "export", "--app", "demo", "--revision", "0"]).status == 64)
     }
 
-    /// What docs/admin.md says about a running server: it keeps its loaded revision, and an admin write based on
-    /// the ETag it shows gets 412 and makes it reload the app.
+    /// What docs/admin.md says about a running server: it keeps its loaded revision, and an admin write that changes
+    /// the policy based on the ETag it shows gets 412 and makes it reload the app.
     @Test func runningServerSeesTheImportOnlyAfterAStaleWrite() throws {
         let server = try AdminServer()
         let database = server.service.configuration.database
@@ -237,7 +237,8 @@ import Testing
 
         let stale = try server.send(
             "PUT", "/v1/admin/apps/demo/policy",
-            headers: [("If-Match", loaded), ("Content-Type", "application/json")], body: AdminServer.policyText)
+            headers: [("If-Match", loaded), ("Content-Type", "application/json")],
+            body: AdminServer.policyText.replacingOccurrences(of: #""name": "Demo""#, with: #""name": "Demo 3""#))
         #expect(stale.status == 412)
         #expect(stale.headers["etag"]?.hasPrefix("\"r2-") == true)
         #expect(try server.etag() != loaded)
