@@ -34,6 +34,8 @@ let package = Package(
             dependencies: [
                 "PreludeService",
                 "PreludeCore",
+                "PreludeHTTP",
+                "PreludeStorage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
