@@ -14,6 +14,7 @@ package enum ConfigurationSetting: String, Sendable, CaseIterable {
     case policyStaleWhileRevalidate
     case policyStaleIfError
     case resolvedCacheSize
+    case eventRetentionDays
 
     /// The key in config/prelude.json.
     package var jsonKey: String { rawValue }
@@ -35,6 +36,7 @@ package enum ConfigurationSetting: String, Sendable, CaseIterable {
         case .policyStaleWhileRevalidate: "PRELUDE_POLICY_STALE_WHILE_REVALIDATE"
         case .policyStaleIfError: "PRELUDE_POLICY_STALE_IF_ERROR"
         case .resolvedCacheSize: "PRELUDE_RESOLVED_CACHE_SIZE"
+        case .eventRetentionDays: "PRELUDE_EVENT_RETENTION_DAYS"
         }
     }
 
@@ -55,6 +57,7 @@ package enum ConfigurationSetting: String, Sendable, CaseIterable {
         case .policyStaleWhileRevalidate: "--policy-stale-while-revalidate"
         case .policyStaleIfError: "--policy-stale-if-error"
         case .resolvedCacheSize: "--resolved-cache-size"
+        case .eventRetentionDays: "--event-retention-days"
         }
     }
 
@@ -62,7 +65,7 @@ package enum ConfigurationSetting: String, Sendable, CaseIterable {
     var isNumeric: Bool {
         switch self {
         case .port, .shutdownGracePeriod, .databaseReaders, .policyMaxAge, .policyStaleWhileRevalidate,
-            .policyStaleIfError, .resolvedCacheSize, .adminPort:
+            .policyStaleIfError, .resolvedCacheSize, .adminPort, .eventRetentionDays:
             true
         default: false
         }

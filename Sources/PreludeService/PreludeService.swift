@@ -28,12 +28,13 @@ package final class PreludeService: Sendable {
     package let eventIngestor: EventIngestor
     private let logger: Logger
     private let draining: DrainFlag
+    private let eventRetention: EventRetentionTask
     private let stopped = Mutex(false)
 
     private init(
         configuration: ServiceConfiguration, database: Database, migrator: Migrator, server: HTTPServer, port: Int,
         policyStore: PolicyStore, eventIngestor: EventIngestor, adminServer: HTTPServer?, adminPort: Int?,
-        logger: Logger, draining: DrainFlag
+        logger: Logger, draining: DrainFlag, eventRetention: EventRetentionTask
     ) {
         self.policyStore = policyStore
         self.eventIngestor = eventIngestor
@@ -46,6 +47,7 @@ package final class PreludeService: Sendable {
         self.adminPort = adminPort
         self.logger = logger
         self.draining = draining
+        self.eventRetention = eventRetention
     }
 
     /// Opens and migrates the database, seeds the demo on an empty one, and starts listening.
@@ -63,7 +65,7 @@ package final class PreludeService: Sendable {
             var router = Router()
             HealthRoutes.register(on: &router, database: database, migrator: migrator) { draining.isSet }
             ObservabilityRoutes.register(on: &router, observability: observability)
-            let eventIngestor = EventIngestor(database: database, observers: eventObservers)
+            let eventIngestor = EventIngestor(database: database, observers: [ExperimentAggregator()] + eventObservers)
             observability.observe(events: eventIngestor)
             PublicRoutes.register(
                 on: &router, store: policyStore, cacheControl: PolicyCacheControl(configuration), events: eventIngestor)
@@ -88,6 +90,10 @@ package final class PreludeService: Sendable {
                 server.shutdown(gracePeriod: 0)
                 throw error
             }
+            let eventRetention = EventRetentionTask(
+                pruner: EventPruner(retentionDays: configuration.eventRetentionDays), database: database, logger: logger
+            )
+            eventRetention.start()
             logger.info(
                 "listening",
                 [
@@ -97,8 +103,7 @@ package final class PreludeService: Sendable {
             return PreludeService(
                 configuration: configuration, database: database, migrator: migrator, server: server, port: port,
                 policyStore: policyStore, eventIngestor: eventIngestor, adminServer: adminServer, adminPort: adminPort,
-                logger: logger,
-                draining: draining)
+                logger: logger, draining: draining, eventRetention: eventRetention)
         } catch {
             database.close()
             throw error
@@ -129,6 +134,7 @@ package final class PreludeService: Sendable {
         server.shutdown(gracePeriod: configuration.shutdownGracePeriod)
         server.waitUntilStopped()
         adminServer?.waitUntilStopped()
+        eventRetention.stop()
         database.close()
         logger.info("stopped")
     }

@@ -34,6 +34,8 @@ package struct ServiceConfiguration: Sendable, Equatable {
     package var policyStaleIfError = 86400
     /// The most prepared resolved-policy responses kept per app revision.
     package var resolvedCacheCapacity = 1024
+    /// Days raw events are kept before pruning (experiment aggregates are kept); 0 keeps them forever.
+    package var eventRetentionDays = 90
 
     /// The built-in defaults.
     package init() {}
@@ -176,6 +178,11 @@ package struct ServiceConfiguration: Sendable, Equatable {
                 throw fail("'\(raw)' is not an entry count between 1 and 1000000")
             }
             resolvedCacheCapacity = count
+        case .eventRetentionDays:
+            guard let days = Int(value), (0...36500).contains(days) else {
+                throw fail("'\(raw)' is not a number of days between 0 (keep forever) and 36500")
+            }
+            eventRetentionDays = days
         }
     }
 }

@@ -57,6 +57,9 @@ struct ConfigurationOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Resolved-policy responses cached per revision. [default: 1024]", valueName: "count"))
     var resolvedCacheSize: String?
 
+    @Option(help: ArgumentHelp("Days raw events are kept; 0 keeps them forever. [default: 90]", valueName: "days"))
+    var eventRetentionDays: String?
+
     /// The flags given, by setting.
     var flags: [ConfigurationSetting: String] {
         var flags: [ConfigurationSetting: String] = [:]
@@ -74,6 +77,7 @@ struct ConfigurationOptions: ParsableArguments {
         flags[.policyStaleWhileRevalidate] = policyStaleWhileRevalidate
         flags[.policyStaleIfError] = policyStaleIfError
         flags[.resolvedCacheSize] = resolvedCacheSize
+        flags[.eventRetentionDays] = eventRetentionDays
         return flags
     }
 

@@ -20,6 +20,8 @@ struct Prelude: ParsableCommand {
             PolicyCommand.self,
             HealthcheckCommand.self,
             TokenCommand.self,
+            ResultsCommand.self,
+            EventsCommand.self,
         ],
         defaultSubcommand: ServeCommand.self
     )

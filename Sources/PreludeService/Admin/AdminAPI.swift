@@ -60,6 +60,7 @@ package final class AdminAPI: Sendable {
         api.registerFeatureRoutes(on: &router)
         api.registerRevisionRoutes(on: &router)
         api.registerAuditRoutes(on: &router)
+        api.registerResultsRoutes(on: &router)
 
     }
 

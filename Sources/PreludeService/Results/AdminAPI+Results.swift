@@ -1,0 +1,15 @@
+import PreludeHTTP
+
+extension AdminAPI {
+    /// `GET /v1/admin/apps/{app}/experiments/{key}/results` (read scope): see ``ResultsRoutes``. The weights come
+    /// from the live snapshot of the policy store, the counts from the aggregates.
+    func registerResultsRoutes(on router: inout Router) {
+        let store = self.store
+        let reader = ExperimentResultsReader(database: database) { app in
+            store.snapshot(app: app).map { ($0.document, $0.revision) }
+        }
+        add(&router, .get, ResultsRoutes.path, scope: .read) { context in
+            try ResultsRoutes.respond(to: context.request, reader: reader, pretty: context.pretty)
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import Dispatch
+import Glibc
+import PreludeStorage
+import Synchronization
+
+/// Runs ``EventPruner`` periodically on a Dispatch timer while the service runs.
+///
+/// The pruning logic takes `now` from the injected clock, so tests call ``runOnce()`` with a fake clock and
+/// never wait for the timer. Failures are logged and retried at the next tick: pruning is housekeeping, it must
+/// never take the service down.
+package final class EventRetentionTask: Sendable {
+    private let pruner: EventPruner
+    private let database: Database
+    private let clock: @Sendable () -> Int64
+    private let logger: Logger
+    private let queue = DispatchQueue(label: "prelude.retention")
+    private let timer: Mutex<(any DispatchSourceTimer)?> = Mutex(nil)
+
+    /// Creates a task; `clock` returns unix milliseconds.
+    package init(
+        pruner: EventPruner, database: Database, logger: Logger,
+        clock: @escaping @Sendable () -> Int64 = EventRetentionTask.systemClock
+    ) {
+        self.pruner = pruner
+        self.database = database
+        self.logger = logger
+        self.clock = clock
+    }
+
+    /// The wall clock in unix milliseconds.
+    package static let systemClock: @Sendable () -> Int64 = {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
+    }
+
+    /// Starts the timer: a first run after `initialDelay` seconds, then every `interval` seconds. No-op when the
+    /// retention is 0 (keep forever) or when already started.
+    package func start(initialDelay: Double = 60, interval: Double = 3600) {
+        guard pruner.retentionDays > 0 else { return }
+        timer.withLock { timer in
+            guard timer == nil else { return }
+            let source = DispatchSource.makeTimerSource(queue: queue)
+            source.schedule(
+                deadline: .now() + initialDelay, repeating: interval, leeway: .seconds(max(1, Int(interval / 20))))
+            source.setEventHandler { [self] in runOnce() }
+            source.resume()
+            timer = source
+        }
+    }
+
+    /// Stops the timer and waits for a run in progress to finish (call before closing the database).
+    package func stop() {
+        let source = timer.withLock { timer in
+            defer { timer = nil }
+            return timer
+        }
+        source?.cancel()
+        queue.sync {}
+    }
+
+    /// One pruning run at the clock's current time; returns the events deleted (0 after a logged failure).
+    @discardableResult
+    package func runOnce() -> Int {
+        guard database.isOpen else { return 0 }
+        let now = clock()
+        do {
+            let deleted = try pruner.prune(database, now: now)
+            if deleted > 0 {
+                logger.info(
+                    "events pruned",
+                    [
+                        "deleted": "\(deleted)", "retentionDays": "\(pruner.retentionDays)",
+                        "cutoff": "\(pruner.cutoff(now: now))",
+                    ])
+            }
+            return deleted
+        } catch {
+            logger.error("event pruning failed", ["error": "\(error)"])
+            return 0
+        }
+    }
+}

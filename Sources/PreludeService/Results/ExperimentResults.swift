@@ -1,0 +1,75 @@
+import PreludeCore
+
+/// An experiment's report with where its configuration came from: what the results endpoint and CLI show.
+package struct ExperimentResults: Sendable {
+    /// The app.
+    package var appID: String
+    /// The analysis.
+    package var report: ExperimentReport
+    /// The configuration the weights and control came from.
+    package var definition: ExperimentDefinition
+    /// Installs counted for the experiment's key under another feature than the configured one (mislabelled
+    /// events); not in the report, given so that a client bug is visible.
+    package var otherFeatures: [String]
+
+    /// Creates results.
+    package init(appID: String, report: ExperimentReport, definition: ExperimentDefinition, otherFeatures: [String]) {
+        self.appID = appID
+        self.report = report
+        self.definition = definition
+        self.otherFeatures = otherFeatures
+    }
+
+    /// ``ExperimentReport/encodeJSON()`` plus `app`, `configuration` (`source`: `live`, `revision` or `observed`,
+    /// `revision`: the policy revision or null) and `otherFeatures`.
+    package func encodeJSON() -> JSONValue {
+        guard case .object(let reportObject) = report.encodeJSON() else {
+            preconditionFailure("a report encodes as an object")
+        }
+        var configuration = JSONObject()
+        switch definition.source {
+        case .live(let revision):
+            configuration["source"] = "live"
+            configuration["revision"] = .integer(revision)
+        case .revision(let revision):
+            configuration["source"] = "revision"
+            configuration["revision"] = .integer(revision)
+        case .observed:
+            configuration["source"] = "observed"
+            configuration["revision"] = .null
+        }
+        configuration["note"] = note.map { .string($0) } ?? .null
+        var result = JSONObject([("app", .string(appID))])
+        for (key, value) in reportObject.members { result[key] = value }
+        result["configuration"] = .object(configuration)
+        result["otherFeatures"] = .array(otherFeatures.map { .string($0) })
+        return .object(result)
+    }
+
+    /// The terminal table: where the configuration came from, then ``ExperimentReport/renderTable()``.
+    package func renderTable() -> String {
+        var header = "App \(appID): "
+        switch definition.source {
+        case .live(let revision): header += "weights from the live policy (revision \(revision))."
+        case .revision(let revision): header += "weights from revision \(revision) (not in the live policy)."
+        case .observed: header += "weights assumed equal."
+        }
+        if let note { header += "\n" + note }
+        if !otherFeatures.isEmpty {
+            header += "\nAlso seen under other features (not counted): \(otherFeatures.joined(separator: ", "))."
+        }
+        return header + "\n\n" + report.renderTable()
+    }
+
+    /// A sentence when the configuration is not the live one.
+    package var note: String? {
+        switch definition.source {
+        case .live: nil
+        case .revision:
+            "The experiment is not in the live policy; variants and weights are those of the last revision that had it."
+        case .observed:
+            "No policy revision configures this experiment; variants are those seen in events, weights assumed "
+                + "equal, so the sample-ratio check is only meaningful for an equal split."
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import PreludeCore
+import PreludeStorage
+
+/// Produces an experiment's results from the aggregates (never from raw events) and its configuration.
+///
+/// One read transaction: the app row, the experiment's counters (one row per arm), and the configuration — from
+/// `livePolicy` when given (the serving snapshot, nothing to parse), else from the newest revision up to the live
+/// one that has the experiment (SQLite's JSON functions pick that experiment out of the stored document).
+package struct ExperimentResultsReader: Sendable {
+    /// The live policy of an app and its revision number, if the caller holds a decoded snapshot.
+    package typealias LivePolicy = @Sendable (_ appID: String) -> (document: PolicyDocument, revision: Int)?
+
+    private let database: Database
+    private let livePolicy: LivePolicy?
+
+    /// Creates a reader over `database`; `livePolicy` is the serving snapshot when there is one.
+    package init(database: Database, livePolicy: LivePolicy? = nil) {
+        self.database = database
+        self.livePolicy = livePolicy
+    }
+
+    /// The results of one experiment.
+    ///
+    /// - Parameters:
+    ///   - minimumEffect: the absolute grant-rate change to size the sample for, in (0, 1); default 0.02.
+    ///   - control: a variant to compare with instead of the configured control.
+    /// - Throws: ``ExperimentResultsError``, or a `StorageError` when the database fails.
+    package func results(
+        appID: String, experiment key: String, minimumEffect: Double = ExperimentAnalysis.defaultMinimumEffect,
+        control: String? = nil
+    ) throws -> ExperimentResults {
+        guard minimumEffect > 0, minimumEffect < 1 else {
+            throw ExperimentResultsError.invalidParameter(
+                name: "minimumEffect", value: "\(minimumEffect)",
+                reason: "must be an absolute grant-rate change strictly between 0 and 1 (0.02 = 2 points)")
+        }
+        let (definition, arms) = try database.read { connection in
+            guard let app = try connection.queryOne("SELECT live_revision FROM apps WHERE id = ?", [.text(appID)])
+            else { throw ExperimentResultsError.appNotFound(appID) }
+            let liveRevision = try app.get(0, as: Int?.self) ?? 0
+            let arms = try ExperimentArm.load(appID: appID, experiment: key, on: connection)
+            var definition: ExperimentDefinition?
+            if let snapshot = livePolicy?(appID),
+                let experiment = snapshot.document.experiments.first(where: { $0.key == key })
+            {
+                definition = ExperimentDefinition(experiment, source: .live(revision: snapshot.revision))
+            } else {
+                definition = try ExperimentDefinition.configured(
+                    appID: appID, key: key, liveRevision: liveRevision, on: connection)
+            }
+            guard let found = definition ?? ExperimentDefinition.observed(key: key, arms: arms) else {
+                throw ExperimentResultsError.experimentNotFound(app: appID, key: key)
+            }
+            return (found, arms)
+        }
+        return try Self.analyze(
+            appID: appID, definition: definition, arms: arms, minimumEffect: minimumEffect, control: control)
+    }
+
+    /// Joins configuration and counters and runs
+    /// ``ExperimentAnalysis/analyze(experimentKey:feature:variants:controlName:minimumEffect:settings:)``.
+    ///
+    /// Configured variants come first, in configuration order, with zero counts when nothing was seen. Variants seen
+    /// in events but absent from the configuration follow with weight 0: installs in an arm the configuration does
+    /// not give any share is a sample-ratio mismatch outright, which is the truth (assignment or logging is broken,
+    /// or the configuration changed mid-experiment).
+    package static func analyze(
+        appID: String, definition: ExperimentDefinition, arms: [ExperimentArm], minimumEffect: Double,
+        control: String?
+    ) throws -> ExperimentResults {
+        let armsOfFeature = arms.filter { $0.feature == definition.feature }
+        var counts: [String: FunnelCounts] = [:]
+        for arm in armsOfFeature { counts[arm.variant] = arm.counts }
+        var variants = definition.variants.map {
+            (name: $0.name, weight: $0.weight, counts: counts[$0.name] ?? FunnelCounts())
+        }
+        let configured = Set(definition.variants.map(\.name))
+        for arm in armsOfFeature where !configured.contains(arm.variant) {
+            variants.append((arm.variant, 0, arm.counts))
+        }
+        let controlName = control ?? definition.control
+        guard variants.contains(where: { $0.name == controlName }) else {
+            throw ExperimentResultsError.invalidParameter(
+                name: "control", value: controlName,
+                reason: "is not a variant of the experiment (\(variants.map(\.name).joined(separator: ", ")))")
+        }
+        let report: ExperimentReport
+        do {
+            report = try ExperimentAnalysis.analyze(
+                experimentKey: definition.key, feature: definition.feature, variants: variants,
+                controlName: controlName, minimumEffect: minimumEffect)
+        } catch {
+            throw ExperimentResultsError.unanalysable(error)
+        }
+        let otherFeatures = Set(arms.map(\.feature)).subtracting([definition.feature]).sorted()
+        return ExperimentResults(appID: appID, report: report, definition: definition, otherFeatures: otherFeatures)
+    }
+}

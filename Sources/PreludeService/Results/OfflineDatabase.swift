@@ -1,0 +1,36 @@
+import Foundation
+import PreludeStorage
+
+/// Opens the service's existing database for a one-shot command (`prelude results`, `prelude events prune`),
+/// without creating or migrating it: a typo in `--database` must not leave an empty file behind.
+package enum OfflineDatabase {
+    /// Why the database cannot be used.
+    package struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        /// A sentence naming the path and what to do.
+        package let description: String
+    }
+
+    /// Opens `configuration.database` with one reader; fails when the file does not exist or lacks the experiment
+    /// aggregates (migration 0002).
+    package static func open(_ configuration: ServiceConfiguration) throws -> Database {
+        let path = configuration.database
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw Failure(description: "no database at \(path) (set --database or PRELUDE_DATABASE)")
+        }
+        let database = try Database(path: path, readerCount: 1)
+        do {
+            let migrated = try database.read { connection in
+                try connection.scalar(
+                    "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'experiment_funnel_counts'",
+                    as: Int.self)
+            }
+            guard migrated == 1 else {
+                throw Failure(description: "the database at \(path) is not migrated; run `prelude migrate` first")
+            }
+            return database
+        } catch {
+            database.close()
+            throw error
+        }
+    }
+}

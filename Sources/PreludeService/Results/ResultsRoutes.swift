@@ -1,0 +1,38 @@
+import PreludeCore
+import PreludeHTTP
+
+/// `GET /v1/admin/apps/{app}/experiments/{key}/results`: an experiment's funnel, grant rates, intervals,
+/// comparisons, verdicts and sample-ratio check as JSON (docs/results.md, "Service").
+///
+/// Query parameters, all optional: `minimumEffect` (absolute grant-rate change to size the sample for, in (0, 1),
+/// default 0.02), `control` (compare with another variant), `pretty` (indented JSON, as every admin route).
+/// Errors: 404 unknown app or experiment, 400 bad parameter, 422 a configuration that cannot be analysed.
+/// Registered with the admin routes (read scope) by ``AdminAPI/registerResultsRoutes(on:)``.
+package enum ResultsRoutes {
+    /// The route pattern.
+    package static let path = "/v1/admin/apps/{app}/experiments/{key}/results"
+
+    /// Answers one request (already authenticated).
+    package static func respond(
+        to request: HTTPRequest, reader: ExperimentResultsReader, pretty: Bool
+    ) throws -> HTTPResponse {
+        let app = request.pathParameters["app"] ?? ""
+        let key = request.pathParameters["key"] ?? ""
+        var minimumEffect = ExperimentAnalysis.defaultMinimumEffect
+        if let raw = request.queryValue("minimumEffect") {
+            guard let value = Double(raw), value.isFinite, value > 0, value < 1 else {
+                throw ExperimentResultsError.invalidParameter(
+                    name: "minimumEffect", value: raw,
+                    reason: "must be an absolute grant-rate change strictly between 0 and 1 (0.02 = 2 points)")
+            }
+            minimumEffect = value
+        }
+        let control = request.queryValue("control")
+        if let control, control.isEmpty {
+            throw ExperimentResultsError.invalidParameter(name: "control", value: "", reason: "is empty")
+        }
+        let results = try reader.results(appID: app, experiment: key, minimumEffect: minimumEffect, control: control)
+        // Results move with every event: AdminResponse.json sets Cache-Control: no-store.
+        return AdminResponse.json(results.encodeJSON(), pretty: pretty)
+    }
+}

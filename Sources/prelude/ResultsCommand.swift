@@ -1,0 +1,50 @@
+import ArgumentParser
+import Foundation
+import PreludeCore
+import PreludeService
+
+struct ResultsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "results",
+        abstract: "Print an experiment's results: funnel, grant rates, intervals, verdicts, sample-ratio check.",
+        discussion: """
+            Reads the experiment's aggregated counters straight from the database (no server needed) and the \
+            variants' weights from the app's live policy (or the last revision that had the experiment). \
+            The same numbers as GET /v1/admin/apps/{app}/experiments/{key}/results. Exit status 0, or 1 when the \
+            app or experiment is unknown. docs/results.md explains every figure.
+            """
+    )
+
+    @Argument(help: "The app id.")
+    var app: String
+
+    @Argument(help: "The experiment key.")
+    var experiment: String
+
+    @Flag(help: "Print the JSON document of the admin API instead of the table.")
+    var json = false
+
+    @Option(
+        help: ArgumentHelp(
+            "Grant-rate change to size the sample for, as a fraction (0.02 = 2 points). [default: 0.02]",
+            valueName: "fraction"))
+    var minimumEffect: Double = ExperimentAnalysis.defaultMinimumEffect
+
+    @Option(help: ArgumentHelp("Compare with this variant instead of the configured control.", valueName: "variant"))
+    var control: String?
+
+    @OptionGroup var options: ConfigurationOptions
+
+    func run() throws {
+        let configuration = try options.load()
+        do {
+            let database = try OfflineDatabase.open(configuration)
+            defer { database.close() }
+            let results = try ExperimentResultsReader(database: database).results(
+                appID: app, experiment: experiment, minimumEffect: minimumEffect, control: control)
+            print(json ? results.encodeJSON().serialized(.pretty) : results.renderTable(), terminator: json ? "" : "\n")
+        } catch {
+            throw Failure.exit(error)
+        }
+    }
+}

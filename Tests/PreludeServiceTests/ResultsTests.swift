@@ -1,0 +1,336 @@
+import Foundation
+import PreludeCore
+import PreludeHTTP
+import PreludeStorage
+import Testing
+
+@testable import PreludeService
+
+/// Results from the aggregates: known answers, the verdict at two sample sizes, the sample-ratio check, and the
+/// configuration the weights come from.
+@Suite struct ResultsTests {
+    /// Events giving `exposed` installs of which the first `granted` end granted, some by each path and some by
+    /// both (granted, later revoked and re-granted in Settings), so `granted` is a true union.
+    static func arm(_ variant: String, exposed: Int, granted: Int) -> [TestEvent] {
+        (0..<exposed).flatMap { index -> [TestEvent] in
+            var types = ["primeShown"]
+            if index < granted {
+                types += ["primeAccepted"]
+                let bySettings = index >= granted * 7 / 8
+                let both = index >= granted * 7 / 8 - 10 && !bySettings
+                if !bySettings { types.append("systemGranted") }
+                if bySettings || both { types += ["settingsOpened", "returnedGranted"] }
+            } else if index % 2 == 0 {
+                types += ["primeAccepted", "systemDenied"]
+            } else {
+                types.append("primeDismissed")
+            }
+            return TestEvent.flow(install: "\(variant)-\(index)", variant: variant, types)
+        }
+    }
+
+    /// 400 of 1000 against 460 of 1000. Reference figures computed independently with SciPy 1.17
+    /// (norm.ppf, norm.sf; the Wilson, Newcombe and Fleiss formulas written out by hand), kept to 1e-4 and better.
+    @Test func referenceScenarioMatchesAnIndependentComputation() throws {
+        let fixture = try ResultsFixture()
+        try fixture.ingest(
+            Self.arm("control", exposed: 1000, granted: 400) + Self.arm("short-copy", exposed: 1000, granted: 460))
+        let report = try fixture.results().report
+        let control = report.variants[0]
+        let treatment = report.variants[1]
+        #expect(control.name == "control" && control.isControl && treatment.name == "short-copy")
+        #expect(control.funnel.exposed == 1000 && control.funnel.granted == 400)
+        #expect(treatment.funnel.exposed == 1000 && treatment.funnel.granted == 460)
+        #expect(control.funnel.granted < control.funnel.systemGranted + control.funnel.returnedGranted)
+
+        func close(_ value: Double?, _ reference: Double, _ tolerance: Double = 1e-6) -> Bool {
+            guard let value else { return false }
+            return abs(value - reference) < tolerance
+        }
+        #expect(close(control.grantRate, 0.4))
+        #expect(close(control.grantRateInterval?.lower, 0.37007478121137727))
+        #expect(close(control.grantRateInterval?.upper, 0.4306905704857338))
+        #expect(close(treatment.grantRateInterval?.lower, 0.42932142688110647))
+        #expect(close(treatment.grantRateInterval?.upper, 0.49098471379773795))
+        let comparison = try #require(treatment.comparison)
+        #expect(close(comparison.difference, 0.06))
+        #expect(close(comparison.differenceInterval.lower, 0.016605461572323524))
+        #expect(close(comparison.differenceInterval.upper, 0.10307634163522561))
+        #expect(close(comparison.relativeDifference, 0.15))
+        #expect(close(comparison.zStatistic, 2.7099707098915315))
+        #expect(close(comparison.pValue, 0.006728915005920207, 1e-9))
+        #expect(treatment.verdict == .better)
+        #expect(report.requiredInstallsPerArm == 9493)
+        #expect(treatment.additionalInstallsPerArm == 9493 - 1000)
+        #expect(report.sampleRatio.isMismatch == false)
+        #expect(try fixture.results(minimumEffect: 0.05).report.requiredInstallsPerArm == 1534)
+    }
+
+    /// One arm's true grant rate is 5 points higher (45 % against 40 %); the events of every install go through the
+    /// ingestion path. At 20,000 installs per arm the service reports the lift significant (power > 0.999).
+    @Test func fivePointLiftIsSignificantAtTwentyThousandInstallsPerArm() throws {
+        let fixture = try ResultsFixture()
+        var generator = SplitMix64(state: 0x5EED_2026)
+        let events =
+            FlowSimulator.events(variant: "control", installs: 20_000, grantRate: 0.40, generator: &generator)
+            + FlowSimulator.events(variant: "short-copy", installs: 20_000, grantRate: 0.45, generator: &generator)
+        try fixture.ingest(events, batchSize: 5000)
+        let report = try fixture.results().report
+        let treatment = report.variants[1]
+        #expect(report.variants.map(\.funnel.exposed) == [20_000, 20_000])
+        #expect(report.isTrustworthy)
+        #expect(treatment.verdict == .better)
+        #expect(try #require(treatment.comparison?.pValue) < 1e-6)
+        #expect(try #require(treatment.comparison?.differenceInterval.lower) > 0.02)
+        #expect(treatment.additionalInstallsPerArm == 0)
+        #expect(try fixture.arms() == (try fixture.recount()))
+    }
+
+    /// The same 5-point lift at 200 installs per arm: the test's power is only about 0.17, so the service must
+    /// report it not significant most of the time — and it must not call it "worse". Twenty seeded replications
+    /// (each its own experiment key in one database) through the ingestion path; the binomial(20, 0.17) count of
+    /// significant ones exceeds 8 with probability < 0.2 %.
+    @Test func fivePointLiftIsUsuallyNotSignificantAtTwoHundredInstallsPerArm() throws {
+        let fixture = try ResultsFixture()
+        var generator = SplitMix64(state: 0x5EED_0200)
+        var verdicts: [ExperimentVerdict] = []
+        for replication in 0..<20 {
+            let key = "small-\(replication)"
+            let events =
+                (FlowSimulator.events(variant: "control", installs: 200, grantRate: 0.40, generator: &generator)
+                + FlowSimulator.events(variant: "short-copy", installs: 200, grantRate: 0.45, generator: &generator))
+                .map { event in
+                    var copy = event
+                    copy.experiment = key
+                    copy.install = key + copy.install
+                    return copy
+                }
+            try fixture.ingest(events, batchSize: 5000)
+            let report = try ExperimentResultsReader(database: fixture.database).results(
+                appID: ResultsFixture.app, experiment: key)
+            #expect(report.report.variants.map(\.funnel.exposed) == [200, 200])
+            verdicts.append(try #require(report.report.variants[1].verdict))
+        }
+        let significant = verdicts.filter { $0 == .better }.count
+        #expect(significant <= 8, "\(verdicts)")
+        #expect(verdicts.filter { $0 == .notSignificant }.count >= 12)
+        #expect(!verdicts.contains(.worse) && !verdicts.contains(.insufficientData))
+    }
+
+    @Test func sixtyFortyExposuresOnAFiftyFiftySplitAreFlagged() throws {
+        let fixture = try ResultsFixture()
+        try fixture.ingest(
+            Self.arm("control", exposed: 600, granted: 240) + Self.arm("short-copy", exposed: 400, granted: 160))
+        let report = try fixture.results().report
+        #expect(report.sampleRatio.isMismatch)
+        #expect(!report.isTrustworthy)
+        #expect(abs((report.sampleRatio.chiSquare ?? 0) - 40) < 1e-9)
+        #expect(abs((report.sampleRatio.pValue ?? 1) - 2.5396285894708634e-10) < 1e-15)
+        #expect(report.sampleRatio.message?.hasPrefix("SAMPLE RATIO MISMATCH") == true)
+        #expect(report.renderTable().contains("SAMPLE RATIO MISMATCH"))
+    }
+
+    @Test func weightsComeFromTheLivePolicy() throws {
+        let fixture = try ResultsFixture()
+        let revision = try fixture.publish(
+            ResultsFixture.demoDocument(experiments: [
+                ResultsFixture.experiment([("control", 60), ("short-copy", 40)])
+            ]))
+        try fixture.ingest(
+            Self.arm("control", exposed: 600, granted: 240) + Self.arm("short-copy", exposed: 400, granted: 160))
+        let results = try fixture.results()
+        #expect(results.definition.source == .live(revision: revision))
+        #expect(results.report.variants.map(\.weight) == [0.6, 0.4])
+        #expect(!results.report.sampleRatio.isMismatch)
+    }
+
+    @Test func aVariantMissingFromTheConfigurationGetsWeightZeroAndIsAMismatch() throws {
+        let fixture = try ResultsFixture()
+        try fixture.ingest(
+            Self.arm("control", exposed: 200, granted: 80) + Self.arm("short-copy", exposed: 200, granted: 80)
+                + Self.arm("ghost", exposed: 3, granted: 1))
+        let report = try fixture.results().report
+        #expect(report.variants.map(\.name) == ["control", "short-copy", "ghost"])
+        #expect(report.variants[2].weight == 0)
+        #expect(report.sampleRatio.isMismatch)
+    }
+
+    @Test func aRemovedExperimentUsesTheLastRevisionThatHadIt() throws {
+        let fixture = try ResultsFixture()
+        try fixture.ingest(
+            Self.arm("control", exposed: 300, granted: 120) + Self.arm("short-copy", exposed: 300, granted: 150))
+        try fixture.publish(ResultsFixture.demoDocument(experiments: []))
+        let results = try fixture.results()
+        #expect(results.definition.source == .revision(1))
+        #expect(results.report.variants.map(\.funnel.granted) == [120, 150])
+        #expect(results.encodeJSON()["configuration"]?["source"] == "revision")
+    }
+
+    @Test func anUnconfiguredExperimentWithDataIsReportedWithEqualWeights() throws {
+        let fixture = try ResultsFixture()
+        try fixture.ingest(
+            (Self.arm("b", exposed: 150, granted: 60) + Self.arm("a", exposed: 150, granted: 70)).map { event in
+                var copy = event
+                copy.experiment = "made-up"
+                return copy
+            })
+        let results = try ExperimentResultsReader(database: fixture.database).results(
+            appID: ResultsFixture.app, experiment: "made-up")
+        #expect(results.definition.source == .observed)
+        #expect(results.report.variants.map(\.name) == ["a", "b"])
+        #expect(results.report.controlName == "a")
+        #expect(results.note != nil)
+    }
+
+    @Test func unknownAppExperimentAndControlAreErrors() throws {
+        let fixture = try ResultsFixture()
+        let reader = ExperimentResultsReader(database: fixture.database)
+        #expect(throws: ExperimentResultsError.appNotFound("nope")) {
+            try reader.results(appID: "nope", experiment: ResultsFixture.experiment)
+        }
+        #expect(throws: ExperimentResultsError.experimentNotFound(app: "demo", key: "nope")) {
+            try reader.results(appID: "demo", experiment: "nope")
+        }
+        #expect(throws: ExperimentResultsError.self) {
+            try reader.results(appID: "demo", experiment: ResultsFixture.experiment, control: "nope")
+        }
+        #expect(throws: ExperimentResultsError.self) {
+            try reader.results(appID: "demo", experiment: ResultsFixture.experiment, minimumEffect: 1.5)
+        }
+    }
+
+    @Test func anotherControlCanBeChosen() throws {
+        let fixture = try ResultsFixture()
+        try fixture.ingest(
+            Self.arm("control", exposed: 300, granted: 120) + Self.arm("short-copy", exposed: 300, granted: 150))
+        let report = try fixture.results(control: "short-copy").report
+        #expect(report.controlName == "short-copy")
+        #expect(report.variants[0].verdict == .worse)
+    }
+
+    @Test func theLiveSnapshotIsUsedWhenGiven() throws {
+        let fixture = try ResultsFixture()
+        try fixture.ingest(Self.arm("control", exposed: 100, granted: 40))
+        let text = try ResultsFixture.demoDocument(experiments: [
+            ResultsFixture.experiment([("control", 25), ("short-copy", 75)])
+        ])
+        let document = PolicyDocument.decode(try JSONParser().parse(text)).document
+        let reader = ExperimentResultsReader(database: fixture.database) { app in
+            app == ResultsFixture.app ? (document, 42) : nil
+        }
+        let results = try reader.results(appID: ResultsFixture.app, experiment: ResultsFixture.experiment)
+        #expect(results.definition.source == .live(revision: 42))
+        #expect(results.report.variants.map(\.weight) == [0.25, 0.75])
+    }
+}
+
+/// The admin endpoint on the running service, over real sockets, behind the admin tokens.
+@Suite struct ResultsEndpointTests {
+    static let secret = "results-test-bootstrap-secret-0123456789abcdefghijklmnop"
+    static let path = "/v1/admin/apps/demo/experiments/camera-prime-copy/results"
+
+    final class Service {
+        let fixture = PublicFixture()
+        let service: PreludeService
+        var client: PublicClient { PublicClient(port: service.port) }
+
+        init() throws {
+            service = try fixture.startService { $0.adminToken = RedactedSecret(ResultsEndpointTests.secret) }
+        }
+        deinit { service.stop() }
+
+        func get(_ target: String, token: String? = ResultsEndpointTests.secret) throws -> PublicClient.Response {
+            try client.get(target, headers: token.map { [("Authorization", "Bearer \($0)")] } ?? [])
+        }
+
+        func reader() -> ExperimentResultsReader {
+            let store = service.policyStore
+            return ExperimentResultsReader(database: service.database) { app in
+                store.snapshot(app: app).map { ($0.document, $0.revision) }
+            }
+        }
+    }
+
+    @Test func answersTheReportAsJSON() throws {
+        let service = try Service()
+        try ResultsFixture.ingest(
+            ResultsTests.arm("control", exposed: 600, granted: 240)
+                + ResultsTests.arm("short-copy", exposed: 400, granted: 160), into: service.service.database)
+        let response = try service.get(Self.path)
+        #expect(response.status == 200)
+        #expect(response["Content-Type"]?.hasPrefix("application/json") == true)
+        #expect(response["Cache-Control"] == "no-store")
+        let json = try JSONParser().parse(response.text)
+        #expect(json == (try service.reader().results(appID: "demo", experiment: "camera-prime-copy")).encodeJSON())
+        #expect(json["app"] == "demo")
+        #expect(json["trustworthy"] == false)
+        #expect(json["sampleRatio"]?["mismatch"] == true)
+        #expect(json["configuration"]?["source"] == "live")
+        #expect(json["configuration"]?["revision"] == 1)
+        #expect(json["variants"]?[1]?["funnel"]?["exposed"] == 400)
+
+        let sized = try JSONParser().parse(try service.get(Self.path + "?minimumEffect=0.05").text)
+        #expect(sized["minimumEffect"] == .double(0.05))
+        #expect(sized["requiredInstallsPerArm"] == 1534)
+        #expect(try service.get(Self.path + "?pretty").text.contains("\n  \"experimentKey\""))
+    }
+
+    @Test func needsAnAdminTokenAndReadScopeIsEnough() throws {
+        let service = try Service()
+        let missing = try service.get(Self.path, token: nil)
+        #expect(missing.status == 401)
+        #expect(missing["WWW-Authenticate"]?.hasPrefix("Bearer") == true)
+        #expect(try service.get(Self.path, token: "wrong-" + Self.secret).status == 401)
+        let (_, readSecret) = try TokenStore(database: service.service.database).create(
+            name: "reader", scope: .read, actor: "test", now: 0)
+        #expect(try service.get(Self.path, token: readSecret).status == 200)
+    }
+
+    @Test(arguments: [
+        ("/v1/admin/apps/demo/experiments/nope/results", 404, "no experiment"),
+        ("/v1/admin/apps/nope/experiments/camera-prime-copy/results", 404, "no app"),
+        (path + "?minimumEffect=abc", 400, "minimumEffect"),
+        (path + "?minimumEffect=0", 400, "minimumEffect"),
+        (path + "?control=zzz", 400, "control"),
+    ])
+    func badRequestsAreProblems(target: String, status: Int, detail: String) throws {
+        let service = try Service()
+        let response = try service.get(target)
+        #expect(response.status == status)
+        #expect(response["Content-Type"] == "application/problem+json")
+        let problem = try JSONParser().parse(response.text)
+        #expect(problem["status"] == .integer(status))
+        #expect(problem["detail"]?.stringValue?.contains(detail) == true, "\(response.text)")
+    }
+
+    /// The whole path: events POSTed to the running service (with every batch retried), aggregated by the observer
+    /// the service installs, read back from the admin endpoint.
+    @Test func eventsPostedOverHTTPReachTheResults() throws {
+        let service = try Service()
+        let events =
+            ResultsTests.arm("control", exposed: 300, granted: 120)
+            + ResultsTests.arm("short-copy", exposed: 200, granted: 100)
+        var accepted = 0
+        for start in stride(from: 0, to: events.count, by: 400) {
+            let body = EventsTests.batch(
+                events[start..<min(start + 400, events.count)].map { event in
+                    EventsTests.event(
+                        event.id, install: event.install, type: event.type,
+                        extra: #","experiment":"camera-prime-copy","variant":"\#(event.variant!)""#)
+                })
+            let response = try service.client.post("/v1/apps/demo/events", json: body)
+            #expect(response.status == 202, "\(response.text)")
+            accepted += try response.json()["accepted"] as? Int ?? -1
+            // The client retries the batch (a lost 202): all duplicates, nothing counted twice.
+            let retry = try service.client.post("/v1/apps/demo/events", json: body)
+            #expect(try retry.json()["duplicates"] as? Int == min(400, events.count - start))
+        }
+        #expect(accepted == events.count)
+        let json = try JSONParser().parse(try service.get(Self.path).text)
+        #expect(json["variants"]?[0]?["funnel"]?["exposed"] == 300)
+        #expect(json["variants"]?[0]?["funnel"]?["granted"] == 120)
+        #expect(json["variants"]?[1]?["funnel"]?["exposed"] == 200)
+        #expect(json["variants"]?[1]?["funnel"]?["granted"] == 100)
+        #expect(json["sampleRatio"]?["mismatch"] == true)  // 300/200 on 50/50: chi-square 20, p ≈ 7.7e-6
+    }
+}
