@@ -205,3 +205,19 @@ import Testing
         #expect(refused.headers["x-request-id"].map(Self.isGenerated) == true)
     }
 }
+
+@Suite struct RequestLogTimestampTests {
+    @Test func timestampIsUTCWithMillisecondsAndMatchesTheClock() throws {
+        let before = Date()
+        let text = Logger.timestamp()
+        let after = Date()
+        #expect(text.utf8.count == 24)
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let parsed = try #require(formatter.date(from: text))
+        // Truncated to the millisecond, so up to 1 ms before `before`.
+        #expect(parsed.timeIntervalSince(before) > -0.002)
+        #expect(parsed.timeIntervalSince(after) <= 0.001)
+        #expect(text.hasSuffix("Z"))
+    }
+}
