@@ -7,7 +7,7 @@ public struct CompletedRequest: Sendable {
     public var route: String?
     /// The response status code.
     public var status: Int
-    /// From the request's first byte to the response being handed to the socket, in monotonic nanoseconds.
+    /// From the request's first byte to its response being ready to write, in monotonic nanoseconds.
     public var durationNanoseconds: UInt64
     /// Response bytes (head and body) queued for the socket.
     public var bytesSent: Int

@@ -268,10 +268,7 @@ final class HTTPConnection: @unchecked Sendable {
         requestID = nil
         handlerRoute = nil
         requestStart = 0
-        phase = .writing
-        deadline = loop.now + loop.core.writeTimeoutMs
-        _ = flush()
-        // After the write, so the observer's work (a log line) never delays the response.
+        // Before the write, so a client that has read the response can rely on it being counted and logged.
         if let observer = loop.core.requestObserver {
             let now = SystemInfo.monotonicNanoseconds()
             observer(
@@ -280,6 +277,9 @@ final class HTTPConnection: @unchecked Sendable {
                     durationNanoseconds: started == 0 ? 0 : now &- started, bytesSent: bytes,
                     requestID: idField?.value ?? "", remoteAddress: remoteAddress))
         }
+        phase = .writing
+        deadline = loop.now + loop.core.writeTimeoutMs
+        _ = flush()
     }
 
     private static let continueLine: [UInt8] = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)

@@ -47,8 +47,9 @@ public struct HTTPServerConfiguration: Sendable {
     /// threads, so it must be thread-safe and quick. Default nil.
     public var eventHandler: (@Sendable (HTTPServerEvent) -> Void)?
     /// Told about every response sent, the engine's own included (for request logs and metrics). Called on the
-    /// event-loop thread that owns the connection, after the response is queued: it must be thread-safe and quick
-    /// (no blocking I/O). Default nil: nothing is measured and no clock is read.
+    /// event-loop thread that owns the connection, once the response is encoded and just before it is written (so
+    /// a client that read it knows it was counted): it must be thread-safe and quick. Default nil: nothing is
+    /// measured and no clock is read.
     public var onRequestCompleted: (@Sendable (CompletedRequest) -> Void)?
     /// The request id header: a valid client value (1–128 visible ASCII characters) is kept, otherwise one is
     /// generated; it is echoed on the response and given to handlers as `HTTPRequest.requestID`. Default

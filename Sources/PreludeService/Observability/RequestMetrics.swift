@@ -105,7 +105,7 @@ package final class RequestMetrics: MetricsCollector {
         }
         writer.family(
             "prelude_http_request_duration_seconds", type: .histogram,
-            help: "Time from the first byte of the request to its response being handed to the socket.")
+            help: "Time from the first byte of the request to its response being ready to write.")
         for series in all where series.latency.count > 0 {
             series.latency.write(
                 "prelude_http_request_duration_seconds", labels: [("route", series.route), ("method", series.method)],
