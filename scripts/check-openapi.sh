@@ -55,6 +55,8 @@ fi
 # clock, or which If-Match value is current; the server's answers to those are still checked for their status
 # code, content type, headers and problem+json schema by the other checks.
 # --workers 1: the machine has two cores shared with the server under test.
+# Run from the scratch directory: schemathesis and hypothesis keep their caches in the working directory.
+cd "$report"
 timeout "$((${SCHEMATHESIS_MAX_TIME:-120} + 60))" "$bin/schemathesis" --config-file "$repo/scripts/schemathesis.toml" \
     run "$repo/openapi.yaml" \
     --url "$base" \
