@@ -27,7 +27,7 @@ RUN swift build -c release --static-swift-stdlib --product prelude \
     && install -D -m 0755 "$(swift build -c release --static-swift-stdlib --show-bin-path)/prelude" /out/bin/prelude \
     && strip /out/bin/prelude \
     && mkdir -p /out/share/prelude \
-    && cp -R migrations config /out/share/prelude/
+    && cp -R migrations config openapi.yaml /out/share/prelude/
 
 # ---------------------------------------------------------------------------------------------------------------
 FROM ${RUNTIME_IMAGE}

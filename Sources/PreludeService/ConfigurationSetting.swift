@@ -15,6 +15,7 @@ package enum ConfigurationSetting: String, Sendable, CaseIterable {
     case policyStaleIfError
     case resolvedCacheSize
     case eventRetentionDays
+    case adminAuthFailuresPerMinute
 
     /// The key in config/prelude.json.
     package var jsonKey: String { rawValue }
@@ -37,6 +38,7 @@ package enum ConfigurationSetting: String, Sendable, CaseIterable {
         case .policyStaleIfError: "PRELUDE_POLICY_STALE_IF_ERROR"
         case .resolvedCacheSize: "PRELUDE_RESOLVED_CACHE_SIZE"
         case .eventRetentionDays: "PRELUDE_EVENT_RETENTION_DAYS"
+        case .adminAuthFailuresPerMinute: "PRELUDE_ADMIN_AUTH_FAILURES_PER_MINUTE"
         }
     }
 
@@ -58,6 +60,7 @@ package enum ConfigurationSetting: String, Sendable, CaseIterable {
         case .policyStaleIfError: "--policy-stale-if-error"
         case .resolvedCacheSize: "--resolved-cache-size"
         case .eventRetentionDays: "--event-retention-days"
+        case .adminAuthFailuresPerMinute: "--admin-auth-failures-per-minute"
         }
     }
 
@@ -65,7 +68,7 @@ package enum ConfigurationSetting: String, Sendable, CaseIterable {
     var isNumeric: Bool {
         switch self {
         case .port, .shutdownGracePeriod, .databaseReaders, .policyMaxAge, .policyStaleWhileRevalidate,
-            .policyStaleIfError, .resolvedCacheSize, .adminPort, .eventRetentionDays:
+            .policyStaleIfError, .resolvedCacheSize, .adminPort, .eventRetentionDays, .adminAuthFailuresPerMinute:
             true
         default: false
         }

@@ -36,6 +36,8 @@ package struct ServiceConfiguration: Sendable, Equatable {
     package var resolvedCacheCapacity = 1024
     /// Days raw events are kept before pruning (experiment aggregates are kept); 0 keeps them forever.
     package var eventRetentionDays = 90
+    /// Failed admin authentications allowed per minute from one address before it gets 429 (reliability.md §3).
+    package var adminAuthFailuresPerMinute = 10
 
     /// The built-in defaults.
     package init() {}
@@ -183,6 +185,11 @@ package struct ServiceConfiguration: Sendable, Equatable {
                 throw fail("'\(raw)' is not a number of days between 0 (keep forever) and 36500")
             }
             eventRetentionDays = days
+        case .adminAuthFailuresPerMinute:
+            guard let count = Int(value), (1...100_000).contains(count) else {
+                throw fail("'\(raw)' is not a number of failures between 1 and 100000")
+            }
+            adminAuthFailuresPerMinute = count
         }
     }
 }

@@ -60,6 +60,11 @@ struct ConfigurationOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Days raw events are kept; 0 keeps them forever. [default: 90]", valueName: "days"))
     var eventRetentionDays: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Failed admin authentications per minute from one address before 429. [default: 10]", valueName: "count"))
+    var adminAuthFailuresPerMinute: String?
+
     /// The flags given, by setting.
     var flags: [ConfigurationSetting: String] {
         var flags: [ConfigurationSetting: String] = [:]
@@ -78,6 +83,7 @@ struct ConfigurationOptions: ParsableArguments {
         flags[.policyStaleIfError] = policyStaleIfError
         flags[.resolvedCacheSize] = resolvedCacheSize
         flags[.eventRetentionDays] = eventRetentionDays
+        flags[.adminAuthFailuresPerMinute] = adminAuthFailuresPerMinute
         return flags
     }
 

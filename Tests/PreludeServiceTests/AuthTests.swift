@@ -117,6 +117,10 @@ import Testing
         let limited = harness.failure(good, .read)
         #expect(limited.status == .tooManyRequests)
         #expect(limited.headers["Retry-After"] == "6")
+        // A request with no credentials guesses nothing: it keeps getting a plain 401, never 429.
+        let bare = harness.failure(nil, .read)
+        #expect(bare.status == .unauthorized)
+        #expect(bare.headers["WWW-Authenticate"] == #"Bearer realm="prelude""#)
         // Another address is not affected; the first recovers after Retry-After seconds.
         #expect(try harness.authorize(good, .read, address: "10.9.9.9:1").name == "ops")
         harness.advance(6)
@@ -240,4 +244,21 @@ final class TestClock: Sendable {
     private let seconds = Mutex(1_800_000_000.0)
     var now: Date { Date(timeIntervalSince1970: seconds.withLock { $0 }) }
     func advance(_ delta: Double) { seconds.withLock { $0 += delta } }
+
+    @Test func failureLimitIsASettingNamedWhenBad() throws {
+        #expect(
+            try ServiceConfiguration.resolve(fileText: nil, environment: [:], flags: [:]).adminAuthFailuresPerMinute
+                == 10)
+        let configured = try ServiceConfiguration.resolve(
+            fileText: #"{"adminAuthFailuresPerMinute": 20}"#,
+            environment: ["PRELUDE_ADMIN_AUTH_FAILURES_PER_MINUTE": "500"], flags: [:])
+        #expect(configured.adminAuthFailuresPerMinute == 500)
+        for bad in ["0", "-3", "many", "100001"] {
+            let error = #expect(throws: ConfigurationError.self) {
+                try ServiceConfiguration.resolve(
+                    fileText: nil, environment: [:], flags: [.adminAuthFailuresPerMinute: bad])
+            }
+            #expect(error?.setting == "--admin-auth-failures-per-minute")
+        }
+    }
 }

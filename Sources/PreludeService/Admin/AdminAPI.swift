@@ -120,7 +120,10 @@ extension AdminAPI {
     package static func make(
         configuration: ServiceConfiguration, database: Database, store: PolicyStore, logger: Logger
     ) throws -> AdminAPI {
-        let api = AdminAPI(database: database, store: store, logger: logger)
+        let authenticator = AdminAuthenticator(
+            tokens: TokenStore(database: database), logger: logger,
+            limiter: FailureRateLimiter(burst: configuration.adminAuthFailuresPerMinute, window: 60))
+        let api = AdminAPI(database: database, store: store, logger: logger, authenticator: authenticator)
         try AdminBootstrap.run(secret: configuration.adminToken, tokens: api.tokens, logger: logger, now: api.now)
         return api
     }

@@ -35,6 +35,16 @@ package final class AdminAuthenticator: Sendable {
     package func authorize(_ request: HTTPRequest, required: TokenScope) throws(ProblemDetails) -> AdminToken {
         let now = clock().timeIntervalSince1970
         let address = FailureRateLimiter.clientAddress(request.remoteAddress)
+        let values = request.headers.values(for: "Authorization")
+        // A request with no credentials at all guesses nothing, so it gets its 401 even from an address over the
+        // failure limit; the limiter only slows down attempts that present a token.
+        if values.isEmpty && request.queryValue("access_token") == nil {
+            // RFC 6750 §3.1: no error code when the request has no authentication information.
+            throw Self.unauthorized(
+                detail: "this endpoint needs an admin token: Authorization: Bearer $PRELUDE_TOKEN"
+                    + (noTokensExist() ? Self.howToCreate : ""),
+                challenge: "Bearer realm=\"\(Self.realm)\"")
+        }
         if let wait = limiter.withLock({ $0.retryAfter(address, now: now) }) {
             // RFC 6585 §4: 429 with Retry-After (delay-seconds, RFC 9110 §10.2.3).
             throw ProblemDetails(
@@ -47,14 +57,6 @@ package final class AdminAuthenticator: Sendable {
             throw failure(
                 address, now: now, reason: "token in query string",
                 detail: "send the token in an Authorization: Bearer header, never in the URL")
-        }
-        let values = request.headers.values(for: "Authorization")
-        guard !values.isEmpty else {
-            // RFC 6750 §3.1: no error code when the request has no authentication information.
-            throw Self.unauthorized(
-                detail: "this endpoint needs an admin token: Authorization: Bearer $PRELUDE_TOKEN"
-                    + (noTokensExist() ? Self.howToCreate : ""),
-                challenge: "Bearer realm=\"\(Self.realm)\"")
         }
         guard values.count == 1, let secret = Self.bearerCredentials(values[0]) else {
             throw failure(
