@@ -77,7 +77,11 @@ package enum ConfigurationSetting: String, Sendable, CaseIterable {
     /// Environment variables that are not settings but are still ours (so not "unknown").
     /// `PRELUDE_ADMIN_TOKEN` is environment-only on purpose: a secret in a flag shows in `ps`, in a file it is easy
     /// to commit.
-    package static let otherEnvironmentVariables: Set<String> = ["PRELUDE_CONFIG", adminTokenVariable]
+    /// `PRELUDE_URL` and `PRELUDE_TOKEN` are the client-side variables of the curl examples in docs/admin.md; an
+    /// operator who exported them must still be able to run `prelude` in the same shell.
+    package static let otherEnvironmentVariables: Set<String> = [
+        "PRELUDE_CONFIG", adminTokenVariable, "PRELUDE_URL", "PRELUDE_TOKEN",
+    ]
 
     /// The bootstrap admin token's variable (see docs/admin.md).
     package static let adminTokenVariable = "PRELUDE_ADMIN_TOKEN"

@@ -66,6 +66,12 @@ import Testing
         #expect(error?.problem.contains("unknown environment variable") == true)
     }
 
+    @Test func curlClientVariablesDoNotStopTheServer() throws {
+        // docs/admin.md has operators export these for curl; `prelude` in the same shell must still start.
+        let environment = ["PRELUDE_URL": "http://127.0.0.1:8080", "PRELUDE_TOKEN": "prl_x", "PRELUDE_PORT": "9000"]
+        #expect(try ServiceConfiguration.resolve(fileText: nil, environment: environment, flags: [:]).port == 9000)
+    }
+
     @Test func configVariableIsNotASettingButIsKnown() throws {
         _ = try ServiceConfiguration.resolve(fileText: nil, environment: ["PRELUDE_CONFIG": "x.json"], flags: [:])
     }
