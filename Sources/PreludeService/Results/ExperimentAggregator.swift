@@ -65,7 +65,7 @@ package struct ExperimentAggregator: Sendable {
         ON CONFLICT (app_id, experiment_key, feature, variant, install_id) DO UPDATE SET steps = excluded.steps
         """
 
-    private static let upsertCounts = """
+    static let upsertCounts = """
         INSERT INTO experiment_funnel_counts (app_id, experiment_key, feature, variant,
             exposed, prime_shown, prime_continued, prime_dismissed, system_granted, system_denied,
             settings_opened, returned_granted, granted, first_event_at, last_event_at)
