@@ -108,8 +108,8 @@ function done(summary, latency, requests)
 end
 LUA
 
-printf '| mode | connections | seconds | batches answered | events/s (acknowledged) | p50 ms | p90 ms | p99 ms | max ms | sent | stored | check |\n'
-printf '|---|---|---|---|---|---|---|---|---|---|---|---|\n'
+printf '| mode | connections | seconds | batches answered | events/s (acknowledged) | p50 ms | p90 ms | p99 ms | max ms | server CPU µs/event | sent | stored | check |\n'
+printf '|---|---|---|---|---|---|---|---|---|---|---|---|---|\n'
 STATUS=0
 for MODE in $MODES; do
     DB="$WORK/$MODE.sqlite"
@@ -121,13 +121,18 @@ for MODE in $MODES; do
         sleep 0.1
     done
     RUN="r$(date +%s%N)"
+    CPU_BEFORE=$(awk '{print $14 + $15}' "/proc/$SERVER_PID/stat")
     OUT=$(wrk -t "$THREADS" -c "$CONNECTIONS" -d "${DURATION}s" --timeout 10s -s "$WORK/events.lua" \
         "http://127.0.0.1:$PORT/" -- "$MODE" "$RUN")
+    # Server CPU time (user + system, clock ticks) during the run: CPU per event does not depend much on what else
+    # the machine is doing, unlike events/s on a shared machine.
+    CPU_TICKS=$(( $(awk '{print $14 + $15}' "/proc/$SERVER_PID/stat") - CPU_BEFORE ))
     kill -TERM "$SERVER_PID"; wait "$SERVER_PID" || true; SERVER_PID=
     LINE=$(grep '^RESULT' <<<"$OUT") || { echo "$OUT" >&2; exit 1; }
-    python3 - "$DB" "$MODE" "$CONNECTIONS" "$LINE" <<'PY' || STATUS=1
+    python3 - "$DB" "$MODE" "$CONNECTIONS" "$LINE" "$CPU_TICKS" "$(getconf CLK_TCK)" <<'PY' || STATUS=1
 import sqlite3, sys
 db, mode, connections, line = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+cpu_seconds = int(sys.argv[5]) / int(sys.argv[6])
 r = {k: float(v) for k, v in (item.split("=") for item in line.split()[1:])}
 c = sqlite3.connect(db)
 stored = c.execute("SELECT count(*) FROM events").fetchone()[0]
@@ -152,7 +157,8 @@ counters = c.execute("""
 if counters != recount: problems.append(f"counters {counters} != recount {recount}")
 check = "ok: stored = sent, counters = recount" if not problems else "; ".join(problems)
 print(f"| {mode} | {connections} | {r['seconds']:.1f} | {int(r['acked'])} | {acked_events / r['seconds']:,.0f} | "
-      f"{r['p50']:.1f} | {r['p90']:.1f} | {r['p99']:.1f} | {r['max']:.1f} | {sent} | {stored} | {check} |")
+      f"{r['p50']:.1f} | {r['p90']:.1f} | {r['p99']:.1f} | {r['max']:.1f} | {cpu_seconds * 1e6 / max(stored, 1):.1f} | "
+      f"{sent} | {stored} | {check} |")
 # Lost or miscounted events fail the run; requests cut off by wrk's stop are reported, not fatal.
 sys.exit(1 if [p for p in problems if "cut off" not in p] else 0)
 PY
