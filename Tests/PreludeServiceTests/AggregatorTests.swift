@@ -188,14 +188,22 @@ import Testing
                 install: install, variant: index % 2 == 0 ? "control" : "short-copy",
                 ["primeShown", "primeAccepted", "systemGranted"])
         }
-        try fixture.ingest(events + events.map { var e = $0; e.id += "-again"; return e })
+        let again = events.map { event in
+            var copy = event
+            copy.id += "-again"
+            return copy
+        }
+        try fixture.ingest(events + again)
         let stored = try fixture.database.read { db in
             try db.query("SELECT install_id, steps FROM experiment_install_steps ORDER BY install_id").map {
                 (try $0.get(0, as: String.self), try $0.get(1, as: Int.self))
             }
         }
         #expect(stored.map(\.0) == installs.sorted())
-        #expect(stored.allSatisfy { $0.1 == FunnelSteps([.exposed, .primeShown, .primeContinued, .systemGranted]).rawValue })
+        #expect(
+            stored.allSatisfy {
+                $0.1 == FunnelSteps([.exposed, .primeShown, .primeContinued, .systemGranted]).rawValue
+            })
         #expect(try fixture.arms() == (try fixture.recount()))
         #expect(try fixture.arms().map(\.counts.granted) == [5, 4])
     }

@@ -7,8 +7,9 @@ import Synchronization
 /// Stores validated event batches durably, deduplicated, with group commit.
 ///
 /// Each batch is stored in one write transaction with `INSERT … ON CONFLICT (app_id, install_id,
-/// client_event_id) DO NOTHING` through one cached prepared statement; ``EventIngestionObserver``s see every
-/// new row inside that transaction. `ingest` returns only after `COMMIT` (synchronous=FULL: on stable storage).
+/// client_event_id) DO NOTHING` through one cached prepared statement; ``EventIngestionObserver``s see each
+/// batch's new rows inside that transaction, once per batch (``EventIngestionObserver/didInsert(batch:connection:)``).
+/// `ingest` returns only after `COMMIT` (synchronous=FULL: on stable storage).
 ///
 /// Group commit: batches arriving while a transaction is being written queue up, and the next thread to take
 /// the commit lock writes *all* queued batches in one transaction, each inside its own `SAVEPOINT` so one

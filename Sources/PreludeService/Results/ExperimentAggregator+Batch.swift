@@ -2,8 +2,9 @@ import PreludeCore
 import PreludeStorage
 
 extension ExperimentAggregator {
-    /// Accounts for a batch of newly stored events at once; the result equals ``record(appID:installID:type:feature:experiment:variant:receivedAt:on:)``
-    /// called for each event in order, at a fraction of the cost.
+    /// Accounts for a batch of newly stored events at once; the result equals
+    /// ``record(appID:installID:type:feature:experiment:variant:receivedAt:on:)`` called for each event in order, at a
+    /// fraction of the cost.
     ///
     /// The events are grouped by arm (app, experiment, feature, variant) and, within an arm, by install (OR of the
     /// steps its events mark). Per arm: one read of the existing steps of all its installs, the new steps and the
