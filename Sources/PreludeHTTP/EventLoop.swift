@@ -28,6 +28,8 @@ final class EventLoop: @unchecked Sendable {
     var date = HTTPDate()
     var now: Int64 = SystemInfo.monotonicMilliseconds()
     var stopping = false
+    /// Generates the request ids of this loop's connections.
+    var requestIDs = RequestIDGenerator()
     private var hardDeadline: Int64 = .max
     private var nextSweep: Int64 = 0
     private let tickMilliseconds: Int32

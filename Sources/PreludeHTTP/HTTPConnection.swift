@@ -50,6 +50,14 @@ final class HTTPConnection: @unchecked Sendable {
     private var writingInterim = false
     private var interest: UInt32 = Epoll.readable
 
+    // The current request, for `X-Request-ID` and `onRequestCompleted`.
+    /// Monotonic nanoseconds of the request's first byte; 0 when not measured (no observer) or not started.
+    private var requestStart: UInt64 = 0
+    /// The id echoed in `X-Request-ID`; nil until known (a refused head gets one generated at `send`).
+    private var requestID: String?
+    /// The pattern of the route whose handler produced the response; nil for the engine's own answers.
+    private var handlerRoute: String?
+
     init(fd: Int32, remoteAddress: String, loop: EventLoop) {
         self.fd = fd
         self.remoteAddress = remoteAddress
@@ -113,6 +121,9 @@ final class HTTPConnection: @unchecked Sendable {
     private func processInput() {
         while phase == .idle || phase == .head || phase == .body {
             if inputStart == input.count && phase == .idle { break }
+            if phase == .idle && requestStart == 0 && loop.core.requestObserver != nil {
+                requestStart = SystemInfo.monotonicNanoseconds()
+            }
             let step: (RequestDecoder.Event, Int)
             do {
                 step = try input.withUnsafeBufferPointer { buffer throws(HTTPParseError) in
@@ -135,6 +146,14 @@ final class HTTPConnection: @unchecked Sendable {
                 return
             case .head(let parsed):
                 requestCount += 1
+                if let name = loop.core.requestIDHeader {
+                    // A client's id is kept when it is safe to log and echo; otherwise we make one.
+                    if let sent = parsed.headers[name], RequestIDGenerator.isAcceptable(sent) {
+                        requestID = sent
+                    } else {
+                        requestID = loop.requestIDs.next()
+                    }
+                }
                 let decided = loop.core.responder.decide(parsed)
                 do {
                     try decoder.beginBody(maxSize: loop.core.responder.maxBodySize(for: decided))
@@ -183,9 +202,11 @@ final class HTTPConnection: @unchecked Sendable {
         phase = .processing
         deadline = .max
         if case .fixed(_, close: true) = decision { closeAfterResponse = true }
+        if case .route(let route, _) = decision { handlerRoute = route.pattern }
+        let requestID = self.requestID ?? ""
         if loop.core.responder.runsInline(decision) {
             let response = Responder.respond(
-                decision, head: head, body: body, remoteAddress: remoteAddress,
+                decision, head: head, body: body, remoteAddress: remoteAddress, requestID: requestID,
                 eventHandler: loop.core.configuration.eventHandler)
             send(response)
             return
@@ -195,7 +216,7 @@ final class HTTPConnection: @unchecked Sendable {
         let remoteAddress = self.remoteAddress
         DispatchQueue.global().async { [self] in
             let response = Responder.respond(
-                decision, head: head, body: body, remoteAddress: remoteAddress,
+                decision, head: head, body: body, remoteAddress: remoteAddress, requestID: requestID,
                 eventHandler: loop.core.configuration.eventHandler)
             loop.post(.completed(self, response))
         }
@@ -229,13 +250,33 @@ final class HTTPConnection: @unchecked Sendable {
             output.removeAll(keepingCapacity: true)
         }
         outputOffset = 0
+        var idField: (name: String, value: String)?
+        if let name = loop.core.requestIDHeader {
+            idField = (name, requestID ?? loop.requestIDs.next())
+        }
         ResponseEncoder.encodeHead(
             response, plan: plan, keepAlive: keepAlive, minorVersion: head.minorVersion, date: loop.date.headerLine,
-            serverName: loop.core.configuration.serverName, into: &output)
+            serverName: loop.core.configuration.serverName, requestID: idField, into: &output)
         outputBody = plan.sendBody ? response.body : []
         outputBodyOffset = 0
+        let method = head.method
+        let route = handlerRoute
+        let started = requestStart
+        let bytes = output.count + outputBody.count
         self.head = nil
         self.decision = nil
+        requestID = nil
+        handlerRoute = nil
+        requestStart = 0
+        // Before the write, so a client that has read the response can rely on it being counted and logged.
+        if let observer = loop.core.requestObserver {
+            let now = SystemInfo.monotonicNanoseconds()
+            observer(
+                CompletedRequest(
+                    method: method, route: route, status: response.status.code,
+                    durationNanoseconds: started == 0 ? 0 : now &- started, bytesSent: bytes,
+                    requestID: idField?.value ?? "", remoteAddress: remoteAddress))
+        }
         phase = .writing
         deadline = loop.now + loop.core.writeTimeoutMs
         _ = flush()
@@ -334,6 +375,7 @@ final class HTTPConnection: @unchecked Sendable {
         closeAfterResponse = true
         drainBeforeClose = true
         phase = .processing
+        handlerRoute = nil
         send(ProblemDetails(status: error.status, detail: error.reason).response())
     }
 

@@ -16,12 +16,15 @@ public struct HTTPRequest: Sendable {
     public var pathParameters: [String: String]
     /// The peer address as `ip:port`, for logs and rate limits.
     public var remoteAddress: String
+    /// The request id echoed in `X-Request-ID` (the client's when valid, else generated; empty when the server's
+    /// `requestIDHeader` is nil). Put it in logs and error reports.
+    public var requestID: String
 
     /// Creates a request; used by the parser and by in-process tests.
     public init(
         method: HTTPMethod, path: String, rawQuery: String = "", query: [(name: String, value: String)] = [],
         headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], pathParameters: [String: String] = [:],
-        remoteAddress: String = "127.0.0.1:0"
+        remoteAddress: String = "127.0.0.1:0", requestID: String = ""
     ) {
         self.method = method
         self.path = path
@@ -31,6 +34,7 @@ public struct HTTPRequest: Sendable {
         self.body = body
         self.pathParameters = pathParameters
         self.remoteAddress = remoteAddress
+        self.requestID = requestID
     }
 
     /// The first value of a query parameter, or nil.

@@ -46,6 +46,15 @@ public struct HTTPServerConfiguration: Sendable {
     /// Receives engine events (handler failures, refused requests, accept failures). Called on the engine's
     /// threads, so it must be thread-safe and quick. Default nil.
     public var eventHandler: (@Sendable (HTTPServerEvent) -> Void)?
+    /// Told about every response sent, the engine's own included (for request logs and metrics). Called on the
+    /// event-loop thread that owns the connection, once the response is encoded and just before it is written (so
+    /// a client that read it knows it was counted): it must be thread-safe and quick. Default nil: nothing is
+    /// measured and no clock is read.
+    public var onRequestCompleted: (@Sendable (CompletedRequest) -> Void)?
+    /// The request id header: a valid client value (1–128 visible ASCII characters) is kept, otherwise one is
+    /// generated; it is echoed on the response and given to handlers as `HTTPRequest.requestID`. Default
+    /// `X-Request-ID`; nil turns request ids off.
+    public var requestIDHeader: String?
 
     /// Creates a configuration with default limits.
     public init(host: String = "127.0.0.1", port: Int = 8080) {
@@ -69,6 +78,8 @@ public struct HTTPServerConfiguration: Sendable {
         self.acceptBackoff = 0.1
         self.serverName = "prelude"
         self.eventHandler = nil
+        self.onRequestCompleted = nil
+        self.requestIDHeader = "X-Request-ID"
     }
 
     /// The parser limits derived from this configuration.

@@ -76,7 +76,7 @@ package struct Responder: Sendable {
     /// Produces the response, running the handler if there is one. Never throws: errors render themselves,
     /// and anything else becomes a 500 problem without internal details.
     package static func respond(
-        _ decision: Decision, head: RequestHead, body: [UInt8], remoteAddress: String,
+        _ decision: Decision, head: RequestHead, body: [UInt8], remoteAddress: String, requestID: String = "",
         eventHandler: (@Sendable (HTTPServerEvent) -> Void)? = nil
     ) -> HTTPResponse {
         switch decision {
@@ -85,7 +85,8 @@ package struct Responder: Sendable {
         case .route(let route, let parameters):
             let request = HTTPRequest(
                 method: head.method, path: head.path, rawQuery: head.rawQuery, query: head.query, headers: head.headers,
-                body: body, pathParameters: parameters, remoteAddress: remoteAddress)
+                body: body, pathParameters: parameters, remoteAddress: remoteAddress,
+                requestID: requestID)
             do {
                 return try route.handler(request)
             } catch let error as any HTTPResponseError {

@@ -33,7 +33,7 @@ package enum ResponseEncoder {
     /// Appends the head of `response` to `out`.
     package static func encodeHead(
         _ response: HTTPResponse, plan: BodyPlan, keepAlive: Bool, minorVersion: Int, date: [UInt8],
-        serverName: String, into out: inout [UInt8]
+        serverName: String, requestID: (name: String, value: String)? = nil, into out: inout [UInt8]
     ) {
         out.append(contentsOf: "HTTP/1.1 ".utf8)
         appendDecimal(response.status.code, to: &out)
@@ -50,6 +50,8 @@ package enum ResponseEncoder {
             }
             if !isSafe(name) || !isSafe(field.value) || name.isEmpty { continue }
             if HTTPHeaders.namesEqual(name, "server") { sawServer = true }
+            // The engine's request id replaces a handler's field of the same name (one value, never two).
+            if let requestID, HTTPHeaders.namesEqual(name, requestID.name) { continue }
             out.append(contentsOf: name.utf8)
             out.append(contentsOf: ": ".utf8)
             out.append(contentsOf: field.value.utf8)
@@ -58,6 +60,12 @@ package enum ResponseEncoder {
         if !sawServer {
             out.append(contentsOf: "Server: ".utf8)
             out.append(contentsOf: serverName.utf8)
+            out.append(contentsOf: crlf)
+        }
+        if let requestID {
+            out.append(contentsOf: requestID.name.utf8)
+            out.append(contentsOf: ": ".utf8)
+            out.append(contentsOf: requestID.value.utf8)
             out.append(contentsOf: crlf)
         }
         out.append(contentsOf: date)

@@ -10,6 +10,10 @@ import Synchronization
 final class ServerCore: Sendable {
     let configuration: HTTPServerConfiguration
     let responder: Responder
+    /// `configuration.onRequestCompleted`, read once per response.
+    let requestObserver: (@Sendable (CompletedRequest) -> Void)?
+    /// `configuration.requestIDHeader`.
+    let requestIDHeader: String?
     let parserLimits: HTTPParserLimits
     let headerTimeoutMs: Int64
     let bodyIdleTimeoutMs: Int64
@@ -27,6 +31,8 @@ final class ServerCore: Sendable {
     init(configuration: HTTPServerConfiguration, router: Router) throws {
         self.configuration = configuration
         responder = Responder(router: router, defaultMaxBodySize: configuration.maxBodySize)
+        requestObserver = configuration.onRequestCompleted
+        requestIDHeader = configuration.requestIDHeader
         parserLimits = configuration.parserLimits
         func ms(_ seconds: Double) -> Int64 { Int64((seconds * 1000).rounded()) }
         headerTimeoutMs = ms(configuration.headerTimeout)

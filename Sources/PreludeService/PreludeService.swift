@@ -60,10 +60,13 @@ package final class PreludeService: Sendable {
         do {
             try seedDemo(configuration: configuration, database: database, logger: logger)
             let policyStore = try PolicyStore.start(database: database, configuration: configuration, logger: logger)
+            let observability = Observability(logger: logger, database: database, policies: policyStore)
             let draining = DrainFlag()
             var router = Router()
             HealthRoutes.register(on: &router, database: database, migrator: migrator) { draining.isSet }
+            ObservabilityRoutes.register(on: &router, observability: observability)
             let eventIngestor = EventIngestor(database: database, observers: [ExperimentAggregator()] + eventObservers)
+            observability.observe(events: eventIngestor)
             PublicRoutes.register(
                 on: &router, store: policyStore, cacheControl: PolicyCacheControl(configuration), events: eventIngestor)
             let admin = try AdminAPI.make(
@@ -71,13 +74,18 @@ package final class PreludeService: Sendable {
             var adminRouter = Router()
             AdminAPI.register(on: &router, or: &adminRouter, api: admin, configuration: configuration)
             let server = HTTPServer(
-                configuration: HTTPServerConfiguration(host: configuration.host, port: configuration.port),
+                configuration: observability.instrumented(
+                    HTTPServerConfiguration(host: configuration.host, port: configuration.port),
+                    routers: [router, adminRouter]),
                 router: router)
+            observability.observe(server: server)
             let port = try server.start()
             let adminServer: HTTPServer?, adminPort: Int?
             do {
                 (adminServer, adminPort) = try AdminAPI.startListener(
-                    configuration: configuration, router: adminRouter, logger: logger)
+                    configuration: configuration, router: adminRouter, logger: logger,
+                    instrument: observability.instrumented)
+                adminServer.map(observability.observe(server:))
             } catch {
                 server.shutdown(gracePeriod: 0)
                 throw error

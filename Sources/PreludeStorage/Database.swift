@@ -22,6 +22,7 @@ package final class Database: @unchecked Sendable {
     private let readerSlots: DispatchSemaphore
     private let closed = Mutex(false)
     private let readerCount: Int
+    private let writeObserver = Mutex<(@Sendable (_ nanoseconds: UInt64) -> Void)?>(nil)
 
     /// Opens the file, creating it when absent, and opens `readerCount` reader connections.
     ///
@@ -55,6 +56,10 @@ package final class Database: @unchecked Sendable {
         precondition(DispatchQueue.getSpecific(key: onWriterQueue) != true, "Database.write called inside write")
         return try writerQueue.sync {
             try checkOpen()
+            // Timed from BEGIN to COMMIT or ROLLBACK (the time the write lock is held), for the service's metrics.
+            let observer = writeObserver.withLock { $0 }
+            let started = observer == nil ? 0 : DispatchTime.now().uptimeNanoseconds
+            defer { observer?(DispatchTime.now().uptimeNanoseconds &- started) }
             try writer.execute("BEGIN IMMEDIATE")
             let result: T
             do {
@@ -67,6 +72,12 @@ package final class Database: @unchecked Sendable {
             }
             return result
         }
+    }
+
+    /// Sets the function told how long each `write` transaction took (nanoseconds, committed or rolled back),
+    /// called on the writer queue after the transaction ended; it must be quick. Replaces any earlier one.
+    package func observeWrites(_ observer: (@Sendable (_ nanoseconds: UInt64) -> Void)?) {
+        writeObserver.withLock { $0 = observer }
     }
 
     /// Runs `body` on the writer queue outside any transaction: for statements that cannot run in one

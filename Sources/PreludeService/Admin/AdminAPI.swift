@@ -138,12 +138,15 @@ extension AdminAPI {
     }
 
     /// Starts the separate admin listener when `adminPort` is set; returns it and its bound port.
+    /// `instrument` adds the request log and metrics hooks to the listener's configuration.
     package static func startListener(
-        configuration: ServiceConfiguration, router: Router, logger: Logger
+        configuration: ServiceConfiguration, router: Router, logger: Logger,
+        instrument: (HTTPServerConfiguration, Router) -> HTTPServerConfiguration = { configuration, _ in configuration }
     ) throws -> (HTTPServer?, Int?) {
         guard let port = configuration.adminPort else { return (nil, nil) }
         let host = configuration.adminHost ?? configuration.host
-        let server = HTTPServer(configuration: HTTPServerConfiguration(host: host, port: port), router: router)
+        let server = HTTPServer(
+            configuration: instrument(HTTPServerConfiguration(host: host, port: port), router), router: router)
         let bound = try server.start()
         logger.info("admin listening", ["host": host, "port": "\(bound)"])
         return (server, bound)

@@ -1,0 +1,32 @@
+/// What the engine reports through `HTTPServerConfiguration.onRequestCompleted` for every response it sends:
+/// handler answers and the engine's own (404, 405, OPTIONS, and the 400/408/413/414/431/501/505 refusals).
+public struct CompletedRequest: Sendable {
+    /// The request method (`GET` for a request refused before its method was read).
+    public var method: HTTPMethod
+    /// The matched route pattern, e.g. `/v1/apps/{app}/policy`; nil when no handler ran (engine answers).
+    public var route: String?
+    /// The response status code.
+    public var status: Int
+    /// From the request's first byte to its response being ready to write, in monotonic nanoseconds.
+    public var durationNanoseconds: UInt64
+    /// Response bytes (head and body) queued for the socket.
+    public var bytesSent: Int
+    /// The request id echoed in `X-Request-ID` (the client's when valid, else generated).
+    public var requestID: String
+    /// The peer address as `ip:port`.
+    public var remoteAddress: String
+
+    /// Creates a report; the engine fills it, tests may build one.
+    public init(
+        method: HTTPMethod, route: String?, status: Int, durationNanoseconds: UInt64, bytesSent: Int,
+        requestID: String, remoteAddress: String
+    ) {
+        self.method = method
+        self.route = route
+        self.status = status
+        self.durationNanoseconds = durationNanoseconds
+        self.bytesSent = bytesSent
+        self.requestID = requestID
+        self.remoteAddress = remoteAddress
+    }
+}

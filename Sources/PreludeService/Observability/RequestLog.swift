@@ -1,0 +1,50 @@
+import PreludeHTTP
+
+/// Writes one JSON line per completed request at `info`:
+/// `{"time":…,"level":"info","msg":"request","method":"GET","route":"/healthz","status":200,"duration_ms":0.183,
+/// "bytes":215,"request_id":"4f1c…","remote":"127.0.0.1:51234"}`.
+///
+/// Only these fields are written: never headers, the query string or the body, so credentials
+/// (`Authorization`, tokens) cannot reach the log. `route` is the pattern, or null when no route handled the
+/// request. Lines are skipped without being built when the level is above `info`.
+package struct RequestLog: Sendable {
+    /// The logger lines go to.
+    package let logger: Logger
+
+    /// A request log writing through `logger`.
+    package init(logger: Logger) {
+        self.logger = logger
+    }
+
+    /// Logs one completed request.
+    package func record(_ request: CompletedRequest) {
+        guard logger.isEnabled(.info) else { return }
+        logger.log(.info, "request", renderedMembers: Self.members(request))
+    }
+
+    /// The line's fields after `msg`, as rendered JSON members.
+    package static func members(_ request: CompletedRequest) -> String {
+        var out = ",\"method\":"
+        out += Logger.quote(request.method.rawValue)
+        out += ",\"route\":"
+        out += request.route.map(Logger.quote) ?? "null"
+        out += ",\"status\":"
+        out += String(request.status)
+        out += ",\"duration_ms\":"
+        out += milliseconds(request.durationNanoseconds)
+        out += ",\"bytes\":"
+        out += String(request.bytesSent)
+        out += ",\"request_id\":"
+        out += Logger.quote(request.requestID)
+        out += ",\"remote\":"
+        out += Logger.quote(request.remoteAddress)
+        return out
+    }
+
+    /// Nanoseconds as milliseconds with three decimals (microsecond resolution), without Foundation formatting.
+    static func milliseconds(_ nanoseconds: UInt64) -> String {
+        let micros = (nanoseconds + 500) / 1000
+        let fraction = String(micros % 1000)
+        return String(micros / 1000) + "." + String(repeating: "0", count: 3 - fraction.count) + fraction
+    }
+}

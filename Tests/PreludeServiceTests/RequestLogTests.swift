@@ -1,0 +1,223 @@
+import Foundation
+import PreludeHTTP
+import Synchronization
+import Testing
+
+@testable import PreludeService
+
+@Suite struct RequestLogTests {
+    /// A raw HTTP/1.1 exchange over a fresh socket: send `request` as is, read until the server closes.
+    enum Client {
+        struct Response {
+            let status: Int
+            let headers: [String: String]
+            let body: [UInt8]
+        }
+
+        enum Failure: Error { case socket(Int32), malformed(String) }
+
+        static func exchange(port: Int, _ request: String) throws -> Response {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard fd >= 0 else { throw Failure.socket(errno) }
+            defer { close(fd) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard connected == 0 else { throw Failure.socket(errno) }
+            let bytes = Array(request.utf8)
+            _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            var received: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { break }
+                received += buffer[0..<count]
+            }
+            let separator = Array("\r\n\r\n".utf8)
+            guard let end = (0...max(0, received.count - 4)).first(where: { Array(received[$0..<$0 + 4]) == separator })
+            else { throw Failure.malformed(String(decoding: received, as: UTF8.self)) }
+            let head = String(decoding: received[..<end], as: UTF8.self).components(separatedBy: "\r\n")
+            let parts = head[0].split(separator: " ")
+            guard parts.count >= 2, let status = Int(parts[1]) else { throw Failure.malformed(head[0]) }
+            var headers: [String: String] = [:]
+            for line in head.dropFirst() {
+                guard let colon = line.firstIndex(of: ":") else { continue }
+                headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                    in: .whitespaces)
+            }
+            return Response(status: status, headers: headers, body: Array(received[(end + 4)...]))
+        }
+    }
+
+    final class Lines: Sendable {
+        let value = Mutex<[String]>([])
+        var all: [String] { value.withLock { $0 } }
+        var logger: Logger { Logger(level: .info) { line in self.value.withLock { $0.append(line) } } }
+
+        /// The parsed `"msg":"request"` lines.
+        func requests() -> [[String: Any]] {
+            all.compactMap { line in
+                guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                    object["msg"] as? String == "request"
+                else { return nil }
+                return object
+            }
+        }
+    }
+
+    let fixture = ServiceFixture()
+
+    /// A generated request id: 16 lowercase hex digits.
+    static func isGenerated(_ id: String) -> Bool {
+        id.utf8.count == 16 && id.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+
+    @Test func rendersEveryFieldAsJSONWithNumbersAndNullRoute() throws {
+        let completed = CompletedRequest(
+            method: .get, route: nil, status: 404, durationNanoseconds: 1_234_567, bytesSent: 321,
+            requestID: "abc\"d", remoteAddress: "127.0.0.1:5000")
+        let lines = Lines()
+        RequestLog(logger: lines.logger).record(completed)
+        let line = try #require(lines.all.first)
+        #expect(line.contains(#""route":null,"status":404,"duration_ms":1.235,"bytes":321,"#))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(object["level"] as? String == "info")
+        #expect(object["method"] as? String == "GET")
+        #expect(object["request_id"] as? String == "abc\"d")
+        #expect(object["remote"] as? String == "127.0.0.1:5000")
+        #expect(
+            Set(object.keys) == [
+                "time", "level", "msg", "method", "route", "status", "duration_ms", "bytes",
+                "request_id", "remote",
+            ])
+    }
+
+    @Test(arguments: [
+        (UInt64(0), "0.000"), (499, "0.000"), (500, "0.001"), (1_000_000, "1.000"), (12_345_678_901, "12345.679"),
+    ])
+    func formatsMilliseconds(nanoseconds: UInt64, expected: String) {
+        #expect(RequestLog.milliseconds(nanoseconds) == expected)
+    }
+
+    @Test func isSilentAboveInfo() {
+        let lines = Lines()
+        let logger = Logger(level: .notice) { line in lines.value.withLock { $0.append(line) } }
+        RequestLog(logger: logger).record(
+            CompletedRequest(
+                method: .get, route: "/healthz", status: 200, durationNanoseconds: 1, bytesSent: 1, requestID: "x",
+                remoteAddress: "r"))
+        #expect(lines.all.isEmpty)
+    }
+
+    @Test func logsOneLinePerRequestWithRequestIDAndNeverTheCredentials() throws {
+        let lines = Lines()
+        var configuration = ServiceFixture.make(fixture)
+        configuration.logLevel = .info
+        let secret = "prelude_secret_DO_NOT_LOG_8f3a"
+        let service = try PreludeService.start(configuration: configuration, logger: lines.logger)
+        let port = service.port
+
+        let health = try Client.exchange(
+            port: port,
+            "GET /healthz?token=\(secret) HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer \(secret)\r\n"
+                + "Cookie: session=\(secret)\r\nX-Request-ID: client-id-1\r\nConnection: close\r\n\r\n")
+        #expect(health.status == 200)
+        let admin = try Client.exchange(
+            port: port,
+            "GET /v1/admin/apps HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer \(secret)\r\nConnection: close\r\n\r\n")
+        #expect(admin.status == 401)
+        let missing = try Client.exchange(port: port, "GET /nope HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+        #expect(missing.status == 404)
+        service.stop()
+
+        let requests = lines.requests()
+        #expect(requests.count == 3)
+        let first = try #require(requests.first)
+        #expect(first["method"] as? String == "GET")
+        #expect(first["route"] as? String == "/healthz")
+        #expect(first["status"] as? Int == 200)
+        #expect(first["request_id"] as? String == "client-id-1")
+        #expect((first["bytes"] as? Int ?? 0) > health.body.count)
+        #expect((first["duration_ms"] as? Double ?? -1) >= 0)
+        #expect((first["remote"] as? String)?.hasPrefix("127.0.0.1:") == true)
+        #expect(requests[1]["route"] as? String == "/v1/admin/apps")
+        #expect(requests[1]["status"] as? Int == 401)
+        #expect(requests[1]["request_id"] as? String == admin.headers["x-request-id"])
+        #expect(requests[2]["route"] is NSNull)
+        #expect(requests[2]["status"] as? Int == 404)
+        #expect(requests[2]["request_id"] as? String == missing.headers["x-request-id"])
+        // Start, listening, shutdown and every request line are there; the secret is in none of them.
+        let all = lines.all
+        #expect(all.contains { $0.contains(#""msg":"listening""#) })
+        #expect(all.contains { $0.contains(#""msg":"stopped""#) })
+        #expect(!all.contains { $0.contains(secret) }, "a credential reached the log")
+    }
+
+    @Test func acceptsAValidClientRequestIDAndEchoesIt() throws {
+        let service = try PreludeService.start(
+            configuration: ServiceFixture.make(fixture), logger: Logger(level: .error))
+        defer { service.stop() }
+        let id = String(repeating: "a", count: 120) + "-_.:/+="
+        let response = try Client.exchange(
+            port: service.port, "GET /healthz HTTP/1.1\r\nHost: t\r\nX-Request-ID: \(id)\r\nConnection: close\r\n\r\n")
+        #expect(response.headers["x-request-id"] == id)
+    }
+
+    @Test(arguments: [
+        String(repeating: "a", count: 129),  // too long
+        "has space",
+        "caf\u{E9}",  // not ASCII
+        "",
+    ])
+    func replacesAnInvalidClientRequestID(_ bad: String) throws {
+        let service = try PreludeService.start(
+            configuration: ServiceFixture.make(fixture), logger: Logger(level: .error))
+        defer { service.stop() }
+        let response = try Client.exchange(
+            port: service.port,
+            "GET /healthz HTTP/1.1\r\nHost: t\r\nX-Request-ID: \(bad)\r\nConnection: close\r\n\r\n")
+        let generated = try #require(response.headers["x-request-id"])
+        #expect(generated != bad)
+        #expect(Self.isGenerated(generated))
+    }
+
+    @Test func generatesDistinctIDsAlsoForEngineErrors() throws {
+        let service = try PreludeService.start(
+            configuration: ServiceFixture.make(fixture), logger: Logger(level: .error))
+        defer { service.stop() }
+        var seen: Set<String> = []
+        for _ in 0..<20 {
+            let response = try Client.exchange(
+                port: service.port, "GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+            seen.insert(try #require(response.headers["x-request-id"]))
+        }
+        #expect(seen.count == 20)
+        // A request refused while parsing (bare LF → 400) still gets an id.
+        let refused = try Client.exchange(port: service.port, "GET /healthz HTTP/1.1\nHost: t\n\n")
+        #expect(refused.status == 400)
+        #expect(refused.headers["x-request-id"].map(Self.isGenerated) == true)
+    }
+}
+
+@Suite struct RequestLogTimestampTests {
+    @Test func timestampIsUTCWithMillisecondsAndMatchesTheClock() throws {
+        let before = Date()
+        let text = Logger.timestamp()
+        let after = Date()
+        #expect(text.utf8.count == 24)
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let parsed = try #require(formatter.date(from: text))
+        // Truncated to the millisecond, so up to 1 ms before `before`.
+        #expect(parsed.timeIntervalSince(before) > -0.002)
+        #expect(parsed.timeIntervalSince(after) <= 0.001)
+        #expect(text.hasSuffix("Z"))
+    }
+}
