@@ -1,5 +1,6 @@
 import PreludeCore
 import PreludeStorage
+import Synchronization
 import Testing
 
 @testable import PreludeService
@@ -133,5 +134,109 @@ import Testing
         ]
         let expected = steps[event].map { FunnelSteps.exposed.union($0) } ?? .exposed
         #expect(FunnelSteps.marked(byEvent: event.rawValue) == expected)
+    }
+}
+
+/// The per-batch aggregation (what ingestion uses) against the per-event one it replaced.
+@Suite struct AggregatorBatchTests {
+    /// Sees events one at a time only, like an observer written before the batch call existed: the ingestor's
+    /// default batch call feeds it event by event, so ExperimentAggregator's per-event `record` runs.
+    struct PerEvent: EventIngestionObserver {
+        let aggregator = ExperimentAggregator()
+        func didInsert(_ event: StoredEvent, connection: Connection) throws {
+            try aggregator.didInsert(event, connection: connection)
+        }
+    }
+
+    static func ingest(_ events: [TestEvent], into database: Database, perEvent: Bool, batchSize: Int) throws {
+        let observer: any EventIngestionObserver = perEvent ? PerEvent() : ExperimentAggregator()
+        let clock = Mutex<Int64>(1_700_000_000_000)
+        let ingestor = EventIngestor(database: database, observers: [observer], clock: { clock.withLock { $0 } })
+        for start in stride(from: 0, to: events.count, by: batchSize) {
+            let batch = events[start..<min(start + batchSize, events.count)].map { event in
+                EventBatch.Event(
+                    id: event.id, installID: event.install, type: AnalyticsEvent(rawValue: event.type)!,
+                    feature: Feature(rawValue: event.feature)!, experiment: event.experiment, variant: event.variant,
+                    occurredAt: 1_700_000_000_000)
+            }
+            _ = try ingestor.ingest(app: ResultsFixture.app, batch: EventBatch(events: batch))
+            clock.withLock { $0 += 1000 }  // so first_seen_at / first_event_at / last_event_at tell batches apart
+        }
+    }
+
+    /// Same stream, same batches: every row of both aggregate tables is identical, timestamps included.
+    @Test(arguments: [(UInt64(11), 1), (12, 7), (13, 100), (14, 500)])
+    func batchAggregationEqualsPerEventAggregation(seed: UInt64, batchSize: Int) throws {
+        let stream = AggregatorTests.messyStream(seed: seed, installs: 60, events: 1500)
+        let perEvent = try ResultsFixture()
+        let batched = try ResultsFixture()
+        try Self.ingest(stream, into: perEvent.database, perEvent: true, batchSize: batchSize)
+        try Self.ingest(stream, into: batched.database, perEvent: false, batchSize: batchSize)
+        let rows = try batched.aggregateRows()
+        #expect(rows.count > 10)
+        #expect(rows == (try perEvent.aggregateRows()))
+        #expect(try batched.arms() == (try batched.recount()))
+    }
+
+    /// Install ids travel to SQLite as JSON text: quotes, backslashes and control characters must survive.
+    @Test func installIDsNeedingJSONEscapesAreCountedExactly() throws {
+        let fixture = try ResultsFixture()
+        let installs = ["a\"b", "c\\d", "\\\"", "tab\there", "nl\n", "\u{1}x", "plain", "é-ü", "[\"x\",1]"]
+        var events: [TestEvent] = []
+        for (index, install) in installs.enumerated() {
+            events += TestEvent.flow(
+                install: install, variant: index % 2 == 0 ? "control" : "short-copy",
+                ["primeShown", "primeAccepted", "systemGranted"])
+        }
+        let again = events.map { event in
+            var copy = event
+            copy.id += "-again"
+            return copy
+        }
+        try fixture.ingest(events + again)
+        let stored = try fixture.database.read { db in
+            try db.query("SELECT install_id, steps FROM experiment_install_steps ORDER BY install_id").map {
+                (try $0.get(0, as: String.self), try $0.get(1, as: Int.self))
+            }
+        }
+        #expect(stored.map(\.0) == installs.sorted())
+        #expect(
+            stored.allSatisfy {
+                $0.1 == FunnelSteps([.exposed, .primeShown, .primeContinued, .systemGranted]).rawValue
+            })
+        #expect(try fixture.arms() == (try fixture.recount()))
+        #expect(try fixture.arms().map(\.counts.granted) == [5, 4])
+    }
+
+    @Test func jsonStringEscapesWhatRFC8259Requires() {
+        #expect(ExperimentAggregator.jsonString("abc") == #""abc""#)
+        #expect(ExperimentAggregator.jsonString("a\"b\\c\n\u{1F}") == #""a\"b\\c\u000a\u001f""#)
+        #expect(ExperimentAggregator.jsonArray(["x", "y\""]) == #"["x","y\""]"#)
+        #expect(ExperimentAggregator.jsonArray([]) == "[]")
+    }
+
+    /// An observer failing after the aggregator rolls back the batch's events and aggregates.
+    @Test func anObserverFailingAfterTheAggregatorRollsBackItsWrites() throws {
+        let fixture = try ResultsFixture()
+        try fixture.ingest(TestEvent.flow(install: "a", variant: "control", ["primeShown"]))
+        let rows = try fixture.aggregateRows()
+        // The aggregator runs first and writes b's steps and the counters; the next observer then refuses.
+        let ingestor = EventIngestor(database: fixture.database, observers: [ExperimentAggregator(), Veto()])
+        let batch = EventBatch(events: [
+            EventBatch.Event(
+                id: "veto", installID: "b", type: .primeShown, feature: .camera, experiment: ResultsFixture.experiment,
+                variant: "control", occurredAt: 1_700_000_000_000)
+        ])
+        #expect(throws: Veto.Refused.self) { try ingestor.ingest(app: ResultsFixture.app, batch: batch) }
+        #expect(try fixture.eventCount() == 1)
+        #expect(try fixture.aggregateRows() == rows)
+        #expect(ingestor.statistics.failedBatches == 1)
+    }
+
+    struct Veto: EventIngestionObserver {
+        struct Refused: Error {}
+        func didInsert(_ event: StoredEvent, connection: Connection) throws {
+            if event.clientEventID == "veto" { throw Refused() }
+        }
     }
 }

@@ -7,8 +7,9 @@ import Synchronization
 /// Stores validated event batches durably, deduplicated, with group commit.
 ///
 /// Each batch is stored in one write transaction with `INSERT … ON CONFLICT (app_id, install_id,
-/// client_event_id) DO NOTHING` through one cached prepared statement; ``EventIngestionObserver``s see every
-/// new row inside that transaction. `ingest` returns only after `COMMIT` (synchronous=FULL: on stable storage).
+/// client_event_id) DO NOTHING` through one cached prepared statement; ``EventIngestionObserver``s see each
+/// batch's new rows inside that transaction, once per batch (``EventIngestionObserver/didInsert(batch:connection:)``).
+/// `ingest` returns only after `COMMIT` (synchronous=FULL: on stable storage).
 ///
 /// Group commit: batches arriving while a transaction is being written queue up, and the next thread to take
 /// the commit lock writes *all* queued batches in one transaction, each inside its own `SAVEPOINT` so one
@@ -143,6 +144,8 @@ package final class EventIngestor: Sendable {
         var outcome = Outcome(accepted: 0, duplicates: 0)
         let app = SQLValue.text(ticket.app)
         let received = SQLValue.integer(ticket.receivedAt)
+        var inserted: [StoredEvent] = []
+        if !observers.isEmpty { inserted.reserveCapacity(ticket.batch.events.count) }
         for event in ticket.batch.events {
             try insert.execute([
                 app, .text(event.installID), .text(event.id), .text(event.type.rawValue), .text(event.feature.rawValue),
@@ -155,12 +158,17 @@ package final class EventIngestor: Sendable {
             }
             outcome.accepted += 1
             if !observers.isEmpty {
-                let stored = StoredEvent(
-                    rowID: db.lastInsertRowID, appID: ticket.app, installID: event.installID, clientEventID: event.id,
-                    type: event.type, feature: event.feature, experiment: event.experiment, variant: event.variant,
-                    occurredAt: event.occurredAt, receivedAt: ticket.receivedAt)
-                for observer in observers { try observer.didInsert(stored, connection: db) }
+                inserted.append(
+                    StoredEvent(
+                        rowID: db.lastInsertRowID, appID: ticket.app, installID: event.installID,
+                        clientEventID: event.id, type: event.type, feature: event.feature, experiment: event.experiment,
+                        variant: event.variant, occurredAt: event.occurredAt, receivedAt: ticket.receivedAt))
             }
+        }
+        // Once per batch, inside its savepoint: observers group their work (ExperimentAggregator reads and writes
+        // once per arm instead of three statements per event), and a throw still rolls back this batch alone.
+        if !inserted.isEmpty {
+            for observer in observers { try observer.didInsert(batch: inserted, connection: db) }
         }
         return outcome
     }

@@ -3,15 +3,18 @@ import PreludeStorage
 
 /// Keeps the experiment funnels (migration 0002) up to date as events are stored, so results never scan raw events.
 ///
-/// Called inside the event-ingestion write transaction once per **newly inserted** event (a duplicate client event
+/// Called inside the event-ingestion write transaction for **newly inserted** events (a duplicate client event
 /// id inserts nothing and never gets here). An event counts when it carries both an experiment key and a variant:
 /// the install is then *exposed* to that variant — it reached the experiment's feature while assigned to the arm
 /// (docs/results.md, "Exposure") — and the event's own funnel step, if any, is added to the install's
 /// ``FunnelSteps``. Only steps the install had not reached yet move the arm's counters
 /// (``FunnelCounts/add(from:to:)``), so a replayed step or a re-sent event changes nothing.
 ///
-/// Cost per event: one primary-key lookup; when something changed, two primary-key upserts. All in the caller's
-/// transaction, so the raw event and the aggregates commit or roll back together.
+/// Ingestion calls ``record(batch:on:)`` once per batch: three statements per arm in the batch (read the installs'
+/// steps, upsert the changed ones, upsert the counters).
+/// ``record(appID:installID:type:feature:experiment:variant:receivedAt:on:)`` does the same for one event (one
+/// primary-key lookup; when something changed, two upserts). All in the caller's transaction, so the raw events and
+/// the aggregates commit or roll back together.
 package struct ExperimentAggregator: Sendable {
     /// Creates an aggregator; it holds no state (everything is in the database).
     package init() {}
@@ -65,7 +68,7 @@ package struct ExperimentAggregator: Sendable {
         ON CONFLICT (app_id, experiment_key, feature, variant, install_id) DO UPDATE SET steps = excluded.steps
         """
 
-    private static let upsertCounts = """
+    static let upsertCounts = """
         INSERT INTO experiment_funnel_counts (app_id, experiment_key, feature, variant,
             exposed, prime_shown, prime_continued, prime_dismissed, system_granted, system_denied,
             settings_opened, returned_granted, granted, first_event_at, last_event_at)

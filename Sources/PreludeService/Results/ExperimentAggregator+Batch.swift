@@ -1,0 +1,168 @@
+import PreludeCore
+import PreludeStorage
+
+extension ExperimentAggregator {
+    /// Accounts for a batch of newly stored events at once; the result equals
+    /// ``record(appID:installID:type:feature:experiment:variant:receivedAt:on:)`` called for each event in order, at a
+    /// fraction of the cost.
+    ///
+    /// The events are grouped by arm (app, experiment, feature, variant) and, within an arm, by install (OR of the
+    /// steps its events mark). Per arm: one read of the existing steps of all its installs, the new steps and the
+    /// counter delta computed in memory (``FunnelCounts/add(from:to:)`` from the stored steps to their union with
+    /// the batch's, which is the sum of the per-event deltas), one multi-row upsert of the steps that changed, and one
+    /// counters upsert. So a batch of 100 events of 20 installs in two arms costs 6 statements instead of 300.
+    ///
+    /// - Returns: how many installs reached a new step.
+    @discardableResult
+    package func record(batch events: [StoredEvent], on connection: Connection) throws -> Int {
+        var arms: [ArmKey: Int] = [:]
+        var groups: [ArmGroup] = []
+        for event in events {
+            guard let experiment = event.experiment, !experiment.isEmpty, let variant = event.variant, !variant.isEmpty
+            else { continue }
+            let key = ArmKey(
+                appID: event.appID, experiment: experiment, feature: event.feature.rawValue, variant: variant)
+            let index: Int
+            if let known = arms[key] {
+                index = known
+            } else {
+                index = groups.count
+                arms[key] = index
+                groups.append(ArmGroup(key: key))
+            }
+            groups[index].add(
+                install: event.installID, steps: FunnelSteps.marked(byEvent: event.type.rawValue),
+                receivedAt: event.receivedAt)
+        }
+        var changed = 0
+        for group in groups { changed += try apply(group, on: connection) }
+        return changed
+    }
+
+    /// One arm's share of a batch: per install (in first-seen order) the union of the steps its events mark.
+    private struct ArmGroup {
+        let key: ArmKey
+        var installs: [String] = []
+        var marks: [String: Mark] = [:]
+
+        struct Mark {
+            var steps: FunnelSteps
+            /// `received_at` of the install's first event in the batch (becomes `first_seen_at` when new).
+            var firstReceivedAt: Int64
+            /// `received_at` of its last event in the batch.
+            var lastReceivedAt: Int64
+        }
+
+        init(key: ArmKey) { self.key = key }
+
+        mutating func add(install: String, steps: FunnelSteps, receivedAt: Int64) {
+            if var mark = marks[install] {
+                mark.steps.formUnion(steps)
+                mark.lastReceivedAt = max(mark.lastReceivedAt, receivedAt)
+                marks[install] = mark
+            } else {
+                installs.append(install)
+                marks[install] = Mark(steps: steps, firstReceivedAt: receivedAt, lastReceivedAt: receivedAt)
+            }
+        }
+    }
+
+    private struct ArmKey: Hashable {
+        var appID: String
+        var experiment: String
+        var feature: String
+        var variant: String
+    }
+
+    private func apply(_ group: ArmGroup, on connection: Connection) throws -> Int {
+        let key = group.key
+        let app = SQLValue.text(key.appID)
+        let experiment = SQLValue.text(key.experiment)
+        let feature = SQLValue.text(key.feature)
+        let variant = SQLValue.text(key.variant)
+
+        var stored: [String: FunnelSteps] = [:]
+        stored.reserveCapacity(group.installs.count)
+        let select = try connection.statement(Self.selectBatchSteps)
+        try select.bind([app, experiment, feature, variant, .text(Self.jsonArray(group.installs))])
+        defer { select.reset() }
+        while let row = try select.step() {
+            stored[try row.get(0, as: String.self)] = FunnelSteps(rawValue: try row.get(1, as: Int.self))
+        }
+        select.reset()
+
+        var delta = FunnelCounts()
+        var upserts = "["
+        var changed = 0
+        var firstChange = Int64.max
+        var lastChange = Int64.min
+        for install in group.installs {
+            let mark = group.marks[install]!
+            let old = stored[install] ?? []
+            let new = old.union(mark.steps)
+            guard new != old else { continue }
+            delta.add(from: old, to: new)
+            if changed > 0 { upserts += "," }
+            upserts += "[" + Self.jsonString(install) + ",\(new.rawValue),\(mark.firstReceivedAt)]"
+            changed += 1
+            firstChange = min(firstChange, mark.firstReceivedAt)
+            lastChange = max(lastChange, mark.lastReceivedAt)
+        }
+        guard changed > 0 else { return 0 }
+        upserts += "]"
+        try connection.statement(Self.upsertBatchSteps).execute([app, experiment, feature, variant, .text(upserts)])
+        try connection.statement(Self.upsertCounts).execute([
+            app, experiment, feature, variant,
+            .integer(Int64(delta.exposed)), .integer(Int64(delta.primeShown)), .integer(Int64(delta.primeContinued)),
+            .integer(Int64(delta.primeDismissed)), .integer(Int64(delta.systemGranted)),
+            .integer(Int64(delta.systemDenied)), .integer(Int64(delta.settingsOpened)),
+            .integer(Int64(delta.returnedGranted)), .integer(Int64(delta.granted)), .integer(firstChange),
+            .integer(lastChange),
+        ])
+        return changed
+    }
+
+    /// A JSON array of strings.
+    static func jsonArray(_ strings: [String]) -> String {
+        var text = "["
+        for (index, string) in strings.enumerated() {
+            if index > 0 { text += "," }
+            text += jsonString(string)
+        }
+        return text + "]"
+    }
+
+    /// A JSON string literal (RFC 8259 §7): quote, backslash and control characters escaped.
+    static func jsonString(_ string: String) -> String {
+        // Install ids are visible ASCII (EventBatch validates them), so the common case copies the text as is.
+        if string.utf8.allSatisfy({ $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C }) { return "\"" + string + "\"" }
+        var text = "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        return text + "\""
+    }
+
+    // The install ids come as one JSON array (json_each), so one prepared statement serves any batch size; the
+    // CROSS JOIN keeps json_each as the outer loop: one primary-key seek per install.
+    private static let selectBatchSteps = """
+        SELECT s.install_id, s.steps FROM json_each(?5) AS j CROSS JOIN experiment_install_steps AS s
+        WHERE s.app_id = ?1 AND s.experiment_key = ?2 AND s.feature = ?3 AND s.variant = ?4 AND s.install_id = j.value
+        """
+
+    // Rows [install, steps, first_seen_at] as one JSON array. `WHERE true` resolves the INSERT … SELECT … ON
+    // CONFLICT parsing ambiguity (SQLite's upsert documentation, "Parsing Ambiguity").
+    private static let upsertBatchSteps = """
+        INSERT INTO experiment_install_steps
+            (app_id, experiment_key, feature, variant, install_id, steps, first_seen_at)
+        SELECT ?1, ?2, ?3, ?4, j.value ->> 0, j.value ->> 1, j.value ->> 2 FROM json_each(?5) AS j WHERE true
+        ON CONFLICT (app_id, experiment_key, feature, variant, install_id) DO UPDATE SET steps = excluded.steps
+        """
+}
