@@ -26,6 +26,8 @@ final class EventLoop: @unchecked Sendable {
     // Loop-thread state.
     var connections: [Int32: HTTPConnection] = [:]
     var date = HTTPDate()
+    /// Rendered head prefixes of the responses this loop sent recently.
+    var headCache: ResponseHeadCache
     var now: Int64 = SystemInfo.monotonicMilliseconds()
     var stopping = false
     private var hardDeadline: Int64 = .max
@@ -36,6 +38,7 @@ final class EventLoop: @unchecked Sendable {
 
     init(core: ServerCore) throws {
         self.core = core
+        headCache = ResponseHeadCache(serverName: core.configuration.serverName)
         epollFD = Epoll.create()
         guard epollFD >= 0 else { throw SocketError("epoll_create1") }
         wakeFD = Epoll.makeEventFD()

@@ -175,16 +175,9 @@ package struct RequestDecoder: Sendable {
     package static func parseHead(_ head: UnsafeBufferPointer<UInt8>, limits: HTTPParserLimits) throws(HTTPParseError)
         -> RequestHead
     {
-        var lines: [Range<Int>] = []
-        lines.reserveCapacity(16)
-        var start = 0
-        for i in 0..<head.count where head[i] == ByteClass.lf {
-            lines.append(start..<(i - 1))
-            start = i + 1
-        }
-        // The last entry is the empty line ending the head.
-        guard lines.count >= 2 else { throw .bad("incomplete head") }
-        let requestLine = UnsafeBufferPointer(rebasing: head[lines[0]])
+        // Lines are walked in place (no array of line ranges: this runs for every request).
+        guard let firstLF = findLF(head, from: 0), firstLF >= 1 else { throw .bad("incomplete head") }
+        let requestLine = UnsafeBufferPointer(rebasing: head[0..<(firstLF - 1)])
 
         // RFC 9112 §3: request-line = method SP request-target SP HTTP-version, single spaces.
         var firstSpace = -1
@@ -229,8 +222,13 @@ package struct RequestDecoder: Sendable {
         var connectionKeepAlive = false
         var expectsContinue = false
         var unknownExpectation = false
-        for lineIndex in 1..<(lines.count - 1) {
-            let line = UnsafeBufferPointer(rebasing: head[lines[lineIndex]])
+        var lineStart = firstLF + 1
+        while true {
+            // Each field line ends in CRLF (checked by the scan); the empty line ends the head.
+            guard let lf = findLF(head, from: lineStart), lf > lineStart else { throw .bad("incomplete head") }
+            if lf - 1 == lineStart { break }
+            let line = UnsafeBufferPointer(rebasing: head[lineStart..<(lf - 1)])
+            lineStart = lf + 1
             let (name, value) = try parseFieldLine(line)
             let nameBytes = UnsafeBufferPointer(rebasing: line[0..<name])
             let valueBytes = UnsafeBufferPointer(rebasing: line[value])
