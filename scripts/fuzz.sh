@@ -20,6 +20,7 @@ if ! command -v swift >/dev/null && [[ -x /opt/swift/usr/bin/swift ]]; then expo
 export SWIFT_BACKTRACE=enable=no
 SCRATCH="${FUZZ_SCRATCH:-$ROOT/.build-fuzz}"
 WORK="$ROOT/fuzz-artifacts"
+rm -rf "$WORK/crashes"   # only this run's findings count
 mkdir -p "$WORK/corpus" "$WORK/crashes" "$ROOT/Fuzz/regressions"
 
 echo "fuzz.sh: building Fuzz/ with -sanitize=fuzzer,address (scratch $SCRATCH)"
@@ -39,11 +40,15 @@ fi
 
 echo "fuzz.sh: fuzzing for ${SECONDS_TO_RUN}s"
 LOG="$WORK/fuzz.log"
+# Parallel jobs write fuzz-N.log into the working directory: only with FUZZ_JOBS > 1, and from $WORK.
+parallel=()
+(( ${FUZZ_JOBS:-1} > 1 )) && parallel=(-jobs="$FUZZ_JOBS" -workers="$FUZZ_JOBS")
+cd "$WORK"
 status=0
 # -timeout: one input over 5 s is a hang; -rss_limit_mb bounds memory; -max_len as in reliability.md §4.
 timeout $(( SECONDS_TO_RUN + 120 )) "$BIN" \
     -max_total_time="$SECONDS_TO_RUN" -max_len=20000 -timeout=5 -rss_limit_mb=2048 \
-    -jobs="${FUZZ_JOBS:-1}" -workers="${FUZZ_JOBS:-1}" \
+    "${parallel[@]}" \
     -dict="$ROOT/Fuzz/http.dict" -artifact_prefix="$WORK/crashes/" -print_final_stats=1 \
     "$WORK/corpus" "$ROOT/Fuzz/corpus" >"$LOG" 2>&1 || status=$?
 grep -q "INFO: Loaded 1 modules" "$LOG" || { tail -20 "$LOG" >&2; echo "fuzz.sh: libFuzzer did not start" >&2; exit 1; }

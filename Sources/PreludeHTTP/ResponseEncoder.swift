@@ -80,8 +80,9 @@ package enum ResponseEncoder {
     }
 
     /// Appends the head to `out`: the prefix, then the fields the server owns.
-    package static func encodeHead(prefix: [UInt8], plan: BodyPlan, keepAlive: Bool, date: [UInt8], into out: inout [UInt8])
-    {
+    package static func encodeHead(
+        prefix: [UInt8], plan: BodyPlan, keepAlive: Bool, date: [UInt8], into out: inout [UInt8]
+    ) {
         out.append(contentsOf: prefix)
         out.append(contentsOf: date)
         if let length = plan.contentLength {
