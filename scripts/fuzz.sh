@@ -23,12 +23,22 @@ WORK="$ROOT/fuzz-artifacts"
 rm -rf "$WORK/crashes"   # only this run's findings count
 mkdir -p "$WORK/corpus" "$WORK/crashes" "$ROOT/Fuzz/regressions"
 
-echo "fuzz.sh: building Fuzz/ with -sanitize=fuzzer,address (scratch $SCRATCH)"
-swift build --package-path Fuzz -c release --sanitize=fuzzer --sanitize=address --scratch-path "$SCRATCH" \
-    2>&1 | grep -v "Cannot export local symbol" || true
+build() {
+    echo "fuzz.sh: building Fuzz/ with -sanitize=fuzzer,address (scratch $SCRATCH)"
+    # -j 1: with parallel jobs, two builds in a row here came out without coverage counters; with -j 1 they have them.
+    swift build --package-path Fuzz -c release --sanitize=fuzzer --sanitize=address --scratch-path "$SCRATCH" -j 1 \
+        2>&1 | grep -v "Cannot export local symbol" || true
+}
 BIN="$SCRATCH/release/FuzzRequestDecoder"
+build
+# A build without coverage counters fuzzes blindly (reliability.md §4, gotcha 3; seen here after an incremental
+# rebuild): rebuild from scratch once.
+if [[ -x "$BIN" ]] && ! readelf -S "$BIN" | grep -q __sancov_cntrs; then
+    echo "fuzz.sh: no coverage counters in $BIN; rebuilding from scratch"
+    rm -rf "$SCRATCH"
+    build
+fi
 [[ -x "$BIN" ]] || { echo "fuzz.sh: build failed" >&2; exit 1; }
-# A build without coverage counters fuzzes blindly (reliability.md §4, gotcha 3).
 readelf -S "$BIN" | grep -q __sancov_cntrs || { echo "fuzz.sh: $BIN has no coverage counters" >&2; exit 1; }
 
 regressions=("$ROOT"/Fuzz/regressions/*)
