@@ -2,9 +2,7 @@
 import PackageDescription
 
 /// Settings shared by every Swift target (Swift 6 language mode is the package default).
-let swiftSettings: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
-]
+let swiftSettings: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
 
 let package = Package(
     name: "Prelude",
@@ -15,9 +13,7 @@ let package = Package(
         // For the benchmark package (Benchmarks/), which depends on this package by path.
         .library(name: "PreludeHTTP", targets: ["PreludeHTTP"]),
     ],
-    dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-    ],
+    dependencies: [.package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")],
     targets: [
         // System libraries (Debian: libsqlite3-dev, zlib1g-dev).
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
@@ -40,6 +36,8 @@ let package = Package(
             dependencies: [
                 "PreludeService",
                 "PreludeCore",
+                "PreludeHTTP",
+                "PreludeStorage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

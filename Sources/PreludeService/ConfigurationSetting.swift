@@ -8,6 +8,12 @@ package enum ConfigurationSetting: String, Sendable, CaseIterable {
     case demoPolicy
     case shutdownGracePeriod
     case databaseReaders
+    case adminHost
+    case adminPort
+    case policyMaxAge
+    case policyStaleWhileRevalidate
+    case policyStaleIfError
+    case resolvedCacheSize
 
     /// The key in config/prelude.json.
     package var jsonKey: String { rawValue }
@@ -23,6 +29,12 @@ package enum ConfigurationSetting: String, Sendable, CaseIterable {
         case .demoPolicy: "PRELUDE_DEMO_POLICY"
         case .shutdownGracePeriod: "PRELUDE_SHUTDOWN_GRACE_PERIOD"
         case .databaseReaders: "PRELUDE_DATABASE_READERS"
+        case .adminHost: "PRELUDE_ADMIN_HOST"
+        case .adminPort: "PRELUDE_ADMIN_PORT"
+        case .policyMaxAge: "PRELUDE_POLICY_MAX_AGE"
+        case .policyStaleWhileRevalidate: "PRELUDE_POLICY_STALE_WHILE_REVALIDATE"
+        case .policyStaleIfError: "PRELUDE_POLICY_STALE_IF_ERROR"
+        case .resolvedCacheSize: "PRELUDE_RESOLVED_CACHE_SIZE"
         }
     }
 
@@ -37,17 +49,30 @@ package enum ConfigurationSetting: String, Sendable, CaseIterable {
         case .demoPolicy: "--demo-policy"
         case .shutdownGracePeriod: "--shutdown-grace-period"
         case .databaseReaders: "--database-readers"
+        case .adminHost: "--admin-host"
+        case .adminPort: "--admin-port"
+        case .policyMaxAge: "--policy-max-age"
+        case .policyStaleWhileRevalidate: "--policy-stale-while-revalidate"
+        case .policyStaleIfError: "--policy-stale-if-error"
+        case .resolvedCacheSize: "--resolved-cache-size"
         }
     }
 
     /// Whether the JSON file gives this setting as a number (else a string).
     var isNumeric: Bool {
         switch self {
-        case .port, .shutdownGracePeriod, .databaseReaders: true
+        case .port, .shutdownGracePeriod, .databaseReaders, .policyMaxAge, .policyStaleWhileRevalidate,
+            .policyStaleIfError, .resolvedCacheSize, .adminPort:
+            true
         default: false
         }
     }
 
     /// Environment variables that are not settings but are still ours (so not "unknown").
-    package static let otherEnvironmentVariables: Set<String> = ["PRELUDE_CONFIG"]
+    /// `PRELUDE_ADMIN_TOKEN` is environment-only on purpose: a secret in a flag shows in `ps`, in a file it is easy
+    /// to commit.
+    package static let otherEnvironmentVariables: Set<String> = ["PRELUDE_CONFIG", adminTokenVariable]
+
+    /// The bootstrap admin token's variable (see docs/admin.md).
+    package static let adminTokenVariable = "PRELUDE_ADMIN_TOKEN"
 }

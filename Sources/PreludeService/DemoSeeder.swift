@@ -1,4 +1,5 @@
 import Foundation
+import PreludeCore
 import PreludeStorage
 
 /// Loads the demo policy as revision 1 of app `demo` when the database has no app yet.
@@ -25,8 +26,12 @@ package enum DemoSeeder {
             throw StartupError.invalidDemoPolicy(path: sourcePath, reason: error.localizedDescription)
         }
         let milliseconds = Int64((now.timeIntervalSince1970 * 1000).rounded())
-        // A strong validator of the stored document (RFC 9110 §8.8.3); revision-specific, content-derived.
-        let etag = "\"" + SHA256.hex(documentText.utf8) + "\""
+        // The tag the policy store serves for this revision (PolicyETag) when the document is valid; otherwise a
+        // content hash (the store will not serve it, and an admin replaces it with If-Match: *).
+        let etag =
+            PolicyValidator.validate(text: documentText).document.map {
+                PolicyETag.make(revision: 1, canonical: $0.jsonValue.serializedBytes()).headerValue
+            } ?? "\"" + SHA256.hex(documentText.utf8) + "\""
         return try database.write { db in
             guard try db.scalar("SELECT count(*) FROM apps", as: Int64.self) == 0 else { return false }
             try db.execute(

@@ -18,35 +18,68 @@ package final class PreludeService: Sendable {
     package let server: HTTPServer
     /// The bound TCP port (useful when configured as 0).
     package let port: Int
+    /// The separate admin listener, when `adminPort` is set (see docs/admin.md).
+    package let adminServer: HTTPServer?
+    /// Its bound port.
+    package let adminPort: Int?
+    /// The live policy of every app (admin writes commit through it).
+    package let policyStore: PolicyStore
+    /// Stores client event batches (its statistics count transactions, batches and events).
+    package let eventIngestor: EventIngestor
     private let logger: Logger
     private let draining: DrainFlag
     private let stopped = Mutex(false)
 
     private init(
         configuration: ServiceConfiguration, database: Database, migrator: Migrator, server: HTTPServer, port: Int,
+        policyStore: PolicyStore, eventIngestor: EventIngestor, adminServer: HTTPServer?, adminPort: Int?,
         logger: Logger, draining: DrainFlag
     ) {
+        self.policyStore = policyStore
+        self.eventIngestor = eventIngestor
         self.configuration = configuration
         self.database = database
         self.migrator = migrator
         self.server = server
         self.port = port
+        self.adminServer = adminServer
+        self.adminPort = adminPort
         self.logger = logger
         self.draining = draining
     }
 
     /// Opens and migrates the database, seeds the demo on an empty one, and starts listening.
-    package static func start(configuration: ServiceConfiguration, logger: Logger) throws -> PreludeService {
+    ///
+    /// `eventObservers` see every newly stored client event inside its transaction (``EventIngestionObserver``).
+    package static func start(
+        configuration: ServiceConfiguration, logger: Logger, eventObservers: [any EventIngestionObserver] = []
+    ) throws -> PreludeService {
         let (database, migrator, _) = try openAndMigrate(configuration: configuration, logger: logger)
         do {
             try seedDemo(configuration: configuration, database: database, logger: logger)
+            let policyStore = try PolicyStore.start(database: database, configuration: configuration, logger: logger)
             let draining = DrainFlag()
             var router = Router()
             HealthRoutes.register(on: &router, database: database, migrator: migrator) { draining.isSet }
+            let eventIngestor = EventIngestor(database: database, observers: eventObservers)
+            PublicRoutes.register(
+                on: &router, store: policyStore, cacheControl: PolicyCacheControl(configuration), events: eventIngestor)
+            let admin = try AdminAPI.make(
+                configuration: configuration, database: database, store: policyStore, logger: logger)
+            var adminRouter = Router()
+            AdminAPI.register(on: &router, or: &adminRouter, api: admin, configuration: configuration)
             let server = HTTPServer(
                 configuration: HTTPServerConfiguration(host: configuration.host, port: configuration.port),
                 router: router)
             let port = try server.start()
+            let adminServer: HTTPServer?, adminPort: Int?
+            do {
+                (adminServer, adminPort) = try AdminAPI.startListener(
+                    configuration: configuration, router: adminRouter, logger: logger)
+            } catch {
+                server.shutdown(gracePeriod: 0)
+                throw error
+            }
             logger.info(
                 "listening",
                 [
@@ -55,7 +88,9 @@ package final class PreludeService: Sendable {
                 ])
             return PreludeService(
                 configuration: configuration, database: database, migrator: migrator, server: server, port: port,
-                logger: logger, draining: draining)
+                policyStore: policyStore, eventIngestor: eventIngestor, adminServer: adminServer, adminPort: adminPort,
+                logger: logger,
+                draining: draining)
         } catch {
             database.close()
             throw error
@@ -78,13 +113,20 @@ package final class PreludeService: Sendable {
         guard first else { return }
         draining.set()
         logger.info("stopping", ["gracePeriod": "\(configuration.shutdownGracePeriod)"])
+        // Both listeners drain at the same time, so stopping never takes more than one grace period.
+        if let adminServer {
+            let grace = configuration.shutdownGracePeriod
+            DispatchQueue.global().async { adminServer.shutdown(gracePeriod: grace) }
+        }
         server.shutdown(gracePeriod: configuration.shutdownGracePeriod)
         server.waitUntilStopped()
+        adminServer?.waitUntilStopped()
         database.close()
         logger.info("stopped")
     }
 
-    private static func openAndMigrate(
+    /// Opens the database and applies pending migrations (also used by `prelude token`).
+    package static func openAndMigrate(
         configuration: ServiceConfiguration, logger: Logger
     ) throws -> (Database, Migrator, applied: [String]) {
         try DatabasePathCheck.check(configuration.database)

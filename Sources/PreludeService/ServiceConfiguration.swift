@@ -19,6 +19,21 @@ package struct ServiceConfiguration: Sendable, Equatable {
     package var shutdownGracePeriod = 10.0
     /// Reader connections in the pool.
     package var databaseReaders = 4
+    /// Address of a separate admin listener; nil uses `host`. Only used when `adminPort` is set.
+    package var adminHost: String?
+    /// Port of a separate listener serving only `/v1/admin/**` (then the main one does not serve them); nil serves
+    /// admin routes on the main listener.
+    package var adminPort: Int?
+    /// `PRELUDE_ADMIN_TOKEN`: stored hashed as the write token `bootstrap` at start. Environment only.
+    package var adminToken: RedactedSecret?
+    /// Seconds clients and caches may reuse a policy response without asking (`Cache-Control: max-age`).
+    package var policyMaxAge = 60
+    /// Seconds after `max-age` a cache may serve the old response while it revalidates (RFC 5861 §3).
+    package var policyStaleWhileRevalidate = 300
+    /// Seconds after `max-age` a cache may serve the old response when the service errs or is down (RFC 5861 §4).
+    package var policyStaleIfError = 86400
+    /// The most prepared resolved-policy responses kept per app revision.
+    package var resolvedCacheCapacity = 1024
 
     /// The built-in defaults.
     package init() {}
@@ -53,6 +68,16 @@ package struct ServiceConfiguration: Sendable, Equatable {
         }
         for setting in ConfigurationSetting.allCases {
             if let value = flags[setting] { try configuration.apply(setting, value, source: setting.flag) }
+        }
+        if let secret = environment[ConfigurationSetting.adminTokenVariable] {
+            // Never echo the value: it is a credential.
+            guard TokenSecret.isAcceptable(secret) else {
+                throw ConfigurationError(
+                    setting: ConfigurationSetting.adminTokenVariable,
+                    problem: "must be \(TokenSecret.minimumLength)–512 characters of letters, digits and -._~+/= "
+                        + "(e.g. the output of `openssl rand -hex 32`)")
+            }
+            configuration.adminToken = RedactedSecret(secret)
         }
         return configuration
     }
@@ -96,18 +121,23 @@ package struct ServiceConfiguration: Sendable, Equatable {
         let value = raw.trimmingCharacters(in: .whitespaces)
         func fail(_ problem: String) -> ConfigurationError { ConfigurationError(setting: source, problem: problem) }
         switch setting {
-        case .host:
+        case .host, .adminHost:
             let allowed = CharacterSet(
                 charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:")
             guard !value.isEmpty, value.unicodeScalars.allSatisfy(allowed.contains) else {
                 throw fail("'\(raw)' is not an IP address or host name")
             }
-            host = value
+            if setting == .host { host = value } else { adminHost = value }
         case .port:
             guard let number = Int(value), (0...65535).contains(number) else {
                 throw fail("'\(raw)' is not a TCP port (0–65535; 0 picks a free port)")
             }
             port = number
+        case .adminPort:
+            guard let number = Int(value), (0...65535).contains(number) else {
+                throw fail("'\(raw)' is not a TCP port (0–65535; 0 picks a free port)")
+            }
+            adminPort = number
         case .database:
             guard !value.isEmpty else { throw fail("the database path is empty") }
             database = value
@@ -131,6 +161,21 @@ package struct ServiceConfiguration: Sendable, Equatable {
                 throw fail("'\(raw)' is not a reader count between 1 and 64")
             }
             databaseReaders = count
+        case .policyMaxAge, .policyStaleWhileRevalidate, .policyStaleIfError:
+            // A week at most: a longer max-age would keep a bad policy on devices long after a rollback.
+            guard let seconds = Int(value), (0...604_800).contains(seconds) else {
+                throw fail("'\(raw)' is not a whole number of seconds between 0 and 604800")
+            }
+            switch setting {
+            case .policyMaxAge: policyMaxAge = seconds
+            case .policyStaleWhileRevalidate: policyStaleWhileRevalidate = seconds
+            default: policyStaleIfError = seconds
+            }
+        case .resolvedCacheSize:
+            guard let count = Int(value), (1...1_000_000).contains(count) else {
+                throw fail("'\(raw)' is not an entry count between 1 and 1000000")
+            }
+            resolvedCacheCapacity = count
         }
     }
 }

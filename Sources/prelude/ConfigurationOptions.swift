@@ -35,6 +35,28 @@ struct ConfigurationOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Reader connections to the database. [default: 4]", valueName: "count"))
     var databaseReaders: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Address of a separate admin listener (with --admin-port). [default: --host]", valueName: "address"))
+    var adminHost: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Serve /v1/admin/** only on this port (0 picks a free one). [default: the main listener]",
+            valueName: "port"))
+    var adminPort: String?
+    @Option(help: ArgumentHelp("Cache-Control max-age of policy responses. [default: 60]", valueName: "seconds"))
+    var policyMaxAge: String?
+
+    @Option(help: ArgumentHelp("stale-while-revalidate of policy responses. [default: 300]", valueName: "seconds"))
+    var policyStaleWhileRevalidate: String?
+
+    @Option(help: ArgumentHelp("stale-if-error of policy responses. [default: 86400]", valueName: "seconds"))
+    var policyStaleIfError: String?
+
+    @Option(help: ArgumentHelp("Resolved-policy responses cached per revision. [default: 1024]", valueName: "count"))
+    var resolvedCacheSize: String?
+
     /// The flags given, by setting.
     var flags: [ConfigurationSetting: String] {
         var flags: [ConfigurationSetting: String] = [:]
@@ -46,6 +68,12 @@ struct ConfigurationOptions: ParsableArguments {
         flags[.demoPolicy] = demoPolicy
         flags[.shutdownGracePeriod] = shutdownGracePeriod
         flags[.databaseReaders] = databaseReaders
+        flags[.adminHost] = adminHost
+        flags[.adminPort] = adminPort
+        flags[.policyMaxAge] = policyMaxAge
+        flags[.policyStaleWhileRevalidate] = policyStaleWhileRevalidate
+        flags[.policyStaleIfError] = policyStaleIfError
+        flags[.resolvedCacheSize] = resolvedCacheSize
         return flags
     }
 

@@ -2,12 +2,14 @@ import ArgumentParser
 import Foundation
 import PreludeCore
 
-/// `prelude policy …`: offline tools for policy documents.
+/// `prelude policy …`: tools for policy documents (offline) and for an app's policy in the database.
 struct PolicyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "policy",
-        abstract: "Check policy documents without a server.",
-        subcommands: [PolicyValidateCommand.self, PolicyLintCommand.self]
+        abstract: "Check policy documents; import and export an app's policy.",
+        subcommands: [
+            PolicyValidateCommand.self, PolicyLintCommand.self, PolicyImportCommand.self, PolicyExportCommand.self,
+        ]
     )
 }
 

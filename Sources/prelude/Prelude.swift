@@ -14,7 +14,13 @@ struct Prelude: ParsableCommand {
             (later wins). See docs/configuration.md.
             """,
         version: ServiceInfo.version,
-        subcommands: [ServeCommand.self, MigrateCommand.self, PolicyCommand.self],
+        subcommands: [
+            ServeCommand.self,
+            MigrateCommand.self,
+            PolicyCommand.self,
+            HealthcheckCommand.self,
+            TokenCommand.self,
+        ],
         defaultSubcommand: ServeCommand.self
     )
 }

@@ -1,0 +1,83 @@
+import PreludeCore
+import PreludeHTTP
+import PreludeStorage
+
+extension AdminAPI {
+    /// `GET /v1/admin/apps`, `POST /v1/admin/apps`, `GET`/`DELETE /v1/admin/apps/{app}`.
+    func registerAppRoutes(on router: inout Router) {
+        add(&router, .get, "/v1/admin/apps") { [self] context in
+            let rows = try database.read { db in
+                try db.query("SELECT id FROM apps ORDER BY id").map { try $0.get("id", as: String.self) }
+            }
+            return AdminResponse.json(["apps": .array(try rows.map(appSummary))], pretty: context.pretty)
+        }
+        add(&router, .get, "/v1/admin/apps/{app}") { [self] context in
+            let app = context.parameter("app")
+            var headers = HTTPHeaders()
+            if let snapshot = store.snapshot(app: app) { headers.set("ETag", snapshot.etag.headerValue) }
+            return AdminResponse.json(try appSummary(app), pretty: context.pretty, headers: headers)
+        }
+        add(&router, .post, "/v1/admin/apps") { [self] context in
+            let body = try AdminRequestBody.parse(context.request)
+            let validation = PolicyValidator.validate(body)
+            guard let document = validation.document else { throw AdminProblem.invalidPolicy(validation.problems) }
+            let app = document.app.id
+            let message = try Self.message(context.request)
+            var detail = JSONObject()
+            detail["features"] = .array(document.orderedFeatures.map { .string($0.feature.rawValue) })
+            if let message { detail["message"] = .string(message) }
+            let snapshot = try store.createApp(
+                app: app, document: document, author: context.token.name, message: message, auditDetail: .object(detail)
+            )
+            logger.info("app created", ["app": app, "by": context.token.name])
+            var response = writeResponse(snapshot, changes: [], changed: true, pretty: context.pretty, status: .created)
+            response.headers.set("Location", "/v1/admin/apps/\(app)/policy")
+            return response
+        }
+        add(&router, .delete, "/v1/admin/apps/{app}") { [self] context in
+            let app = context.parameter("app")
+            let ifMatch = try requireIfMatch(context, app: app)
+            let revisions = try database.read { db in
+                try db.scalar(
+                    "SELECT count(*) FROM policy_revisions WHERE app_id = ?", [.text(app)], as: Int64.self) ?? 0
+            }
+            let live = store.snapshot(app: app)
+            try store.deleteApp(
+                app: app, author: context.token.name, expectedETag: ifMatch,
+                auditDetail: [
+                    "revisionCount": .integer(Int(revisions)),
+                    "liveETag": live.map { .string($0.etag.headerValue) } ?? .null,
+                ])
+            logger.info("app deleted", ["app": app, "by": context.token.name])
+            return AdminResponse.json(
+                ["app": .string(app), "deleted": .bool(true), "revisionCount": .integer(Int(revisions))],
+                pretty: context.pretty)
+        }
+    }
+
+    /// `{"id", "name", "liveRevision", "etag", "status", "features", "revisionCount", "createdAt", "updatedAt"}`.
+    private func appSummary(_ app: String) throws -> JSONValue {
+        let row = try database.read { db in
+            try db.queryOne(
+                """
+                SELECT a.id, a.name, a.live_revision, a.created_at, a.updated_at,
+                       (SELECT count(*) FROM policy_revisions r WHERE r.app_id = a.id) AS revisions
+                FROM apps a WHERE a.id = ?
+                """, [.text(app)])
+        }
+        guard let row else { throw PolicyStoreProblem.unknownApp(app) }
+        let snapshot = store.snapshot(app: app)
+        var object = JSONObject()
+        object["id"] = .string(app)
+        object["name"] = .string(try row.get("name", as: String.self))
+        object["liveRevision"] = try row.get("live_revision", as: Int64?.self).map { .integer(Int($0)) } ?? .null
+        object["etag"] = snapshot.map { .string($0.etag.headerValue) } ?? .null
+        object["status"] = .string(snapshot != nil ? "served" : "unavailable")
+        if snapshot == nil, let reason = store.unavailability(app: app)?.reason { object["reason"] = .string(reason) }
+        object["features"] = .array((snapshot?.document.orderedFeatures ?? []).map { .string($0.feature.rawValue) })
+        object["revisionCount"] = .integer(Int(try row.get("revisions", as: Int64.self)))
+        object["createdAt"] = .string(AdminTime.iso8601(try row.get("created_at", as: Int64.self)))
+        object["updatedAt"] = .string(AdminTime.iso8601(try row.get("updated_at", as: Int64.self)))
+        return .object(object)
+    }
+}

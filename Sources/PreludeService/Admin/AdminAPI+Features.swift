@@ -1,0 +1,85 @@
+import PreludeCore
+import PreludeHTTP
+
+extension AdminAPI {
+    /// `GET`/`PUT`/`PATCH`/`DELETE /v1/admin/apps/{app}/features/{feature}`. A feature is part of its app's policy:
+    /// its ETag is the policy's, and each write makes a new policy revision, validated as a whole.
+    func registerFeatureRoutes(on router: inout Router) {
+        let pattern = "/v1/admin/apps/{app}/features/{feature}"
+        add(&router, .get, pattern) { [self] context in
+            let (snapshot, feature) = try servedSnapshot(context)
+            let features = snapshot.document.jsonValue["features"]?.objectValue ?? JSONObject()
+            guard let value = features[feature] else { throw Self.unknownFeature(feature, app: snapshot.appID) }
+            return AdminResponse.json(value, pretty: context.pretty, headers: ["ETag": snapshot.etag.headerValue])
+        }
+        add(&router, .put, pattern) { [self] context in
+            let (app, feature) = (context.parameter("app"), context.parameter("feature"))
+            let ifMatch = try requireIfMatch(context, app: app)
+            let body = try AdminRequestBody.parse(context.request)
+            let (snapshot, _) = try servedSnapshot(context)
+            var document = snapshot.document.jsonValue
+            let existed = document["features"]?[feature] != nil
+            document = Self.setting(feature, to: body, in: document)
+            return try write(
+                document, app: app, ifMatch: ifMatch, context: context,
+                action: existed ? "feature.replace" : "feature.create",
+                status: existed ? .ok : .created, extraDetail: JSONObject([("feature", .string(feature))]))
+        }
+        add(&router, .patch, pattern) { [self] context in
+            let (app, feature) = (context.parameter("app"), context.parameter("feature"))
+            let ifMatch = try requireIfMatch(context, app: app)
+            let patch = try AdminRequestBody.parse(
+                context.request, accepting: [AdminRequestBody.mergePatch, AdminRequestBody.json])
+            let (snapshot, _) = try servedSnapshot(context)
+            let document = snapshot.document.jsonValue
+            guard let current = document["features"]?[feature] else {
+                throw Self.unknownFeature(feature, app: app)
+            }
+            // RFC 7396 §2: the patch is merged into the feature's current settings.
+            return try write(
+                Self.setting(feature, to: current.mergePatch(patch), in: document), app: app, ifMatch: ifMatch,
+                context: context, action: "feature.patch", extraDetail: JSONObject([("feature", .string(feature))]))
+        }
+        add(&router, .delete, pattern) { [self] context in
+            let (app, feature) = (context.parameter("app"), context.parameter("feature"))
+            let ifMatch = try requireIfMatch(context, app: app)
+            let (snapshot, _) = try servedSnapshot(context)
+            let document = snapshot.document.jsonValue
+            guard document["features"]?[feature] != nil else { throw Self.unknownFeature(feature, app: app) }
+            // A feature an experiment still tests cannot go: validation reports experiment.unknownFeature.
+            let patched = document.mergePatch(["features": [feature: nil]])
+            return try write(
+                patched, app: app, ifMatch: ifMatch, context: context, action: "feature.delete",
+                extraDetail: JSONObject([("feature", .string(feature))]))
+        }
+    }
+
+    /// The live snapshot of the addressed app and the feature name; 404 for an unknown app, 409 for an app whose
+    /// live revision cannot be served (replace the whole policy instead).
+    private func servedSnapshot(_ context: Context) throws -> (LiveSnapshot, String) {
+        let app = context.parameter("app")
+        guard let snapshot = store.snapshot(app: app) else {
+            if let unavailable = store.unavailability(app: app) {
+                throw ProblemDetails(
+                    status: .conflict,
+                    detail: "app \"\(app)\" is not being served (\(unavailable.reason)); replace the whole policy with "
+                        + "PUT /v1/admin/apps/\(app)/policy and If-Match: *")
+            }
+            throw PolicyStoreProblem.unknownApp(app)
+        }
+        return (snapshot, context.parameter("feature"))
+    }
+
+    private static func setting(_ feature: String, to value: JSONValue, in document: JSONValue) -> JSONValue {
+        guard case .object(var root) = document else { return document }
+        var features = root["features"]?.objectValue ?? JSONObject()
+        features[feature] = value
+        root["features"] = .object(features)
+        return .object(root)
+    }
+
+    private static func unknownFeature(_ feature: String, app: String) -> ProblemDetails {
+        AdminProblem.notFound(
+            "app \"\(app)\" has no feature \"\(feature)\" (PUT /v1/admin/apps/\(app)/features/\(feature) adds it)")
+    }
+}

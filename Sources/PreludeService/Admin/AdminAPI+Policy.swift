@@ -1,0 +1,153 @@
+import PreludeCore
+import PreludeHTTP
+import PreludeStorage
+
+extension AdminAPI {
+    /// `GET`/`PUT /v1/admin/apps/{app}/policy` and the dry run `POST /v1/admin/apps/{app}/policy/validate`.
+    func registerPolicyRoutes(on router: inout Router) {
+        add(&router, .get, "/v1/admin/apps/{app}/policy") { [self] context in
+            let app = context.parameter("app")
+            guard let snapshot = store.snapshot(app: app) else {
+                // An app whose live revision no longer validates: show what is stored, without an ETag (replace it
+                // with If-Match: *).
+                let text = try storedLiveDocument(app)
+                return AdminResponse.json(
+                    storedText: text, pretty: context.pretty, headers: ["Prelude-Policy-Status": "unavailable"])
+            }
+            let headers: HTTPHeaders = ["ETag": snapshot.etag.headerValue, "Cache-Control": "no-store"]
+            if let notModified = ConditionalRequest.notModified(context.request, etag: snapshot.etag, headers: headers)
+            {
+                return notModified
+            }
+            return AdminResponse.json(
+                storedText: String(decoding: snapshot.canonicalBytes, as: UTF8.self), pretty: context.pretty,
+                headers: headers)
+        }
+        add(&router, .put, "/v1/admin/apps/{app}/policy") { [self] context in
+            let app = context.parameter("app")
+            let ifMatch = try requireIfMatch(context, app: app)
+            let candidate = try AdminRequestBody.parse(context.request)
+            return try write(candidate, app: app, ifMatch: ifMatch, context: context, action: "policy.replace")
+        }
+        // A dry run changes nothing, so a read token may use it.
+        add(&router, .post, "/v1/admin/apps/{app}/policy/validate", scope: .read) { [self] context in
+            let app = context.parameter("app")
+            try AdminRequestBody.checkMediaType(context.request, accepting: [AdminRequestBody.json])
+            let live = try liveJSON(app)
+            let validation = PolicyValidator.validate(bytes: context.request.body)
+            var problems = validation.problems
+            if let document = validation.document, document.app.id != app {
+                problems.append(
+                    ValidationProblem(
+                        JSONPointer.root.appending("app", "id"), .invalidValue,
+                        "app.id must be \"\(app)\" at this address, not \"\(document.app.id)\"."))
+            }
+            var result = JSONObject()
+            result["app"] = .string(app)
+            result["valid"] = .bool(problems.isEmpty)
+            result["problems"] = .array(problems.map(\.jsonValue))
+            result["lint"] = .array((validation.document.map(CopyLinter.lint) ?? []).map(\.jsonValue))
+            result["liveRevision"] = store.snapshot(app: app).map { .integer($0.revision) } ?? .null
+            // The diff compares canonical forms, so layout and defaults spelled out do not show as changes.
+            if let document = validation.document {
+                result["diff"] = JSONDiff.jsonValue(JSONDiff.changes(from: live, to: document.jsonValue))
+            } else if let parsed = try? JSONValue(parsing: context.request.body) {
+                result["diff"] = JSONDiff.jsonValue(JSONDiff.changes(from: live, to: parsed))
+            } else {
+                result["diff"] = .null
+            }
+            return AdminResponse.json(.object(result), pretty: context.pretty)
+        }
+    }
+
+    /// Validates `candidate` as the whole new policy of `app` and commits it through the policy store: refused
+    /// (422 with every problem, 412 on a stale `If-Match`) without changing anything, or one new revision with
+    /// its audit record (`action`, the token's name, the diff summary) in one transaction.
+    ///
+    /// A candidate equal to the live policy (after canonicalisation) creates no revision: 200 with `changed: false`.
+    func write(
+        _ candidate: JSONValue, app: String, ifMatch: String, context: Context, action: String,
+        status: HTTPStatus = .ok, extraDetail: JSONObject = JSONObject()
+    ) throws -> HTTPResponse {
+        let live = store.snapshot(app: app)
+        if live == nil, store.unavailability(app: app) == nil { throw PolicyStoreProblem.unknownApp(app) }
+        let validation = PolicyValidator.validate(candidate)
+        guard let document = validation.document else {
+            throw AdminProblem.invalidPolicy(
+                validation.problems,
+                detail: "\(validation.problems.count) problem\(validation.problems.count == 1 ? "" : "s") "
+                    + "(pointers refer to the app's policy document after the change); nothing was changed")
+        }
+        let changes = JSONDiff.changes(from: try liveJSON(app), to: document.jsonValue)
+        if changes.isEmpty, let live {
+            guard live.matchesIfMatch(ifMatch) else { throw PolicyStoreProblem.preconditionFailed(current: live) }
+            return writeResponse(live, changes: [], changed: false, pretty: context.pretty, status: .ok)
+        }
+        var detail = JSONDiff.summary(changes).objectValue ?? JSONObject()
+        for (key, value) in extraDetail { detail[key] = value }
+        let message = try Self.message(context.request)
+        if let message { detail["message"] = .string(message) }
+        let snapshot = try store.commit(
+            app: app, document: document, author: context.token.name, action: action, message: message,
+            expectedETag: ifMatch, auditDetail: .object(detail))
+        logger.info(
+            "policy changed",
+            ["app": app, "action": action, "revision": "\(snapshot.revision)", "by": context.token.name])
+        return writeResponse(snapshot, changes: changes, changed: true, pretty: context.pretty, status: status)
+    }
+
+    /// `{"app", "revision", "etag", "changed", "changes"}` with the new `ETag`.
+    func writeResponse(
+        _ snapshot: LiveSnapshot, changes: [JSONDiff.Change], changed: Bool, pretty: Bool, status: HTTPStatus
+    ) -> HTTPResponse {
+        let body: JSONValue = [
+            "app": .string(snapshot.appID), "revision": .integer(snapshot.revision),
+            "etag": .string(snapshot.etag.headerValue), "changed": .bool(changed),
+            "changes": JSONDiff.jsonValue(changes),
+        ]
+        return AdminResponse.json(body, pretty: pretty, status: status, headers: ["ETag": snapshot.etag.headerValue])
+    }
+
+    /// The request's `If-Match` (all field lines joined, RFC 9110 §5.3), or 428 naming the current ETag
+    /// (RFC 6585 §3): every write must say which revision it was based on.
+    func requireIfMatch(_ context: Context, app: String) throws(ProblemDetails) -> String {
+        let values = context.request.headers.values(for: "If-Match")
+        guard values.isEmpty else { return values.joined(separator: ", ") }
+        let current = store.snapshot(app: app)
+        var headers = HTTPHeaders()
+        if let current { headers.set("ETag", current.etag.headerValue) }
+        throw ProblemDetails(
+            status: .preconditionRequired,
+            detail: "this write needs If-Match with the ETag of the policy it is based on"
+                + (current.map { " (now \($0.etag.headerValue)); GET /v1/admin/apps/\(app)/policy shows it" } ?? ""),
+            headers: headers)
+    }
+
+    /// The live document as canonical JSON, the stored text of an unservable one, or 404 for an unknown app.
+    func liveJSON(_ app: String) throws -> JSONValue {
+        if let snapshot = store.snapshot(app: app) { return snapshot.document.jsonValue }
+        return (try? JSONValue(parsing: try storedLiveDocument(app))) ?? .null
+    }
+
+    /// The stored text of the app's live revision; 404 when the app is unknown (or has none).
+    func storedLiveDocument(_ app: String) throws -> String {
+        let text = try database.read { db in
+            try db.scalar(
+                """
+                SELECT r.document FROM apps a JOIN policy_revisions r ON r.app_id = a.id AND r.number = a.live_revision
+                WHERE a.id = ?
+                """, [.text(app)], as: String.self)
+        }
+        guard let text else { throw PolicyStoreProblem.unknownApp(app) }
+        return text
+    }
+
+    /// The optional `?message=` describing a change (at most 500 characters), stored on the revision.
+    static func message(_ request: HTTPRequest) throws(ProblemDetails) -> String? {
+        guard let message = request.queryValue("message"), !message.isEmpty else { return nil }
+        guard message.count <= 500 else {
+            throw AdminProblem.invalidRequest("query parameter 'message' is longer than 500 characters")
+        }
+        return message
+    }
+}

@@ -1,0 +1,146 @@
+import PreludeCore
+import PreludeHTTP
+import PreludeStorage
+
+extension AdminAPI {
+    /// Revision history: list (paged, newest first), show, diff, roll back.
+    func registerRevisionRoutes(on router: inout Router) {
+        add(&router, .get, "/v1/admin/apps/{app}/revisions") { [self] context in
+            let app = context.parameter("app")
+            let limit = try Self.integerQuery(context.request, "limit", default: 20, range: 1...200)
+            let before = try Self.cursor(context.request)
+            let live = store.snapshot(app: app)?.revision
+            let rows = try database.read { db -> [Row]? in
+                guard try db.queryOne("SELECT 1 FROM apps WHERE id = ?", [.text(app)]) != nil else { return nil }
+                return try db.query(
+                    """
+                    SELECT number, created_at, author, message, length(document) AS size FROM policy_revisions
+                    WHERE app_id = ? AND number < ? ORDER BY number DESC LIMIT ?
+                    """, [.text(app), .integer(before ?? Int64.max), .integer(Int64(limit + 1))])
+            }
+            guard let rows else { throw PolicyStoreProblem.unknownApp(app) }
+            let page = try rows.prefix(limit).map { row -> JSONValue in
+                let number = try row.get("number", as: Int64.self)
+                return [
+                    "number": .integer(Int(number)),
+                    "createdAt": .string(AdminTime.iso8601(try row.get("created_at", as: Int64.self))),
+                    "author": .string(try row.get("author", as: String.self)),
+                    "message": try row.get("message", as: String?.self).map(JSONValue.string) ?? .null,
+                    "live": .bool(live == Int(number)), "size": .integer(Int(try row.get("size", as: Int64.self))),
+                ]
+            }
+            let next: JSONValue = rows.count > limit ? page.last?["number"].map { .string("\($0)") } ?? .null : .null
+            return AdminResponse.json(
+                ["app": .string(app), "revisions": .array(page), "nextCursor": next], pretty: context.pretty)
+        }
+        add(&router, .get, "/v1/admin/apps/{app}/revisions/{number}") { [self] context in
+            let app = context.parameter("app")
+            let number = try Self.revisionNumber(context.parameter("number"))
+            let row = try revisionRow(app: app, number: number)
+            var object = JSONObject()
+            object["app"] = .string(app)
+            object["number"] = .integer(number)
+            object["createdAt"] = .string(AdminTime.iso8601(try row.get("created_at", as: Int64.self)))
+            object["author"] = .string(try row.get("author", as: String.self))
+            object["message"] = try row.get("message", as: String?.self).map(JSONValue.string) ?? .null
+            object["live"] = .bool(store.snapshot(app: app)?.revision == number)
+            object["document"] = try JSONValue(parsing: try row.get("document", as: String.self))
+            return AdminResponse.json(.object(object), pretty: context.pretty)
+        }
+        add(&router, .get, "/v1/admin/apps/{app}/revisions/{from}/diff/{to}") { [self] context in
+            try diffResponse(context, from: context.parameter("from"), to: context.parameter("to"))
+        }
+        add(&router, .get, "/v1/admin/apps/{app}/revisions/{from}/diff") { [self] context in
+            try diffResponse(
+                context, from: context.parameter("from"), to: context.request.queryValue("against") ?? "live")
+        }
+        add(&router, .post, "/v1/admin/apps/{app}/revisions/{number}/rollback") { [self] context in
+            let app = context.parameter("app")
+            let ifMatch = try requireIfMatch(context, app: app)
+            let number = try Self.revisionNumber(context.parameter("number"))
+            let text = try revisionRow(app: app, number: number).get("document", as: String.self)
+            let target = try JSONValue(parsing: text)
+            let problems = PolicyValidator.validate(target).problems
+            guard problems.isEmpty else {
+                throw ProblemDetails(
+                    status: .unprocessableContent, type: PolicyStoreProblem.invalidRevision,
+                    detail: "revision \(number) does not validate with this version of the service; "
+                        + "fix it and PUT it as a new revision",
+                    errors: problems.map {
+                        FieldProblem(pointer: $0.pointer.description, code: $0.code.rawValue, detail: $0.message)
+                    })
+            }
+            // A rollback is a new revision equal to the old one: the same write path, audited with the diff.
+            return try write(
+                target, app: app, ifMatch: ifMatch, context: context, action: "policy.rollback",
+                extraDetail: JSONObject([
+                    ("rollbackTo", .integer(number)),
+                    ("from", store.snapshot(app: app).map { .integer($0.revision) } ?? .null),
+                ]))
+        }
+    }
+
+    private func diffResponse(_ context: Context, from: String, to: String) throws -> HTTPResponse {
+        let app = context.parameter("app")
+        let old = try revisionDocument(app: app, reference: from)
+        let new = try revisionDocument(app: app, reference: to)
+        let changes = JSONDiff.changes(from: old.document, to: new.document)
+        return AdminResponse.json(
+            [
+                "app": .string(app), "from": .integer(old.number), "to": .integer(new.number),
+                "changes": JSONDiff.jsonValue(changes),
+            ], pretty: context.pretty)
+    }
+
+    /// A revision's document by number or `live`, canonicalised when it validates (so layout differences do not
+    /// show in diffs).
+    private func revisionDocument(app: String, reference: String) throws -> (number: Int, document: JSONValue) {
+        let number: Int
+        if reference == "live" {
+            guard
+                let live = try database.read({ db in
+                    try db.scalar("SELECT live_revision FROM apps WHERE id = ?", [.text(app)], as: Int64?.self)
+                }) ?? nil
+            else { throw PolicyStoreProblem.unknownApp(app) }
+            number = Int(live)
+        } else {
+            number = try Self.revisionNumber(reference)
+        }
+        let json = try JSONValue(parsing: try revisionRow(app: app, number: number).get("document", as: String.self))
+        return (number, PolicyValidator.validate(json).document?.jsonValue ?? json)
+    }
+
+    private func revisionRow(app: String, number: Int) throws -> Row {
+        let row = try database.read { db -> Row?? in
+            guard try db.queryOne("SELECT 1 FROM apps WHERE id = ?", [.text(app)]) != nil else { return nil }
+            return .some(
+                try db.queryOne(
+                    "SELECT number, document, created_at, author, message FROM policy_revisions WHERE app_id = ? AND number = ?",
+                    [.text(app), .integer(Int64(number))]))
+        }
+        guard let found = row else { throw PolicyStoreProblem.unknownApp(app) }
+        guard let found else {
+            throw ProblemDetails(
+                status: .notFound, type: PolicyStoreProblem.unknownRevision,
+                detail: "app \"\(app)\" has no revision \(number)")
+        }
+        return found
+    }
+
+    static func revisionNumber(_ text: String) throws(ProblemDetails) -> Int {
+        guard let number = Int(text), number >= 1 else {
+            throw AdminProblem.invalidRequest(
+                "a revision number is a positive integer (or 'live' in a diff), not '\(text)'")
+        }
+        return number
+    }
+
+    /// `?cursor=` from a previous page's `nextCursor`: an opaque positive integer.
+    static func cursor(_ request: HTTPRequest) throws(ProblemDetails) -> Int64? {
+        guard let text = request.queryValue("cursor") else { return nil }
+        guard let value = Int64(text), value >= 1 else {
+            throw AdminProblem.invalidRequest("'cursor' must be a nextCursor value from a previous page, not '\(text)'")
+        }
+        return value
+    }
+}

@@ -1,0 +1,61 @@
+import PreludeCore
+import PreludeHTTP
+
+extension AdminAPI {
+    /// `GET /v1/admin/tokens`, `POST /v1/admin/tokens`, `DELETE /v1/admin/tokens/{name}`: all need `write`,
+    /// since token names and scopes are what an attacker would look for first.
+    func registerTokenRoutes(on router: inout Router) {
+        add(&router, .get, "/v1/admin/tokens", scope: .write) { [self] context in
+            let list = try tokens.list()
+            return AdminResponse.json(["tokens": .array(list.map(\.jsonValue))], pretty: context.pretty)
+        }
+        add(&router, .post, "/v1/admin/tokens", maxBodySize: 4096) { [self] context in
+            let body = try AdminRequestBody.parse(context.request)
+            let (name, scope) = try Self.tokenRequest(body)
+            let (token, secret) = try tokens.create(name: name, scope: scope, actor: context.token.name, now: now)
+            logger.info("admin token created", ["token": name, "scope": scope.rawValue, "by": context.token.name])
+            // The only place the secret ever appears; `no-store` (set by AdminResponse) keeps it out of caches.
+            return AdminResponse.json(
+                token.jsonValue.mergePatch(["token": .string(secret)]), pretty: context.pretty, status: .created)
+        }
+        add(&router, .delete, "/v1/admin/tokens/{name}") { [self] context in
+            let token = try tokens.revoke(name: context.parameter("name"), actor: context.token.name, now: now)
+            logger.info("admin token revoked", ["token": token.name, "by": context.token.name])
+            return AdminResponse.json(token.jsonValue, pretty: context.pretty)
+        }
+    }
+
+    /// `{"name": "...", "scope": "read"|"write"}`; every problem at once, with pointers.
+    static func tokenRequest(_ body: JSONValue) throws(ProblemDetails) -> (String, TokenScope) {
+        guard let object = body.objectValue else {
+            throw AdminProblem.invalidRequest(
+                "the body must be an object {\"name\": ..., \"scope\": \"read\"|\"write\"}", pointer: "",
+                code: "type.mismatch", status: .unprocessableContent)
+        }
+        var problems: [FieldProblem] = []
+        for key in object.keys where key != "name" && key != "scope" {
+            problems.append(FieldProblem(pointer: "/\(key)", code: "member.unknown", detail: "unknown member '\(key)'"))
+        }
+        let name = object["name"]?.stringValue
+        if name == nil {
+            problems.append(
+                FieldProblem(pointer: "/name", code: "member.missing", detail: "a string 'name' is required"))
+        } else if let name, !AdminToken.isValidName(name) {
+            problems.append(
+                FieldProblem(
+                    pointer: "/name", code: "token.invalidName", detail: TokenError.invalidName(name).description))
+        }
+        let scope = object["scope"]?.stringValue.flatMap(TokenScope.init(rawValue:))
+        if scope == nil {
+            problems.append(
+                FieldProblem(pointer: "/scope", code: "value.invalid", detail: "'scope' must be \"read\" or \"write\""))
+        }
+        guard problems.isEmpty, let name, let scope else {
+            throw ProblemDetails(
+                status: .unprocessableContent, type: AdminProblem.invalidRequestType, title: "The request is not valid",
+                detail: "\(problems.count) problem\(problems.count == 1 ? "" : "s"); no token was created",
+                errors: problems)
+        }
+        return (name, scope)
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import PreludeCore
+import PreludeHTTP
+import PreludeStorage
+
+/// The admin API (`/v1/admin/**`): tokens, policy editing, revisions, audit. Every route is authenticated by
+/// `AdminAuthenticator`; GET needs `read`, every other method `write`.
+package final class AdminAPI: Sendable {
+    /// The database (reads of revisions and audit; token writes).
+    package let database: Database
+    /// The live policies; every policy write goes through it (revision + audit in one transaction, then swap).
+    package let store: PolicyStore
+    /// Admin tokens.
+    package let tokens: TokenStore
+    /// Bearer authentication, scopes and the failure rate limit.
+    package let authenticator: AdminAuthenticator
+    /// The service log.
+    package let logger: Logger
+    /// The clock for audit times (injected in tests).
+    package let clock: @Sendable () -> Date
+
+    /// Largest policy document or patch accepted, in bytes (docs/http.md: large apps exceed 64 KiB).
+    package static let maxBodySize = 1 << 20
+
+    /// Creates the API; `authenticator` defaults to one over `database`'s tokens with the same clock.
+    package init(
+        database: Database, store: PolicyStore, logger: Logger, authenticator: AdminAuthenticator? = nil,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.database = database
+        self.store = store
+        self.tokens = TokenStore(database: database)
+        self.logger = logger
+        self.clock = clock
+        self.authenticator =
+            authenticator ?? AdminAuthenticator(tokens: TokenStore(database: database), logger: logger, clock: clock)
+    }
+
+    /// The current time in milliseconds since the epoch.
+    package var now: Int64 { AdminTime.milliseconds(clock()) }
+
+    /// A request that passed authentication.
+    package struct Context: Sendable {
+        /// The HTTP request.
+        package let request: HTTPRequest
+        /// The token that authorised it; its name is the actor in audit records.
+        package let token: AdminToken
+        /// Whether to indent JSON responses.
+        package let pretty: Bool
+
+        /// A path parameter captured by the route (always present for the route's own captures).
+        package func parameter(_ name: String) -> String { request.pathParameters[name] ?? "" }
+    }
+
+    /// Registers every admin route on `router`.
+    package static func register(on router: inout Router, api: AdminAPI) {
+        api.registerTokenRoutes(on: &router)
+        api.registerAppRoutes(on: &router)
+        api.registerPolicyRoutes(on: &router)
+        api.registerFeatureRoutes(on: &router)
+        api.registerRevisionRoutes(on: &router)
+        api.registerAuditRoutes(on: &router)
+
+    }
+
+    /// Adds one route: authentication with `scope` (default: `read` for GET, `write` otherwise), then `handler`; errors render as problems
+    /// (indented when asked), unexpected ones are logged and answer 500 without internals.
+    func add(
+        _ router: inout Router, _ method: HTTPMethod, _ pattern: String, scope: TokenScope? = nil,
+        maxBodySize: Int? = nil, _ handler: @escaping @Sendable (Context) throws -> HTTPResponse
+    ) {
+        let scope = scope ?? (method == .get || method == .head ? .read : .write)
+        let logger = self.logger
+        let authenticator = self.authenticator
+        router.add(method, pattern, options: RouteOptions(maxBodySize: maxBodySize ?? Self.maxBodySize)) { request in
+            let pretty = AdminResponse.wantsPretty(request)
+            do {
+                let token = try authenticator.authorize(request, required: scope)
+                return try handler(Context(request: request, token: token, pretty: pretty))
+            } catch let error as any HTTPResponseError {
+                return AdminResponse.problem(error, pretty: pretty)
+            } catch let error as TokenError {
+                return AdminResponse.problem(Self.problem(for: error), pretty: pretty)
+            } catch {
+                logger.error("admin request failed", ["route": "\(method) \(pattern)", "error": "\(error)"])
+                return AdminResponse.problem(
+                    ProblemDetails(status: .internalServerError, detail: "the request failed; nothing was changed"),
+                    pretty: pretty)
+            }
+        }
+    }
+
+    static func problem(for error: TokenError) -> ProblemDetails {
+        switch error {
+        case .invalidName:
+            AdminProblem.invalidRequest(
+                error.description, pointer: "/name", code: "token.invalidName", status: .unprocessableContent)
+        case .nameTaken: ProblemDetails(status: .conflict, detail: error.description)
+        case .notFound: AdminProblem.notFound(error.description)
+        }
+    }
+
+    /// Query parameter `name` as an integer in `range`, or the default; 400 naming the parameter otherwise.
+    static func integerQuery(
+        _ request: HTTPRequest, _ name: String, default value: Int, range: ClosedRange<Int>
+    ) throws(ProblemDetails) -> Int {
+        guard let text = request.queryValue(name) else { return value }
+        guard let number = Int(text), range.contains(number) else {
+            throw AdminProblem.invalidRequest(
+                "query parameter '\(name)' must be an integer from \(range.lowerBound) to \(range.upperBound), not '\(text)'"
+            )
+        }
+        return number
+    }
+}
+
+extension AdminAPI {
+    /// The API for the service: applies `PRELUDE_ADMIN_TOKEN` (or logs how to create a first token).
+    package static func make(
+        configuration: ServiceConfiguration, database: Database, store: PolicyStore, logger: Logger
+    ) throws -> AdminAPI {
+        let api = AdminAPI(database: database, store: store, logger: logger)
+        try AdminBootstrap.run(secret: configuration.adminToken, tokens: api.tokens, logger: logger, now: api.now)
+        return api
+    }
+
+    /// Registers the admin routes on `main`, or on `separate` when `adminPort` is set (then the main listener
+    /// answers 404 for `/v1/admin/**`).
+    package static func register(
+        on main: inout Router, or separate: inout Router, api: AdminAPI, configuration: ServiceConfiguration
+    ) {
+        if configuration.adminPort == nil {
+            register(on: &main, api: api)
+        } else {
+            register(on: &separate, api: api)
+        }
+    }
+
+    /// Starts the separate admin listener when `adminPort` is set; returns it and its bound port.
+    package static func startListener(
+        configuration: ServiceConfiguration, router: Router, logger: Logger
+    ) throws -> (HTTPServer?, Int?) {
+        guard let port = configuration.adminPort else { return (nil, nil) }
+        let host = configuration.adminHost ?? configuration.host
+        let server = HTTPServer(configuration: HTTPServerConfiguration(host: host, port: port), router: router)
+        let bound = try server.start()
+        logger.info("admin listening", ["host": host, "port": "\(bound)"])
+        return (server, bound)
+    }
+}

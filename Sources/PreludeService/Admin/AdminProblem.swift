@@ -1,0 +1,45 @@
+import PreludeCore
+import PreludeHTTP
+
+/// The problem documents the admin API answers with (RFC 9457). Types are `urn:prelude:problem:…` names, like
+/// `PolicyStoreProblem`'s: stable identifiers, not links.
+package enum AdminProblem {
+    /// A policy document (or feature, or patch result) failed validation: 422 with every problem and pointer.
+    package static let invalidPolicyType = "urn:prelude:problem:invalid-policy"
+    /// The body is not JSON: 400 with the position.
+    package static let malformedJSONType = "urn:prelude:problem:malformed-json"
+    /// A request member or parameter is wrong: 400 or 422 with pointers.
+    package static let invalidRequestType = "urn:prelude:problem:invalid-request"
+
+    /// 422 listing every validation problem with its pointer, code and message.
+    package static func invalidPolicy(_ problems: [ValidationProblem], detail: String? = nil) -> ProblemDetails {
+        ProblemDetails(
+            status: .unprocessableContent, type: invalidPolicyType, title: "The policy is not valid",
+            detail: detail ?? "\(problems.count) problem\(problems.count == 1 ? "" : "s"); nothing was changed",
+            errors: problems.map {
+                FieldProblem(pointer: $0.pointer.description, code: $0.code.rawValue, detail: $0.message)
+            })
+    }
+
+    /// 400 for a body that is not JSON.
+    package static func malformedJSON(_ error: JSONParseError) -> ProblemDetails {
+        ProblemDetails(
+            status: .badRequest, type: malformedJSONType, title: "The body is not valid JSON",
+            detail: "\(error.description); nothing was changed",
+            errors: [FieldProblem(pointer: "", code: "json.invalid", detail: error.description)])
+    }
+
+    /// 400 or 422 for a wrong request member or query parameter.
+    package static func invalidRequest(
+        _ detail: String, pointer: String? = nil, code: String = "value.invalid", status: HTTPStatus = .badRequest
+    ) -> ProblemDetails {
+        ProblemDetails(
+            status: status, type: invalidRequestType, title: "The request is not valid", detail: detail,
+            errors: pointer.map { [FieldProblem(pointer: $0, code: code, detail: detail)] } ?? [])
+    }
+
+    /// 404 naming what is missing.
+    package static func notFound(_ detail: String) -> ProblemDetails {
+        ProblemDetails(status: .notFound, detail: detail)
+    }
+}

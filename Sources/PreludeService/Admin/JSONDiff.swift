@@ -1,0 +1,98 @@
+import PreludeCore
+
+/// A readable structural diff between two JSON documents: a list of changes, each an operation on a JSON pointer
+/// with the old and new values. Objects are compared member by member and arrays element by element (a longer
+/// array adds at the end, a shorter one removes from the end), so editing one text in a large policy is one change.
+/// Numbers compare by value (`72` equals `72.0`).
+package enum JSONDiff {
+    /// One difference.
+    package struct Change: Sendable, Equatable {
+        /// What happened at `pointer`.
+        package enum Operation: String, Sendable {
+            /// The member or element exists only in the new document.
+            case add
+            /// The member or element exists only in the old document.
+            case remove
+            /// Both have it, with different values (or kinds).
+            case replace
+        }
+
+        /// The operation.
+        package var op: Operation
+        /// Where, in both documents.
+        package var pointer: JSONPointer
+        /// The old value (nil for `add`).
+        package var from: JSONValue?
+        /// The new value (nil for `remove`).
+        package var to: JSONValue?
+
+        /// `{"op", "pointer", "from"?, "to"?}`.
+        package var jsonValue: JSONValue {
+            var object = JSONObject()
+            object["op"] = .string(op.rawValue)
+            object["pointer"] = .string(pointer.description)
+            if let from { object["from"] = from }
+            if let to { object["to"] = to }
+            return .object(object)
+        }
+    }
+
+    /// Every change turning `old` into `new`, in document order.
+    package static func changes(from old: JSONValue, to new: JSONValue) -> [Change] {
+        var changes: [Change] = []
+        compare(old, new, at: .root, into: &changes)
+        return changes
+    }
+
+    /// `[change…]` as JSON.
+    package static func jsonValue(_ changes: [Change]) -> JSONValue { .array(changes.map(\.jsonValue)) }
+
+    /// A summary for audit records: the count and at most `limit` changes, with `truncated` when there were more.
+    package static func summary(_ changes: [Change], limit: Int = 100) -> JSONValue {
+        var object = JSONObject()
+        object["changeCount"] = .integer(changes.count)
+        object["changes"] = .array(changes.prefix(limit).map(\.jsonValue))
+        if changes.count > limit { object["truncated"] = .bool(true) }
+        return .object(object)
+    }
+
+    private static func compare(
+        _ old: JSONValue, _ new: JSONValue, at pointer: JSONPointer, into changes: inout [Change]
+    ) {
+        switch (old, new) {
+        case (.object(let a), .object(let b)):
+            for (key, value) in a {
+                if let other = b[key] {
+                    compare(value, other, at: pointer.appending(key), into: &changes)
+                } else {
+                    changes.append(Change(op: .remove, pointer: pointer.appending(key), from: value, to: nil))
+                }
+            }
+            for (key, value) in b where a[key] == nil {
+                changes.append(Change(op: .add, pointer: pointer.appending(key), from: nil, to: value))
+            }
+        case (.array(let a), .array(let b)):
+            for index in 0..<min(a.count, b.count) {
+                compare(a[index], b[index], at: pointer.appending(index), into: &changes)
+            }
+            // Removals from the end backwards, so applying them in order keeps the indices valid.
+            if a.count > b.count {
+                for index in (b.count..<a.count).reversed() {
+                    changes.append(Change(op: .remove, pointer: pointer.appending(index), from: a[index], to: nil))
+                }
+            }
+            if b.count > a.count {
+                for index in a.count..<b.count {
+                    changes.append(Change(op: .add, pointer: pointer.appending(index), from: nil, to: b[index]))
+                }
+            }
+        default:
+            if !equal(old, new) { changes.append(Change(op: .replace, pointer: pointer, from: old, to: new)) }
+        }
+    }
+
+    private static func equal(_ a: JSONValue, _ b: JSONValue) -> Bool {
+        if let x = a.doubleValue, let y = b.doubleValue { return x == y }
+        return a == b
+    }
+}

@@ -1,0 +1,42 @@
+import PreludeCore
+
+/// A client event as stored in the `events` table.
+package struct StoredEvent: Sendable, Hashable {
+    /// The row id (`events.id`), increasing with insertion.
+    package var rowID: Int64
+    /// The app.
+    package var appID: String
+    /// The install that sent it.
+    package var installID: String
+    /// The client-generated id, unique per install (the dedupe key with the app and install).
+    package var clientEventID: String
+    /// What happened.
+    package var type: AnalyticsEvent
+    /// The feature it concerns.
+    package var feature: Feature
+    /// The experiment key, when the install was enrolled.
+    package var experiment: String?
+    /// The variant name, with `experiment`.
+    package var variant: String?
+    /// When it happened on the device, milliseconds since the Unix epoch.
+    package var occurredAt: Int64
+    /// When the service received it, milliseconds since the Unix epoch.
+    package var receivedAt: Int64
+
+    /// An event with the given parts.
+    package init(
+        rowID: Int64, appID: String, installID: String, clientEventID: String, type: AnalyticsEvent, feature: Feature,
+        experiment: String?, variant: String?, occurredAt: Int64, receivedAt: Int64
+    ) {
+        self.rowID = rowID
+        self.appID = appID
+        self.installID = installID
+        self.clientEventID = clientEventID
+        self.type = type
+        self.feature = feature
+        self.experiment = experiment
+        self.variant = variant
+        self.occurredAt = occurredAt
+        self.receivedAt = receivedAt
+    }
+}

@@ -1,0 +1,84 @@
+import PreludeCore
+import PreludeHTTP
+
+/// One app's live revision as served: immutable, built once when the revision goes live, swapped atomically.
+///
+/// Everything a policy request needs is precomputed here (canonical bytes, the prepared document response
+/// with its identity and gzip bodies and tags, the locales with copy), so the hot path never encodes JSON
+/// for the document. Resolved policies are prepared lazily per distinct resolution in ``resolvedResponses``
+/// and ``resolvedPolicies``, bounded caches owned by this snapshot: the swap to a new revision drops them with it.
+package final class LiveSnapshot: Sendable {
+    /// The app's id.
+    package let appID: String
+    /// The revision number (1, 2, ...).
+    package let revision: Int
+    /// The revision's strong entity tag (see ``PolicyETag``); what `If-Match` on admin writes compares with.
+    package let etag: ETag
+    /// The decoded, valid document.
+    package let document: PolicyDocument
+    /// The canonical JSON bytes of `document` (compact, members in documented order).
+    package let canonicalBytes: [UInt8]
+    /// The document response, identity and gzip, tagged `etag` and `etag.gz`.
+    package let documentResponse: HTTPResponse.Prepared
+    /// When the revision was created (milliseconds since the Unix epoch).
+    package let createdAt: Int64
+    /// Who created the revision (a token name, or `system`).
+    package let author: String
+    /// The revision's message, if any.
+    package let message: String?
+    /// Every locale with copy in the document, plus its default locale.
+    package let availableLocales: Set<LocaleTag>
+    /// Which client inputs can change a resolved policy of this document (the cache key keeps only those).
+    package let keyShape: ResolutionKeyShape
+    /// Resolved-policy responses prepared for this revision, by resolution.
+    package let resolvedResponses: LRUCache<ResolutionKey, HTTPResponse.Prepared>
+    /// Resolved policies of this revision (what decide runs the engine on), by resolution.
+    package let resolvedPolicies: LRUCache<ResolutionKey, ResolvedPolicy>
+
+    /// Builds a snapshot from parts computed outside any lock (``PreparedDocument``).
+    package init(
+        appID: String, revision: Int, document: PolicyDocument, prepared: PreparedDocument, createdAt: Int64,
+        author: String, message: String?, resolvedCacheCapacity: Int
+    ) {
+        self.appID = appID
+        self.revision = revision
+        self.document = document
+        canonicalBytes = prepared.canonical
+        etag = PolicyETag.make(revision: revision, canonical: prepared.canonical)
+        var response = prepared.response
+        response.identityETag = etag
+        response.gzipETag = PolicyETag.gzip(etag)
+        documentResponse = response
+        self.createdAt = createdAt
+        self.author = author
+        self.message = message
+        availableLocales = document.availableLocales
+        keyShape = ResolutionKeyShape(document)
+        resolvedResponses = LRUCache(capacity: resolvedCacheCapacity)
+        resolvedPolicies = LRUCache(capacity: resolvedCacheCapacity)
+    }
+
+    /// Whether an `If-Match` value names this revision (either coding's tag, or `*`).
+    ///
+    /// Strong comparison (RFC 9110 §13.1.1). Both tags are accepted because a client that read the document
+    /// gzip-compressed holds the `.gz` tag, and it names the same revision.
+    package func matchesIfMatch(_ headerValue: String) -> Bool {
+        etag.matchesIfMatch(headerValue) || documentResponse.gzipETag.matchesIfMatch(headerValue)
+    }
+
+    /// The revision-independent, expensive part of a snapshot: canonical bytes and their gzip form.
+    ///
+    /// Computed before a write transaction so that compression does not hold the writer queue.
+    package struct PreparedDocument: Sendable {
+        /// The canonical bytes.
+        package let canonical: [UInt8]
+        /// Identity and gzip bodies (tags replaced by the snapshot).
+        package let response: HTTPResponse.Prepared
+
+        /// Serializes and compresses `document`.
+        package init(_ document: PolicyDocument) {
+            canonical = document.jsonValue.serializedBytes()
+            response = HTTPResponse.Prepared(identity: canonical)
+        }
+    }
+}

@@ -1,0 +1,393 @@
+import Foundation
+import PreludeCore
+import PreludeHTTP
+import PreludeStorage
+import Synchronization
+
+/// The live policy of every app: loaded from the database at start, served from memory, changed only through
+/// its write methods, which commit a revision and its audit row in one transaction and then swap the app's
+/// ``LiveSnapshot`` atomically.
+///
+/// Readers call ``snapshot(app:)``: one mutex-protected dictionary lookup returning an immutable snapshot, so a
+/// request sees one whole revision, never part of one, and the next request after a commit sees the new one.
+///
+/// Writes are serialized by the store's own lock around the database transaction *and* the swap, so two
+/// commits cannot swap in the opposite order of their transactions. Every write first checks the caller's
+/// `If-Match` value against the live snapshot (412 otherwise), then, inside the transaction, that the database
+/// still holds that revision as live (a write by another process gives a 412 too, after reloading the app).
+///
+/// Errors are `ProblemDetails` (404 unknown app or revision, 409 app exists, 412 stale ETag, 422 a document
+/// for another app or a revision that no longer validates) or `StorageError`.
+package final class PolicyStore: Sendable {
+    /// Why an app in the database is not being served.
+    package struct Unavailable: Sendable, Equatable {
+        /// The live revision number, nil when the app has none.
+        package let revision: Int?
+        /// What is wrong, for logs and the 503 problem.
+        package let reason: String
+    }
+
+    private struct State {
+        var snapshots: [String: LiveSnapshot] = [:]
+        var unavailable: [String: Unavailable] = [:]
+    }
+
+    private let database: Database
+    private let state = Mutex(State())
+    private let writeLock = NSLock()
+    private let clock: @Sendable () -> Int64
+    /// Capacity of each snapshot's resolved-response cache.
+    package let resolvedCacheCapacity: Int
+
+    /// A store over `database`; call ``loadAll()`` before serving.
+    ///
+    /// - Parameters:
+    ///   - resolvedCacheCapacity: the most resolved-policy responses kept per revision.
+    ///   - clock: milliseconds since the Unix epoch, for revision and audit times (tests inject a fixed one).
+    package init(
+        database: Database, resolvedCacheCapacity: Int = 1024,
+        clock: @escaping @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
+    ) {
+        self.database = database
+        self.resolvedCacheCapacity = resolvedCacheCapacity
+        self.clock = clock
+    }
+
+    // MARK: - Reading
+
+    /// The live snapshot of `app`, or nil when the app does not exist or is not servable.
+    package func snapshot(app: String) -> LiveSnapshot? {
+        state.withLock { $0.snapshots[app] }
+    }
+
+    /// Why `app` exists but is not served (its live revision does not validate, or it has none), else nil.
+    package func unavailability(app: String) -> Unavailable? {
+        state.withLock { $0.unavailable[app] }
+    }
+
+    /// The ids of the apps being served, sorted.
+    package var appIDs: [String] {
+        state.withLock { $0.snapshots.keys.sorted() }
+    }
+
+    /// Loads every app's live revision, replacing what the store held. Returns the apps that could not be
+    /// served (their revision does not decode and validate with this build), which are also kept for
+    /// ``unavailability(app:)``.
+    @discardableResult
+    package func loadAll() throws -> [String: Unavailable] {
+        let rows = try database.read { db in
+            try db.query(
+                """
+                SELECT a.id, a.live_revision, r.document, r.created_at, r.author, r.message
+                FROM apps a LEFT JOIN policy_revisions r ON r.app_id = a.id AND r.number = a.live_revision
+                ORDER BY a.id
+                """)
+        }
+        var fresh = State()
+        for row in rows {
+            let app = try row.get("id", as: String.self)
+            switch try Self.decodeLive(row, capacity: resolvedCacheCapacity) {
+            case .success(let snapshot): fresh.snapshots[app] = snapshot
+            case .failure(let unavailable): fresh.unavailable[app] = unavailable
+            }
+        }
+        let unavailable = fresh.unavailable
+        state.withLock { $0 = fresh }
+        return unavailable
+    }
+
+    /// Reloads one app from the database (after another process changed it).
+    package func reload(app: String) throws {
+        let row = try database.read { db in
+            try db.queryOne(
+                """
+                SELECT a.id, a.live_revision, r.document, r.created_at, r.author, r.message
+                FROM apps a LEFT JOIN policy_revisions r ON r.app_id = a.id AND r.number = a.live_revision
+                WHERE a.id = ?
+                """, [.text(app)])
+        }
+        let outcome = try row.map { try Self.decodeLive($0, capacity: resolvedCacheCapacity) }
+        state.withLock { state in
+            state.snapshots[app] = nil
+            state.unavailable[app] = nil
+            switch outcome {
+            case .success(let snapshot): state.snapshots[app] = snapshot
+            case .failure(let unavailable): state.unavailable[app] = unavailable
+            case nil: break
+            }
+        }
+    }
+
+    // MARK: - Writing
+
+    /// Makes `document` the live policy of `app` as a new revision (number = highest + 1), with its audit row,
+    /// in one transaction; then swaps the snapshot.
+    ///
+    /// - Parameters:
+    ///   - document: a document that passed ``PolicyValidator``; its `app.id` must be `app` (else 422).
+    ///   - author: who made the change (a token name); stored on the revision and as the audit actor.
+    ///   - action: the audit action, e.g. `policy.replace`, `feature.patch`.
+    ///   - expectedETag: the request's `If-Match` value; nil skips the check (trusted callers such as imports).
+    ///   - auditDetail: what changed, stored as the audit row's JSON detail.
+    /// - Returns: the new live snapshot.
+    @discardableResult
+    package func commit(
+        app: String, document: PolicyDocument, author: String, action: String, message: String?,
+        expectedETag: String?, auditDetail: JSONValue
+    ) throws -> LiveSnapshot {
+        guard document.app.id == app else {
+            throw ProblemDetails(
+                status: .unprocessableContent, type: PolicyStoreProblem.appMismatch,
+                detail: "the document is for app \"\(document.app.id)\", not \"\(app)\"",
+                errors: [
+                    FieldProblem(
+                        pointer: "/app/id", code: "app.mismatch", detail: "app.id must be \"\(app)\" at this address")
+                ])
+        }
+        let prepared = LiveSnapshot.PreparedDocument(document)
+        return try locked {
+            let current = try checkPrecondition(app: app, expectedETag: expectedETag)
+            let now = clock()
+            let revision: Int
+            do {
+                revision = try database.write { db -> Int in
+                    guard let live = try Self.liveRevision(db, app: app) else {
+                        throw PolicyStoreProblem.unknownApp(app)
+                    }
+                    if expectedETag != nil, live != current {
+                        throw StaleSnapshot()
+                    }
+                    return try Self.insertRevision(
+                        db, app: app, document: document, canonical: prepared.canonical, author: author,
+                        action: action, message: message, detail: auditDetail, now: now)
+                }
+            } catch is StaleSnapshot {
+                try reload(app: app)
+                throw PolicyStoreProblem.preconditionFailed(current: snapshot(app: app))
+            }
+            return swapIn(
+                LiveSnapshot(
+                    appID: app, revision: revision, document: document, prepared: prepared, createdAt: now,
+                    author: author, message: message, resolvedCacheCapacity: resolvedCacheCapacity))
+        }
+    }
+
+    /// Creates `app` with `document` as revision 1 and an `app.create` audit row; 409 when the app exists.
+    @discardableResult
+    package func createApp(
+        app: String, document: PolicyDocument, author: String, message: String?,
+        auditDetail: JSONValue = .object(JSONObject())
+    ) throws -> LiveSnapshot {
+        guard document.app.id == app else {
+            throw ProblemDetails(
+                status: .unprocessableContent, type: PolicyStoreProblem.appMismatch,
+                detail: "the document is for app \"\(document.app.id)\", not \"\(app)\"",
+                errors: [
+                    FieldProblem(
+                        pointer: "/app/id", code: "app.mismatch", detail: "app.id must be \"\(app)\" at this address")
+                ])
+        }
+        let prepared = LiveSnapshot.PreparedDocument(document)
+        return try locked {
+            let now = clock()
+            try database.write { db in
+                guard try db.scalar("SELECT count(*) FROM apps WHERE id = ?", [.text(app)], as: Int64.self) == 0 else {
+                    throw ProblemDetails(
+                        status: .conflict, type: PolicyStoreProblem.appExists, detail: "app \"\(app)\" already exists",
+                        instance: "/v1/admin/apps/\(app)")
+                }
+                try db.statement(
+                    "INSERT INTO apps (id, name, live_revision, created_at, updated_at) VALUES (?, ?, NULL, ?, ?)"
+                ).execute([.text(app), .text(document.app.name), .integer(now), .integer(now)])
+                _ = try Self.insertRevision(
+                    db, app: app, document: document, canonical: prepared.canonical, author: author,
+                    action: "app.create", message: message, detail: auditDetail, now: now)
+            }
+            return swapIn(
+                LiveSnapshot(
+                    appID: app, revision: 1, document: document, prepared: prepared, createdAt: now, author: author,
+                    message: message, resolvedCacheCapacity: resolvedCacheCapacity))
+        }
+    }
+
+    /// Deletes `app`, its revisions and its events (foreign-key cascade), with an `app.delete` audit row that
+    /// outlives them; then stops serving it. 404 when unknown, 412 when `expectedETag` is stale.
+    package func deleteApp(
+        app: String, author: String, expectedETag: String?, auditDetail: JSONValue = .object(JSONObject())
+    )
+        throws
+    {
+        try locked {
+            let current = try checkPrecondition(app: app, expectedETag: expectedETag)
+            let now = clock()
+            do {
+                try database.write { db in
+                    guard let live = try Self.liveRevision(db, app: app) else {
+                        throw PolicyStoreProblem.unknownApp(app)
+                    }
+                    if expectedETag != nil, live != current { throw StaleSnapshot() }
+                    try db.statement("DELETE FROM apps WHERE id = ?").execute([.text(app)])
+                    try Self.insertAudit(
+                        db, actor: author, app: app, action: "app.delete", revision: live.map(Int64.init),
+                        detail: auditDetail, now: now)
+                }
+            } catch is StaleSnapshot {
+                try reload(app: app)
+                throw PolicyStoreProblem.preconditionFailed(current: snapshot(app: app))
+            }
+            state.withLock { state in
+                state.snapshots[app] = nil
+                state.unavailable[app] = nil
+            }
+        }
+    }
+
+    /// Makes a new revision whose document equals revision `number` (action `policy.rollback`, detail
+    /// `{"from": live, "to": number}`). 404 when the revision does not exist, 422 when it no longer validates
+    /// with this build, 412 when `expectedETag` is stale.
+    @discardableResult
+    package func rollback(app: String, to number: Int, author: String, expectedETag: String?, message: String? = nil)
+        throws -> LiveSnapshot
+    {
+        let text = try database.read { db in
+            try db.scalar(
+                "SELECT document FROM policy_revisions WHERE app_id = ? AND number = ?",
+                [.text(app), .integer(Int64(number))], as: String.self)
+        }
+        guard let text else {
+            if try database.read({ try Self.liveRevision($0, app: app) }) == nil {
+                throw PolicyStoreProblem.unknownApp(app)
+            }
+            throw ProblemDetails(
+                status: .notFound, type: PolicyStoreProblem.unknownRevision,
+                detail: "app \"\(app)\" has no revision \(number)",
+                instance: "/v1/admin/apps/\(app)/revisions/\(number)")
+        }
+        let validation = PolicyValidator.validate(text: text)
+        guard let document = validation.document, document.app.id == app else {
+            throw ProblemDetails(
+                status: .unprocessableContent, type: PolicyStoreProblem.invalidRevision,
+                detail:
+                    "revision \(number) does not validate with this version of the service; fix it and save it as a new revision",
+                errors: validation.problems.map {
+                    FieldProblem(pointer: $0.pointer.description, code: $0.code.rawValue, detail: $0.message)
+                })
+        }
+        let from = snapshot(app: app)?.revision
+        return try commit(
+            app: app, document: document, author: author, action: "policy.rollback",
+            message: message ?? "rollback to revision \(number)", expectedETag: expectedETag,
+            auditDetail: ["from": from.map { .integer($0) } ?? .null, "to": .integer(number)])
+    }
+
+    // MARK: - Internals
+
+    private struct StaleSnapshot: Error {}
+
+    private func locked<T>(_ body: () throws -> T) throws -> T {
+        writeLock.lock()
+        defer { writeLock.unlock() }
+        return try body()
+    }
+
+    /// 412 unless `expectedETag` (an If-Match value) names the live snapshot; returns the live revision number
+    /// checked (which the transaction then verifies is still live in the database).
+    private func checkPrecondition(app: String, expectedETag: String?) throws -> Int? {
+        if let current = snapshot(app: app) {
+            if let expectedETag, !current.matchesIfMatch(expectedETag) {
+                throw PolicyStoreProblem.preconditionFailed(current: current)
+            }
+            return current.revision
+        }
+        if let broken = unavailability(app: app) {
+            // An app whose live revision is broken has no current representation: only `*` can replace it.
+            if let expectedETag, !ETag.parseList(expectedETag).isWildcard {
+                throw PolicyStoreProblem.preconditionFailed(current: nil)
+            }
+            return broken.revision
+        }
+        return nil
+    }
+
+    private func swapIn(_ snapshot: LiveSnapshot) -> LiveSnapshot {
+        state.withLock { state in
+            state.snapshots[snapshot.appID] = snapshot
+            state.unavailable[snapshot.appID] = nil
+        }
+        return snapshot
+    }
+
+    /// The app's live revision: nil when the app does not exist, `.some(nil)` when it has none.
+    private static func liveRevision(_ db: Connection, app: String) throws -> Int?? {
+        guard let row = try db.statement("SELECT live_revision FROM apps WHERE id = ?").query([.text(app)]).first
+        else { return nil }
+        return .some(try row.get(0, as: Int64?.self).map(Int.init))
+    }
+
+    private static func insertRevision(
+        _ db: Connection, app: String, document: PolicyDocument, canonical: [UInt8], author: String, action: String,
+        message: String?, detail: JSONValue, now: Int64
+    ) throws -> Int {
+        let next =
+            try db.scalar(
+                "SELECT coalesce(max(number), 0) + 1 FROM policy_revisions WHERE app_id = ?", [.text(app)],
+                as: Int64.self) ?? 1
+        let etag = PolicyETag.make(revision: Int(next), canonical: canonical)
+        try db.statement(
+            """
+            INSERT INTO policy_revisions (app_id, number, document, etag, created_at, author, message)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """
+        ).execute([
+            .text(app), .integer(next), .text(String(decoding: canonical, as: UTF8.self)), .text(etag.headerValue),
+            .integer(now), .text(author), message.map(SQLValue.text) ?? .null,
+        ])
+        try db.statement("UPDATE apps SET live_revision = ?, name = ?, updated_at = ? WHERE id = ?").execute([
+            .integer(next), .text(document.app.name), .integer(now), .text(app),
+        ])
+        try insertAudit(db, actor: author, app: app, action: action, revision: next, detail: detail, now: now)
+        return Int(next)
+    }
+
+    private static func insertAudit(
+        _ db: Connection, actor: String, app: String, action: String, revision: Int64?, detail: JSONValue, now: Int64
+    ) throws {
+        try db.statement(
+            "INSERT INTO audit_log (occurred_at, actor, app_id, action, revision, detail) VALUES (?, ?, ?, ?, ?, ?)"
+        ).execute([
+            .integer(now), .text(actor), .text(app), .text(action), revision.map(SQLValue.integer) ?? .null,
+            .text(detail.serialized()),
+        ])
+    }
+
+    /// Decodes one `apps ⟕ policy_revisions` row into a snapshot, or why it cannot be served.
+    private static func decodeLive(_ row: Row, capacity: Int) throws -> Result<LiveSnapshot, Unavailable> {
+        let app = try row.get("id", as: String.self)
+        guard let revision = try row.get("live_revision", as: Int64?.self).map(Int.init),
+            let text = try row.get("document", as: String?.self)
+        else {
+            return .failure(Unavailable(revision: nil, reason: "the app has no live revision"))
+        }
+        let validation = PolicyValidator.validate(text: text)
+        guard let document = validation.document else {
+            let first = validation.problems.prefix(3).map(\.description).joined(separator: "; ")
+            return .failure(
+                Unavailable(
+                    revision: revision,
+                    reason: "revision \(revision) does not validate (\(validation.problems.count) problems: \(first))"))
+        }
+        guard document.app.id == app else {
+            return .failure(
+                Unavailable(
+                    revision: revision, reason: "revision \(revision) is for app \"\(document.app.id)\", not \"\(app)\""
+                ))
+        }
+        return .success(
+            LiveSnapshot(
+                appID: app, revision: revision, document: document, prepared: LiveSnapshot.PreparedDocument(document),
+                createdAt: try row.get("created_at", as: Int64.self), author: try row.get("author", as: String.self),
+                message: try row.get("message", as: String?.self), resolvedCacheCapacity: capacity))
+    }
+}
+
+extension PolicyStore.Unavailable: Error {}

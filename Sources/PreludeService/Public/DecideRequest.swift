@@ -1,0 +1,123 @@
+import PreludeCore
+import PreludeHTTP
+
+/// The body of `POST /v1/apps/{app}/decide`, validated as a whole.
+///
+/// ```json
+/// {"installId": "8C1F…", "platform": "ios", "os": "17.4", "appVersion": "2.3.0", "locale": "fr-CA",
+///  "features": [{"feature": "camera", "status": "notDetermined", "available": true,
+///                "history": {"prime": {"shownCount": 1, "lastShown": 1795350600, "lastOutcome": "dismissed"}}}]}
+/// ```
+/// Every member but `features` is optional, as for the resolved policy's query. Each entry of `features` is an
+/// engine client state (`ClientState.decode`, docs/decisions.md); its `osVersion` defaults to the top-level `os`.
+package struct DecideRequest: Sendable {
+    /// The client context (targeting, locale, bucketing).
+    package var context: ClientContext
+    /// The states to decide on, in request order.
+    package var states: [ClientState]
+
+    /// The most features in one request (the catalogue's size).
+    package static let maxFeatures = Feature.allCases.count
+
+    private static let members = ["installId", "platform", "os", "appVersion", "locale", "features"]
+
+    /// Parses `body`; `acceptLanguage` is used when the body gives no `locale`.
+    ///
+    /// Throws 400 when the body is not a JSON object, 422 listing every problem otherwise.
+    package static func decode(_ body: [UInt8], acceptLanguage: String?) throws(ProblemDetails) -> DecideRequest {
+        let json: JSONValue
+        do {
+            json = try JSONValue(parsing: body)
+        } catch {
+            throw PublicProblem.badRequest(
+                [FieldProblem(pointer: "", code: "json.invalid", detail: error.description)],
+                detail: "the body is not JSON")
+        }
+        guard case .object(let object) = json else {
+            throw PublicProblem.badRequest([
+                FieldProblem(pointer: "", code: "type.mismatch", detail: "expected an object with a features array")
+            ])
+        }
+        var problems: [FieldProblem] = []
+        func report(_ pointer: String, _ code: String, _ detail: String) {
+            problems.append(FieldProblem(pointer: pointer, code: code, detail: detail))
+        }
+        for key in object.keys where !members.contains(key) {
+            report(
+                "/" + JSONPointer.escape(key), "member.unknown",
+                "unknown member; allowed: \(members.joined(separator: ", "))")
+        }
+        var context = ClientContext(acceptLanguage: acceptLanguage)
+        func string(_ name: String) -> String? {
+            guard let value = object[name] else { return nil }
+            guard let text = value.stringValue else {
+                report("/" + name, "type.mismatch", "expected a string, found \(value.kindName)")
+                return nil
+            }
+            return text
+        }
+        if let text = string("installId") {
+            if let problem = PolicyQuery.installIdProblem(text) {
+                report("/installId", "value.invalid", problem)
+            } else {
+                context.installId = text
+            }
+        }
+        if let text = string("platform") {
+            if let platform = Platform(rawValue: text.lowercased()) {
+                context.platform = platform
+            } else {
+                report(
+                    "/platform", "value.invalid",
+                    "'\(text)' is not a platform; use one of \(Platform.allCases.map(\.rawValue).joined(separator: ", "))"
+                )
+            }
+        }
+        for name in ["os", "appVersion"] {
+            guard let text = string(name) else { continue }
+            if let version = SemanticVersion(text) {
+                if name == "os" { context.osVersion = version } else { context.appVersion = version }
+            } else {
+                report("/" + name, "value.invalid", "'\(text)' is not a version such as 17.4 or 2.3.0")
+            }
+        }
+        if let text = string("locale") {
+            if LocaleTag(parsingPrefixOf: text) != nil {
+                context.locale = text
+            } else {
+                report("/locale", "locale.invalid", "'\(text)' is not a locale tag such as fr-CA or zh-Hant-TW")
+            }
+        }
+
+        var states: [ClientState] = []
+        switch object["features"] {
+        case nil:
+            report("/features", "member.missing", "features is required: the client states to decide on")
+        case .array(let list)?:
+            if list.isEmpty || list.count > maxFeatures {
+                report("/features", "features.count", "give 1–\(maxFeatures) feature states; this has \(list.count)")
+            }
+            var seen: Set<Feature> = []
+            for (index, value) in list.enumerated() {
+                let pointer = JSONPointer.root.appending("features").appending(index)
+                let (state, stateProblems) = ClientState.decode(value, at: pointer)
+                problems += stateProblems.map { PublicProblem.field($0) }
+                guard var state else { continue }
+                if !seen.insert(state.feature).inserted {
+                    report(
+                        pointer.appending("feature").description, "feature.duplicate", "each feature may appear once")
+                    continue
+                }
+                // The engine counts in iOS versions; another platform's numbering says nothing about them.
+                if state.osVersion == nil, context.platform?.usesIOSVersions ?? true {
+                    state.osVersion = context.osVersion
+                }
+                states.append(state)
+            }
+        case let other?:
+            report("/features", "type.mismatch", "expected an array of client states, found \(other.kindName)")
+        }
+        guard problems.isEmpty else { throw PublicProblem.unprocessable(problems) }
+        return DecideRequest(context: context, states: states)
+    }
+}

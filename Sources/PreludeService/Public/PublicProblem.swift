@@ -1,0 +1,40 @@
+import PreludeCore
+import PreludeHTTP
+
+/// Problems the public client API answers with (RFC 9457), besides the policy store's.
+package enum PublicProblem {
+    /// A malformed query parameter or request body; `errors` lists every problem with its pointer.
+    package static let invalidRequest = "urn:prelude:problem:invalid-request"
+    /// A well-formed body whose content is not acceptable (unknown names, out-of-range values).
+    package static let validation = "urn:prelude:problem:validation"
+
+    /// 400 listing every problem of the request's query or body.
+    package static func badRequest(_ errors: [FieldProblem], detail: String? = nil) -> ProblemDetails {
+        ProblemDetails(
+            status: .badRequest, type: invalidRequest, title: "Invalid request",
+            detail: detail ?? "the request has \(errors.count) problem\(errors.count == 1 ? "" : "s"); see errors",
+            errors: errors)
+    }
+
+    /// 422 listing every problem of a well-formed body.
+    package static func unprocessable(_ errors: [FieldProblem]) -> ProblemDetails {
+        ProblemDetails(
+            status: .unprocessableContent, type: validation, title: "Validation failed",
+            detail: "the body has \(errors.count) problem\(errors.count == 1 ? "" : "s"); nothing was stored",
+            errors: errors)
+    }
+
+    /// 503 for an app whose live revision cannot be served.
+    package static func unavailable(_ app: String, _ reason: PolicyStore.Unavailable) -> ProblemDetails {
+        ProblemDetails(
+            status: .serviceUnavailable, type: PolicyStoreProblem.appUnavailable, title: "Policy unavailable",
+            detail: "app \"\(app)\" has no servable policy: \(reason.reason)", instance: "/v1/apps/\(app)")
+    }
+
+    /// A core validation problem as an HTTP field problem, its pointer prefixed (e.g. `/events/3`).
+    package static func field(_ problem: ValidationProblem, under prefix: String = "") -> FieldProblem {
+        FieldProblem(
+            pointer: prefix + (problem.pointer.tokens.isEmpty ? "" : problem.pointer.description),
+            code: problem.code.rawValue, detail: problem.message)
+    }
+}

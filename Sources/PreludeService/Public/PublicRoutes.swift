@@ -1,0 +1,91 @@
+import Foundation
+import PreludeCore
+import PreludeHTTP
+
+/// The public client API: the resolved policy, the whole policy document, decide, and event ingestion.
+///
+/// The two policy reads and decide run inline on the event loop (they never block): a policy cache hit is a
+/// route match, a snapshot lookup, a cache lookup and prepared bytes, with no JSON encoding; decide parses a
+/// small body (≤ 64 KiB) and runs the pure engine on a cached resolved policy. A resolution miss resolves (and
+/// for the policy read, serializes and compresses) on the loop thread, once per distinct resolution and
+/// revision (bounded by the cache). Events block on the database writer, so they run on the worker pool.
+package enum PublicRoutes {
+    /// Largest `POST /decide` body.
+    package static let maxDecideBodySize = 64 << 10
+
+    /// Registers every public route.
+    package static func register(
+        on router: inout Router, store: PolicyStore, cacheControl: PolicyCacheControl, events: EventIngestor,
+        clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+    ) {
+        router.add(.get, "/v1/apps/{app}/policy/document", options: RouteOptions(runsInline: true)) { request in
+            let snapshot = try liveSnapshot(request, store: store)
+            var headers = HTTPHeaders()
+            headers.set("Cache-Control", cacheControl.document)
+            return HTTPResponse.negotiated(
+                request, snapshot.documentResponse, contentType: "application/json", headers: headers)
+        }
+
+        router.add(.get, "/v1/apps/{app}/policy", options: RouteOptions(runsInline: true)) { request in
+            let snapshot = try liveSnapshot(request, store: store)
+            let context = try PolicyQuery.context(request)
+            let (prepared, key) = ResolvedPolicyResponse.prepared(snapshot, context: context)
+            var headers = HTTPHeaders()
+            headers.set("Cache-Control", cacheControl.resolved)
+            headers.set("Content-Language", key.locale.description)
+            var response = HTTPResponse.negotiated(
+                request, prepared, contentType: "application/json", headers: headers)
+            // RFC 9110 §12.5.5: the bytes also depend on Accept-Language (when no locale parameter is given).
+            response.headers.set("Vary", "Accept-Encoding, Accept-Language")
+            return response
+        }
+
+        router.add(
+            .post, "/v1/apps/{app}/decide", options: RouteOptions(maxBodySize: maxDecideBodySize, runsInline: true)
+        ) { request in
+            try EventRoutes.requireJSON(request)
+            let snapshot = try liveSnapshot(request, store: store)
+            let acceptLanguage = request.headers.values(for: "Accept-Language")
+            let decide = try DecideRequest.decode(
+                request.body, acceptLanguage: acceptLanguage.isEmpty ? nil : acceptLanguage.joined(separator: ", "))
+            let key = ResolutionKey(context: decide.context, snapshot: snapshot)
+            let policy = ResolvedPolicyResponse.resolved(snapshot, context: decide.context, key: key)
+            let now = Instant(secondsSinceEpoch: clock())
+            var decisions: [JSONValue] = []
+            var problems: [FieldProblem] = []
+            for (index, state) in decide.states.enumerated() {
+                do throws(DecisionError) {
+                    decisions.append(try DecisionEngine.decide(in: policy, state: state, now: now).jsonValue)
+                } catch {
+                    let member = if case .featureNotConfigured = error { "feature" } else { "status" }
+                    problems.append(
+                        FieldProblem(
+                            pointer: "/features/\(index)/\(member)", code: "decision.impossible",
+                            detail: error.description))
+                }
+            }
+            guard problems.isEmpty else { throw PublicProblem.unprocessable(problems) }
+            var body = JSONObject()
+            body["revision"] = .integer(snapshot.revision)
+            body["locale"] = .string(key.locale.description)
+            body["decisions"] = .array(decisions)
+            var response = HTTPResponse.json(JSONValue.object(body).serializedBytes())
+            // A decision depends on the request time: never reuse it.
+            response.headers.set("Cache-Control", "no-store")
+            response.headers.set("Content-Language", key.locale.description)
+            return response
+        }
+
+        EventRoutes.register(on: &router, store: store, ingestor: events)
+    }
+
+    /// The live snapshot of the `{app}` in the path, or the 404 (unknown) / 503 (not servable) problem.
+    package static func liveSnapshot(_ request: HTTPRequest, store: PolicyStore) throws(ProblemDetails)
+        -> LiveSnapshot
+    {
+        let app = request.pathParameters["app"] ?? ""
+        if let snapshot = store.snapshot(app: app) { return snapshot }
+        if let unavailable = store.unavailability(app: app) { throw PublicProblem.unavailable(app, unavailable) }
+        throw PolicyStoreProblem.unknownApp(app)
+    }
+}

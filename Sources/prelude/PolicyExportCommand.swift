@@ -1,0 +1,109 @@
+import ArgumentParser
+import Foundation
+import PreludeCore
+import PreludeService
+import PreludeStorage
+
+/// `prelude policy export --app APP [--revision N] [--output FILE] [--pretty]`: an app's live (or given) revision
+/// from the database `serve` uses, in canonical form, ready for `prelude policy import`.
+struct PolicyExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Print an app's live (or given) policy revision as canonical JSON.",
+        discussion: """
+            The document is written in canonical form (members in the documented order, features in catalogue \
+            order: what GET /v1/admin/apps/{app}/policy answers), compact with a final newline, or indented with \
+            --pretty. A stored revision that no longer validates with this build is written as stored, with a \
+            warning. Uses the same database settings as `serve`. \
+            Exit status: 0 written, 1 unknown app or revision (or an unwritable --output), 78 bad settings.
+            """
+    )
+
+    @Option(help: "The app whose policy to export.")
+    var app: String
+
+    @Option(help: "A revision number. [default: the live revision]")
+    var revision: Int?
+
+    @Option(help: ArgumentHelp("Write to this file instead of standard output.", valueName: "path"))
+    var output: String?
+
+    @Flag(help: "Indent the JSON.")
+    var pretty = false
+
+    @OptionGroup var options: ConfigurationOptions
+
+    func validate() throws {
+        if let revision, revision < 1 { throw ValidationError("--revision must be 1 or more") }
+    }
+
+    func run() throws {
+        let configuration = try options.load()
+        let logger = Logger(level: configuration.logLevel)
+        let database: Database
+        do {
+            database = try PreludeService.openAndMigrate(configuration: configuration, logger: logger).0
+        } catch {
+            throw Failure.exit(error, code: Failure.code(for: error))
+        }
+        defer { database.close() }
+
+        let stored: (number: Int, text: String)
+        do {
+            stored = try read(database, path: configuration.database)
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            throw Failure.exit(error, code: 1)
+        }
+        var bytes: [UInt8]
+        let validation = PolicyValidator.validate(text: stored.text)
+        if let document = validation.document {
+            bytes = document.jsonValue.serializedBytes(pretty ? .pretty : .compact)
+            if !pretty { bytes.append(0x0A) }
+        } else {
+            // Still exported, so that it can be repaired and imported again; the warning says why import refuses it.
+            bytes = Array(stored.text.utf8)
+            if bytes.last != 0x0A { bytes.append(0x0A) }
+            PolicyImportCommand.printError(
+                "prelude: warning: revision \(stored.number) of app \"\(app)\" does not validate with this build "
+                    + "(\(validation.problems.count) problems; `prelude policy validate` lists them); written as stored"
+            )
+        }
+        if let output {
+            do {
+                try Data(bytes).write(to: URL(fileURLWithPath: output), options: .atomic)
+            } catch {
+                throw PolicyImportCommand.refuse("\(output): \(error.localizedDescription)")
+            }
+            PolicyImportCommand.printError("Exported revision \(stored.number) of app \"\(app)\" to \(output).")
+        } else {
+            FileHandle.standardOutput.write(Data(bytes))
+        }
+    }
+
+    /// The revision asked for (or the live one) and its stored text; exit 1 naming what is missing.
+    private func read(_ database: Database, path: String) throws -> (number: Int, text: String) {
+        try database.read { db in
+            guard let appRow = try db.queryOne("SELECT live_revision FROM apps WHERE id = ?", [.text(app)]) else {
+                throw PolicyImportCommand.refuse("no app \"\(app)\" in \(path)")
+            }
+            let live = try appRow.get("live_revision", as: Int64?.self).map(Int.init)
+            guard let number = revision ?? live else {
+                throw PolicyImportCommand.refuse("app \"\(app)\" has no live revision; pass --revision")
+            }
+            let text = try db.scalar(
+                "SELECT document FROM policy_revisions WHERE app_id = ? AND number = ?",
+                [.text(app), .integer(Int64(number))], as: String.self)
+            guard let text else {
+                let highest =
+                    try db.scalar(
+                        "SELECT max(number) FROM policy_revisions WHERE app_id = ?", [.text(app)], as: Int64?.self)
+                    ?? nil
+                let range = highest.map { " (revisions 1–\($0))" } ?? ""
+                throw PolicyImportCommand.refuse("app \"\(app)\" has no revision \(number)\(range)")
+            }
+            return (number, text)
+        }
+    }
+}

@@ -1,0 +1,274 @@
+import ArgumentParser
+import Foundation
+import PreludeCore
+import PreludeHTTP
+import PreludeService
+import PreludeStorage
+
+/// `prelude policy import FILE [--app APP] [--message TEXT] [--create] [--if-match ETAG] [--dry-run] [--json]`:
+/// a policy file becomes the live revision of an app in the database `serve` uses, through the same policy store
+/// as the admin API (one transaction for the revision, the live pointer and the audit row).
+struct PolicyImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Make a policy file the live revision of an app in the database.",
+        discussion: """
+            Validates the file (every problem printed as `pointer: code: message`, nothing written), checks that \
+            its app.id is --app (without --app, the app is the document's), then commits it as a new revision by \
+            `cli` with a `policy.import` audit record (`app.create` with --create for a new app). A file equal to \
+            the live policy creates no revision. --if-match ETAG refuses the import unless ETAG names the live \
+            revision (as If-Match does on the admin API); --dry-run checks everything and prints the changes \
+            without writing. Uses the same database settings as `serve`. A running server keeps serving the \
+            revision it loaded until it restarts (docs/admin.md, "Command line"). \
+            Exit status: 0 imported or unchanged, 1 refused, 2 unreadable file, 78 bad settings.
+            """
+    )
+
+    @Argument(help: "The policy document (JSON). Use - for standard input.")
+    var file: String
+
+    @Option(help: "The app to import into; must equal the document's app.id. [default: the document's app.id]")
+    var app: String?
+
+    @Option(help: "A note stored with the revision (at most 500 characters).")
+    var message: String?
+
+    @Flag(help: "Create the app (as revision 1) when it does not exist.")
+    var create = false
+
+    @Option(
+        name: .customLong("if-match"),
+        help: ArgumentHelp("Import only if this ETag names the live revision (or *).", valueName: "etag"))
+    var ifMatch: String?
+
+    @Flag(name: .customLong("dry-run"), help: "Validate and print the changes; write nothing.")
+    var dryRun = false
+
+    @Flag(help: "Print the result as JSON: {app, revision, etag, changed, created, dryRun, changes}.")
+    var json = false
+
+    @OptionGroup var options: ConfigurationOptions
+
+    func validate() throws {
+        if let message, message.count > 500 { throw ValidationError("--message is longer than 500 characters") }
+        if let ifMatch, ifMatch.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("--if-match needs an ETag, e.g. --if-match '\"r3-…\"' or '*'")
+        }
+    }
+
+    func run() throws {
+        let bytes: [UInt8]
+        do {
+            bytes = try PolicyFile.read(file)
+        } catch {
+            FileHandle.standardError.write(Data("prelude: error: \(file): \(error.localizedDescription)\n".utf8))
+            throw ExitCode(2)
+        }
+        let validation = PolicyValidator.validate(bytes: bytes)
+        guard let document = validation.document else {
+            for problem in validation.problems { Self.printError(problem.description) }
+            let count = validation.problems.count
+            throw Self.refuse("\(file): \(count) problem\(count == 1 ? "" : "s"); nothing was imported")
+        }
+        let app = app ?? document.app.id
+        guard document.app.id == app else {
+            Self.printError("/app/id: app.mismatch: app.id is \"\(document.app.id)\", not \"\(app)\" (--app)")
+            throw Self.refuse(
+                "\(file) is a policy for app \"\(document.app.id)\", not \"\(app)\"; nothing was imported")
+        }
+
+        let configuration = try options.load()
+        let logger = Logger(level: configuration.logLevel)
+        let database: Database
+        do {
+            database = try PreludeService.openAndMigrate(configuration: configuration, logger: logger).0
+        } catch {
+            throw Failure.exit(error, code: Failure.code(for: error))
+        }
+        defer { database.close() }
+        do {
+            let store = PolicyStore(database: database, resolvedCacheCapacity: 1)
+            // Only the one app: its live revision as the database holds it now.
+            try store.reload(app: app)
+            let outcome = try importDocument(
+                document, app: app, store: store, database: database, databasePath: configuration.database)
+            report(outcome)
+        } catch let error as ExitCode {
+            throw error
+        } catch let problem as ProblemDetails {
+            throw Self.refuse(Self.describe(problem, ifMatch: ifMatch))
+        } catch {
+            throw Failure.exit(error, code: 1)
+        }
+    }
+
+    /// What an import did (or, with --dry-run, would do).
+    struct Outcome {
+        var app: String
+        var revision: Int
+        var etag: String?
+        var changed: Bool
+        var created: Bool
+        var changes: [JSONDiff.Change]
+    }
+
+    private func importDocument(
+        _ document: PolicyDocument, app: String, store: PolicyStore, database: Database, databasePath: String
+    ) throws -> Outcome {
+        let live = store.snapshot(app: app)
+        let broken = store.unavailability(app: app)
+        guard live != nil || broken != nil else {
+            guard create else {
+                throw Self.refuse(
+                    "no app \"\(app)\" in \(databasePath); pass --create to create it")
+            }
+            if ifMatch != nil {
+                throw Self.refuse("--if-match: app \"\(app)\" does not exist, so it has no ETag to match")
+            }
+            if dryRun {
+                return Outcome(app: app, revision: 1, etag: nil, changed: true, created: true, changes: [])
+            }
+            var detail = Self.sourceDetail(file: file, message: message)
+            detail["features"] = .array(document.orderedFeatures.map { .string($0.feature.rawValue) })
+            let snapshot = try store.createApp(
+                app: app, document: document, author: "cli", message: message, auditDetail: .object(detail))
+            return Outcome(
+                app: app, revision: snapshot.revision, etag: snapshot.etag.headerValue, changed: true, created: true,
+                changes: [])
+        }
+
+        // The diff compares canonical forms, so layout and spelled-out defaults do not count as changes.
+        let changes = JSONDiff.changes(
+            from: try live.map { $0.document.jsonValue } ?? Self.storedLiveJSON(app, database: database),
+            to: document.jsonValue)
+        if let ifMatch {
+            // The same precondition the store applies on commit, checked up front so that --dry-run and an
+            // unchanged document report a stale ETag too (as the admin API does).
+            let matches = live?.matchesIfMatch(ifMatch) ?? ETag.parseList(ifMatch).isWildcard
+            guard matches else { throw PolicyStoreProblem.preconditionFailed(current: live) }
+        }
+        if changes.isEmpty, let live {
+            return Outcome(
+                app: app, revision: live.revision, etag: live.etag.headerValue, changed: false, created: false,
+                changes: [])
+        }
+        if dryRun {
+            let next = try database.read { db in
+                try db.scalar(
+                    "SELECT coalesce(max(number), 0) + 1 FROM policy_revisions WHERE app_id = ?", [.text(app)],
+                    as: Int64.self)
+            }
+            return Outcome(
+                app: app, revision: Int(next ?? 1), etag: nil, changed: true, created: false, changes: changes)
+        }
+        var detail = JSONDiff.summary(changes).objectValue ?? JSONObject()
+        for (key, value) in Self.sourceDetail(file: file, message: message) { detail[key] = value }
+        let snapshot = try store.commit(
+            app: app, document: document, author: "cli", action: "policy.import", message: message,
+            expectedETag: ifMatch, auditDetail: .object(detail))
+        return Outcome(
+            app: app, revision: snapshot.revision, etag: snapshot.etag.headerValue, changed: true, created: false,
+            changes: changes)
+    }
+
+    private func report(_ outcome: Outcome) {
+        if json {
+            var object = JSONObject()
+            object["app"] = .string(outcome.app)
+            object["revision"] = .integer(outcome.revision)
+            object["etag"] = outcome.etag.map(JSONValue.string) ?? .null
+            object["changed"] = .bool(outcome.changed)
+            object["created"] = .bool(outcome.created)
+            object["dryRun"] = .bool(dryRun)
+            object["changes"] = JSONDiff.jsonValue(outcome.changes)
+            print(JSONValue.object(object).serialized(.pretty), terminator: "")
+            return
+        }
+        let count = outcome.changes.count
+        let changeCount = "\(count) change\(count == 1 ? "" : "s")"
+        switch (outcome.created, outcome.changed, dryRun) {
+        case (true, _, true):
+            print("Dry run: would create app \"\(outcome.app)\" with \(file) as revision 1. Nothing was written.")
+        case (true, _, false):
+            print("Created app \"\(outcome.app)\" from \(file): revision 1, ETag \(outcome.etag ?? "")")
+        case (false, false, _):
+            print(
+                "Unchanged: revision \(outcome.revision) of app \"\(outcome.app)\" already is this policy; "
+                    + "no revision created.")
+        case (false, true, true):
+            print(
+                "Dry run: \(file) would become revision \(outcome.revision) of app \"\(outcome.app)\" (\(changeCount)):"
+            )
+            for change in outcome.changes { print("  " + Self.describe(change)) }
+            print("Nothing was written.")
+        case (false, true, false):
+            print(
+                "Imported \(file) into app \"\(outcome.app)\": revision \(outcome.revision), ETag \(outcome.etag ?? "") "
+                    + "(\(changeCount)):")
+            for change in outcome.changes { print("  " + Self.describe(change)) }
+        }
+        if outcome.changed, !dryRun {
+            Self.printError(
+                "note: a server already running on this database keeps serving the revision it loaded until it "
+                    + "restarts; use the admin API for live changes.")
+        }
+    }
+
+    /// `op pointer: from → to`, values compact and cut at 60 characters.
+    static func describe(_ change: JSONDiff.Change) -> String {
+        func show(_ value: JSONValue?) -> String {
+            guard let value else { return "" }
+            let text = value.serialized()
+            return text.count > 60 ? String(text.prefix(59)) + "…" : text
+        }
+        let pointer = change.pointer.tokens.isEmpty ? "/" : change.pointer.description
+        switch change.op {
+        case .add: return "add \(pointer): \(show(change.to))"
+        case .remove: return "remove \(pointer): \(show(change.from))"
+        case .replace: return "replace \(pointer): \(show(change.from)) → \(show(change.to))"
+        }
+    }
+
+    /// A refusal from the policy store, worded for the command line.
+    static func describe(_ problem: ProblemDetails, ifMatch: String?) -> String {
+        if problem.status == .preconditionFailed {
+            let current = problem.headers["ETag"].map { "the live revision's ETag is \($0)" }
+            return "--if-match \(ifMatch ?? "") does not name the live revision; "
+                + (current ?? "the app has no servable live revision (--if-match '*' replaces it)")
+                + "; nothing was imported"
+        }
+        var lines = problem.errors.map { "\($0.pointer): \($0.code): \($0.detail)" }
+        lines.append((problem.detail ?? problem.title) + "; nothing was imported")
+        return lines.joined(separator: "\n")
+    }
+
+    /// `source` (the file, or `stdin`) and the message, for the audit record.
+    static func sourceDetail(file: String, message: String?) -> JSONObject {
+        var detail = JSONObject()
+        detail["source"] = .string(file == "-" ? "stdin" : file)
+        if let message { detail["message"] = .string(message) }
+        return detail
+    }
+
+    /// The stored text of an app's live revision that this build cannot serve, parsed if it is JSON at all.
+    static func storedLiveJSON(_ app: String, database: Database) throws -> JSONValue {
+        let text = try database.read { db in
+            try db.scalar(
+                """
+                SELECT r.document FROM apps a JOIN policy_revisions r ON r.app_id = a.id AND r.number = a.live_revision
+                WHERE a.id = ?
+                """, [.text(app)], as: String.self)
+        }
+        return text.flatMap { try? JSONValue(parsing: Array($0.utf8)) } ?? .null
+    }
+
+    static func printError(_ line: String) {
+        FileHandle.standardError.write(Data("\(line)\n".utf8))
+    }
+
+    /// Prints `prelude: error: …` and returns exit status 1.
+    static func refuse(_ message: String) -> ExitCode {
+        printError("prelude: error: \(message)")
+        return ExitCode(1)
+    }
+}

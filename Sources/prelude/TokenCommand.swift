@@ -1,0 +1,129 @@
+import ArgumentParser
+import Foundation
+import PreludeCore
+import PreludeService
+
+/// `prelude token create|list|revoke`: admin tokens in the database `serve` uses (same settings and flags).
+struct TokenCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "token",
+        abstract: "Create, list and revoke admin API tokens.",
+        discussion: """
+            Tokens authenticate /v1/admin/** (Authorization: Bearer <token>). Scope 'read' allows GET; 'write' \
+            allows every admin request. Only a SHA-256 hash of each token is stored: the secret is printed once, \
+            by `create`. Uses the same database settings as `serve` (--database, PRELUDE_DATABASE, config file); \
+            changes take effect at once, also on a running server.
+            """,
+        subcommands: [TokenCreateCommand.self, TokenListCommand.self, TokenRevokeCommand.self]
+    )
+}
+
+/// `prelude token create --name NAME --scope read|write`.
+struct TokenCreateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "create",
+        abstract: "Create a token and print its secret (shown only this once) on standard output.")
+
+    @Option(help: "A unique name: 1–64 letters, digits, '.', '-', '_'. Recorded as the author of changes.")
+    var name: String
+
+    @Option(help: "read (GET only) or write (everything).")
+    var scope: String
+
+    @OptionGroup var options: ConfigurationOptions
+
+    func validate() throws {
+        guard TokenScope(rawValue: scope) != nil else {
+            throw ValidationError("--scope must be 'read' or 'write', not '\(scope)'")
+        }
+    }
+
+    func run() throws {
+        try TokenDatabase.with(options) { tokens in
+            let (token, secret) = try tokens.create(
+                name: name, scope: TokenScope(rawValue: scope)!, actor: "cli", now: TokenDatabase.now)
+            // The secret alone on stdout, so `TOKEN=$(prelude token create ...)` works; the note on stderr.
+            print(secret)
+            FileHandle.standardError.write(
+                Data(
+                    "Created \(token.scope.rawValue) token '\(token.name)'. Store the secret now: it cannot be shown again.\n"
+                        .utf8))
+        }
+    }
+}
+
+/// `prelude token list [--json]`.
+struct TokenListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List tokens (names, scopes, times; never secrets).")
+
+    @Flag(help: "Print JSON instead of a table.")
+    var json = false
+
+    @OptionGroup var options: ConfigurationOptions
+
+    func run() throws {
+        try TokenDatabase.with(options) { tokens in
+            let list = try tokens.list()
+            if json {
+                print(JSONValue.array(list.map(\.jsonValue)).serialized(.pretty), terminator: "")
+                return
+            }
+            guard !list.isEmpty else {
+                print("No tokens. Create one with: prelude token create --name NAME --scope write")
+                return
+            }
+            let rows =
+                [["NAME", "SCOPE", "CREATED", "LAST USED", "STATUS"]]
+                + list.map { token in
+                    [
+                        token.name, token.scope.rawValue, AdminTime.iso8601(token.createdAt),
+                        token.lastUsedAt.map(AdminTime.iso8601) ?? "never",
+                        token.revokedAt.map { "revoked \(AdminTime.iso8601($0))" } ?? "active",
+                    ]
+                }
+            let widths = (0..<5).map { column in rows.map { $0[column].count }.max() ?? 0 }
+            for row in rows {
+                let line = row.enumerated().map { column, cell in
+                    column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+                }
+                print(line.joined(separator: "  "))
+            }
+        }
+    }
+}
+
+/// `prelude token revoke NAME`.
+struct TokenRevokeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "revoke", abstract: "Revoke a token; it stops working at once, also on a running server.")
+
+    @Argument(help: "The token's name.")
+    var name: String
+
+    @OptionGroup var options: ConfigurationOptions
+
+    func run() throws {
+        try TokenDatabase.with(options) { tokens in
+            let token = try tokens.revoke(name: name, actor: "cli", now: TokenDatabase.now)
+            print("Revoked \(token.scope.rawValue) token '\(token.name)'.")
+        }
+    }
+}
+
+/// Opens (and migrates) the configured database for a token command; failures exit 1 (78 for settings).
+enum TokenDatabase {
+    static var now: Int64 { AdminTime.milliseconds(Date()) }
+
+    static func with(_ options: ConfigurationOptions, _ body: (TokenStore) throws -> Void) throws {
+        let configuration = try options.load()
+        let logger = Logger(level: configuration.logLevel)
+        do {
+            let (database, _, _) = try PreludeService.openAndMigrate(configuration: configuration, logger: logger)
+            defer { database.close() }
+            try body(TokenStore(database: database))
+        } catch {
+            throw Failure.exit(error, code: Failure.code(for: error))
+        }
+    }
+}

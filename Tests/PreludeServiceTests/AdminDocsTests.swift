@@ -1,0 +1,92 @@
+import Foundation
+import PreludeHTTP
+import Testing
+
+@testable import PreludeService
+
+/// docs/admin.md cannot rot: its `sh` blocks run, in order, against a live server, and they cover every route.
+@Suite struct AdminDocsTests {
+    static let documentPath = ServiceFixture.repositoryRoot + "/docs/admin.md"
+
+    /// The contents of every ```sh block, in order, with `\`-continued lines joined.
+    static func shellBlocks() throws -> [String] {
+        let text = try String(contentsOfFile: documentPath, encoding: .utf8)
+        var blocks: [String] = []
+        var current: [String]?
+        for line in text.components(separatedBy: "\n") {
+            if current == nil, line == "```sh" {
+                current = []
+            } else if current != nil, line == "```" {
+                blocks.append(current!.joined(separator: "\n").replacingOccurrences(of: "\\\n", with: " "))
+                current = nil
+            } else {
+                current?.append(line)
+            }
+        }
+        return blocks
+    }
+
+    /// (method, path without query) of every curl line.
+    static func curlRequests(_ blocks: [String]) -> [(method: String, path: String)] {
+        blocks.flatMap { $0.components(separatedBy: "\n") }.filter { $0.hasPrefix("curl ") }.compactMap { line in
+            guard let url = line.firstMatch(of: /"\$PRELUDE_URL(\/[^"?]*)/) else { return nil }
+            let method =
+                line.firstMatch(of: /\s-X\s([A-Z]+)\s/).map { String($0.output.1) }
+                ?? (line.contains(" -d ") || line.contains("--data") ? "POST" : "GET")
+            return (method, String(url.output.1))
+        }
+    }
+
+    @Test func everyAdminRouteHasACurlLine() throws {
+        let server = try AdminServer()
+        var router = Router()
+        AdminAPI.register(
+            on: &router,
+            api: AdminAPI(
+                database: server.service.database, store: server.service.policyStore, logger: Logger(level: .error)))
+        let requests = Self.curlRequests(try Self.shellBlocks())
+        #expect(requests.count >= router.routes.count)
+        for route in router.routes {
+            let pattern = "^" + route.pattern.replacing(/\{[a-z]+\}/, with: "[^/]+") + "$"
+            let regex = try Regex(pattern)
+            let documented = requests.contains {
+                $0.method == route.method.rawValue && $0.path.wholeMatch(of: regex) != nil
+            }
+            #expect(documented, "docs/admin.md has no curl line for \(route.method.rawValue) \(route.pattern)")
+        }
+    }
+
+    @Test func documentedCommandsRunAgainstALiveServer() throws {
+        let server = try AdminServer(demoPolicyPath: ServiceFixture.repositoryRoot + "/config/demo-policy.json")
+        let script = "set -eu\n" + (try Self.shellBlocks()).joined(separator: "\n") + "\n"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", script]
+        process.currentDirectoryURL = URL(fileURLWithPath: server.fixture.directory)
+        process.environment = [
+            "PATH": "/usr/local/bin:/usr/bin:/bin", "PRELUDE_URL": "http://127.0.0.1:\(server.adminPort)",
+            "PRELUDE_TOKEN": AdminServer.secret,
+        ]
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "docs/admin.md commands failed:\n\(stderr)\n\(stdout.suffix(2000))")
+        // The commands did what they say: the token was created and revoked, the app created and deleted, the
+        // feature patched, restored, a feature deleted, and everything rolled back to revision 1.
+        let actions = try server.service.database.read { db in
+            try db.query("SELECT action FROM audit_log ORDER BY id").map { try $0.get("action", as: String.self) }
+        }
+        #expect(
+            actions == [
+                "app.seed", "token.bootstrap", "token.create", "token.revoke", "app.create", "app.delete",
+                "feature.patch", "feature.replace", "feature.delete", "policy.rollback",
+            ])
+        #expect(stdout.contains("\"valid\": true"))
+        #expect(!stdout.contains(AdminServer.secret) && !stderr.contains(AdminServer.secret))
+    }
+}

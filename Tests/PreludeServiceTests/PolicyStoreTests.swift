@@ -1,0 +1,279 @@
+import Foundation
+import PreludeCore
+import PreludeHTTP
+import PreludeStorage
+import Testing
+
+@testable import PreludeService
+
+@Suite struct PolicyStoreTests {
+    let fixture = PublicFixture()
+
+    private func counts(_ database: Database) throws -> (revisions: Int64, audit: Int64, apps: Int64) {
+        try database.read { db in
+            (
+                try db.scalar("SELECT count(*) FROM policy_revisions", as: Int64.self) ?? -1,
+                try db.scalar("SELECT count(*) FROM audit_log", as: Int64.self) ?? -1,
+                try db.scalar("SELECT count(*) FROM apps", as: Int64.self) ?? -1
+            )
+        }
+    }
+
+    @Test func loadsTheSeededDemoAsTheLiveSnapshot() throws {
+        let database = try fixture.makeDatabase()
+        defer { database.close() }
+        let store = PolicyStore(database: database)
+        #expect(try store.loadAll().isEmpty)
+        let snapshot = try #require(store.snapshot(app: "demo"))
+        #expect(snapshot.revision == 1)
+        #expect(snapshot.document == PublicFixture.demoDocument)
+        #expect(snapshot.canonicalBytes == PublicFixture.demoDocument.jsonValue.serializedBytes())
+        #expect(snapshot.etag == PolicyETag.make(revision: 1, canonical: snapshot.canonicalBytes))
+        #expect(snapshot.etag.opaqueTag.hasPrefix("r1-"))
+        #expect(snapshot.documentResponse.identity == snapshot.canonicalBytes)
+        #expect(try Gzip.decompress(snapshot.documentResponse.gzip, maxSize: 1 << 24) == snapshot.canonicalBytes)
+        #expect(snapshot.documentResponse.gzipETag.opaqueTag == snapshot.etag.opaqueTag + ".gz")
+        #expect(store.snapshot(app: "nope") == nil)
+        #expect(store.appIDs == ["demo"])
+    }
+
+    @Test func commitStoresARevisionWithItsAuditRowAndSwapsTheSnapshot() throws {
+        let database = try fixture.makeDatabase()
+        defer { database.close() }
+        let store = PolicyStore(database: database, clock: { 1_800_000_000_000 })
+        try store.loadAll()
+        let before = try #require(store.snapshot(app: "demo"))
+        _ = before.resolvedResponses  // the old revision's cache goes with it
+
+        let edited = PublicFixture.demoDocument(cameraTitle: "Scan documents")
+        let after = try store.commit(
+            app: "demo", document: edited, author: "ops-alice", action: "policy.replace", message: "shorter title",
+            expectedETag: before.etag.headerValue, auditDetail: ["changed": ["/features/camera"]])
+        #expect(after.revision == 2)
+        #expect(after.etag != before.etag)
+        #expect(store.snapshot(app: "demo") === after)
+        #expect(after.resolvedResponses !== before.resolvedResponses)
+
+        let (row, audit) = try database.read { db in
+            (
+                try db.queryOne(
+                    "SELECT document, etag, author, message, created_at FROM policy_revisions WHERE app_id = 'demo' AND number = 2"
+                ),
+                try db.queryOne(
+                    "SELECT actor, app_id, action, revision, detail, occurred_at FROM audit_log ORDER BY id DESC")
+            )
+        }
+        let revision = try #require(row)
+        #expect(try revision.get("document", as: String.self) == String(decoding: after.canonicalBytes, as: UTF8.self))
+        #expect(try revision.get("etag", as: String.self) == after.etag.headerValue)
+        #expect(try revision.get("author", as: String.self) == "ops-alice")
+        #expect(try revision.get("message", as: String.self) == "shorter title")
+        #expect(try revision.get("created_at", as: Int64.self) == 1_800_000_000_000)
+        let auditRow = try #require(audit)
+        #expect(try auditRow.get("actor", as: String.self) == "ops-alice")
+        #expect(try auditRow.get("action", as: String.self) == "policy.replace")
+        #expect(try auditRow.get("revision", as: Int64.self) == 2)
+        #expect(try auditRow.get("detail", as: String.self) == #"{"changed":["/features/camera"]}"#)
+        #expect(
+            try database.read { try $0.scalar("SELECT live_revision FROM apps WHERE id = 'demo'", as: Int64.self) } == 2
+        )
+
+        // A fresh store (a restart) loads the same revision and computes the same ETag.
+        let restarted = PolicyStore(database: database)
+        try restarted.loadAll()
+        #expect(restarted.snapshot(app: "demo")?.etag == after.etag)
+        #expect(restarted.snapshot(app: "demo")?.document == edited)
+    }
+
+    @Test func staleOrWrongETagIsRefusedWith412AndStoresNothing() throws {
+        let database = try fixture.makeDatabase()
+        defer { database.close() }
+        let store = PolicyStore(database: database)
+        try store.loadAll()
+        let first = try #require(store.snapshot(app: "demo"))
+        try store.commit(
+            app: "demo", document: PublicFixture.demoDocument(cameraTitle: "One"), author: "a",
+            action: "policy.replace",
+            message: nil, expectedETag: first.etag.headerValue, auditDetail: .object(JSONObject()))
+        let before = try counts(database)
+        for stale in [first.etag.headerValue, #""nonsense""#, "W/" + first.etag.headerValue] {
+            let error = #expect(throws: ProblemDetails.self) {
+                try store.commit(
+                    app: "demo", document: PublicFixture.demoDocument(cameraTitle: "Two"), author: "b",
+                    action: "policy.replace", message: nil, expectedETag: stale, auditDetail: .object(JSONObject()))
+            }
+            #expect(error?.status == .preconditionFailed)
+            #expect(error?.headers["ETag"] == store.snapshot(app: "demo")?.etag.headerValue)
+        }
+        #expect(try counts(database) == before)
+        #expect(store.snapshot(app: "demo")?.revision == 2)
+    }
+
+    @Test func theGzipTagAndWildcardAlsoNameTheLiveRevision() throws {
+        let database = try fixture.makeDatabase()
+        defer { database.close() }
+        let store = PolicyStore(database: database)
+        try store.loadAll()
+        let live = try #require(store.snapshot(app: "demo"))
+        let second = try store.commit(
+            app: "demo", document: PublicFixture.demoDocument(cameraTitle: "A"), author: "a", action: "x", message: nil,
+            expectedETag: live.documentResponse.gzipETag.headerValue, auditDetail: .null)
+        let third = try store.commit(
+            app: "demo", document: PublicFixture.demoDocument(cameraTitle: "B"), author: "a", action: "x", message: nil,
+            expectedETag: "*", auditDetail: .null)
+        #expect(second.revision == 2)
+        #expect(third.revision == 3)
+    }
+
+    @Test func aWriteByAnotherProcessMakesTheOldETagStale() throws {
+        let database = try fixture.makeDatabase()
+        defer { database.close() }
+        let store = PolicyStore(database: database)
+        let other = PolicyStore(database: database)  // stands for a second process on the same file
+        try store.loadAll()
+        try other.loadAll()
+        let etag = try #require(store.snapshot(app: "demo")).etag.headerValue
+        try other.commit(
+            app: "demo", document: PublicFixture.demoDocument(cameraTitle: "Other"), author: "b", action: "x",
+            message: nil, expectedETag: etag, auditDetail: .null)
+        let error = #expect(throws: ProblemDetails.self) {
+            try store.commit(
+                app: "demo", document: PublicFixture.demoDocument(cameraTitle: "Mine"), author: "a", action: "x",
+                message: nil, expectedETag: etag, auditDetail: .null)
+        }
+        #expect(error?.status == .preconditionFailed)
+        // The store reloaded: it now serves the other process's revision and names its tag.
+        #expect(store.snapshot(app: "demo")?.revision == 2)
+        let otherTag = other.snapshot(app: "demo")?.etag.headerValue
+        #expect(error?.headers["ETag"] == otherTag)
+    }
+
+    @Test func aDocumentForAnotherAppIsRefused() throws {
+        let database = try fixture.makeDatabase()
+        defer { database.close() }
+        let store = PolicyStore(database: database)
+        try store.loadAll()
+        var document = PublicFixture.demoDocument
+        document.app.id = "other"
+        let error = #expect(throws: ProblemDetails.self) {
+            try store.commit(
+                app: "demo", document: document, author: "a", action: "x", message: nil, expectedETag: nil,
+                auditDetail: .null)
+        }
+        #expect(error?.status == .unprocessableContent)
+        #expect(error?.errors.first?.pointer == "/app/id")
+    }
+
+    @Test func rollbackMakesANewRevisionEqualToTheOldOne() throws {
+        let database = try fixture.makeDatabase()
+        defer { database.close() }
+        let store = PolicyStore(database: database)
+        try store.loadAll()
+        let first = try #require(store.snapshot(app: "demo"))
+        let second = try store.commit(
+            app: "demo", document: PublicFixture.demoDocument(cameraTitle: "Changed"), author: "a", action: "x",
+            message: nil, expectedETag: first.etag.headerValue, auditDetail: .null)
+        let third = try store.rollback(app: "demo", to: 1, author: "ops", expectedETag: second.etag.headerValue)
+        #expect(third.revision == 3)
+        #expect(third.document == first.document)
+        #expect(third.canonicalBytes == first.canonicalBytes)
+        #expect(third.etag != first.etag)  // the revision is part of the tag
+        let audit = try database.read { db in
+            try db.queryOne("SELECT action, detail, revision FROM audit_log ORDER BY id DESC")
+        }
+        #expect(try audit?.get("action", as: String.self) == "policy.rollback")
+        #expect(try audit?.get("detail", as: String.self) == #"{"from":2,"to":1}"#)
+
+        let missing = #expect(throws: ProblemDetails.self) {
+            try store.rollback(app: "demo", to: 99, author: "ops", expectedETag: third.etag.headerValue)
+        }
+        #expect(missing?.status == .notFound)
+        let unknown = #expect(throws: ProblemDetails.self) {
+            try store.rollback(app: "ghost", to: 1, author: "ops", expectedETag: nil)
+        }
+        #expect(unknown?.type == PolicyStoreProblem.unknownApp)
+    }
+
+    @Test func createsAndDeletesApps() throws {
+        let database = try fixture.makeDatabase()
+        defer { database.close() }
+        let store = PolicyStore(database: database)
+        try store.loadAll()
+        var document = PublicFixture.demoDocument
+        document.app = AppInfo(id: "com.example.notes", name: "Notes")
+        let created = try store.createApp(app: "com.example.notes", document: document, author: "ops", message: "new")
+        #expect(created.revision == 1)
+        #expect(store.appIDs == ["com.example.notes", "demo"])
+
+        let before = try counts(database)
+        let conflict = #expect(throws: ProblemDetails.self) {
+            try store.createApp(app: "com.example.notes", document: document, author: "ops", message: nil)
+        }
+        #expect(conflict?.status == .conflict)
+        #expect(try counts(database) == before)
+
+        let stale = #expect(throws: ProblemDetails.self) {
+            try store.deleteApp(app: "com.example.notes", author: "ops", expectedETag: #""r9-x""#)
+        }
+        #expect(stale?.status == .preconditionFailed)
+        try store.deleteApp(app: "com.example.notes", author: "ops", expectedETag: created.etag.headerValue)
+        #expect(store.snapshot(app: "com.example.notes") == nil)
+        let after = try counts(database)
+        #expect(after.apps == before.apps - 1)
+        #expect(after.revisions == before.revisions - 1)
+        #expect(after.audit == before.audit + 1)  // the trail outlives the app
+        let gone = #expect(throws: ProblemDetails.self) {
+            try store.deleteApp(app: "com.example.notes", author: "ops", expectedETag: nil)
+        }
+        #expect(gone?.status == .notFound)
+    }
+
+    @Test func anInvalidLiveRevisionIsReportedNotServedAndCanBeReplacedWithWildcard() throws {
+        let database = try Database(path: fixture.path("broken.sqlite"), readerCount: 1)
+        defer { database.close() }
+        _ = try Migrator(
+            migrations: try MigrationCatalog.load(directory: ServiceFixture.repositoryRoot + "/migrations")
+        ).migrate(database)
+        try DemoSeeder.seedIfEmpty(database, documentText: #"{"schemaVersion": 1, "app": "demo"}"#, sourcePath: "t")
+        let store = PolicyStore(database: database)
+        let unavailable = try store.loadAll()
+        #expect(unavailable["demo"]?.revision == 1)
+        #expect(store.snapshot(app: "demo") == nil)
+        #expect(store.unavailability(app: "demo") != nil)
+        #expect(throws: ProblemDetails.self) {
+            try store.commit(
+                app: "demo", document: PublicFixture.demoDocument, author: "a", action: "x", message: nil,
+                expectedETag: #""r1-0""#, auditDetail: .null)
+        }
+        let repaired = try store.commit(
+            app: "demo", document: PublicFixture.demoDocument, author: "a", action: "x", message: nil,
+            expectedETag: "*", auditDetail: .null)
+        #expect(repaired.revision == 2)
+        #expect(store.unavailability(app: "demo") == nil)
+    }
+
+    @Test func concurrentCommitsWithTheSameETagLetExactlyOneWin() async throws {
+        let database = try fixture.makeDatabase()
+        defer { database.close() }
+        let store = PolicyStore(database: database)
+        try store.loadAll()
+        let etag = try #require(store.snapshot(app: "demo")).etag.headerValue
+        let outcomes = await withTaskGroup(of: Bool.self) { group in
+            for i in 0..<8 {
+                group.addTask {
+                    do {
+                        try store.commit(
+                            app: "demo", document: PublicFixture.demoDocument(cameraTitle: "Writer \(i)"),
+                            author: "w\(i)", action: "x", message: nil, expectedETag: etag, auditDetail: .null)
+                        return true
+                    } catch {
+                        return false
+                    }
+                }
+            }
+            return await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(outcomes.filter { $0 }.count == 1)
+        #expect(try counts(database).revisions == 2)
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+@testable import PreludeService
+
+/// `POST /v1/apps/{app}/decide`: several features at once, and refused bodies.
+@Suite struct PublicDecideTests {
+    let fixture = PublicFixture()
+
+    @Test func decidesSeveralFeaturesInOneRequest() throws {
+        let service = try fixture.startService()
+        defer { service.stop() }
+        let response = try PublicClient(port: service.port).post(
+            "/v1/apps/demo/decide",
+            json: #"""
+                {"installId": "i-1", "platform": "ios", "os": "18.0", "locale": "ja",
+                 "features": [{"feature": "camera", "status": "notDetermined"},
+                              {"feature": "microphone", "status": "authorized"},
+                              {"feature": "contacts", "status": "notDetermined", "osVersion": "17.0"}]}
+                """#)
+        #expect(response.status == 200)
+        #expect(response["Content-Language"] == "ja")
+        let json = try response.json()
+        #expect(json["revision"] as? Int == 1)
+        #expect(json["locale"] as? String == "ja")
+        let decisions = try #require(json["decisions"] as? [[String: Any]])
+        #expect(decisions.map { $0["feature"] as? String } == ["camera", "microphone", "contacts"])
+        // Contacts: the entry's osVersion (17) wins over the top-level os, so no ContactAccessButton.
+        #expect(decisions.map { $0["action"] as? String } == ["prime", "proceed", "prime"])
+    }
+
+    @Test(arguments: [
+        ("{", 400, [""]),
+        ("[1]", 400, [""]),
+        (#"{"features": []}"#, 422, ["/features"]),
+        (#"{"features": {}}"#, 422, ["/features"]),
+        (#"{}"#, 422, ["/features"]),
+        (
+            #"{"os": 17, "platform": "android", "locale": "!", "installId": "", "extra": 1, "features": [{"feature": "camera", "status": "denied"}]}"#,
+            422, ["/extra", "/installId", "/locale", "/os", "/platform"]
+        ),
+        (
+            #"{"features": [{"feature": "xray", "status": "denied"}, {"feature": "camera", "status": "sleepy", "available": "yes"}]}"#,
+            422, ["/features/0/feature", "/features/1/available", "/features/1/status"]
+        ),
+        (
+            #"{"features": [{"feature": "camera", "status": "denied"}, {"feature": "camera", "status": "authorized"}]}"#,
+            422, ["/features/1/feature"]
+        ),
+        (#"{"features": [{"feature": "bluetooth", "status": "denied"}]}"#, 422, ["/features/0/feature"]),
+        (#"{"features": [{"feature": "camera", "status": "provisional"}]}"#, 422, ["/features/0/status"]),
+    ])
+    func refusedBodiesNameEveryProblem(body: String, status: Int, pointers: [String]) throws {
+        let service = try fixture.startService()
+        defer { service.stop() }
+        let response = try PublicClient(port: service.port).post("/v1/apps/demo/decide", json: body)
+        #expect(response.status == status, "\(response.text)")
+        #expect(response["Content-Type"] == "application/problem+json")
+        #expect(try response.problemPointers().sorted() == pointers)
+    }
+}
