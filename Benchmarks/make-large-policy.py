@@ -13,6 +13,8 @@ import sys
 
 CATALOGUE = ["camera", "microphone", "photos", "contacts", "locationWhenInUse", "locationAlways", "notifications",
              "tracking", "bluetooth", "calendars", "reminders", "motion", "speech", "health", "localNetwork"]
+NO_RESTRICTED = {"notifications", "health", "localNetwork"}
+MAY_BE_UNAVAILABLE = {"camera", "bluetooth", "motion", "speech", "health"}
 LOCALES = ["en", "fr", "ja", "zh-Hans", "zh-Hant", "de", "es", "it", "pt-BR", "nl", "sv", "da", "nb", "fi", "pl",
            "ko", "ru", "tr", "cs", "hu", "ro", "uk", "el", "id", "th"]
 
@@ -28,14 +30,20 @@ def main():
         for loc in locales:
             entry = feature_copy.setdefault(loc, {})
             entry.setdefault("prime", {
-                "title": f"Allow {name} in {{appName}} ({loc})",
-                "message": f"{{appName}} uses {name} for the feature you just opened. You decide on the next screen. ({loc})"})
+                "title": f"Use {name} in {{appName}} ({loc})",
+                "message": f"{{appName}} uses {name} for the feature you just opened. You decide on the next screen ({loc})."})
             entry.setdefault("settings", {
                 "title": f"{name} access is off ({loc})",
-                "message": f"To use this, open Settings and switch on {name} for {{appName}}. ({loc})"})
+                "message": f"To use this, open Settings and switch on {name} for {{appName}} ({loc})."})
             entry.setdefault("denied", {
                 "title": f"{name} access is off ({loc})",
-                "message": f"You can keep using {{appName}}; switch on {name} in Settings at any time. ({loc})"})
+                "message": f"You can keep using {{appName}}; switch on {name} in Settings at any time ({loc})."})
+        en = feature_copy["en"]
+        # Texts the validator requires per feature kind, in the default locale.
+        if name not in NO_RESTRICTED:
+            en.setdefault("restricted", {"title": f"{name} not available", "message": f"A device setting blocks {name}."})
+        if name in MAY_BE_UNAVAILABLE:
+            en.setdefault("unsupported", {"title": f"No {name}", "message": f"This device has no {name}."})
         feature.setdefault("targeting", [
             {"name": f"{name}-ipad-direct", "when": {"platform": ["ipados"]}, "set": {"strategy": "direct"}}])
     experiments = [e for e in policy.get("experiments", [])]
@@ -45,12 +53,26 @@ def main():
             break
         if name in used:
             continue
-        override = {loc: {"prime": {"message": f"{{appName}} needs {name} for this. ({loc}, variant B)"}}
+        override = {loc: {"prime": {"message": f"{{appName}} needs {name} for this. ({loc}, variant B)."}}
                     for loc in locales}
         experiments.append({"key": f"{name}-copy-test", "feature": name, "seed": f"{name}-copy-test-1",
                             "coverage": 1, "variants": [{"name": "control", "weight": 50},
                                                         {"name": "short", "weight": 50, "set": {"copy": override}}]})
     policy["experiments"] = experiments[:n_experiments]
+
+    def cjk_periods(node, loc=None):
+        # The copy lint wants "。" at the end of Japanese and Chinese sentences.
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if isinstance(value, str) and loc and loc.split("-")[0] in ("ja", "zh") and value.endswith("."):
+                    node[key] = value[:-1] + "。"
+                else:
+                    cjk_periods(value, key if key in locales else loc)
+        elif isinstance(node, list):
+            for value in node:
+                cjk_periods(value, loc)
+    cjk_periods(policy["features"])
+    cjk_periods(policy["experiments"])
     json.dump(policy, open(out, "w"), ensure_ascii=False, indent=1)
     print(f"{out}: {len(features)} features, {len(locales)} locales, {len(policy['experiments'])} experiments",
           file=sys.stderr)

@@ -67,7 +67,7 @@ edits = [
     ('        *) die "unknown peer $peer" ;;',
      '        prelude|prelude-pool)\n'
      '            local extra=""; [[ "$peer" == prelude-pool ]] && extra="--worker-pool"\n'
-     '            $prefix "$PRELUDE_BENCH_BIN" --port "$port" --fixture "$FIXTURE" $extra >"$OUT/server-$peer.log" 2>&1 &\n'
+     '            $prefix "$BENCH_SERVER_BIN" --port "$port" --fixture "$FIXTURE" $extra >"$OUT/server-$peer.log" 2>&1 &\n'
      '            ;;\n'
      '        *) die "unknown peer $peer" ;;'),
     ('    sizes) sizes; column',
@@ -87,7 +87,7 @@ edits = [
      '        column -t -s $\'\\t\' "$OUT/memory.tsv" ;;\n'
      '    sizes) sizes; column'),
     ('        else label=nginx; bin="$(command -v nginx)"; fi',
-     '        elif [[ "$peer" == prelude* ]]; then label=prelude; bin="$PRELUDE_BENCH_BIN"\n'
+     '        elif [[ "$peer" == prelude* ]]; then label=prelude; bin="$BENCH_SERVER_BIN"\n'
      '        else label=nginx; bin="$(command -v nginx)"; fi'),
 ]
 for old, new in edits:
@@ -102,8 +102,8 @@ PY
 build() {
     log "building prelude-bench-server (release)"
     swift build --package-path "$ROOT/Benchmarks" -c release >&2
-    PRELUDE_BENCH_BIN="$(swift build --package-path "$ROOT/Benchmarks" -c release --show-bin-path)/prelude-bench-server"
-    export PRELUDE_BENCH_BIN
+    BENCH_SERVER_BIN="$(swift build --package-path "$ROOT/Benchmarks" -c release --show-bin-path)/prelude-bench-server"
+    export BENCH_SERVER_BIN
     prepare_peers
     local swift_peers=""
     for p in $PEERS; do case "$p" in hummingbird|flyingfox*|vapor) swift_peers+="$p " ;; esac; done
@@ -163,7 +163,8 @@ trap 'stop_prelude' EXIT
 # wrk on CPU 1 against prelude: $1 label, $2 connections, rest: wrk arguments. Warmup, then the measured run.
 public_wrk() {
     local label="$1" conc="$2"; shift 2
-    timeout 60 taskset -c 1 wrk -t1 -c"$conc" -d"$WARMUP" "$@" >/dev/null 2>&1 || true
+    # The warmup gets its own RUN_ID, so the events it stores are not counted against the measured run.
+    RUN_ID="warmup-${RUN_ID:-}" timeout 60 taskset -c 1 wrk -t1 -c"$conc" -d"$WARMUP" "$@" >/dev/null 2>&1 || true
     timeout 60 taskset -c 1 wrk -t1 -c"$conc" -d"$DURATION" --latency "$@" >"$OUT/public/$label.txt" 2>&1 || true
     awk -v l="$label" '/Requests\/sec/ {r=$2} / 50%/ {p50=$2} / 99%/ {p99=$2} /Non-2xx/ {e=$NF}
         END {printf "%s\treq/s %s\tp50 %s\tp99 %s\tnon-2xx %s\n", l, r, p50, p99, (e == "" ? 0 : e)}' \
