@@ -18,28 +18,35 @@ SECONDS_TO_RUN="${1:-60}"
 if ! command -v swift >/dev/null && [[ -x /opt/swift/usr/bin/swift ]]; then export PATH="/opt/swift/usr/bin:$PATH"; fi
 # Mandatory: on a crash Swift's backtracer would otherwise hold our pipes open (reliability.md §4, gotcha 1).
 export SWIFT_BACKTRACE=enable=no
-SCRATCH="${FUZZ_SCRATCH:-$ROOT/.build-fuzz}"
+SCRATCH="${FUZZ_SCRATCH:-$ROOT/.build-fuzz}"   # -release / -debug appended
 WORK="$ROOT/fuzz-artifacts"
 rm -rf "$WORK/crashes"   # only this run's findings count
 mkdir -p "$WORK/corpus" "$WORK/crashes" "$ROOT/Fuzz/regressions"
 
-build() {
-    echo "fuzz.sh: building Fuzz/ with -sanitize=fuzzer,address (scratch $SCRATCH)"
-    # -j 1: with parallel jobs, two builds in a row here came out without coverage counters; with -j 1 they have them.
-    swift build --package-path Fuzz -c release --sanitize=fuzzer --sanitize=address --scratch-path "$SCRATCH" -j 1 \
+build() { # $1: release|debug
+    echo "fuzz.sh: building Fuzz/ ($1) with -sanitize=fuzzer,address (scratch $SCRATCH-$1)"
+    swift build --package-path Fuzz -c "$1" --sanitize=fuzzer --sanitize=address --scratch-path "$SCRATCH-$1" \
+        -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp \
         2>&1 | grep -v "Cannot export local symbol" || true
+    BIN="$SCRATCH-$1/$1/FuzzRequestDecoder"
 }
-BIN="$SCRATCH/release/FuzzRequestDecoder"
-build
-# A build without coverage counters fuzzes blindly (reliability.md §4, gotcha 3; seen here after an incremental
-# rebuild): rebuild from scratch once.
-if [[ -x "$BIN" ]] && ! readelf -S "$BIN" | grep -q __sancov_cntrs; then
-    echo "fuzz.sh: no coverage counters in $BIN; rebuilding from scratch"
-    rm -rf "$SCRATCH"
-    build
-fi
-[[ -x "$BIN" ]] || { echo "fuzz.sh: build failed" >&2; exit 1; }
-readelf -S "$BIN" | grep -q __sancov_cntrs || { echo "fuzz.sh: $BIN has no coverage counters" >&2; exit 1; }
+# grep -c reads all of readelf's output: with `grep -q` and pipefail, readelf dies of SIGPIPE when grep exits early
+# and the check fails at random (that, not the build, was behind the missing counters first seen here).
+has_counters() { [[ -x "$BIN" ]] && (( $(readelf -S "$BIN" | grep -c __sancov_cntrs || true) > 0 )); }
+# A binary without coverage counters fuzzes blindly (reliability.md §4, gotcha 3). Seen here on 2026-11-22: builds
+# relying on -sanitize=fuzzer's implied coverage flags came out uninstrumented several times in a row; the explicit
+# -sanitize-coverage above fixed it. Should it still happen: rebuild from scratch, release then debug, up to 4 times.
+build release
+attempt=0
+while ! has_counters && (( attempt < 4 )); do
+    attempt=$(( attempt + 1 ))
+    kind=release; (( attempt % 2 == 0 )) && kind=debug
+    echo "fuzz.sh: $BIN has no coverage counters; clean $kind build (attempt $attempt of 4)"
+    rm -rf "$SCRATCH-$kind"
+    build "$kind"
+done
+has_counters || { echo "fuzz.sh: no instrumented build after 4 attempts" >&2; exit 1; }
+echo "fuzz.sh: fuzzing with $BIN"
 
 regressions=("$ROOT"/Fuzz/regressions/*)
 if [[ -e "${regressions[0]}" ]]; then
