@@ -10,6 +10,8 @@ let package = Package(
     products: [
         .executable(name: "prelude", targets: ["prelude"]),
         .library(name: "PreludeCore", targets: ["PreludeCore"]),
+        // For the benchmark package (Benchmarks/), which depends on this package by path.
+        .library(name: "PreludeHTTP", targets: ["PreludeHTTP"]),
     ],
     dependencies: [.package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")],
     targets: [

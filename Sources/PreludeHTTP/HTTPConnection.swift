@@ -27,7 +27,10 @@ final class HTTPConnection: @unchecked Sendable {
 
     let fd: Int32
     let remoteAddress: String
-    unowned let loop: EventLoop
+    /// The owning loop. `unowned(unsafe)`: the loop keeps this connection in its table until it closes and is
+    /// itself kept by the server until every loop thread ended; worker threads that outlive a close hold
+    /// their own strong reference to the loop. Saves a reference-count round trip on every access.
+    unowned(unsafe) let loop: EventLoop
     private(set) var phase = Phase.idle
     /// When the current phase's timeout fires (monotonic ms).
     private(set) var deadline: Int64
@@ -233,15 +236,16 @@ final class HTTPConnection: @unchecked Sendable {
 
     private func send(_ response: HTTPResponse) {
         guard let head else { preconditionFailure("response without request") }
+        // Status line, handler fields and Server, rendered once per prepared response (per loop).
+        let prefix = loop.headCache.prefix(for: response)
         // A handler may ask to end the connection with `Connection: close` (e.g. after refusing a client).
-        let handlerCloses = response.headers["Connection"].map { $0.lowercased().contains("close") } ?? false
         let keepAlive =
-            head.keepAlive && !closeAfterResponse && !loop.stopping && !handlerCloses
+            head.keepAlive && !closeAfterResponse && !loop.stopping && !prefix.handlerCloses
             && requestCount < loop.core.configuration.maxRequestsPerConnection
         if !keepAlive { closeAfterResponse = true }
         let plan = ResponseEncoder.plan(
             status: response.status, isHead: head.method == .head, bodyCount: response.body.count,
-            handlerContentLength: response.headers["Content-Length"])
+            handlerContentLength: prefix.handlerContentLength)
         if writingInterim {
             // The 100 Continue line is still partly unsent: keep its rest in front of the final response.
             output.removeSubrange(0..<outputOffset)
@@ -255,8 +259,8 @@ final class HTTPConnection: @unchecked Sendable {
             idField = (name, requestID ?? loop.requestIDs.next())
         }
         ResponseEncoder.encodeHead(
-            response, plan: plan, keepAlive: keepAlive, minorVersion: head.minorVersion, date: loop.date.headerLine,
-            serverName: loop.core.configuration.serverName, requestID: idField, into: &output)
+            prefix: prefix.bytes, plan: plan, keepAlive: keepAlive, date: loop.date.headerLine, requestID: idField,
+            into: &output)
         outputBody = plan.sendBody ? response.body : []
         outputBodyOffset = 0
         let method = head.method

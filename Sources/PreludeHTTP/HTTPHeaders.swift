@@ -46,14 +46,33 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
 
     public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
 
+    /// The address of the field list's storage: equal for two `HTTPHeaders` that share it (copies of one
+    /// prepared response), so a cache holding a copy can recognise it without comparing fields.
+    package var storageIdentity: UnsafeRawPointer? {
+        fields.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+    }
+
     /// ASCII case-insensitive comparison of field names (RFC 9110 §5.1).
     static func namesEqual(_ a: String, _ b: String) -> Bool {
-        let a = a.utf8, b = b.utf8
-        guard a.count == b.count else { return false }
-        for (x, y) in zip(a, b) where x != y {
-            let lx = (x >= 65 && x <= 90) ? x | 0x20 : x
-            let ly = (y >= 65 && y <= 90) ? y | 0x20 : y
-            if lx != ly { return false }
+        guard a.utf8.count == b.utf8.count else { return false }
+        // Fast path over contiguous UTF-8 (native strings and literals); the generic one for bridged strings.
+        if let result = a.utf8.withContiguousStorageIfAvailable({ x in
+            b.utf8.withContiguousStorageIfAvailable { y in equalIgnoringASCIICase(x, y) }
+        }), let result {
+            return result
+        }
+        for (x, y) in zip(a.utf8, b.utf8) where x != y {
+            if lowered(x) != lowered(y) { return false }
+        }
+        return true
+    }
+
+    @inline(__always) private static func lowered(_ b: UInt8) -> UInt8 { (b >= 65 && b <= 90) ? b | 0x20 : b }
+
+    private static func equalIgnoringASCIICase(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool
+    {
+        for i in 0..<x.count where x[i] != y[i] {
+            if lowered(x[i]) != lowered(y[i]) { return false }
         }
         return true
     }

@@ -103,6 +103,9 @@ package struct RequestDecoder: Sendable {
                 i += 1
                 continue
             }
+            // Size limits first, with the same arithmetic as the checks on an incomplete line below: the answer
+            // must not depend on whether the line's end arrived in the same read (found by the fuzzer).
+            try checkLimits(lineBytes: i - lineStart, headerBytes: i + 1 - requestLineEnd)
             // RFC 9112 §2.2: a bare LF MAY be accepted; we reject it (strict, like llhttp), and every line must end in CRLF.
             guard i > lineStart, bytes[i - 1] == ByteClass.cr else { throw .bad("line not terminated by CRLF") }
             let lineLength = i - 1 - lineStart
@@ -115,15 +118,7 @@ package struct RequestDecoder: Sendable {
                     i += 1
                     continue
                 }
-                // RFC 9112 §3: a request line longer than we accept → 414.
-                if lineLength > limits.maxRequestLineLength {
-                    throw HTTPParseError(.uriTooLong, "request line longer than \(limits.maxRequestLineLength) bytes")
-                }
                 requestLineEnd = i + 1
-            } else if i + 1 - requestLineEnd > limits.maxHeaderBytes {
-                // RFC 6585 §5: the header section as a whole is too large → 431.
-                throw HTTPParseError(
-                    .requestHeaderFieldsTooLarge, "header block larger than \(limits.maxHeaderBytes) bytes")
             } else if lineLength == 0 {
                 let headEnd = i + 1
                 let head = try Self.parseHead(
@@ -132,11 +127,6 @@ package struct RequestDecoder: Sendable {
                 state = .awaitingBodyDecision(head.framing)
                 return (.head(head), headEnd)
             } else {
-                // RFC 6585 §5: header fields too large → 431.
-                if lineLength > limits.maxHeaderLineLength {
-                    throw HTTPParseError(
-                        .requestHeaderFieldsTooLarge, "header line longer than \(limits.maxHeaderLineLength) bytes")
-                }
                 headerLines += 1
                 if headerLines > limits.maxHeaderCount {
                     throw HTTPParseError(
@@ -148,21 +138,29 @@ package struct RequestDecoder: Sendable {
         }
         scanned = i
         // Enforce limits on the incomplete line too, so an endless line is cut off without buffering it.
+        try checkLimits(lineBytes: count - lineStart, headerBytes: count - requestLineEnd)
+        return (.needMore, 0)
+    }
+
+    /// The size limits on the current line (`lineBytes` before its LF, CR included) and, once the request
+    /// line is done, on the header block so far (`headerBytes`).
+    private func checkLimits(lineBytes: Int, headerBytes: Int) throws(HTTPParseError) {
         if requestLineEnd < 0 {
-            if count - lineStart > limits.maxRequestLineLength + 1 {
+            // RFC 9112 §3: a request line longer than we accept → 414.
+            if lineBytes > limits.maxRequestLineLength + 1 {
                 throw HTTPParseError(.uriTooLong, "request line longer than \(limits.maxRequestLineLength) bytes")
             }
         } else {
-            if count - lineStart > limits.maxHeaderLineLength + 1 {
-                throw HTTPParseError(
-                    .requestHeaderFieldsTooLarge, "header line longer than \(limits.maxHeaderLineLength) bytes")
-            }
-            if count - requestLineEnd > limits.maxHeaderBytes {
+            // RFC 6585 §5: the header section as a whole, or one field line, too large → 431.
+            if headerBytes > limits.maxHeaderBytes {
                 throw HTTPParseError(
                     .requestHeaderFieldsTooLarge, "header block larger than \(limits.maxHeaderBytes) bytes")
             }
+            if lineBytes > limits.maxHeaderLineLength + 1 {
+                throw HTTPParseError(
+                    .requestHeaderFieldsTooLarge, "header line longer than \(limits.maxHeaderLineLength) bytes")
+            }
         }
-        return (.needMore, 0)
     }
 
     private mutating func resetHeadScan() {
@@ -177,16 +175,9 @@ package struct RequestDecoder: Sendable {
     package static func parseHead(_ head: UnsafeBufferPointer<UInt8>, limits: HTTPParserLimits) throws(HTTPParseError)
         -> RequestHead
     {
-        var lines: [Range<Int>] = []
-        lines.reserveCapacity(16)
-        var start = 0
-        for i in 0..<head.count where head[i] == ByteClass.lf {
-            lines.append(start..<(i - 1))
-            start = i + 1
-        }
-        // The last entry is the empty line ending the head.
-        guard lines.count >= 2 else { throw .bad("incomplete head") }
-        let requestLine = UnsafeBufferPointer(rebasing: head[lines[0]])
+        // Lines are walked in place (no array of line ranges: this runs for every request).
+        guard let firstLF = findLF(head, from: 0), firstLF >= 1 else { throw .bad("incomplete head") }
+        let requestLine = UnsafeBufferPointer(rebasing: head[0..<(firstLF - 1)])
 
         // RFC 9112 §3: request-line = method SP request-target SP HTTP-version, single spaces.
         var firstSpace = -1
@@ -231,8 +222,13 @@ package struct RequestDecoder: Sendable {
         var connectionKeepAlive = false
         var expectsContinue = false
         var unknownExpectation = false
-        for lineIndex in 1..<(lines.count - 1) {
-            let line = UnsafeBufferPointer(rebasing: head[lines[lineIndex]])
+        var lineStart = firstLF + 1
+        while true {
+            // Each field line ends in CRLF (checked by the scan); the empty line ends the head.
+            guard let lf = findLF(head, from: lineStart), lf > lineStart else { throw .bad("incomplete head") }
+            if lf - 1 == lineStart { break }
+            let line = UnsafeBufferPointer(rebasing: head[lineStart..<(lf - 1)])
+            lineStart = lf + 1
             let (name, value) = try parseFieldLine(line)
             let nameBytes = UnsafeBufferPointer(rebasing: line[0..<name])
             let valueBytes = UnsafeBufferPointer(rebasing: line[value])
@@ -435,6 +431,8 @@ package struct RequestDecoder: Sendable {
                     state = .chunked(phase)
                     return (.needMore, pos)
                 }
+                // The length limit first, as for an incomplete line above (the answer must not depend on reads).
+                if lf - pos > limits.maxHeaderLineLength { throw .bad("chunk size line too long") }
                 guard lf > pos, bytes[lf - 1] == ByteClass.cr else {
                     throw .bad("chunk size line not terminated by CRLF")
                 }
@@ -481,6 +479,10 @@ package struct RequestDecoder: Sendable {
                     }
                     state = .chunked(phase)
                     return (.needMore, pos)
+                }
+                // The length limit first, as for an incomplete line above (the answer must not depend on reads).
+                if lf - pos > limits.maxHeaderLineLength {
+                    throw HTTPParseError(.requestHeaderFieldsTooLarge, "trailer line too long")
                 }
                 guard lf > pos, bytes[lf - 1] == ByteClass.cr else { throw .bad("trailer line not terminated by CRLF") }
                 if lf - 1 == pos {

@@ -30,28 +30,45 @@ package enum ResponseEncoder {
         return BodyPlan(sendBody: true, contentLength: bodyCount)
     }
 
-    /// Appends the head of `response` to `out`.
-    package static func encodeHead(
-        _ response: HTTPResponse, plan: BodyPlan, keepAlive: Bool, minorVersion: Int, date: [UInt8],
-        serverName: String, requestID: (name: String, value: String)? = nil, into out: inout [UInt8]
-    ) {
+    /// The part of a response head that depends only on the response (status line, the handler's fields,
+    /// `Server`), rendered once and reused while the same prepared response is served (`ResponseHeadCache`).
+    package struct Prefix: Sendable {
+        /// `HTTP/1.1 200 OK\r\n` and the handler's field lines, `Server` included.
+        package var bytes: [UInt8]
+        /// The handler asked to close the connection (`Connection: close`).
+        package var handlerCloses: Bool
+        /// The handler's own Content-Length value (meaningful for HEAD), if any.
+        package var handlerContentLength: String?
+    }
+
+    /// Renders the response-dependent part of the head.
+    /// A handler's own field named `requestIDHeader` is dropped: the engine sends the request id itself, once.
+    package static func prefix(_ response: HTTPResponse, serverName: String, requestIDHeader: String? = nil) -> Prefix {
+        var out: [UInt8] = []
+        out.reserveCapacity(128)
         out.append(contentsOf: "HTTP/1.1 ".utf8)
         appendDecimal(response.status.code, to: &out)
         out.append(ByteClass.sp)
         out.append(contentsOf: response.status.reasonPhrase.utf8)
         out.append(contentsOf: crlf)
         var sawServer = false
+        var closes = false
+        var contentLength: String?
         for field in response.headers {
             let name = field.name
-            if HTTPHeaders.namesEqual(name, "content-length") || HTTPHeaders.namesEqual(name, "connection")
-                || HTTPHeaders.namesEqual(name, "transfer-encoding") || HTTPHeaders.namesEqual(name, "date")
-            {
+            if HTTPHeaders.namesEqual(name, "content-length") {
+                if contentLength == nil { contentLength = field.value }
                 continue
             }
+            if HTTPHeaders.namesEqual(name, "connection") {
+                if field.value.lowercased().contains("close") { closes = true }
+                continue
+            }
+            if HTTPHeaders.namesEqual(name, "transfer-encoding") || HTTPHeaders.namesEqual(name, "date") { continue }
             if !isSafe(name) || !isSafe(field.value) || name.isEmpty { continue }
             if HTTPHeaders.namesEqual(name, "server") { sawServer = true }
             // The engine's request id replaces a handler's field of the same name (one value, never two).
-            if let requestID, HTTPHeaders.namesEqual(name, requestID.name) { continue }
+            if let requestIDHeader, HTTPHeaders.namesEqual(name, requestIDHeader) { continue }
             out.append(contentsOf: name.utf8)
             out.append(contentsOf: ": ".utf8)
             out.append(contentsOf: field.value.utf8)
@@ -62,6 +79,15 @@ package enum ResponseEncoder {
             out.append(contentsOf: serverName.utf8)
             out.append(contentsOf: crlf)
         }
+        return Prefix(bytes: out, handlerCloses: closes, handlerContentLength: contentLength)
+    }
+
+    /// Appends the head to `out`: the prefix, the request id, then the fields the server owns.
+    package static func encodeHead(
+        prefix: [UInt8], plan: BodyPlan, keepAlive: Bool, date: [UInt8],
+        requestID: (name: String, value: String)? = nil, into out: inout [UInt8]
+    ) {
+        out.append(contentsOf: prefix)
         if let requestID {
             out.append(contentsOf: requestID.name.utf8)
             out.append(contentsOf: ": ".utf8)
@@ -70,18 +96,27 @@ package enum ResponseEncoder {
         }
         out.append(contentsOf: date)
         if let length = plan.contentLength {
-            out.append(contentsOf: "Content-Length: ".utf8)
+            out.append(contentsOf: contentLengthName)
             appendDecimal(length, to: &out)
             out.append(contentsOf: crlf)
         }
         // RFC 9112 §9.3: HTTP/1.0 needs an explicit keep-alive; close is always announced (§9.6).
-        if !keepAlive {
-            out.append(contentsOf: "Connection: close\r\n".utf8)
-        } else {
-            out.append(contentsOf: "Connection: keep-alive\r\n".utf8)
-        }
-        out.append(contentsOf: crlf)
+        out.append(contentsOf: keepAlive ? keepAliveEnd : closeEnd)
     }
+
+    /// Appends the head of `response` to `out` (the uncached path: prefix and the rest in one call).
+    package static func encodeHead(
+        _ response: HTTPResponse, plan: BodyPlan, keepAlive: Bool, date: [UInt8], serverName: String,
+        requestID: (name: String, value: String)? = nil, into out: inout [UInt8]
+    ) {
+        encodeHead(
+            prefix: prefix(response, serverName: serverName, requestIDHeader: requestID?.name).bytes, plan: plan,
+            keepAlive: keepAlive, date: date, requestID: requestID, into: &out)
+    }
+
+    private static let contentLengthName: [UInt8] = Array("Content-Length: ".utf8)
+    private static let keepAliveEnd: [UInt8] = Array("Connection: keep-alive\r\n\r\n".utf8)
+    private static let closeEnd: [UInt8] = Array("Connection: close\r\n\r\n".utf8)
 
     private static let crlf: [UInt8] = [13, 10]
 

@@ -51,6 +51,9 @@ public struct Router: Sendable {
 
     /// The registered routes, in registration order.
     public private(set) var routes: [Route] = []
+    /// Routes made only of literal segments, by canonical path (`/a/b`): the common case is found with one
+    /// hash lookup instead of splitting the path into an array of segments.
+    private var literalRoutes: [String: [Route]] = [:]
 
     /// Creates an empty router.
     public init() {}
@@ -68,11 +71,21 @@ public struct Router: Sendable {
         }
         precondition(
             !routes.contains { $0.method == method && $0.segments == segments }, "duplicate route \(method) \(pattern)")
-        routes.append(Route(method: method, pattern: pattern, options: options, handler: handler, segments: segments))
+        let route = Route(method: method, pattern: pattern, options: options, handler: handler, segments: segments)
+        routes.append(route)
+        if segments.allSatisfy({ if case .literal = $0 { true } else { false } }) {
+            let path = "/" + segments.map { if case .literal(let s) = $0 { s } else { "" } }.joined(separator: "/")
+            literalRoutes[path, default: []].append(route)
+        }
     }
 
     /// Finds the route for a method and decoded path. HEAD falls back to GET.
     public func match(method: HTTPMethod, path: String) -> Match {
+        // Fast path: a canonical path (no empty segment) with a literal route for exactly this method. Such a
+        // route has the most literal segments possible and is unique per method, so the full scan would pick it.
+        if Self.isCanonical(path), let candidates = literalRoutes[path] {
+            for route in candidates where route.method == method { return .found(route, parameters: [:]) }
+        }
         let parts = Self.split(path)
         var best: (route: Route, parameters: [String: String], literals: Int)?
         var allowed: [HTTPMethod] = []
@@ -94,6 +107,23 @@ public struct Router: Sendable {
         if allowed.isEmpty { return .notFound }
         if allowed.contains(.get) && !allowed.contains(.head) { allowed.append(.head) }
         return .methodNotAllowed(allowed: allowed)
+    }
+
+    /// `/` or `/seg/seg` without empty segments: what `split` followed by joining would give back unchanged.
+    private static func isCanonical(_ path: String) -> Bool {
+        var previousSlash = false
+        var first = true
+        for b in path.utf8 {
+            let slash = b == UInt8(ascii: "/")
+            if first {
+                guard slash else { return false }
+                first = false
+            } else if slash && previousSlash {
+                return false
+            }
+            previousSlash = slash
+        }
+        return !first && (!previousSlash || path.utf8.count == 1)
     }
 
     private static func split(_ path: String) -> [String] {

@@ -20,11 +20,15 @@ import Testing
 
     /// Feeds `raw` in pieces of `piece` bytes and returns every request or the first error.
     static func decode(_ raw: String, piece: Int, maxBody: Int = 16) -> [Outcome] {
+        decode(Array(raw.utf8), piece: piece, maxBody: maxBody)
+    }
+
+    /// Feeds `bytes` in pieces of `piece` bytes and returns every request or the first error.
+    static func decode(_ bytes: [UInt8], piece: Int, maxBody: Int = 16) -> [Outcome] {
         var decoder = RequestDecoder(limits: limits)
         var buffer: [UInt8] = []
         var outcomes: [Outcome] = []
         var pendingHead: RequestHead?
-        let bytes = Array(raw.utf8)
         var offset = 0
         while offset < bytes.count {
             let end = min(bytes.count, offset + piece)

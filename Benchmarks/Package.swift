@@ -1,0 +1,18 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Benchmark package, outside the default build: `swift build --package-path Benchmarks -c release`.
+// scripts/bench.sh builds it and loads it with wrk next to the peers in ../shared/bench/peers.
+let package = Package(
+    name: "PreludeBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "Prelude", path: "..")
+    ],
+    targets: [
+        .executableTarget(
+            name: "prelude-bench-server",
+            dependencies: [.product(name: "PreludeHTTP", package: "Prelude")]
+        )
+    ]
+)

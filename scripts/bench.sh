@@ -1,0 +1,252 @@
+#!/usr/bin/env bash
+# Benchmark of PreludeHTTP against the peers in shared/bench/peers (nginx, nginx gzip_static, Hummingbird,
+# FlyingFox with TCP_NODELAY, optionally Vapor), in the same run, with the peers' own harness (run.sh).
+#
+# Usage: scripts/bench.sh [all|throughput|latency|memory|quick|build|public]
+#   all         (default) throughput, then latency, then memory
+#   throughput  PIN=split (server on CPU 0, wrk on CPU 1), c=32 and c=128, plain and gzip
+#   latency     PIN=same (both on CPU 0), c=1, plain and gzip
+#   memory      idle RSS and RSS with $IDLE_CONNECTIONS open keep-alive connections, per server
+#   quick       one short round of throughput (DURATION=3s WARMUP=1s REPEATS=1), for iterating
+#   build       build prelude-bench-server and the Swift peers, nothing else
+#   public      the real `prelude` release binary: resolved policy (gzip, c=32) against Hummingbird and nginx serving
+#               the same bytes; decide; events in batches of 100 (count in vs count stored, via sqlite3);
+#               policy-fetch cost as the policy grows (Benchmarks/make-large-policy.py)
+#
+# Settings (environment): REPEATS=3, DURATION=10s, WARMUP=3s, PEERS (default below; add vapor if built),
+#   PEERS_SRC (default ../shared/bench/peers beside the repository), BENCH_DIR=/tmp/prelude-bench (the peers are
+#   copied and built there: shared/ stays read-only), OUT=$BENCH_DIR/results/<time>, IDLE_CONNECTIONS=1000.
+#
+# How it reuses run.sh: the peers' directory is copied to $BENCH_DIR/peers and its run.sh gets three
+# small, checked edits: a `prelude` peer (our benchmark server started like the Swift peers, with
+# --port and --fixture) and `prelude-pool` (the same with the handler on the worker pool), and
+# FIXTURE / URL_PATH overridable from the environment. Everything else (checks of status, Content-Type,
+# body bytes and keep-alive before loading, wrk -t1 warmup + measured run, medians over interleaved rounds,
+# the summary table) is run.sh's own. Loopback only; every wrk run is bounded by -d and `timeout`.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+ACTION="${1:-all}"
+PEERS_SRC="${PEERS_SRC:-}"
+if [[ -z "$PEERS_SRC" ]]; then
+    for candidate in "$ROOT/../shared/bench/peers" "$ROOT/shared/bench/peers" /work/shared/bench/peers; do
+        [[ -f "$candidate/run.sh" ]] && { PEERS_SRC="$(cd "$candidate" && pwd)"; break; }
+    done
+fi
+[[ -n "$PEERS_SRC" && -f "$PEERS_SRC/run.sh" ]] || { echo "bench.sh: peers harness not found; set PEERS_SRC" >&2; exit 1; }
+BENCH_DIR="${BENCH_DIR:-/tmp/prelude-bench}"
+STAMP="$(date -u +%Y%m%dT%H%M%SZ)"
+OUT="${OUT:-$BENCH_DIR/results/$STAMP}"
+export PEERS="${PEERS:-prelude nginx nginx-gzs hummingbird flyingfox-nodelay}"
+export REPEATS="${REPEATS:-3}" DURATION="${DURATION:-10s}" WARMUP="${WARMUP:-3s}"
+IDLE_CONNECTIONS="${IDLE_CONNECTIONS:-1000}"
+export SWIFT_BACKTRACE=enable=no
+
+log() { printf '[%s] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
+
+# Copies the harness (keeping previously built peers and timestamps) and applies the edits.
+prepare_peers() {
+    local dst="$BENCH_DIR/peers" d
+    mkdir -p "$dst/swift"
+    rm -rf "$dst/fixture" "$dst/nginx"
+    cp -rp "$PEERS_SRC/fixture" "$PEERS_SRC/nginx" "$dst/"
+    for d in "$PEERS_SRC"/swift/peer-*; do
+        local name; name="$(basename "$d")"
+        mkdir -p "$dst/swift/$name"
+        rm -rf "$dst/swift/$name/Sources"
+        cp -rp "$d/Package.swift" "$d/Sources" "$dst/swift/$name/"
+    done
+    chmod -R u+w "$dst"
+    python3 - "$PEERS_SRC/run.sh" "$dst/run.sh" <<'PY'
+import sys
+src, dst = sys.argv[1:]
+s = open(src).read()
+edits = [
+    ('FIXTURE="$HERE/fixture"', 'FIXTURE="${FIXTURE:-$HERE/fixture}"'),
+    ('URL_PATH="/v1/policy"', 'URL_PATH="${URL_PATH:-/v1/policy}"'),
+    ('        *) die "unknown peer $peer" ;;',
+     '        prelude|prelude-pool)\n'
+     '            local extra=""; [[ "$peer" == prelude-pool ]] && extra="--worker-pool"\n'
+     '            $prefix "$BENCH_SERVER_BIN" --port "$port" --fixture "$FIXTURE" $extra >"$OUT/server-$peer.log" 2>&1 &\n'
+     '            ;;\n'
+     '        *) die "unknown peer $peer" ;;'),
+    ('    sizes) sizes; column',
+     '    memory)\n'
+     '        require_tools\n'
+     '        printf "peer\\tidle_rss_kb\\trss_with_connections_kb\\tconnections_open\\n" >"$OUT/memory.tsv"\n'
+     '        idx=0\n'
+     '        for peer in $PEERS; do\n'
+     '            port=$(( BASE_PORT + idx )); idx=$(( idx + 1 ))\n'
+     '            start_peer "$peer" "$port" || continue\n'
+     '            sleep 1\n'
+     '            idle="$(proc_sum_kb VmRSS)"\n'
+     '            held="$(python3 "$HOLD_SCRIPT" "$port" "$URL_PATH" "$IDLE_CONNECTIONS" $SERVER_PID $SERVER_CHILDREN)"\n'
+     '            printf "%s\\t%s\\t%s\\n" "$peer" "$idle" "$held" >>"$OUT/memory.tsv"\n'
+     '            stop_peer\n'
+     '        done\n'
+     '        column -t -s $\'\\t\' "$OUT/memory.tsv" ;;\n'
+     '    sizes) sizes; column'),
+    ('        else label=nginx; bin="$(command -v nginx)"; fi',
+     '        elif [[ "$peer" == prelude* ]]; then label=prelude; bin="$BENCH_SERVER_BIN"\n'
+     '        else label=nginx; bin="$(command -v nginx)"; fi'),
+]
+for old, new in edits:
+    if s.count(old) != 1:
+        sys.exit(f"bench.sh: run.sh changed; cannot apply the edit for: {old!r}")
+    s = s.replace(old, new)
+open(dst, "w").write(s)
+PY
+    chmod +x "$dst/run.sh"
+}
+
+build() {
+    log "building prelude-bench-server (release)"
+    swift build --package-path "$ROOT/Benchmarks" -c release >&2
+    BENCH_SERVER_BIN="$(swift build --package-path "$ROOT/Benchmarks" -c release --show-bin-path)/prelude-bench-server"
+    export BENCH_SERVER_BIN
+    prepare_peers
+    local swift_peers=""
+    for p in $PEERS; do case "$p" in hummingbird|flyingfox*|vapor) swift_peers+="$p " ;; esac; done
+    if [[ -n "$swift_peers" ]]; then
+        log "building Swift peers if missing or stale: $swift_peers(Hummingbird takes ~4 min cold on 2 cores)"
+        PEERS="$swift_peers" OUT="$OUT/build" "$BENCH_DIR/peers/run.sh" build
+    fi
+}
+
+run_harness() { # $1: label; rest: env assignments
+    local label="$1"; shift
+    log "$label -> $OUT/$label"
+    env "$@" OUT="$OUT/$label" "$BENCH_DIR/peers/run.sh" bench
+}
+
+throughput() { run_harness throughput PIN=split CONCURRENCY="32 128"; }
+latency() { run_harness latency PIN=same CONCURRENCY=1; }
+
+# RSS of each server idle (after start-up and a check request) and while $IDLE_CONNECTIONS keep-alive
+# connections are open, each having made one request (so the server holds its per-connection state).
+# Runs as the `memory` action added to the copied run.sh, which starts and stops the servers its usual way.
+memory() {
+    log "memory -> $OUT/memory"
+    PIN=0 OUT="$OUT/memory" IDLE_CONNECTIONS="$IDLE_CONNECTIONS" HOLD_SCRIPT="$ROOT/Benchmarks/hold-connections.py" \
+        "$BENCH_DIR/peers/run.sh" memory
+}
+
+# ---------------------------------------------------------------- public endpoints (the real `prelude` binary)
+
+PUBLIC_PORT="${PUBLIC_PORT:-18180}"
+POLICY_QUERY="platform=ios&os=17.4&appVersion=2.3.0&locale=fr-CA&installId=8C1F0A2E"
+PRELUDE_PID=""
+
+# Starts the release `prelude serve` on CPU 0 with a fresh database seeded with policy $1; sets PRELUDE_PID.
+start_prelude() {
+    local policy="$1" db="$2"
+    rm -f "$db" "$db-wal" "$db-shm"
+    ( cd "$ROOT" && PRELUDE_PORT="$PUBLIC_PORT" PRELUDE_DATABASE="$db" PRELUDE_DEMO_POLICY="$policy" \
+        PRELUDE_LOG_LEVEL=warning exec taskset -c 0 "$PRELUDE_BIN" serve ) >>"$OUT/public/server.log" 2>&1 &
+    PRELUDE_PID=$!
+    local i
+    for i in $(seq 1 100); do
+        curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$PUBLIC_PORT/readyz" && return 0
+        kill -0 "$PRELUDE_PID" 2>/dev/null || { log "prelude exited; see $OUT/public/server.log"; return 1; }
+        sleep 0.1
+    done
+    log "prelude never became ready"; return 1
+}
+stop_prelude() {
+    [[ -n "$PRELUDE_PID" ]] || return 0
+    kill -TERM "$PRELUDE_PID" 2>/dev/null || true
+    wait "$PRELUDE_PID" 2>/dev/null || true
+    PRELUDE_PID=""
+}
+trap 'stop_prelude' EXIT
+
+# wrk on CPU 1 against prelude: $1 label, $2 connections, rest: wrk arguments. Warmup, then the measured run.
+public_wrk() {
+    local label="$1" conc="$2"; shift 2
+    # The warmup gets its own RUN_ID, so the events it stores are not counted against the measured run.
+    RUN_ID="warmup-${RUN_ID:-}" timeout 60 taskset -c 1 wrk -t1 -c"$conc" -d"$WARMUP" "$@" >/dev/null 2>&1 || true
+    timeout 60 taskset -c 1 wrk -t1 -c"$conc" -d"$DURATION" --latency "$@" >"$OUT/public/$label.txt" 2>&1 || true
+    awk -v l="$label" '/Requests\/sec/ {r=$2} / 50%/ {p50=$2} / 99%/ {p99=$2} /Non-2xx/ {e=$NF}
+        END {printf "%s\treq/s %s\tp50 %s\tp99 %s\tnon-2xx %s\n", l, r, p50, p99, (e == "" ? 0 : e)}' \
+        "$OUT/public/$label.txt" | tee -a "$OUT/public/summary.tsv"
+}
+
+public() {
+    log "building prelude (release)"
+    swift build --package-path "$ROOT" -c release --product prelude >&2
+    PRELUDE_BIN="$(swift build --package-path "$ROOT" -c release --show-bin-path)/prelude"
+    local dir="$OUT/public" db="$OUT/public/prelude.sqlite" round
+    mkdir -p "$dir/fixture"
+    : >"$dir/summary.tsv"
+    local url="http://127.0.0.1:$PUBLIC_PORT/v1/apps/demo/policy?$POLICY_QUERY"
+
+    # 1. Resolved policy, warm, gzip, c=32: prelude, then Hummingbird and nginx (gzip_static) serving the same
+    #    bytes, captured from prelude once (run.sh's FIXTURE override), in the same run.
+    start_prelude "$ROOT/config/demo-policy.json" "$db" || return 1
+    curl -s "$url" -o "$dir/fixture/policy.json"
+    curl -s -H 'Accept-Encoding: gzip' "$url" -o "$dir/fixture/policy.json.gz"
+    gunzip -c "$dir/fixture/policy.json.gz" | cmp -s - "$dir/fixture/policy.json" \
+        || { log "prelude's gzip body does not match its identity body"; return 1; }
+    curl -s -D - -o /dev/null -H 'Accept-Encoding: gzip' "$url" >"$dir/policy-headers.txt"
+    for round in $(seq 1 "$REPEATS"); do
+        public_wrk "policy-gzip-c32-r$round" 32 -H 'Accept-Encoding: gzip' "$url"
+    done
+    # 2. Decide (target >= 20,000 req/s).
+    for round in $(seq 1 "$REPEATS"); do
+        public_wrk "decide-c32-r$round" 32 -s "$ROOT/Benchmarks/wrk/decide.lua" \
+            "http://127.0.0.1:$PUBLIC_PORT/v1/apps/demo/decide"
+    done
+    # 3. Events, batches of 100 (target >= 50,000 events/s, p99 < 50 ms, count in = count stored).
+    local run_id
+    for round in $(seq 1 "$REPEATS"); do
+        run_id="bench$round$(date +%s)"
+        RUN_ID="$run_id" BATCH=100 public_wrk "events-c32-r$round" 32 -s "$ROOT/Benchmarks/wrk/events.lua" \
+            "http://127.0.0.1:$PUBLIC_PORT/v1/apps/demo/events"
+        sleep 1   # batches still in flight when wrk stopped are answered and stored
+        printf 'events-c32-r%s\t%s\tstored %s\n' "$round" \
+            "$(grep -h '^events generated' "$dir/events-c32-r$round.txt")" \
+            "$(sqlite3 "$db" "SELECT count(*) FROM events WHERE client_event_id LIKE '$run_id-%'")" \
+            | tee -a "$dir/summary.tsv"
+    done
+    stop_prelude
+
+    PEERS="hummingbird nginx-gzs" MODES=gzip CONCURRENCY=32 PIN=split FIXTURE="$dir/fixture" \
+        OUT="$dir/peers" "$BENCH_DIR/peers/run.sh" bench >/dev/null
+    cat "$dir/peers/summary.md" >>"$dir/peers-summary.md"
+
+    # 4. Policy fetch cost as the policy grows (the catalogue caps features at 15; see make-large-policy.py).
+    local size spec
+    for spec in "demo:-" "15x5x3:5:3" "15x10x5:10:5" "15x20x10:20:10"; do
+        size="${spec%%:*}"
+        local policy="$ROOT/config/demo-policy.json"
+        if [[ "$spec" != *":-" ]]; then
+            local rest="${spec#*:}"
+            policy="$dir/policy-$size.json"
+            python3 "$ROOT/Benchmarks/make-large-policy.py" "$ROOT/config/demo-policy.json" "$policy" \
+                "${rest%%:*}" "${rest##*:}"
+        fi
+        start_prelude "$policy" "$db" || return 1
+        printf 'policy %s\tdocument %s B\tresolved gzip %s B\n' "$size" "$(stat -c %s "$policy")" \
+            "$(curl -s -H 'Accept-Encoding: gzip' "$url" | wc -c)" | tee -a "$dir/summary.tsv"
+        public_wrk "growth-$size-resolved-gzip-c32" 32 -H 'Accept-Encoding: gzip' "$url"
+        public_wrk "growth-$size-resolved-distinct-installs-c32" 32 -H 'Accept-Encoding: gzip' \
+            -s "$ROOT/Benchmarks/wrk/installs.lua" "$url"
+        public_wrk "growth-$size-document-gzip-c32" 32 -H 'Accept-Encoding: gzip' \
+            "http://127.0.0.1:$PUBLIC_PORT/v1/apps/demo/policy/document"
+        stop_prelude
+    done
+    log "public: $dir/summary.tsv, peers: $dir/peers-summary.md"
+}
+
+mkdir -p "$OUT"
+case "$ACTION" in
+    build) build ;;
+    throughput) build; throughput ;;
+    latency) build; latency ;;
+    memory) build; memory ;;
+    quick) build; REPEATS=1 DURATION=3s WARMUP=1s run_harness quick PIN=split CONCURRENCY="32 128" ;;
+    all) build; throughput; latency; memory ;;
+    public) build; public ;;
+    *) echo "bench.sh: unknown action '$ACTION' (all|throughput|latency|memory|quick|build)" >&2; exit 1 ;;
+esac
+log "results in $OUT"
