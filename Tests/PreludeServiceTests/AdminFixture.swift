@@ -100,17 +100,10 @@ private func require<T>(_ value: T?, _ message: String = "missing value") throws
     return value
 }
 
-/// A blocking HTTP/1.1 client over raw sockets: one request per connection (`Connection: close`).
+/// Admin API requests (bearer token, JSON body) over the shared raw-socket client, one request per connection.
 enum AdminClient {
-    struct Response {
-        let status: Int
-        let headers: [String: String]
-        let body: String
-        var json: Any? { try? JSONSerialization.jsonObject(with: Data(body.utf8)) }
-        var object: [String: Any] { json as? [String: Any] ?? [:] }
-    }
-
-    enum Failure: Error { case socket(Int32), malformed(String) }
+    typealias Response = HTTPTestClient.Response
+    typealias Failure = HTTPTestClient.Failure
 
     static func request(
         _ method: String, _ path: String, token: String?, headers: [(String, String)] = [], body: String? = nil
@@ -128,73 +121,23 @@ enum AdminClient {
         return Array((head + "\r\n").utf8) + Array((body ?? "").utf8)
     }
 
-    static func connect(port: Int) throws -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw Failure.socket(errno) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else {
-            close(fd)
-            throw Failure.socket(errno)
-        }
-        return fd
-    }
-
-    static func transmit(_ bytes: [UInt8], to fd: Int32) {
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes {
-                Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-            }
-            if sent < 0 && errno == EINTR { continue }
-            guard sent > 0 else { return }
-            offset += sent
-        }
-    }
-
-    static func receive(_ fd: Int32) throws -> Response {
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            received += buffer[0..<count]
-        }
-        let text = String(decoding: received, as: UTF8.self)
-        guard let split = text.range(of: "\r\n\r\n") else { throw Failure.malformed(text) }
-        let lines = text[..<split.lowerBound].components(separatedBy: "\r\n")
-        let parts = lines[0].split(separator: " ")
-        guard parts.count >= 2, let status = Int(parts[1]) else { throw Failure.malformed(lines[0]) }
-        var headers: [String: String] = [:]
-        for line in lines.dropFirst() {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
-                in: .whitespaces)
-        }
-        return Response(status: status, headers: headers, body: String(text[split.upperBound...]))
-    }
-
     static func send(_ request: [UInt8], port: Int) throws -> Response {
-        let fd = try connect(port: port)
-        defer { close(fd) }
-        transmit(request, to: fd)
-        return try receive(fd)
+        try HTTPTestClient.exchange(request, port: port)
     }
 
     /// Opens a connection per request, writes every request completely, and only then reads the responses, so
     /// the server has all of them in hand at once.
     static func sendConcurrently(_ requests: [[UInt8]], port: Int) throws -> [Response] {
-        let sockets = try requests.map { _ in try connect(port: port) }
+        let sockets = try requests.map { _ in try HTTPTestClient.connect(port: port) }
         defer { sockets.forEach { close($0) } }
-        for (fd, request) in zip(sockets, requests) { transmit(request, to: fd) }
-        return try sockets.map(receive)
+        for (fd, request) in zip(sockets, requests) { HTTPTestClient.transmit(request, to: fd) }
+        return try sockets.map(HTTPTestClient.receive)
     }
+}
+
+extension HTTPTestClient.Response {
+    /// The body parsed with JSONSerialization, if it is JSON.
+    var json: Any? { try? JSONSerialization.jsonObject(with: Data(body.utf8)) }
+    /// The body as a JSON object, empty when it is not one.
+    var object: [String: Any] { json as? [String: Any] ?? [:] }
 }

@@ -18,12 +18,16 @@ import Testing
         let stderr: String
     }
 
-    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
+    /// Runs the built `prelude` with `arguments` (backtraces off, `environment` added) in `directory` (the test
+    /// process's own when `nil`) and collects its exit status and output.
+    static func runPrelude(_ arguments: [String], environment: [String: String] = [:], in directory: String?) throws
+        -> Run
+    {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(Self.binary()))
+        process.executableURL = URL(fileURLWithPath: try #require(binary()))
         process.arguments = arguments
         process.environment = ["SWIFT_BACKTRACE": "enable=no"].merging(environment) { $1 }
-        process.currentDirectoryURL = URL(fileURLWithPath: fixture.directory)
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
@@ -35,6 +39,10 @@ import Testing
         return Run(
             status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
             stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
+        try Self.runPrelude(arguments, environment: environment, in: fixture.directory)
     }
 
     @Test func badPortExitsWithConfigErrorNamingTheFlag() throws {

@@ -23,26 +23,11 @@ import Testing
     }
 
     func run(_ arguments: [String], database: String? = nil) throws -> CommandLineTests.Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(CommandLineTests.binary()))
-        process.arguments =
+        try CommandLineTests.runPrelude(
             arguments + [
                 "--database", database ?? databasePath, "--migrations-dir",
                 ServiceFixture.repositoryRoot + "/migrations",
-            ]
-        process.environment = ["SWIFT_BACKTRACE": "enable=no"]
-        process.currentDirectoryURL = URL(fileURLWithPath: fixture.directory)
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return CommandLineTests.Run(
-            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self))
+            ], in: fixture.directory)
     }
 
     /// Revisions (number, author, message) and audit rows (actor, action, revision, detail), in order.

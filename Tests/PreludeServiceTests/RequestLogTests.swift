@@ -14,45 +14,9 @@ import Testing
             let body: [UInt8]
         }
 
-        enum Failure: Error { case socket(Int32), malformed(String) }
-
         static func exchange(port: Int, _ request: String) throws -> Response {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            guard fd >= 0 else { throw Failure.socket(errno) }
-            defer { close(fd) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-            guard connected == 0 else { throw Failure.socket(errno) }
-            let bytes = Array(request.utf8)
-            _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            var received: [UInt8] = []
-            var buffer = [UInt8](repeating: 0, count: 65536)
-            while true {
-                let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { break }
-                received += buffer[0..<count]
-            }
-            let separator = Array("\r\n\r\n".utf8)
-            guard let end = (0...max(0, received.count - 4)).first(where: { Array(received[$0..<$0 + 4]) == separator })
-            else { throw Failure.malformed(String(decoding: received, as: UTF8.self)) }
-            let head = String(decoding: received[..<end], as: UTF8.self).components(separatedBy: "\r\n")
-            let parts = head[0].split(separator: " ")
-            guard parts.count >= 2, let status = Int(parts[1]) else { throw Failure.malformed(head[0]) }
-            var headers: [String: String] = [:]
-            for line in head.dropFirst() {
-                guard let colon = line.firstIndex(of: ":") else { continue }
-                headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
-                    in: .whitespaces)
-            }
-            return Response(status: status, headers: headers, body: Array(received[(end + 4)...]))
+            let response = try HTTPTestClient.exchange(Array(request.utf8), port: port)
+            return Response(status: response.status, headers: response.headers, body: response.bytes)
         }
     }
 

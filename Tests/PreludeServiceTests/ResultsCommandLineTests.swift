@@ -5,29 +5,8 @@ import Testing
 /// `prelude results` and `prelude events prune` against the built binary, on a database filled through the
 /// ingestion path.
 @Suite struct ResultsCommandLineTests {
-    struct Run {
-        let status: Int32
-        let stdout: String
-        let stderr: String
-    }
-
-    func run(_ arguments: [String], in directory: String) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(CommandLineTests.binary()))
-        process.arguments = arguments
-        process.environment = ["SWIFT_BACKTRACE": "enable=no"]
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(
-            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self))
+    func run(_ arguments: [String], in directory: String) throws -> CommandLineTests.Run {
+        try CommandLineTests.runPrelude(arguments, in: directory)
     }
 
     @Test func printsTheTableAndTheSameJSONAsTheAPI() throws {

@@ -9,25 +9,11 @@ import Testing
     let fixture = ServiceFixture()
 
     func run(_ arguments: [String]) throws -> CommandLineTests.Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(CommandLineTests.binary()))
-        process.arguments =
+        try CommandLineTests.runPrelude(
             arguments + [
                 "--database", fixture.path("tokens.sqlite"), "--migrations-dir",
                 ServiceFixture.repositoryRoot + "/migrations",
-            ]
-        process.environment = ["SWIFT_BACKTRACE": "enable=no"]
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return CommandLineTests.Run(
-            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self))
+            ], in: nil)
     }
 
     @Test func createPrintsTheSecretOnceListShowsNoSecretRevokeStopsIt() throws {

@@ -46,19 +46,7 @@ package struct EventBatch: Sendable {
     ///
     /// Throws 400 when the body is not JSON or not `{"events": [...]}`, 422 listing every problem otherwise.
     package static func decode(_ body: [UInt8], now: Int64) throws(ProblemDetails) -> EventBatch {
-        let json: JSONValue
-        do {
-            json = try JSONValue(parsing: body)
-        } catch {
-            throw PublicProblem.badRequest(
-                [FieldProblem(pointer: "", code: "json.invalid", detail: error.description)],
-                detail: "the body is not JSON")
-        }
-        guard case .object(let root) = json else {
-            throw PublicProblem.badRequest([
-                FieldProblem(pointer: "", code: "type.mismatch", detail: "expected an object {\"events\": [...]}")
-            ])
-        }
+        let root = try PublicProblem.jsonObject(body, expected: "expected an object {\"events\": [...]}")
         var problems: [FieldProblem] = []
         for key in root.keys where key != "events" {
             problems.append(

@@ -135,15 +135,7 @@ package final class PolicyStore: Sendable {
         app: String, document: PolicyDocument, author: String, action: String, message: String?,
         expectedETag: String?, auditDetail: JSONValue
     ) throws -> LiveSnapshot {
-        guard document.app.id == app else {
-            throw ProblemDetails(
-                status: .unprocessableContent, type: PolicyStoreProblem.appMismatch,
-                detail: "the document is for app \"\(document.app.id)\", not \"\(app)\"",
-                errors: [
-                    FieldProblem(
-                        pointer: "/app/id", code: "app.mismatch", detail: "app.id must be \"\(app)\" at this address")
-                ])
-        }
+        try Self.requireSameApp(document, app)
         let prepared = LiveSnapshot.PreparedDocument(document)
         return try locked {
             let current = try checkPrecondition(app: app, expectedETag: expectedETag)
@@ -172,12 +164,8 @@ package final class PolicyStore: Sendable {
         }
     }
 
-    /// Creates `app` with `document` as revision 1 and an `app.create` audit row; 409 when the app exists.
-    @discardableResult
-    package func createApp(
-        app: String, document: PolicyDocument, author: String, message: String?,
-        auditDetail: JSONValue = .object(JSONObject())
-    ) throws -> LiveSnapshot {
+    /// 422 unless `document` is the policy of `app` (its `app.id` must match the address it is written to).
+    private static func requireSameApp(_ document: PolicyDocument, _ app: String) throws(ProblemDetails) {
         guard document.app.id == app else {
             throw ProblemDetails(
                 status: .unprocessableContent, type: PolicyStoreProblem.appMismatch,
@@ -187,6 +175,15 @@ package final class PolicyStore: Sendable {
                         pointer: "/app/id", code: "app.mismatch", detail: "app.id must be \"\(app)\" at this address")
                 ])
         }
+    }
+
+    /// Creates `app` with `document` as revision 1 and an `app.create` audit row; 409 when the app exists.
+    @discardableResult
+    package func createApp(
+        app: String, document: PolicyDocument, author: String, message: String?,
+        auditDetail: JSONValue = .object(JSONObject())
+    ) throws -> LiveSnapshot {
+        try Self.requireSameApp(document, app)
         let prepared = LiveSnapshot.PreparedDocument(document)
         return try locked {
             let now = clock()

@@ -25,19 +25,7 @@ package struct DecideRequest: Sendable {
     ///
     /// Throws 400 when the body is not a JSON object, 422 listing every problem otherwise.
     package static func decode(_ body: [UInt8], acceptLanguage: String?) throws(ProblemDetails) -> DecideRequest {
-        let json: JSONValue
-        do {
-            json = try JSONValue(parsing: body)
-        } catch {
-            throw PublicProblem.badRequest(
-                [FieldProblem(pointer: "", code: "json.invalid", detail: error.description)],
-                detail: "the body is not JSON")
-        }
-        guard case .object(let object) = json else {
-            throw PublicProblem.badRequest([
-                FieldProblem(pointer: "", code: "type.mismatch", detail: "expected an object with a features array")
-            ])
-        }
+        let object = try PublicProblem.jsonObject(body, expected: "expected an object with a features array")
         var problems: [FieldProblem] = []
         func report(_ pointer: String, _ code: String, _ detail: String) {
             problems.append(FieldProblem(pointer: pointer, code: code, detail: detail))

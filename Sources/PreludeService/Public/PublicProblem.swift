@@ -16,6 +16,23 @@ package enum PublicProblem {
             errors: errors)
     }
 
+    /// Parses a request body that must be a JSON object: 400 `json.invalid` when it is not JSON, 400
+    /// `type.mismatch` saying `expected` when it is JSON of another kind.
+    package static func jsonObject(_ body: [UInt8], expected: String) throws(ProblemDetails) -> JSONObject {
+        let json: JSONValue
+        do {
+            json = try JSONValue(parsing: body)
+        } catch {
+            throw badRequest(
+                [FieldProblem(pointer: "", code: "json.invalid", detail: error.description)],
+                detail: "the body is not JSON")
+        }
+        guard case .object(let object) = json else {
+            throw badRequest([FieldProblem(pointer: "", code: "type.mismatch", detail: expected)])
+        }
+        return object
+    }
+
     /// 422 listing every problem of a well-formed body.
     package static func unprocessable(_ errors: [FieldProblem]) -> ProblemDetails {
         ProblemDetails(
