@@ -70,6 +70,14 @@ import Testing
         #expect(RequestLog.milliseconds(nanoseconds) == expected)
     }
 
+    @Test(arguments: [
+        "", "GET", "/v1/apps/{app}/policy", "127.0.0.1:51234", "[::1]:8080", "quote\"in", "back\\slash", "tab\tnew\nline",
+        "bell\u{07}", "del\u{7F}", "é→🙂", "\u{1F}\u{20}",
+    ])
+    func quotesExactlyAsTheLogger(text: String) {
+        #expect(RequestLog.quote(text) == Logger.quote(text))
+    }
+
     @Test func isSilentAboveInfo() {
         let lines = Lines()
         let logger = Logger(level: .notice) { line in lines.value.withLock { $0.append(line) } }

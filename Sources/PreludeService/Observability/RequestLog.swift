@@ -10,24 +10,29 @@ import PreludeHTTP
 package struct RequestLog: Sendable {
     /// The logger lines go to.
     package let logger: Logger
+    // The logger's level is fixed, so the check is made once here, not per request (a `LogLevel` comparison
+    // ranks both levels through `allCases`).
+    private let isEnabled: Bool
 
     /// A request log writing through `logger`.
     package init(logger: Logger) {
         self.logger = logger
+        isEnabled = logger.isEnabled(.info)
     }
 
     /// Logs one completed request.
     package func record(_ request: CompletedRequest) {
-        guard logger.isEnabled(.info) else { return }
+        guard isEnabled else { return }
         logger.log(.info, "request", renderedMembers: Self.members(request))
     }
 
     /// The line's fields after `msg`, as rendered JSON members.
     package static func members(_ request: CompletedRequest) -> String {
         var out = ",\"method\":"
-        out += Logger.quote(request.method.rawValue)
+        out.reserveCapacity(160)
+        out += quote(request.method.rawValue)
         out += ",\"route\":"
-        out += request.route.map(Logger.quote) ?? "null"
+        out += request.route.map(quote) ?? "null"
         out += ",\"status\":"
         out += String(request.status)
         out += ",\"duration_ms\":"
@@ -35,10 +40,18 @@ package struct RequestLog: Sendable {
         out += ",\"bytes\":"
         out += String(request.bytesSent)
         out += ",\"request_id\":"
-        out += Logger.quote(request.requestID)
+        out += quote(request.requestID)
         out += ",\"remote\":"
-        out += Logger.quote(request.remoteAddress)
+        out += quote(request.remoteAddress)
         return out
+    }
+
+    /// `Logger.quote(text)`, without its scalar-by-scalar copy when nothing needs escaping (RFC 8259 §7: only
+    /// `"`, `\\` and control characters below U+0020 must be), which is every method, route pattern, request id
+    /// and address in practice.
+    static func quote(_ text: String) -> String {
+        let plain = text.utf8.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+        return plain ? "\"" + text + "\"" : Logger.quote(text)
     }
 
     /// Nanoseconds as milliseconds with three decimals (microsecond resolution), without Foundation formatting.

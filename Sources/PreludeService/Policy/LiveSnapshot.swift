@@ -31,7 +31,7 @@ package final class LiveSnapshot: Sendable {
     /// Which client inputs can change a resolved policy of this document (the cache key keeps only those).
     package let keyShape: ResolutionKeyShape
     /// Resolved-policy responses prepared for this revision, by resolution.
-    package let resolvedResponses: LRUCache<ResolutionKey, HTTPResponse.Prepared>
+    package let resolvedResponses: LRUCache<ResolutionKey, ResolvedPolicyResponse.Entry>
     /// Resolved policies of this revision (what decide runs the engine on), by resolution.
     package let resolvedPolicies: LRUCache<ResolutionKey, ResolvedPolicy>
 

@@ -16,7 +16,8 @@ package enum PolicyQuery {
         // A bit per known parameter: no set allocation on the hot path.
         var seen: UInt8 = 0
         for (name, value) in request.query {
-            let pointer = "/query/" + name
+            // Built only for a problem: a valid query allocates no pointers.
+            var pointer: String { "/query/" + name }
             guard let bit = parameters.firstIndex(of: name) else {
                 problems.append(
                     FieldProblem(
@@ -29,9 +30,11 @@ package enum PolicyQuery {
                 continue
             }
             seen |= 1 << bit
-            switch name {
-            case "platform":
-                if let platform = Platform(rawValue: value.lowercased()) {
+            // By the bit found above (the order of `parameters`), not by comparing the name again.
+            switch bit {
+            case 0:  // platform
+                // Clients send the lower-case raw value; `lowercased()` (an allocation) only for other spellings.
+                if let platform = Platform(rawValue: value) ?? Platform(rawValue: value.lowercased()) {
                     context.platform = platform
                 } else {
                     problems.append(
@@ -40,16 +43,16 @@ package enum PolicyQuery {
                             detail: "'\(value)' is not a platform; use one of "
                                 + Platform.allCases.map(\.rawValue).joined(separator: ", ")))
                 }
-            case "os", "appVersion":
+            case 1, 2:  // os, appVersion
                 if let version = SemanticVersion(value) {
-                    if name == "os" { context.osVersion = version } else { context.appVersion = version }
+                    if bit == 1 { context.osVersion = version } else { context.appVersion = version }
                 } else {
                     problems.append(
                         FieldProblem(
                             pointer: pointer, code: "value.invalid",
                             detail: "'\(value)' is not a version such as 17.4 or 2.3.0"))
                 }
-            case "locale":
+            case 3:  // locale
                 // The leading language[-Script][-REGION] is used; longer tags (variants, extensions) are cut.
                 if LocaleTag(parsingPrefixOf: value) != nil {
                     context.locale = value

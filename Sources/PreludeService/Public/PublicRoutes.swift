@@ -29,15 +29,9 @@ package enum PublicRoutes {
         router.add(.get, "/v1/apps/{app}/policy", options: RouteOptions(runsInline: true)) { request in
             let snapshot = try liveSnapshot(request, store: store)
             let context = try PolicyQuery.context(request)
-            let (prepared, key) = ResolvedPolicyResponse.prepared(snapshot, context: context)
-            var headers = HTTPHeaders()
-            headers.set("Cache-Control", cacheControl.resolved)
-            headers.set("Content-Language", key.locale.description)
-            var response = HTTPResponse.negotiated(
-                request, prepared, contentType: "application/json", headers: headers)
-            // RFC 9110 §12.5.5: the bytes also depend on Accept-Language (when no locale parameter is given).
-            response.headers.set("Vary", "Accept-Encoding, Accept-Language")
-            return response
+            let (entry, _) = ResolvedPolicyResponse.prepared(
+                snapshot, context: context, cacheControl: cacheControl.resolved)
+            return entry.response(to: request, cacheControl: cacheControl.resolved)
         }
 
         router.add(
