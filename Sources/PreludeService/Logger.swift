@@ -57,6 +57,11 @@ package struct Logger: Sendable {
 
     /// A JSON string literal (RFC 8259 §7): quotes, backslashes and control characters escaped.
     package static func quote(_ text: String) -> String {
+        // Only `"`, `\` and control characters below U+0020 must be escaped; most log values have none, and then
+        // one copy beats the scalar-by-scalar loop below (the request log quotes four values per request).
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+            return "\"" + text + "\""
+        }
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -83,7 +88,7 @@ package struct Logger: Sendable {
         var seconds = now.tv_sec
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        var out = [UInt8](repeating: 0, count: 24)
+        var out = timestampTemplate
         func put(_ value: Int, at offset: Int, digits: Int) {
             var rest = value
             for index in stride(from: offset + digits - 1, through: offset, by: -1) {
@@ -98,9 +103,9 @@ package struct Logger: Sendable {
         put(Int(parts.tm_min), at: 14, digits: 2)
         put(Int(parts.tm_sec), at: 17, digits: 2)
         put(Int(now.tv_nsec) / 1_000_000, at: 20, digits: 3)
-        for (offset, character) in [(4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":"), (19, "."), (23, "Z")] {
-            out[offset] = UInt8(ascii: Unicode.Scalar(character)!)
-        }
         return String(decoding: out, as: UTF8.self)
     }
+
+    /// The separators of `timestamp()`, in place; the digits are overwritten.
+    private static let timestampTemplate: [UInt8] = Array("0000-00-00T00:00:00.000Z".utf8)
 }

@@ -71,11 +71,16 @@ import Testing
     }
 
     @Test(arguments: [
-        "", "GET", "/v1/apps/{app}/policy", "127.0.0.1:51234", "[::1]:8080", "quote\"in", "back\\slash", "tab\tnew\nline",
+        "", "GET", "/v1/apps/{app}/policy", "127.0.0.1:51234", "[::1]:8080", "quote\"in", "back\\slash",
+        "tab\tnew\nline",
         "bell\u{07}", "del\u{7F}", "é→🙂", "\u{1F}\u{20}",
     ])
-    func quotesExactlyAsTheLogger(text: String) {
-        #expect(RequestLog.quote(text) == Logger.quote(text))
+    func quotesAsAJSONStringThatDecodesBack(text: String) throws {
+        // Foundation's JSON parser is the independent oracle for both the plain fast path and the escaping path.
+        let quoted = RequestLog.quote(text)
+        let decoded = try JSONSerialization.jsonObject(with: Data("[\(quoted)]".utf8)) as? [String]
+        #expect(decoded == [text])
+        #expect(!quoted.dropFirst().dropLast().contains("\n"))
     }
 
     @Test func isSilentAboveInfo() {

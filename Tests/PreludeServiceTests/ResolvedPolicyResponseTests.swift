@@ -27,7 +27,8 @@ import Testing
     ])
     func cachedResponseEqualsNegotiated(_ headers: HTTPHeaders) {
         let context = ClientContext(platform: .ios, locale: "fr", installId: "X")
-        let (entry, key) = ResolvedPolicyResponse.prepared(Self.snapshot, context: context, cacheControl: Self.cacheControl)
+        let (entry, key) = ResolvedPolicyResponse.prepared(
+            Self.snapshot, context: context, cacheControl: Self.cacheControl)
         let request = Self.request(headers)
         let cached = entry.response(to: request, cacheControl: Self.cacheControl)
         let negotiated = ResolvedPolicyResponse.response(
@@ -41,7 +42,8 @@ import Testing
 
     @Test func ifNoneMatchIsNegotiatedAgain() {
         let context = ClientContext(platform: .ios, locale: "fr", installId: "X")
-        let (entry, _) = ResolvedPolicyResponse.prepared(Self.snapshot, context: context, cacheControl: Self.cacheControl)
+        let (entry, _) = ResolvedPolicyResponse.prepared(
+            Self.snapshot, context: context, cacheControl: Self.cacheControl)
         let tag = entry.prepared.gzipETag.headerValue
         let response = entry.response(
             to: Self.request(["Accept-Encoding": "gzip", "If-None-Match": tag]), cacheControl: Self.cacheControl)
@@ -49,7 +51,8 @@ import Testing
         #expect(response.headers["ETag"] == tag)
         #expect(response.headers["Cache-Control"] == Self.cacheControl)
         let other = entry.response(
-            to: Self.request(["Accept-Encoding": "gzip", "If-None-Match": "\"other\""]), cacheControl: Self.cacheControl)
+            to: Self.request(["Accept-Encoding": "gzip", "If-None-Match": "\"other\""]), cacheControl: Self.cacheControl
+        )
         #expect(other.status == .ok)
         #expect(other.headers["Content-Encoding"] == "gzip")
     }

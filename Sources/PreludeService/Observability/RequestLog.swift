@@ -46,13 +46,8 @@ package struct RequestLog: Sendable {
         return out
     }
 
-    /// `Logger.quote(text)`, without its scalar-by-scalar copy when nothing needs escaping (RFC 8259 §7: only
-    /// `"`, `\\` and control characters below U+0020 must be), which is every method, route pattern, request id
-    /// and address in practice.
-    static func quote(_ text: String) -> String {
-        let plain = text.utf8.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
-        return plain ? "\"" + text + "\"" : Logger.quote(text)
-    }
+    /// A JSON string literal; `Logger.quote` copies plain values (every method, route, id and address) whole.
+    static func quote(_ text: String) -> String { Logger.quote(text) }
 
     /// Nanoseconds as milliseconds with three decimals (microsecond resolution), without Foundation formatting.
     static func milliseconds(_ nanoseconds: UInt64) -> String {
