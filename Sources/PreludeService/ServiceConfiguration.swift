@@ -124,6 +124,11 @@ package struct ServiceConfiguration: Sendable, Equatable {
     mutating func apply(_ setting: ConfigurationSetting, _ raw: String, source: String) throws(ConfigurationError) {
         let value = raw.trimmingCharacters(in: .whitespaces)
         func fail(_ problem: String) -> ConfigurationError { ConfigurationError(setting: source, problem: problem) }
+        /// The value as a whole number in `range`, else the error "'raw' is not <description>".
+        func integer(in range: ClosedRange<Int>, _ description: String) throws(ConfigurationError) -> Int {
+            guard let number = Int(value), range.contains(number) else { throw fail("'\(raw)' is not \(description)") }
+            return number
+        }
         switch setting {
         case .host, .adminHost:
             let allowed = CharacterSet(
@@ -132,16 +137,9 @@ package struct ServiceConfiguration: Sendable, Equatable {
                 throw fail("'\(raw)' is not an IP address or host name")
             }
             if setting == .host { host = value } else { adminHost = value }
-        case .port:
-            guard let number = Int(value), (0...65535).contains(number) else {
-                throw fail("'\(raw)' is not a TCP port (0–65535; 0 picks a free port)")
-            }
-            port = number
-        case .adminPort:
-            guard let number = Int(value), (0...65535).contains(number) else {
-                throw fail("'\(raw)' is not a TCP port (0–65535; 0 picks a free port)")
-            }
-            adminPort = number
+        case .port, .adminPort:
+            let number = try integer(in: 0...65535, "a TCP port (0–65535; 0 picks a free port)")
+            if setting == .port { port = number } else { adminPort = number }
         case .database:
             guard !value.isEmpty else { throw fail("the database path is empty") }
             database = value
@@ -161,35 +159,21 @@ package struct ServiceConfiguration: Sendable, Equatable {
             }
             shutdownGracePeriod = seconds
         case .databaseReaders:
-            guard let count = Int(value), (1...64).contains(count) else {
-                throw fail("'\(raw)' is not a reader count between 1 and 64")
-            }
-            databaseReaders = count
+            databaseReaders = try integer(in: 1...64, "a reader count between 1 and 64")
         case .policyMaxAge, .policyStaleWhileRevalidate, .policyStaleIfError:
             // A week at most: a longer max-age would keep a bad policy on devices long after a rollback.
-            guard let seconds = Int(value), (0...604_800).contains(seconds) else {
-                throw fail("'\(raw)' is not a whole number of seconds between 0 and 604800")
-            }
+            let seconds = try integer(in: 0...604_800, "a whole number of seconds between 0 and 604800")
             switch setting {
             case .policyMaxAge: policyMaxAge = seconds
             case .policyStaleWhileRevalidate: policyStaleWhileRevalidate = seconds
             default: policyStaleIfError = seconds
             }
         case .resolvedCacheSize:
-            guard let count = Int(value), (1...1_000_000).contains(count) else {
-                throw fail("'\(raw)' is not an entry count between 1 and 1000000")
-            }
-            resolvedCacheCapacity = count
+            resolvedCacheCapacity = try integer(in: 1...1_000_000, "an entry count between 1 and 1000000")
         case .eventRetentionDays:
-            guard let days = Int(value), (0...36500).contains(days) else {
-                throw fail("'\(raw)' is not a number of days between 0 (keep forever) and 36500")
-            }
-            eventRetentionDays = days
+            eventRetentionDays = try integer(in: 0...36500, "a number of days between 0 (keep forever) and 36500")
         case .adminAuthFailuresPerMinute:
-            guard let count = Int(value), (1...100_000).contains(count) else {
-                throw fail("'\(raw)' is not a number of failures between 1 and 100000")
-            }
-            adminAuthFailuresPerMinute = count
+            adminAuthFailuresPerMinute = try integer(in: 1...100_000, "a number of failures between 1 and 100000")
         }
     }
 }
