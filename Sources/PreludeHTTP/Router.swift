@@ -54,6 +54,20 @@ public struct Router: Sendable {
     /// Routes made only of literal segments, by canonical path (`/a/b`): the common case is found with one
     /// hash lookup instead of splitting the path into an array of segments.
     private var literalRoutes: [String: [Route]] = [:]
+    /// What matching needs of each route, in `routes` order, with literal segments as UTF-8: an ASCII path is
+    /// matched against these bytes in place, without copying `Route` values (handler and strings retained and
+    /// released per route tried) or splitting the path into new strings.
+    private var matchers: [Matcher] = []
+    /// Whether some literal segment is not ASCII; then byte equality could differ from `String` equality
+    /// (canonical equivalence), so every path takes the `String` comparison.
+    private var hasNonASCIILiteral = false
+
+    private struct Matcher: Sendable {
+        let method: HTTPMethod
+        /// Per segment, the literal's UTF-8, or nil for a capture.
+        let literals: [[UInt8]?]
+        let literalCount: Int
+    }
 
     /// Creates an empty router.
     public init() {}
@@ -73,6 +87,12 @@ public struct Router: Sendable {
             !routes.contains { $0.method == method && $0.segments == segments }, "duplicate route \(method) \(pattern)")
         let route = Route(method: method, pattern: pattern, options: options, handler: handler, segments: segments)
         routes.append(route)
+        let literals = segments.map { segment -> [UInt8]? in
+            if case .literal(let text) = segment { Array(text.utf8) } else { nil }
+        }
+        if literals.contains(where: { $0?.contains { $0 >= 0x80 } ?? false }) { hasNonASCIILiteral = true }
+        matchers.append(
+            Matcher(method: method, literals: literals, literalCount: literals.count { $0 != nil }))
         if segments.allSatisfy({ if case .literal = $0 { true } else { false } }) {
             let path = "/" + segments.map { if case .literal(let s) = $0 { s } else { "" } }.joined(separator: "/")
             literalRoutes[path, default: []].append(route)
@@ -86,6 +106,7 @@ public struct Router: Sendable {
         if Self.isCanonical(path), let candidates = literalRoutes[path] {
             for route in candidates where route.method == method { return .found(route, parameters: [:]) }
         }
+        if !hasNonASCIILiteral, let match = matchASCII(method: method, path: path) { return match }
         let parts = Self.split(path)
         var best: (route: Route, parameters: [String: String], literals: Int)?
         var allowed: [HTTPMethod] = []
@@ -107,6 +128,84 @@ public struct Router: Sendable {
         if allowed.isEmpty { return .notFound }
         if allowed.contains(.get) && !allowed.contains(.head) { allowed.append(.head) }
         return .methodNotAllowed(allowed: allowed)
+    }
+
+    /// `match` for an all-ASCII path, on its bytes; the same choice as the `String` scan (where, for ASCII,
+    /// splitting on "/" and comparing segments are byte operations). Nil when the path is not ASCII.
+    private func matchASCII(method: HTTPMethod, path: String) -> Match? {
+        var path = path
+        return path.withUTF8 { bytes -> Match? in
+            var count = 0
+            var previous = UInt8(ascii: "/")
+            for byte in bytes {
+                if byte >= 0x80 { return nil }
+                if byte != UInt8(ascii: "/") && previous == UInt8(ascii: "/") { count += 1 }
+                previous = byte
+            }
+            return withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: count) { parts -> Match in
+                // The non-empty segments between slashes, as `split(omittingEmptySubsequences: true)` gives them.
+                var filled = 0
+                var start = -1
+                for position in 0...bytes.count {
+                    let isSlash = position == bytes.count || bytes[position] == UInt8(ascii: "/")
+                    if isSlash {
+                        if start >= 0 {
+                            parts.initializeElement(at: filled, to: start..<position)
+                            filled += 1
+                            start = -1
+                        }
+                    } else if start < 0 {
+                        start = position
+                    }
+                }
+                // Range<Int> is trivial: nothing to deinitialize when the allocation goes.
+
+                func binds(_ matcher: Matcher) -> Bool {
+                    guard matcher.literals.count == count else { return false }
+                    for (offset, literal) in matcher.literals.enumerated() {
+                        guard let literal else { continue }
+                        let part = parts[offset]
+                        guard literal.count == part.count else { return false }
+                        for (index, byte) in literal.enumerated() where bytes[part.lowerBound + index] != byte {
+                            return false
+                        }
+                    }
+                    return true
+                }
+
+                var best: (index: Int, literals: Int)?
+                for index in matchers.indices {
+                    let matcher = matchers[index]
+                    guard binds(matcher) else { continue }
+                    guard matcher.method == method || (method == .head && matcher.method == .get) else { continue }
+                    // Prefer the exact method over the HEAD→GET fallback, then more literal segments.
+                    if let current = best {
+                        let currentExact = matchers[current.index].method == method
+                        let candidateExact = matcher.method == method
+                        if currentExact && !candidateExact { continue }
+                        if currentExact == candidateExact && current.literals >= matcher.literalCount { continue }
+                    }
+                    best = (index, matcher.literalCount)
+                }
+                if let best {
+                    var parameters: [String: String] = [:]
+                    for (offset, segment) in routes[best.index].segments.enumerated() {
+                        if case .capture(let name) = segment {
+                            parameters[name] = String(
+                                decoding: UnsafeBufferPointer(rebasing: bytes[parts[offset]]), as: UTF8.self)
+                        }
+                    }
+                    return .found(routes[best.index], parameters: parameters)
+                }
+                var allowed: [HTTPMethod] = []
+                for matcher in matchers where binds(matcher) && !allowed.contains(matcher.method) {
+                    allowed.append(matcher.method)
+                }
+                if allowed.isEmpty { return .notFound }
+                if allowed.contains(.get) && !allowed.contains(.head) { allowed.append(.head) }
+                return .methodNotAllowed(allowed: allowed)
+            }
+        }
     }
 
     /// `/` or `/seg/seg` without empty segments: what `split` followed by joining would give back unchanged.

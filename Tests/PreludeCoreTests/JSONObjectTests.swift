@@ -116,4 +116,43 @@ import Testing
             }
         }
     }
+
+    /// The parser's own UTF-8 check must accept and refuse exactly what `String(validating:)` does.
+    @Test func parserUTF8CheckAgreesWithTheStandardLibrary() throws {
+        var generator = SystemRandomNumberGenerator()
+        // Bytes biased to the interesting lead and continuation ranges, plus ASCII letters.
+        let alphabet: [UInt8] =
+            Array(0x80...0xBF) + Array(0xC0...0xFF) + [0x41, 0x7A, 0x20] + [0xE0, 0xED, 0xF0, 0xF4, 0xC2, 0xDF]
+        for _ in 0..<20_000 {
+            let length = Int.random(in: 0...6, using: &generator)
+            let bytes = (0..<length).map { _ in alphabet.randomElement(using: &generator)! }
+            let text = [UInt8(ascii: "\"")] + bytes + [UInt8(ascii: "\"")]
+            let expected = String(validating: bytes, as: UTF8.self)
+            let parsed = try? JSONValue(parsing: text)
+            #expect(parsed == expected.map { .string($0) }, "\(bytes)")
+            // The escaped path validates its decoded bytes the same way.
+            let escaped = [UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "n")] + bytes + [UInt8(ascii: "\"")]
+            let parsedEscaped = try? JSONValue(parsing: escaped)
+            #expect(parsedEscaped == expected.map { .string("\n" + $0) }, "\(bytes)")
+        }
+        for valid in [
+            "é", "€", "𝄞", "\u{7FF}", "\u{800}", "\u{FFFF}", "\u{10000}", "\u{10FFFF}", "\u{D7FF}", "\u{E000}",
+        ] {
+            #expect(try JSONValue(parsing: Array(("\"" + valid + "\"").utf8)) == .string(valid))
+        }
+    }
+
+    @Test(arguments: [
+        ("0", 0), ("-0", 0), ("7", 7), ("-7", -7), ("123456789012345678", 123_456_789_012_345_678),
+        ("-123456789012345678", -123_456_789_012_345_678), ("9223372036854775807", Int.max),
+        ("-9223372036854775808", Int.min),
+    ])
+    func integersParseExactly(text: String, value: Int) throws {
+        #expect(try JSONValue(parsing: text) == .integer(value))
+    }
+
+    @Test func integersBeyondIntBecomeDoubles() throws {
+        #expect(try JSONValue(parsing: "9223372036854775808") == .double(9_223_372_036_854_775_808))
+        #expect(try JSONValue(parsing: "-9223372036854775809") == .double(-9_223_372_036_854_775_808.0))
+    }
 }

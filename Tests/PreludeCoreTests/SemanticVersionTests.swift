@@ -30,10 +30,23 @@ import Testing
     @Test(arguments: [
         "", "v1.2.3", "1.2.3.4", "1..2", "1.2.", ".1", "01.2.3", "1.02.3", "1.2.03", "1.2.3-", "1.2.3-01",
         "1.2.3-beta..1", "1.2.3+", "1.2.3+a..b", "1.2.3-be ta", " 1.2.3", "1.2.3 ", "a.b.c", "1.2.3-é",
-        "-1.2.3", "99999999999999999999.0.0", "1.2.3+build+again",
+        "-1.2.3", "99999999999999999999.0.0", "1.2.3+build+again", "9223372036854775808", "1.9223372036854775808",
+        "\u{0661}\u{0667}", "17.4\u{301}", "17\u{301}.4", "1.2.3+\u{301}", "1.2.3-\u{301}a", "1.2.3+a.\u{FF41}", "17.",
+        "1.2.3-a.", "1.2.3+.a", "0x1", "1e2", "+1", "1.2.3-+",
     ])
     func rejectsMalformed(text: String) {
         #expect(SemanticVersion(text) == nil)
+    }
+
+    @Test func largestComponentsAndWrittenFormRoundTrip() throws {
+        let version = try #require(SemanticVersion("9223372036854775807.0.1-rc-1.0a+b-9.007"))
+        #expect(version.major == Int.max)
+        #expect(version.minor == 0 && version.patch == 1)
+        #expect(version.preRelease == ["rc-1", "0a"])
+        #expect(version.build == ["b-9", "007"])
+        #expect(version.description == "9223372036854775807.0.1-rc-1.0a+b-9.007")
+        #expect(SemanticVersion("0")?.description == "0")
+        #expect(SemanticVersion("17.4")?.description == "17.4")
     }
 
     /// Pairs (lower, higher), strictly ordered by semver §11, incl. GrowthBook's `versionCompare` cases

@@ -42,4 +42,55 @@ import Testing
             Issue.record("expected 404"); return
         }
     }
+
+    static func describe(_ match: Router.Match) -> String {
+        switch match {
+        case .found(let route, let parameters):
+            let pairs = parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+            return "\(route.method) \(route.pattern) \(pairs.joined(separator: ","))"
+        case .methodNotAllowed(let allowed): return "405 \(allowed.map(\.rawValue).joined(separator: ","))"
+        case .notFound: return "404"
+        }
+    }
+
+    /// Matching works on the path's bytes when it is ASCII and on `String`s otherwise; both must choose alike:
+    /// empty segments ignored, more literal segments first, the exact method before HEAD→GET, every capture bound.
+    @Test(arguments: [
+        ("GET", "/v1/apps/demo/policy", "GET /v1/apps/{app}/policy app=demo"),
+        ("GET", "//v1//apps/demo/policy/", "GET /v1/apps/{app}/policy app=demo"),
+        ("GET", "/v1/apps/d\u{E9}mo/policy", "GET /v1/apps/{app}/policy app=d\u{E9}mo"),
+        ("GET", "/v1/apps/e\u{301}/policy", "GET /v1/apps/{app}/policy app=e\u{301}"),
+        ("GET", "/v1/apps/demo/special", "GET /v1/apps/demo/special "),
+        ("GET", "/v1/apps/dem/special", "GET /v1/apps/{app}/special app=dem"),
+        ("GET", "/v1/apps/demoo/special", "GET /v1/apps/{app}/special app=demoo"),
+        ("HEAD", "/v1/apps/x/policy", "GET /v1/apps/{app}/policy app=x"),
+        ("HEAD", "/v1/apps/x/policy/document", "HEAD /v1/apps/{app}/policy/document app=x"),
+        ("GET", "/v1/apps/x/policy/document", "GET /v1/apps/{app}/policy/document app=x"),
+        ("DELETE", "/v1/apps/x/policy", "405 GET,HEAD"),
+        ("DELETE", "/v1/apps/x/policy/document", "405 GET,HEAD,PUT"),
+        ("DELETE", "/v1/apps/x/decide", "405 POST"),
+        ("GET", "/v1/apps/x/decide/more", "404"),
+        ("GET", "/", "GET / "),
+        ("GET", "", "GET / "),
+        ("GET", "/a/b/c", "GET /{x}/{y}/{x} x=c,y=b"),
+        ("GET", "/a/\u{E9}/c", "GET /{x}/{y}/{x} x=c,y=\u{E9}"),
+        ("PUT", "/a/b", "404"),
+    ])
+    func choosesLikeTheStringScan(method: String, path: String, expected: String) {
+        var router = Self.make()
+        router.add(.head, "/v1/apps/{app}/policy/document") { _ in HTTPResponse() }
+        router.add(.put, "/v1/apps/{app}/policy/document") { _ in HTTPResponse() }
+        router.add(.get, "/") { _ in HTTPResponse() }
+        router.add(.get, "/{x}/{y}/{x}") { _ in HTTPResponse() }
+        #expect(Self.describe(router.match(method: HTTPMethod(rawValue: method), path: path)) == expected)
+    }
+
+    @Test func nonASCIILiteralsMatchByStringEquality() {
+        var router = Router()
+        router.add(.get, "/caf\u{E9}/{id}") { _ in HTTPResponse() }
+        // "e" + combining acute is canonically equivalent to "é": String equality matches it, bytes would not.
+        #expect(Self.describe(router.match(method: .get, path: "/cafe\u{301}/7")) == "GET /caf\u{E9}/{id} id=7")
+        #expect(Self.describe(router.match(method: .get, path: "/caf\u{E9}/7")) == "GET /caf\u{E9}/{id} id=7")
+        #expect(Self.describe(router.match(method: .get, path: "/cafe/7")) == "404")
+    }
 }

@@ -28,6 +28,82 @@ extension Decision {
     }
 }
 
+extension Decision {
+    /// Appends the compact JSON text of ``jsonValue`` to `output`, byte for byte what
+    /// `jsonValue.serializedBytes()` gives, without building the tree (the decide endpoint's hot path).
+    public func writeJSON(to output: inout [UInt8]) {
+        func member(_ name: StaticString) {
+            // Member names are fixed ASCII words with nothing to escape.
+            JSONValue.writeLiteral(name, to: &output)
+        }
+        member("{\"feature\":")
+        JSONValue.writeString(feature.rawValue, to: &output)
+        member(",\"action\":")
+        JSONValue.writeString(action.rawValue, to: &output)
+        member(",\"reason\":")
+        JSONValue.writeString(reason.rawValue, to: &output)
+        if let screen {
+            member(",\"screen\":")
+            JSONValue.writeString(screen.rawValue, to: &output)
+            member(",\"copy\":{")
+            var first = true
+            if !copy.isEmpty {
+                for field in screen.fields {
+                    guard let text = copy[field] else { continue }
+                    if !first { output.append(UInt8(ascii: ",")) }
+                    first = false
+                    JSONValue.writeString(field.rawValue, to: &output)
+                    output.append(UInt8(ascii: ":"))
+                    JSONValue.writeString(text, to: &output)
+                }
+            }
+            output.append(UInt8(ascii: "}"))
+        }
+        if let style {
+            member(",\"style\":")
+            JSONValue.writeString(style.rawValue, to: &output)
+        }
+        if let variant {
+            member(",\"variant\":{\"experiment\":")
+            JSONValue.writeString(variant.experiment, to: &output)
+            member(",\"variant\":")
+            JSONValue.writeString(variant.variant, to: &output)
+            output.append(UInt8(ascii: "}"))
+        }
+        if let countsAgainst {
+            member(",\"countsAgainst\":")
+            JSONValue.writeString(countsAgainst.rawValue, to: &output)
+        }
+        if let eligibleAt {
+            member(",\"eligibleAt\":")
+            JSONValue.number(eligibleAt.secondsSinceEpoch).writeCompact(to: &output)
+        }
+        if let settingsDelayMs {
+            member(",\"settingsDelayMs\":")
+            JSONValue.writeInteger(settingsDelayMs, to: &output)
+        }
+        if let leaveScreenFirst {
+            member(",\"leaveScreenFirst\":")
+            JSONValue.writeLiteral(leaveScreenFirst ? "true" : "false", to: &output)
+        }
+        member(",\"events\":{")
+        var firstStep = true
+        func step(_ name: StaticString, _ event: AnalyticsEvent?) {
+            guard let event else { return }
+            if !firstStep { output.append(UInt8(ascii: ",")) }
+            firstStep = false
+            JSONValue.writeLiteral(name, to: &output)
+            JSONValue.writeString(event.rawValue, to: &output)
+        }
+        step("\"onShow\":", events.onShow)
+        step("\"onContinue\":", events.onContinue)
+        step("\"onDismiss\":", events.onDismiss)
+        step("\"onGranted\":", events.onGranted)
+        step("\"onDenied\":", events.onDenied)
+        member("}}")
+    }
+}
+
 extension AnalyticsPlan {
     /// `{"onShow": "primeShown", ...}` with only the steps that exist.
     public var jsonValue: JSONValue {

@@ -13,7 +13,7 @@ public enum DecisionEngine {
     {
         let feature = policy.feature
         guard state.feature == feature else { throw .featureMismatch(policy: feature, state: state.feature) }
-        let capabilities = FeatureCatalogue.capabilities(of: feature)
+        let capabilities = Self.capabilities(of: feature)
         guard let statusSince = capabilities.statuses[state.status] else {
             throw .statusNotReported(feature: feature, status: state.status)
         }
@@ -49,6 +49,13 @@ public enum DecisionEngine {
         case .limited, .provisional, .ephemeral, .whenInUse, .reducedAccuracy, .writeOnly:
             return decidePartial(context)
         }
+    }
+
+    /// The catalogue's entry for `feature`, from the table built once (`FeatureCatalogue.capabilities(of:)`
+    /// assembles the entry, dictionaries included, on every call).
+    private static func capabilities(of feature: Feature) -> FeatureCapabilities {
+        for capabilities in FeatureCatalogue.all where capabilities.feature == feature { return capabilities }
+        return FeatureCatalogue.capabilities(of: feature)
     }
 
     private static func decideNotDetermined(_ context: Context, capabilities: FeatureCapabilities) -> Decision {
@@ -106,7 +113,7 @@ public enum DecisionEngine {
         let requested = context.policy.partialAction(for: status)
         // The catalogue says which partial actions make sense (a limited picker only for photos, ...);
         // anything else, and ephemeral App Clip grants that cannot be upgraded, proceed.
-        let capabilities = FeatureCatalogue.capabilities(of: context.policy.feature)
+        let capabilities = Self.capabilities(of: context.policy.feature)
         guard status != .ephemeral, capabilities.partialActions(for: status).contains(requested) else {
             return context.show(.proceed, .partialProceed)
         }

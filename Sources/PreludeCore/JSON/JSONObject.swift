@@ -64,11 +64,11 @@ public struct JSONObject: Sendable, Hashable, Sequence {
     /// Whether a member named `key` exists.
     public func contains(_ key: String) -> Bool { position(of: key) != nil }
 
-    /// Appends a member the caller knows is not present yet (the parser checks duplicates itself, and
-    /// encoders write distinct literal names), skipping the lookup the subscript makes.
-    mutating func appendNew(_ key: String, _ value: JSONValue) {
-        assert(position(of: key) == nil, "appendNew with an existing member name")
-        append(key, value)
+    /// An object of `members`, whose names the caller has already checked are distinct (the parser does), built
+    /// at its final size without a lookup per member.
+    init(uniqueMembers members: ArraySlice<(key: String, value: JSONValue)>) {
+        storage = Array(members)
+        if storage.count > Self.indexThreshold { rebuildIndex() }
     }
 
     /// Iterates the members in insertion order.

@@ -57,6 +57,10 @@ private struct Reader {
     var index = 0
     var depth = 0
     var scratch: [UInt8] = []
+    // Members and elements of the objects and arrays being parsed, innermost last: each container takes its
+    // own from the top when it closes, so it is built once at its final size instead of growing append by append.
+    var memberStack: [(key: String, value: JSONValue)] = []
+    var elementStack: [JSONValue] = []
 
     init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.bytes = bytes
@@ -130,16 +134,17 @@ private struct Reader {
     mutating func parseArray() throws(JSONParseError) -> JSONValue {
         try enter()
         index += 1
-        var elements: [JSONValue] = []
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
             index += 1
             depth -= 1
-            return .array(elements)
+            return .array([])
         }
+        let base = elementStack.count
         while true {
             skipWhitespace()
-            elements.append(try parseValue())
+            let element = try parseValue()
+            elementStack.append(element)
             skipWhitespace()
             guard index < bytes.count else {
                 throw error(
@@ -155,6 +160,8 @@ private struct Reader {
             case UInt8(ascii: "]"):
                 index += 1
                 depth -= 1
+                let elements = Array(elementStack[base...])
+                elementStack.removeSubrange(base...)
                 return .array(elements)
             default:
                 throw error(
@@ -166,13 +173,15 @@ private struct Reader {
     mutating func parseObject() throws(JSONParseError) -> JSONValue {
         try enter()
         index += 1
-        var object = JSONObject()
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
             depth -= 1
-            return .object(object)
+            return .object(JSONObject())
         }
+        let base = memberStack.count
+        // Names seen so far, once the object is too big for a linear duplicate check.
+        var seen: Set<String>?
         while true {
             skipWhitespace()
             guard index < bytes.count else {
@@ -189,7 +198,17 @@ private struct Reader {
             }
             let keyOffset = index
             let key = try parseString()
-            if object.contains(key) {
+            let isDuplicate: Bool
+            if seen != nil {
+                isDuplicate = !seen!.insert(key).inserted
+            } else {
+                isDuplicate = memberStack[base...].contains { $0.key == key }
+                if memberStack.count - base >= JSONObject.indexThreshold {
+                    seen = Set(memberStack[base...].map(\.key))
+                    seen!.insert(key)
+                }
+            }
+            if isDuplicate {
                 throw error(.duplicateKey, "Duplicate member name \"\(key)\"", at: keyOffset)
             }
             skipWhitespace()
@@ -203,8 +222,8 @@ private struct Reader {
             }
             index += 1
             skipWhitespace()
-            // The duplicate check above already looked the name up: append without a second lookup.
-            object.appendNew(key, try parseValue())
+            let value = try parseValue()
+            memberStack.append((key, value))
             skipWhitespace()
             guard index < bytes.count else {
                 throw error(
@@ -216,6 +235,8 @@ private struct Reader {
             case UInt8(ascii: "}"):
                 index += 1
                 depth -= 1
+                let object = JSONObject(uniqueMembers: memberStack[base...])
+                memberStack.removeSubrange(base...)
                 return .object(object)
             default:
                 throw error(
@@ -230,23 +251,27 @@ private struct Reader {
         index += 1
         // Fast path: no escapes, so the bytes between the quotes are the string.
         var scan = index
+        var isASCII = true
         while scan < bytes.count {
             let byte = bytes[scan]
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[index..<scan])
-                guard let string = String(validating: slice, as: UTF8.self) else {
+                // Checked here rather than by String(validating:), which is generic and several times slower;
+                // once the bytes are known valid, String(decoding:) repairs nothing.
+                guard isASCII || Self.isValidUTF8(slice) else {
                     throw error(
                         .invalidUTF8, "The string holds bytes that are not valid UTF-8",
                         at: firstInvalidUTF8(from: index, to: scan))
                 }
                 index = scan + 1
-                return string
+                return String(decoding: slice, as: UTF8.self)
             }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 {
                 throw error(
                     .unescapedControlCharacter, "Unescaped control character 0x\(hex(byte)) in a string", at: scan)
             }
+            if byte >= 0x80 { isASCII = false }
             scan += 1
         }
         guard scan < bytes.count else {
@@ -261,13 +286,13 @@ private struct Reader {
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "\""):
-                guard let string = String(validating: scratch, as: UTF8.self) else {
+                guard scratch.withUnsafeBufferPointer({ Self.isValidUTF8($0) }) else {
                     throw error(
                         .invalidUTF8, "The string holds bytes that are not valid UTF-8",
                         at: firstInvalidUTF8(from: contentStart, to: index))
                 }
                 index += 1
-                return string
+                return String(decoding: scratch, as: UTF8.self)
             case UInt8(ascii: "\\"):
                 try parseEscape()
             case 0..<0x20:
@@ -404,6 +429,16 @@ private struct Reader {
             }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
+        // Up to 18 digits always fit in Int: accumulate them directly instead of going through a String.
+        let negative = bytes[start] == UInt8(ascii: "-")
+        let digitsStart = negative ? start + 1 : start
+        if isInteger, index - digitsStart <= 18 {
+            var magnitude = 0
+            for position in digitsStart..<index {
+                magnitude = magnitude * 10 + Int(bytes[position] - UInt8(ascii: "0"))
+            }
+            return .integer(negative ? -magnitude : magnitude)
+        }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         if isInteger, let integer = Int(text) {
             return .integer(integer)
@@ -415,6 +450,40 @@ private struct Reader {
     }
 
     func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+
+    /// Whether `buffer` is well-formed UTF-8 (RFC 3629 §4): no overlong forms, no surrogates, nothing above
+    /// U+10FFFF, no truncated sequence.
+    static func isValidUTF8(_ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+        var position = 0
+        let end = buffer.count
+        func continuation(_ offset: Int, _ range: ClosedRange<UInt8> = 0x80...0xBF) -> Bool {
+            offset < end && range.contains(buffer[offset])
+        }
+        while position < end {
+            let lead = buffer[position]
+            switch lead {
+            case 0..<0x80:
+                position += 1
+            case 0xC2...0xDF:
+                guard continuation(position + 1) else { return false }
+                position += 2
+            case 0xE0...0xEF:
+                // E0 needs A0...BF next (no overlong form), ED needs 80...9F (no surrogate).
+                let second: ClosedRange<UInt8> = lead == 0xE0 ? 0xA0...0xBF : lead == 0xED ? 0x80...0x9F : 0x80...0xBF
+                guard continuation(position + 1, second), continuation(position + 2) else { return false }
+                position += 3
+            case 0xF0...0xF4:
+                // F0 needs 90...BF next (no overlong form), F4 needs 80...8F (nothing above U+10FFFF).
+                let second: ClosedRange<UInt8> = lead == 0xF0 ? 0x90...0xBF : lead == 0xF4 ? 0x80...0x8F : 0x80...0xBF
+                guard continuation(position + 1, second), continuation(position + 2), continuation(position + 3)
+                else { return false }
+                position += 4
+            default:
+                return false
+            }
+        }
+        return true
+    }
 
     func firstInvalidUTF8(from start: Int, to end: Int) -> Int {
         var position = start

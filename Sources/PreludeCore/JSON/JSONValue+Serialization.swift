@@ -23,13 +23,13 @@ extension JSONValue {
 
     private func write(to output: inout [UInt8], layout: Layout, indent: Int) {
         switch self {
-        case .null: output.append(contentsOf: "null".utf8)
-        case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)
-        case .integer(let value): output.append(contentsOf: String(value).utf8)
+        case .null: JSONValue.writeLiteral("null", to: &output)
+        case .bool(let value): JSONValue.writeLiteral(value ? "true" : "false", to: &output)
+        case .integer(let value): JSONValue.writeInteger(value, to: &output)
         case .double(let value):
             // RFC 8259 §6: NaN and infinities are not JSON numbers; they can only come from code, not from parsing.
             guard value.isFinite else {
-                output.append(contentsOf: "null".utf8)
+                JSONValue.writeLiteral("null", to: &output)
                 return
             }
             output.append(contentsOf: value.description.utf8)
@@ -73,17 +73,50 @@ extension JSONValue {
         output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * 2))
     }
 
-    // RFC 8259 §7: quotation mark, reverse solidus and U+0000...U+001F must be escaped; everything else may be literal.
-    private static func writeString(_ string: String, to output: inout [UInt8]) {
+    /// Appends the compact serialization of this value to `output` (what `serializedBytes()` returns), for
+    /// encoders that write the fixed parts of a document themselves.
+    package func writeCompact(to output: inout [UInt8]) {
+        write(to: &output, layout: .compact, indent: 0)
+    }
+
+    /// Appends the decimal digits of `value`, as `String(value)` spells it, without making the string.
+    package static func writeInteger(_ value: Int, to output: inout [UInt8]) {
+        if value < 0 { output.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        // 20 digits hold UInt64.max; fill from the right, then copy the used part.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = 20
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start..<20]))
+        }
+    }
+
+    /// Appends the UTF-8 bytes of a literal (JSON punctuation and member names known to need no escape).
+    package static func writeLiteral(_ literal: StaticString, to output: inout [UInt8]) {
+        literal.withUTF8Buffer { output.append(contentsOf: $0) }
+    }
+
+    /// Appends `string` as a JSON string, quotes included.
+    package static func writeString(_ string: String, to output: inout [UInt8]) {
+        // RFC 8259 §7: quotation mark, reverse solidus and U+0000...U+001F must be escaped; the rest may be literal.
         output.append(UInt8(ascii: "\""))
-        // Fast path: most texts need no escape, so copy their UTF-8 in one go.
-        let utf8 = string.utf8
-        if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            output.append(contentsOf: utf8)
+        // Fast path: most texts need no escape, so copy their UTF-8 in one go (native strings are contiguous).
+        let copied = string.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+                return false
+            }
+            output.append(contentsOf: bytes)
+            return true
+        }
+        if copied == true {
             output.append(UInt8(ascii: "\""))
             return
         }
-        for byte in utf8 {
+        for byte in string.utf8 {
             switch byte {
             case UInt8(ascii: "\""): output.append(contentsOf: "\\\"".utf8)
             case UInt8(ascii: "\\"): output.append(contentsOf: "\\\\".utf8)

@@ -22,33 +22,47 @@ public struct SemanticVersion: Comparable, Hashable, Sendable, Codable, CustomSt
 
     /// Parses a version; `nil` when malformed.
     public init?(_ string: String) {
-        var text = Substring(string)
+        // Every valid version is ASCII, so the text is parsed as bytes in place (no split into arrays of
+        // substrings): any non-ASCII byte fails the digit or identifier checks, as it did Character by Character.
+        var string = string
+        guard let version = string.withUTF8({ Self.parse($0) }) else { return nil }
+        self = version
+    }
+
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> SemanticVersion? {
+        var end = bytes.count
         var build: [String] = []
-        if let plus = text.firstIndex(of: "+") {
-            guard let identifiers = Self.identifiers(text[text.index(after: plus)...], numericRules: false) else {
-                return nil
-            }
+        if let plus = bytes.firstIndex(of: UInt8(ascii: "+")) {
+            guard let identifiers = identifiers(bytes, plus + 1..<end, numericRules: false) else { return nil }
             build = identifiers
-            text = text[..<plus]
+            end = plus
         }
         var preRelease: [String] = []
-        if let dash = text.firstIndex(of: "-") {
-            guard let identifiers = Self.identifiers(text[text.index(after: dash)...], numericRules: true) else {
-                return nil
-            }
+        if let dash = bytes[..<end].firstIndex(of: UInt8(ascii: "-")) {
+            guard let identifiers = identifiers(bytes, dash + 1..<end, numericRules: true) else { return nil }
             preRelease = identifiers
-            text = text[..<dash]
+            end = dash
         }
-        let components = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard (1...3).contains(components.count) else { return nil }
-        var numbers: [Int] = []
-        for component in components {
-            guard let number = Self.numericIdentifier(component) else { return nil }
-            numbers.append(number)
+        // One to three dot-separated numeric components; an empty one ("17.", ".4") is malformed.
+        var numbers = (0, 0, 0)
+        var written = 0
+        var start = 0
+        while true {
+            var stop = start
+            while stop < end && bytes[stop] != UInt8(ascii: ".") { stop += 1 }
+            guard written < 3, let number = numericIdentifier(bytes, start..<stop) else { return nil }
+            switch written {
+            case 0: numbers.0 = number
+            case 1: numbers.1 = number
+            default: numbers.2 = number
+            }
+            written += 1
+            if stop == end { break }
+            start = stop + 1
         }
-        self.init(
-            major: numbers[0], minor: numbers.count > 1 ? numbers[1] : 0, patch: numbers.count > 2 ? numbers[2] : 0,
-            preRelease: preRelease, build: build, writtenComponents: numbers.count)
+        return SemanticVersion(
+            major: numbers.0, minor: numbers.1, patch: numbers.2, preRelease: preRelease, build: build,
+            writtenComponents: written)
     }
 
     /// Creates a version from its parts; `preRelease` and `build` identifiers must be valid (a precondition).
@@ -56,9 +70,9 @@ public struct SemanticVersion: Comparable, Hashable, Sendable, Codable, CustomSt
         precondition(major >= 0 && minor >= 0 && patch >= 0, "version components are non-negative")
         let validPreRelease =
             preRelease.isEmpty
-            || Self.identifiers(Substring(preRelease.joined(separator: ".")), numericRules: true) != nil
+            || Self.identifiers(preRelease.joined(separator: "."), numericRules: true) != nil
         let validBuild =
-            build.isEmpty || Self.identifiers(Substring(build.joined(separator: ".")), numericRules: false) != nil
+            build.isEmpty || Self.identifiers(build.joined(separator: "."), numericRules: false) != nil
         precondition(validPreRelease, "invalid pre-release identifiers")
         precondition(validBuild, "invalid build identifiers")
         self.init(major: major, minor: minor, patch: patch, preRelease: preRelease, build: build, writtenComponents: 3)
@@ -156,27 +170,49 @@ public struct SemanticVersion: Comparable, Hashable, Sendable, Codable, CustomSt
 
     // MARK: - Parsing
 
-    /// Semver §2: a non-negative integer without leading zeros.
-    private static func numericIdentifier(_ text: Substring) -> Int? {
-        guard !text.isEmpty, text.utf8.allSatisfy(isDigit) else { return nil }
-        guard text == "0" || text.utf8.first != UInt8(ascii: "0") else { return nil }
-        return Int(text)  // nil on overflow
+    /// Semver §2: a non-negative integer without leading zeros; nil on overflow.
+    private static func numericIdentifier(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
+        guard !range.isEmpty, range.count == 1 || bytes[range.lowerBound] != UInt8(ascii: "0") else { return nil }
+        var value = 0
+        for position in range {
+            let byte = bytes[position]
+            guard isDigit(byte) else { return nil }
+            let (times10, overflow) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflowAdding) = times10.addingReportingOverflow(Int(byte - UInt8(ascii: "0")))
+            guard !overflow, !overflowAdding else { return nil }
+            value = sum
+        }
+        return value
     }
 
-    /// Semver §9 (pre-release, `numericRules`: numeric identifiers without leading zeros) and §10 (build).
-    private static func identifiers(_ text: Substring, numericRules: Bool) -> [String]? {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+    /// Semver §9 (pre-release, `numericRules`: numeric identifiers without leading zeros) and §10 (build):
+    /// the dot-separated identifiers in `range`, each non-empty and `[0-9A-Za-z-]+`.
+    private static func identifiers(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, numericRules: Bool)
+        -> [String]?
+    {
         var result: [String] = []
-        for part in parts {
-            guard !part.isEmpty,
-                part.utf8.allSatisfy({ isDigit($0) || isLetter($0) || $0 == UInt8(ascii: "-") })
-            else { return nil }
-            if numericRules, part.utf8.allSatisfy(isDigit), part.count > 1, part.utf8.first == UInt8(ascii: "0") {
-                return nil
+        var start = range.lowerBound
+        while true {
+            var stop = start
+            var allDigits = true
+            while stop < range.upperBound && bytes[stop] != UInt8(ascii: ".") {
+                let byte = bytes[stop]
+                guard isDigit(byte) || isLetter(byte) || byte == UInt8(ascii: "-") else { return nil }
+                if !isDigit(byte) { allDigits = false }
+                stop += 1
             }
-            result.append(String(part))
+            guard stop > start else { return nil }
+            if numericRules, allDigits, stop - start > 1, bytes[start] == UInt8(ascii: "0") { return nil }
+            result.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<stop]), as: UTF8.self))
+            if stop == range.upperBound { return result }
+            start = stop + 1
         }
-        return result
+    }
+
+    /// ``identifiers(_:_:numericRules:)`` for a string (the memberwise initializer's precondition).
+    private static func identifiers(_ text: String, numericRules: Bool) -> [String]? {
+        var text = text
+        return text.withUTF8 { identifiers($0, 0..<$0.count, numericRules: numericRules) }
     }
 }
 

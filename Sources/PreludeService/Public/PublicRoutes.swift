@@ -45,11 +45,22 @@ package enum PublicRoutes {
             let key = ResolutionKey(context: decide.context, snapshot: snapshot)
             let policy = ResolvedPolicyResponse.resolved(snapshot, context: decide.context, key: key)
             let now = Instant(secondsSinceEpoch: clock())
-            var decisions: [JSONValue] = []
+            // The body is written straight to bytes, as `{"revision", "locale", "decisions": [Decision.jsonValue]}`
+            // would serialize (DecideResponseTests checks they match), instead of building a JSONValue tree first.
+            let locale = key.locale.description
+            var body: [UInt8] = []
+            body.reserveCapacity(256 + 640 * decide.states.count)
+            JSONValue.writeLiteral("{\"revision\":", to: &body)
+            JSONValue.writeInteger(snapshot.revision, to: &body)
+            JSONValue.writeLiteral(",\"locale\":", to: &body)
+            JSONValue.writeString(locale, to: &body)
+            JSONValue.writeLiteral(",\"decisions\":[", to: &body)
             var problems: [FieldProblem] = []
             for (index, state) in decide.states.enumerated() {
                 do throws(DecisionError) {
-                    decisions.append(try DecisionEngine.decide(in: policy, state: state, now: now).jsonValue)
+                    let decision = try DecisionEngine.decide(in: policy, state: state, now: now)
+                    if index > 0 { body.append(UInt8(ascii: ",")) }
+                    decision.writeJSON(to: &body)
                 } catch {
                     let member = if case .featureNotConfigured = error { "feature" } else { "status" }
                     problems.append(
@@ -59,14 +70,11 @@ package enum PublicRoutes {
                 }
             }
             guard problems.isEmpty else { throw PublicProblem.unprocessable(problems) }
-            var body = JSONObject()
-            body["revision"] = .integer(snapshot.revision)
-            body["locale"] = .string(key.locale.description)
-            body["decisions"] = .array(decisions)
-            var response = HTTPResponse.json(JSONValue.object(body).serializedBytes())
+            JSONValue.writeLiteral("]}", to: &body)
+            var response = HTTPResponse.json(body)
             // A decision depends on the request time: never reuse it.
             response.headers.set("Cache-Control", "no-store")
-            response.headers.set("Content-Language", key.locale.description)
+            response.headers.set("Content-Language", locale)
             return response
         }
 
