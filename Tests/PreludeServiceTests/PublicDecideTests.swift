@@ -29,6 +29,30 @@ import Testing
         #expect(decisions.map { $0["action"] as? String } == ["prime", "proceed", "prime"])
     }
 
+    /// The header list is prepared once per locale and reused: every response must still carry its own locale's
+    /// fields, in the order a fresh response would have them.
+    @Test func repeatedDecidesInSeveralLocalesKeepTheirHeaders() throws {
+        let service = try fixture.startService()
+        defer { service.stop() }
+        let client = PublicClient(port: service.port)
+        var bodies: [String: [UInt8]] = [:]
+        for locale in ["ja", "fr", "ja", "en", "fr", "ja"] {
+            let response = try client.post(
+                "/v1/apps/demo/decide",
+                json: #"{"locale": "\#(locale)", "features": [{"feature": "camera", "status": "denied"}]}"#)
+            #expect(response.status == 200)
+            let fields = response.headers.map { $0.name.lowercased() }
+                .filter { ["content-type", "cache-control", "content-language"].contains($0) }
+            #expect(fields == ["content-type", "cache-control", "content-language"])
+            #expect(response["Content-Type"] == "application/json")
+            #expect(response["Cache-Control"] == "no-store")
+            #expect(response["Content-Language"] == locale)
+            #expect(try response.json()["locale"] as? String == locale)
+            if let first = bodies[locale] { #expect(response.body == first) } else { bodies[locale] = response.body }
+        }
+        #expect(bodies.count == 3)
+    }
+
     @Test(arguments: [
         ("{", 400, [""]),
         ("[1]", 400, [""]),

@@ -24,11 +24,10 @@ extension ClientState {
                 [ValidationProblem(pointer, .typeMismatch, "Expected a client state object, found \(json.kindName).")]
             )
         }
-        let allowed = ["feature", "status", "available", "osVersion", "history", "trackingPromptShown"]
-        for key in object.keys where !allowed.contains(key) {
+        for (key, _) in object where !stateMembers.contains(key) {
             report(
                 pointer.appending(key), .unknownMember,
-                "Unknown member \"\(key)\"; allowed here: \(allowed.joined(separator: ", ")).")
+                "Unknown member \"\(key)\"; allowed here: \(stateMembers.joined(separator: ", ")).")
         }
 
         var feature: Feature?
@@ -88,22 +87,24 @@ extension ClientState {
 
         var history: [CadenceKind: ScreenHistory] = [:]
         if let value = object["history"] {
-            let historyPointer = pointer.appending("history")
+            // Pointers are built only for a problem: a valid state (every request in practice) needs none.
             if case .object(let kinds) = value {
                 for (key, entry) in kinds {
-                    let entryPointer = historyPointer.appending(key)
                     guard let kind = CadenceKind(rawValue: key) else {
                         report(
-                            entryPointer, .unknownMember,
+                            pointer.appending("history", key), .unknownMember,
                             "\"\(key)\" is not a screen kind; use \(CadenceKind.allCases.map(\.rawValue).joined(separator: ", "))."
                         )
                         continue
                     }
-                    if let parsed = decodeHistory(entry, at: entryPointer, report: report) { history[kind] = parsed }
+                    if let parsed = decodeHistory(entry, at: { pointer.appending("history", key) }, report: report) {
+                        history[kind] = parsed
+                    }
                 }
             } else {
                 report(
-                    historyPointer, .typeMismatch, "Expected an object keyed by screen kind, found \(value.kindName).")
+                    pointer.appending("history"), .typeMismatch,
+                    "Expected an object keyed by screen kind, found \(value.kindName).")
             }
         }
 
@@ -115,17 +116,24 @@ extension ClientState {
         )
     }
 
+    /// The members a client state may have.
+    private static let stateMembers = ["feature", "status", "available", "osVersion", "history", "trackingPromptShown"]
+
+    /// The members a history entry may have.
+    private static let historyMembers = ["shownCount", "lastShown", "lastOutcome"]
+
     private static func decodeHistory(
-        _ value: JSONValue, at pointer: JSONPointer, report: (JSONPointer, ValidationProblem.Code, String) -> Void
+        _ value: JSONValue, at entryPointer: () -> JSONPointer,
+        report: (JSONPointer, ValidationProblem.Code, String) -> Void
     ) -> ScreenHistory? {
         guard case .object(let object) = value else {
-            report(pointer, .typeMismatch, "Expected an object with shownCount, lastShown and lastOutcome.")
+            report(entryPointer(), .typeMismatch, "Expected an object with shownCount, lastShown and lastOutcome.")
             return nil
         }
         var valid = true
-        for key in object.keys where !["shownCount", "lastShown", "lastOutcome"].contains(key) {
+        for (key, _) in object where !historyMembers.contains(key) {
             report(
-                pointer.appending(key), .unknownMember,
+                entryPointer().appending(key), .unknownMember,
                 "Unknown member \"\(key)\"; allowed here: shownCount, lastShown, lastOutcome.")
             valid = false
         }
@@ -134,7 +142,7 @@ extension ClientState {
             if let int = value.intValue, int >= 0 {
                 count = int
             } else {
-                report(pointer.appending("shownCount"), .invalidValue, "Expected a whole number ≥ 0.")
+                report(entryPointer().appending("shownCount"), .invalidValue, "Expected a whole number ≥ 0.")
                 valid = false
             }
         }
@@ -143,7 +151,9 @@ extension ClientState {
             if let seconds = value.doubleValue, seconds.isFinite {
                 lastShown = Instant(secondsSinceEpoch: seconds)
             } else {
-                report(pointer.appending("lastShown"), .typeMismatch, "Expected Unix seconds, found \(value.kindName).")
+                report(
+                    entryPointer().appending("lastShown"), .typeMismatch,
+                    "Expected Unix seconds, found \(value.kindName).")
                 valid = false
             }
         }
@@ -153,7 +163,7 @@ extension ClientState {
                 outcome = parsed
             } else {
                 report(
-                    pointer.appending("lastOutcome"), .invalidValue,
+                    entryPointer().appending("lastOutcome"), .invalidValue,
                     "Expected \(ScreenOutcome.allCases.map(\.rawValue).joined(separator: ", ")).")
                 valid = false
             }

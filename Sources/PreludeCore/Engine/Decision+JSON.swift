@@ -46,13 +46,20 @@ extension Decision {
             member(",\"screen\":")
             JSONValue.writeString(screen.rawValue, to: &output)
             member(",\"copy\":{")
-            var first = true
             if !copy.isEmpty {
-                for field in screen.fields {
-                    guard let text = copy[field] else { continue }
+                // In the screen's field order, like `jsonValue`: one pass over the (at most four) entries puts
+                // each text in its field's slot, instead of a hashed lookup per field.
+                let fields = screen.fields
+                var texts = [String?](repeating: nil, count: fields.count)
+                for (field, text) in copy {
+                    if let slot = fields.firstIndex(of: field) { texts[slot] = text }
+                }
+                var first = true
+                for (slot, text) in texts.enumerated() {
+                    guard let text else { continue }
                     if !first { output.append(UInt8(ascii: ",")) }
                     first = false
-                    JSONValue.writeString(field.rawValue, to: &output)
+                    JSONValue.writeString(fields[slot].rawValue, to: &output)
                     output.append(UInt8(ascii: ":"))
                     JSONValue.writeString(text, to: &output)
                 }

@@ -149,6 +149,8 @@ public enum DecisionEngine {
         ) -> Decision {
             var copy: [CopyField: String] = [:]
             if let screen {
+                // Sized once: growing 1 → 2 → 4 rehashes every field already in.
+                copy.reserveCapacity(screen.fields.count)
                 for field in screen.fields {
                     if let text = policy.copy[screen, field] { copy[field] = text }
                 }

@@ -78,7 +78,12 @@ public struct JSONObject: Sendable, Hashable, Sequence {
 
     private func position(of key: String) -> Int? {
         if let index { return index[key] }
-        for position in storage.indices where storage[position].key == key { return position }
+        // Comparing lengths first (stored in the string, no call) skips the string comparison for most members.
+        let length = key.utf8.count
+        for position in storage.indices
+        where storage[position].key.utf8.count == length && storage[position].key == key {
+            return position
+        }
         return nil
     }
 

@@ -106,7 +106,7 @@ extension JSONValue {
         output.append(UInt8(ascii: "\""))
         // Fast path: most texts need no escape, so copy their UTF-8 in one go (native strings are contiguous).
         let copied = string.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-            guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+            for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
                 return false
             }
             output.append(contentsOf: bytes)

@@ -30,7 +30,7 @@ package struct DecideRequest: Sendable {
         func report(_ pointer: String, _ code: String, _ detail: String) {
             problems.append(FieldProblem(pointer: pointer, code: code, detail: detail))
         }
-        for key in object.keys where !members.contains(key) {
+        for (key, _) in object where !members.contains(key) {
             report(
                 "/" + JSONPointer.escape(key), "member.unknown",
                 "unknown member; allowed: \(members.joined(separator: ", "))")
@@ -87,7 +87,7 @@ package struct DecideRequest: Sendable {
             }
             var seen: Set<Feature> = []
             for (index, value) in list.enumerated() {
-                let pointer = JSONPointer.root.appending("features").appending(index)
+                let pointer = JSONPointer(tokens: ["features", String(index)])
                 let (state, stateProblems) = ClientState.decode(value, at: pointer)
                 problems += stateProblems.map { PublicProblem.field($0) }
                 guard var state else { continue }

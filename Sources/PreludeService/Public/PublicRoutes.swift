@@ -34,6 +34,10 @@ package enum PublicRoutes {
             return entry.response(to: request, cacheControl: cacheControl.resolved)
         }
 
+        // The decide response's header fields depend only on the served locale: one header list per locale,
+        // reused, so the HTTP engine also reuses the head it rendered for it (ResponseHeadCache keys on the
+        // list's storage) instead of building fields and rendering a head per request.
+        let decideHeaders = LRUCache<String, HTTPHeaders>(capacity: 64)
         router.add(
             .post, "/v1/apps/{app}/decide", options: RouteOptions(maxBodySize: maxDecideBodySize, runsInline: true)
         ) { request in
@@ -71,10 +75,14 @@ package enum PublicRoutes {
             }
             guard problems.isEmpty else { throw PublicProblem.unprocessable(problems) }
             JSONValue.writeLiteral("]}", to: &body)
+            if let headers = decideHeaders.value(for: locale) {
+                return HTTPResponse(status: .ok, headers: headers, body: body)
+            }
             var response = HTTPResponse.json(body)
             // A decision depends on the request time: never reuse it.
             response.headers.set("Cache-Control", "no-store")
             response.headers.set("Content-Language", locale)
+            decideHeaders.insert(response.headers, for: locale)
             return response
         }
 
