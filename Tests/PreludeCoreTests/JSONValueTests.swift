@@ -160,4 +160,39 @@ import Testing
         #expect(JSONValue.double(3).intValue == 3)
         #expect(JSONValue.double(3.2).intValue == nil)
     }
+
+    /// The word-at-a-time escape check must find a character that needs escaping at every position and length.
+    @Test func escapesEverySpecialCharacterWhereverItStands() throws {
+        func reference(_ text: String) -> String {
+            var result = "\""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": result += "\\\""
+                case "\\": result += "\\\\"
+                case "\n": result += "\\n"
+                case "\r": result += "\\r"
+                case "\t": result += "\\t"
+                case "\u{08}": result += "\\b"
+                case "\u{0C}": result += "\\f"
+                case let control where control.value < 0x20:
+                    let hex = String(control.value, radix: 16)
+                    result += "\\u00" + (hex.count == 1 ? "0" + hex : hex)
+                default: result.unicodeScalars.append(scalar)
+                }
+            }
+            return result + "\""
+        }
+        let specials: [Character] = ["\"", "\\", "\u{0}", "\u{1F}", "\n", "\u{7F}", "é", " ", "!", "#", "[", "]", "~"]
+        for length in 0..<20 {
+            for position in 0..<max(length, 1) {
+                for special in specials {
+                    var characters = Array(repeating: Character("a"), count: length)
+                    if length > 0 { characters[position] = special }
+                    let text = String(characters)
+                    #expect(JSONValue.string(text).serialized() == reference(text), "\(Array(text.utf8))")
+                    #expect(try JSONValue(parsing: JSONValue.string(text).serialized()) == .string(text))
+                }
+            }
+        }
+    }
 }

@@ -7,8 +7,15 @@
 /// members, where a linear scan beats hashing every key; an object with more than `indexThreshold` members also
 /// keeps a name → position index so lookups stay O(1) for big ones (a policy's copy tables, merged reports).
 public struct JSONObject: Sendable, Hashable, Sequence {
+    /// One member. A struct rather than a `(key, value)` tuple: arrays of tuples are copied and destroyed
+    /// through the runtime's generic tuple witnesses, arrays of a struct through its specialized ones.
+    struct Member: Sendable {
+        var key: String
+        var value: JSONValue
+    }
+
     /// The members in insertion order; names are unique.
-    private var storage: [(key: String, value: JSONValue)] = []
+    private var storage: [Member] = []
     /// Position of each member in `storage`; present only while the object has more than `indexThreshold` members.
     private var index: [String: Int]?
 
@@ -34,7 +41,7 @@ public struct JSONObject: Sendable, Hashable, Sequence {
     public var keys: [String] { storage.map(\.key) }
 
     /// The members in insertion order.
-    public var members: [(key: String, value: JSONValue)] { storage }
+    public var members: [(key: String, value: JSONValue)] { storage.map { ($0.key, $0.value) } }
 
     /// Reserves room for `capacity` members, so building an object of known size allocates once.
     public mutating func reserveCapacity(_ capacity: Int) {
@@ -66,14 +73,23 @@ public struct JSONObject: Sendable, Hashable, Sequence {
 
     /// An object of `members`, whose names the caller has already checked are distinct (the parser does), built
     /// at its final size without a lookup per member.
-    init(uniqueMembers members: ArraySlice<(key: String, value: JSONValue)>) {
+    init(uniqueMembers members: ArraySlice<Member>) {
         storage = Array(members)
         if storage.count > Self.indexThreshold { rebuildIndex() }
     }
 
     /// Iterates the members in insertion order.
-    public func makeIterator() -> IndexingIterator<[(key: String, value: JSONValue)]> {
-        storage.makeIterator()
+    public func makeIterator() -> Iterator { Iterator(base: storage.makeIterator()) }
+
+    /// The iterator over the members, in insertion order.
+    public struct Iterator: IteratorProtocol {
+        var base: IndexingIterator<[Member]>
+
+        /// The next member, or nil after the last.
+        public mutating func next() -> (key: String, value: JSONValue)? {
+            guard let member = base.next() else { return nil }
+            return (member.key, member.value)
+        }
     }
 
     private func position(of key: String) -> Int? {
@@ -88,7 +104,7 @@ public struct JSONObject: Sendable, Hashable, Sequence {
     }
 
     private mutating func append(_ key: String, _ value: JSONValue) {
-        storage.append((key, value))
+        storage.append(Member(key: key, value: value))
         if index != nil {
             index![key] = storage.count - 1
         } else if storage.count > Self.indexThreshold {

@@ -59,12 +59,15 @@ private struct Reader {
     var scratch: [UInt8] = []
     // Members and elements of the objects and arrays being parsed, innermost last: each container takes its
     // own from the top when it closes, so it is built once at its final size instead of growing append by append.
-    var memberStack: [(key: String, value: JSONValue)] = []
+    var memberStack: [JSONObject.Member] = []
     var elementStack: [JSONValue] = []
 
     init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.bytes = bytes
         self.maxDepth = maxDepth
+        // Room for a small document's containers up front, instead of growing 1, 2, 4, ...
+        memberStack.reserveCapacity(16)
+        elementStack.reserveCapacity(8)
     }
 
     mutating func parseDocument() throws(JSONParseError) -> JSONValue {
@@ -202,7 +205,7 @@ private struct Reader {
             if seen != nil {
                 isDuplicate = !seen!.insert(key).inserted
             } else {
-                isDuplicate = memberStack[base...].contains { $0.key == key }
+                isDuplicate = memberStack[base...].contains { $0.key.utf8.count == key.utf8.count && $0.key == key }
                 if memberStack.count - base >= JSONObject.indexThreshold {
                     seen = Set(memberStack[base...].map(\.key))
                     seen!.insert(key)
@@ -223,7 +226,7 @@ private struct Reader {
             index += 1
             skipWhitespace()
             let value = try parseValue()
-            memberStack.append((key, value))
+            memberStack.append(JSONObject.Member(key: key, value: value))
             skipWhitespace()
             guard index < bytes.count else {
                 throw error(

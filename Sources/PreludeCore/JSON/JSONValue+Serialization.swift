@@ -68,6 +68,31 @@ extension JSONValue {
         }
     }
 
+    /// Whether `bytes` holds a quotation mark, a reverse solidus or a control character, eight bytes at a time.
+    private static func needsEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = UnsafeRawPointer(bytes.baseAddress) else { return false }
+        // SWAR tests (the classic "has zero byte" / "has byte less than" word tricks): a high bit ends up set
+        // exactly when some byte of the word is 0x22, 0x5C or below 0x20.
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            let word = base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
+            let found =
+                ((word &- ones &* 0x20) & ~word) | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+            if found & highBits != 0 { return true }
+            offset += 8
+        }
+        while offset < bytes.count {
+            let byte = bytes[offset]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return true }
+            offset += 1
+        }
+        return false
+    }
+
     private static func newline(_ output: inout [UInt8], indent: Int) {
         output.append(0x0A)
         output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * 2))
@@ -106,9 +131,7 @@ extension JSONValue {
         output.append(UInt8(ascii: "\""))
         // Fast path: most texts need no escape, so copy their UTF-8 in one go (native strings are contiguous).
         let copied = string.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-            for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                return false
-            }
+            guard !needsEscape(bytes) else { return false }
             output.append(contentsOf: bytes)
             return true
         }
