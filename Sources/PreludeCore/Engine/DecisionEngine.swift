@@ -150,9 +150,11 @@ public enum DecisionEngine {
             var copy: [CopyField: String] = [:]
             if let screen {
                 // Sized once: growing 1 → 2 → 4 rehashes every field already in.
-                copy.reserveCapacity(screen.fields.count)
-                for field in screen.fields {
-                    if let text = policy.copy[screen, field] { copy[field] = text }
+                let fields = screen.fields
+                copy.reserveCapacity(fields.count)
+                // One pass over the resolved texts (a few dozen) instead of a hashed `CopyKey` lookup per field.
+                for (key, text) in policy.copy.texts where key.screen == screen && fields.contains(key.field) {
+                    copy[key.field] = text
                 }
                 // The legacy two-button style is the only priming screen with a second label.
                 if screen == .prime && policy.style == .single { copy[.cancelLabel] = nil }

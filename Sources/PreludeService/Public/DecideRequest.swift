@@ -85,17 +85,19 @@ package struct DecideRequest: Sendable {
             if list.isEmpty || list.count > maxFeatures {
                 report("/features", "features.count", "give 1–\(maxFeatures) feature states; this has \(list.count)")
             }
-            var seen: Set<Feature> = []
+            // Distinct features only, so at most the catalogue's 15: a scan is cheaper than hashing their names.
+            var seen: [Feature] = []
             for (index, value) in list.enumerated() {
                 let pointer = JSONPointer(tokens: ["features", String(index)])
                 let (state, stateProblems) = ClientState.decode(value, at: pointer)
                 problems += stateProblems.map { PublicProblem.field($0) }
                 guard var state else { continue }
-                if !seen.insert(state.feature).inserted {
+                if seen.contains(state.feature) {
                     report(
                         pointer.appending("feature").description, "feature.duplicate", "each feature may appear once")
                     continue
                 }
+                seen.append(state.feature)
                 // The engine counts in iOS versions; another platform's numbering says nothing about them.
                 if state.osVersion == nil, context.platform?.usesIOSVersions ?? true {
                     state.osVersion = context.osVersion
