@@ -59,7 +59,8 @@ import Testing
                 members.swapAt(i, random.below(i + 1))
             }
             events.append(
-                "{" + space() + members.map { $0.replacingFirst(":", with: space() + ":" + space()) }
+                "{" + space()
+                    + members.map { $0.replacingFirst(":", with: space() + ":" + space()) }
                     .joined(separator: space() + "," + space()) + space() + "}")
         }
         return space() + "{" + space() + #""events""# + space() + ":" + space() + "[" + space()
@@ -112,7 +113,8 @@ import Testing
     }
 
     @Test(arguments: [
-        "\u{FEFF}" + #"{"events":[{"id":"a","installId":"b","type":"primeShown","feature":"camera","occurredAt":1795350000000}]}"#,
+        "\u{FEFF}"
+            + #"{"events":[{"id":"a","installId":"b","type":"primeShown","feature":"camera","occurredAt":1795350000000}]}"#,
         #"{"events":[{"id":"\u0061","installId":"b","type":"primeShown","feature":"camera","occurredAt":1795350000000}]}"#,
         #"{"events":[{"id":"a","installId":"b","type":"primeShown","feature":"camera","occurredAt":1795350000000.0}]}"#,
         #"{"events":[{"id":"a","installId":"b","type":"primeShown","feature":"camera","occurredAt":-1}]}"#,

@@ -197,6 +197,22 @@ import Testing
         #expect(stats.transactions <= batches)
     }
 
+    /// Every index on `events` is paid by every insert; after 0003 and 0004 only the dedupe key is left.
+    @Test func theDedupeKeyIsTheEventsTablesOnlyIndex() throws {
+        let database = try fixture.makeDatabase()
+        defer { database.close() }
+        let indexes = try database.read { db in
+            try db.query("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'events'")
+                .map { try $0.get(0, as: String.self) }
+        }
+        #expect(indexes == ["sqlite_autoindex_events_1"])
+        let columns = try database.read { db in
+            try db.query("SELECT name FROM pragma_index_info('sqlite_autoindex_events_1') ORDER BY seqno")
+                .map { try $0.get(0, as: String.self) }
+        }
+        #expect(columns == ["app_id", "install_id", "client_event_id"])
+    }
+
     /// Batches submitted while a commit is under way are stored together by the next one: with the writer held,
     /// every submit returns at once and the queue is committed in as few transactions as the size cap allows.
     @Test(arguments: [

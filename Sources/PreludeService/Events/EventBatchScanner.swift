@@ -95,7 +95,9 @@ enum EventBatchScanner {
                     guard let text = visibleName() else { return nil }
                     variant = text
                 case .type:
-                    guard let text = string(), let parsed = AnalyticsEvent(rawValue: Self.text(text)) else { return nil }
+                    guard let text = string(), let parsed = AnalyticsEvent(rawValue: Self.text(text)) else {
+                        return nil
+                    }
                     type = parsed
                 case .feature:
                     guard let text = string(), let parsed = Feature(rawValue: Self.text(text)) else { return nil }
