@@ -203,7 +203,8 @@ private struct Reader {
             }
             index += 1
             skipWhitespace()
-            object[key] = try parseValue()
+            // The duplicate check above already looked the name up: append without a second lookup.
+            object.appendNew(key, try parseValue())
             skipWhitespace()
             guard index < bytes.count else {
                 throw error(

@@ -53,13 +53,15 @@ extension JSONValue {
                 return
             }
             output.append(UInt8(ascii: "{"))
-            for (offset, key) in object.keys.enumerated() {
-                if offset > 0 { output.append(UInt8(ascii: ",")) }
+            var first = true
+            for (key, value) in object {
+                if !first { output.append(UInt8(ascii: ",")) }
+                first = false
                 if layout == .pretty { JSONValue.newline(&output, indent: indent + 1) }
                 JSONValue.writeString(key, to: &output)
                 output.append(UInt8(ascii: ":"))
                 if layout == .pretty { output.append(UInt8(ascii: " ")) }
-                object[key]!.write(to: &output, layout: layout, indent: indent + 1)
+                value.write(to: &output, layout: layout, indent: indent + 1)
             }
             if layout == .pretty { JSONValue.newline(&output, indent: indent) }
             output.append(UInt8(ascii: "}"))
