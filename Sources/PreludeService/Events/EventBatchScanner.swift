@@ -42,7 +42,10 @@ enum EventBatchScanner {
     }
 
     private static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
-        text.withUTF8Buffer { expected in bytes.elementsEqual(expected) }
+        guard bytes.count == text.utf8CodeUnitCount else { return false }
+        let expected = text.utf8Start
+        for offset in 0..<bytes.count where bytes[offset] != expected[offset] { return false }
+        return true
     }
 
     private struct Cursor {
@@ -130,7 +133,7 @@ enum EventBatchScanner {
             guard index < bytes.count else { return nil }
             if bytes[index] == UInt8(ascii: "\"") {
                 guard let raw = string() else { return nil }
-                return EventTimestamp.parseRFC3339(Self.text(raw))
+                return EventTimestamp.parseRFC3339(bytes: raw)
             }
             // -?(0|[1-9][0-9]*) without fraction or exponent; only positive times can be in range anyway.
             let start = index

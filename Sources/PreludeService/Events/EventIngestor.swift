@@ -181,16 +181,21 @@ package final class EventIngestor: Sendable {
 
     private func store(_ ticket: Ticket, insert: Statement, db: Connection) throws -> Outcome {
         var outcome = Outcome(accepted: 0, duplicates: 0)
-        let app = SQLValue.text(ticket.app)
-        let received = SQLValue.integer(ticket.receivedAt)
         var inserted: [StoredEvent] = []
         if !observers.isEmpty { inserted.reserveCapacity(ticket.batch.events.count) }
+        // The app and the receive time are the batch's: bound once, they stay bound across runs.
+        insert.reset()
+        try insert.bind(.text(ticket.app), at: 1)
+        try insert.bind(.integer(ticket.receivedAt), at: 9)
         for event in ticket.batch.events {
-            try insert.execute([
-                app, .text(event.installID), .text(event.id), .text(event.type.rawValue), .text(event.feature.rawValue),
-                event.experiment.map(SQLValue.text) ?? .null, event.variant.map(SQLValue.text) ?? .null,
-                .integer(event.occurredAt), received,
-            ])
+            try insert.bind(.text(event.installID), at: 2)
+            try insert.bind(.text(event.id), at: 3)
+            try insert.bind(.text(event.type.rawValue), at: 4)
+            try insert.bind(.text(event.feature.rawValue), at: 5)
+            try insert.bind(event.experiment.map(SQLValue.text) ?? .null, at: 6)
+            try insert.bind(event.variant.map(SQLValue.text) ?? .null, at: 7)
+            try insert.bind(.integer(event.occurredAt), at: 8)
+            try insert.run()
             guard db.changes > 0 else {
                 outcome.duplicates += 1
                 continue
