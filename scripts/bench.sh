@@ -10,7 +10,8 @@
 #   quick       one short round of throughput (DURATION=3s WARMUP=1s REPEATS=1), for iterating
 #   build       build prelude-bench-server and the Swift peers, nothing else
 #   public      the real `prelude` release binary: resolved policy (gzip, c=32) against Hummingbird and nginx serving
-#               the same bytes; decide; events in batches of 100 (count in vs count stored, via sqlite3);
+#               the same bytes; decide; events in batches of 100, open loop at 50,000 events/s and wrk at c=32,
+#               one install and 100 installs per batch (count in vs count stored, via sqlite3);
 #               policy-fetch cost as the policy grows (Benchmarks/make-large-policy.py)
 #
 # Settings (environment): REPEATS=3, DURATION=10s, WARMUP=3s, PEERS (default below; add vapor if built),
@@ -196,17 +197,30 @@ public() {
         public_wrk "decide-c32-r$round" 32 -s "$ROOT/Benchmarks/wrk/decide.lua" \
             "http://127.0.0.1:$PUBLIC_PORT/v1/apps/demo/decide"
     done
-    # 3. Events, batches of 100 (target >= 50,000 events/s, p99 < 50 ms, count in = count stored).
-    local run_id
+    # 3. Events, batches of 100 (target >= 50,000 events/s sustained, p99 < 50 ms, count in = count stored).
+    #    Open loop first (Benchmarks/openloop.py: 500 batches/s offered on a fixed timetable for DURATION, latency
+    #    from each batch's due time), then wrk's closed loop at c=32. Each twice: one install per batch (what the
+    #    SDK sends) and 100 installs per batch (a relay mixing devices: one dedupe-index page per event).
+    local run_id mode installs seconds="${DURATION%s}"
     for round in $(seq 1 "$REPEATS"); do
-        run_id="bench$round$(date +%s)"
-        RUN_ID="$run_id" BATCH=100 public_wrk "events-c32-r$round" 32 -s "$ROOT/Benchmarks/wrk/events.lua" \
-            "http://127.0.0.1:$PUBLIC_PORT/v1/apps/demo/events"
-        sleep 1   # batches still in flight when wrk stopped are answered and stored
-        printf 'events-c32-r%s\t%s\tstored %s\n' "$round" \
-            "$(grep -h '^events generated' "$dir/events-c32-r$round.txt")" \
-            "$(sqlite3 "$db" "SELECT count(*) FROM events WHERE client_event_id LIKE '$run_id-%'")" \
-            | tee -a "$dir/summary.tsv"
+        for mode in one:1 mixed:100; do
+            installs="${mode#*:}" mode="${mode%%:*}"
+            run_id="open$mode$round$(date +%s)"
+            taskset -c 1 python3 "$ROOT/Benchmarks/openloop.py" --port "$PUBLIC_PORT" --rate 500 \
+                --duration "$seconds" --installs-per-batch "$installs" --run-id "$run_id" >"$dir/events-open-$mode-r$round.json"
+            sleep 1   # every batch is answered before openloop.py exits; this only lets the log settle
+            printf 'events-open-%s-r%s\t%s\tstored %s\n' "$mode" "$round" "$(cat "$dir/events-open-$mode-r$round.json")" \
+                "$(sqlite3 "$db" "SELECT count(*) FROM events WHERE client_event_id LIKE '$run_id-%'")" \
+                | tee -a "$dir/summary.tsv"
+            run_id="bench$mode$round$(date +%s)"
+            RUN_ID="$run_id" BATCH=100 INSTALLS_PER_BATCH="$installs" public_wrk "events-$mode-c32-r$round" 32 \
+                -s "$ROOT/Benchmarks/wrk/events.lua" "http://127.0.0.1:$PUBLIC_PORT/v1/apps/demo/events"
+            sleep 1   # batches still in flight when wrk stopped are answered and stored
+            printf 'events-%s-c32-r%s\t%s\tstored %s\n' "$mode" "$round" \
+                "$(grep -h '^events generated' "$dir/events-$mode-c32-r$round.txt")" \
+                "$(sqlite3 "$db" "SELECT count(*) FROM events WHERE client_event_id LIKE '$run_id-%'")" \
+                | tee -a "$dir/summary.tsv"
+        done
     done
     stop_prelude
 

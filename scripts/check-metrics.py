@@ -40,6 +40,8 @@ EXPECTED = {
     "prelude_policy_live_revision": "gauge",
     "prelude_events_ingested": "counter",
     "prelude_events_duplicates": "counter",
+    "prelude_event_batches": "counter",
+    "prelude_event_commits": "counter",
     "prelude_db_write_duration_seconds": "histogram",
     "process_resident_memory_bytes": "gauge",
     "process_virtual_memory_bytes": "gauge",

@@ -207,6 +207,20 @@ final class HTTPConnection: @unchecked Sendable {
         if case .fixed(_, close: true) = decision { closeAfterResponse = true }
         if case .route(let route, _) = decision { handlerRoute = route.pattern }
         let requestID = self.requestID ?? ""
+        if case .route(let route, let parameters) = decision, let deferred = route.deferredHandler {
+            updateInterest()
+            let loop = self.loop
+            let remoteAddress = self.remoteAddress
+            let start: @Sendable () -> Void = { [self] in
+                Responder.start(
+                    route, deferred: deferred, parameters: parameters, head: head, body: body,
+                    remoteAddress: remoteAddress, requestID: requestID,
+                    eventHandler: loop.core.configuration.eventHandler
+                ) { response in loop.post(.completed(self, response)) }
+            }
+            if route.options.runsInline { start() } else { DispatchQueue.global().async(execute: start) }
+            return
+        }
         if loop.core.responder.runsInline(decision) {
             let response = Responder.respond(
                 decision, head: head, body: body, remoteAddress: remoteAddress, requestID: requestID,

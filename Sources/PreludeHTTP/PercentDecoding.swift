@@ -8,7 +8,7 @@ package enum PercentDecoding {
             needsWork = true
             break
         }
-        if !needsWork { return String(validating: bytes, as: UTF8.self) }
+        if !needsWork { return validUTF8(bytes) }
         var out = [UInt8]()
         out.reserveCapacity(bytes.count)
         var i = 0
@@ -28,7 +28,18 @@ package enum PercentDecoding {
                 i += 1
             }
         }
-        return String(validating: out, as: UTF8.self)
+        return out.withUnsafeBufferPointer(validUTF8)
+    }
+
+    /// The bytes as a String when they are valid UTF-8. ASCII, nearly every query and path, is checked with one
+    /// loop and taken as is; only other text goes through the standard library's validating initializer.
+    private static func validUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        var ascii = true
+        for byte in bytes where byte >= 0x80 {
+            ascii = false
+            break
+        }
+        return ascii ? String(decoding: bytes, as: UTF8.self) : String(validating: bytes, as: UTF8.self)
     }
 
     /// Decodes a string (convenience for callers outside the parser).

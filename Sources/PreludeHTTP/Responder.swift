@@ -74,7 +74,7 @@ package struct Responder: Sendable {
     }
 
     /// Produces the response, running the handler if there is one. Never throws: errors render themselves,
-    /// and anything else becomes a 500 problem without internal details.
+    /// and anything else becomes a 500 problem without internal details. A deferred route's handler is waited for.
     package static func respond(
         _ decision: Decision, head: RequestHead, body: [UInt8], remoteAddress: String, requestID: String = "",
         eventHandler: (@Sendable (HTTPServerEvent) -> Void)? = nil
@@ -83,20 +83,55 @@ package struct Responder: Sendable {
         case .fixed(let response, _):
             return response
         case .route(let route, let parameters):
-            let request = HTTPRequest(
-                method: head.method, path: head.path, rawQuery: head.rawQuery, query: head.query, headers: head.headers,
-                body: body, pathParameters: parameters, remoteAddress: remoteAddress,
-                requestID: requestID)
+            let request = makeRequest(
+                head: head, body: body, parameters: parameters, remoteAddress: remoteAddress, requestID: requestID)
             do {
                 return try route.handler(request)
-            } catch let error as any HTTPResponseError {
-                return error.response()
             } catch {
-                eventHandler?(
-                    .handlerFailed(method: head.method, route: route.pattern, error: String(describing: error)))
-                return ProblemDetails(status: .internalServerError, detail: "the server failed to handle the request")
-                    .response()
+                return render(error, route: route, method: head.method, eventHandler: eventHandler)
             }
         }
+    }
+
+    /// Starts a deferred route's handler; `completion` gets the response exactly once, possibly on another
+    /// thread and possibly before this returns. Errors are rendered as ``respond(_:head:body:remoteAddress:requestID:eventHandler:)``
+    /// renders them.
+    package static func start(
+        _ route: Router.Route, deferred handler: HTTPDeferredHandler, parameters: [String: String],
+        head: RequestHead, body: [UInt8], remoteAddress: String, requestID: String,
+        eventHandler: (@Sendable (HTTPServerEvent) -> Void)?, completion: @escaping @Sendable (HTTPResponse) -> Void
+    ) {
+        let request = makeRequest(
+            head: head, body: body, parameters: parameters, remoteAddress: remoteAddress, requestID: requestID)
+        let method = head.method
+        do {
+            try handler(request) { result in
+                switch result {
+                case .success(let response): completion(response)
+                case .failure(let error):
+                    completion(render(error, route: route, method: method, eventHandler: eventHandler))
+                }
+            }
+        } catch {
+            completion(render(error, route: route, method: method, eventHandler: eventHandler))
+        }
+    }
+
+    private static func makeRequest(
+        head: RequestHead, body: [UInt8], parameters: [String: String], remoteAddress: String, requestID: String
+    ) -> HTTPRequest {
+        HTTPRequest(
+            method: head.method, path: head.path, rawQuery: head.rawQuery, query: head.query, headers: head.headers,
+            body: body, pathParameters: parameters, remoteAddress: remoteAddress, requestID: requestID)
+    }
+
+    private static func render(
+        _ error: any Error, route: Router.Route, method: HTTPMethod,
+        eventHandler: (@Sendable (HTTPServerEvent) -> Void)?
+    ) -> HTTPResponse {
+        if let error = error as? any HTTPResponseError { return error.response() }
+        eventHandler?(.handlerFailed(method: method, route: route.pattern, error: String(describing: error)))
+        return ProblemDetails(status: .internalServerError, detail: "the server failed to handle the request")
+            .response()
     }
 }

@@ -1,6 +1,17 @@
+import Dispatch
+
 /// A synchronous request handler. It may block briefly (for example on a SQLite write);
 /// the server must keep other connections moving while it does.
 public typealias HTTPHandler = @Sendable (HTTPRequest) throws -> HTTPResponse
+
+/// Delivers the outcome of a deferred handler: a response, or an error rendered as a synchronous handler's
+/// thrown error would be (``HTTPResponseError``s render themselves, anything else becomes a 500).
+public typealias HTTPCompletion = @Sendable (Result<HTTPResponse, any Error>) -> Void
+
+/// A request handler that answers later, from any thread: it returns at once and calls the completion exactly
+/// once when the response is ready (for example when a group commit that holds its write has finished). While
+/// it waits, no thread is blocked on its behalf. Throwing instead of calling the completion answers at once.
+public typealias HTTPDeferredHandler = @Sendable (HTTPRequest, _ completion: @escaping HTTPCompletion) throws -> Void
 
 /// Per-route settings.
 public struct RouteOptions: Sendable {
@@ -29,8 +40,11 @@ public struct Router: Sendable {
         public let pattern: String
         /// Per-route settings.
         public let options: RouteOptions
-        /// The handler.
+        /// The handler. For a deferred route, a synchronous adapter that waits for its completion (for tests and
+        /// callers outside the engine; the engine itself calls `deferredHandler` and does not wait).
         public let handler: HTTPHandler
+        /// The deferred handler, for routes added with ``Router/addDeferred(_:_:options:_:)``.
+        public let deferredHandler: HTTPDeferredHandler?
         let segments: [Segment]
     }
 
@@ -77,6 +91,33 @@ public struct Router: Sendable {
         _ method: HTTPMethod, _ pattern: String, options: RouteOptions = RouteOptions(),
         _ handler: @escaping HTTPHandler
     ) {
+        register(method, pattern, options: options, handler: handler, deferredHandler: nil)
+    }
+
+    /// Registers a deferred handler (``HTTPDeferredHandler``) for a method and path pattern. It is started on
+    /// the worker pool (or inline with `runsInline`) and the connection waits for its completion without
+    /// holding a thread.
+    public mutating func addDeferred(
+        _ method: HTTPMethod, _ pattern: String, options: RouteOptions = RouteOptions(),
+        _ handler: @escaping HTTPDeferredHandler
+    ) {
+        let waiting: HTTPHandler = { request in
+            let outcome = PosixLock<Result<HTTPResponse, any Error>?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            try handler(request) { result in
+                outcome.withLock { $0 = result }
+                done.signal()
+            }
+            done.wait()
+            return try outcome.withLock { $0 }!.get()
+        }
+        register(method, pattern, options: options, handler: waiting, deferredHandler: handler)
+    }
+
+    private mutating func register(
+        _ method: HTTPMethod, _ pattern: String, options: RouteOptions, handler: @escaping HTTPHandler,
+        deferredHandler: HTTPDeferredHandler?
+    ) {
         let segments = Self.split(pattern).map { part -> Segment in
             if part.hasPrefix("{") && part.hasSuffix("}") && part.count > 2 {
                 return .capture(String(part.dropFirst().dropLast()))
@@ -85,7 +126,9 @@ public struct Router: Sendable {
         }
         precondition(
             !routes.contains { $0.method == method && $0.segments == segments }, "duplicate route \(method) \(pattern)")
-        let route = Route(method: method, pattern: pattern, options: options, handler: handler, segments: segments)
+        let route = Route(
+            method: method, pattern: pattern, options: options, handler: handler, deferredHandler: deferredHandler,
+            segments: segments)
         routes.append(route)
         let literals = segments.map { segment -> [UInt8]? in
             if case .literal(let text) = segment { Array(text.utf8) } else { nil }

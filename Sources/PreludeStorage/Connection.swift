@@ -10,6 +10,8 @@ package final class Connection: @unchecked Sendable {
     private var cache: [String: Statement] = [:]
     /// The database file path.
     package let path: String
+    /// The writer connection's page cache limit, in KiB (64 MiB).
+    package static let writerCacheKiB = 65_536
 
     /// Opens (and with `create`, creates) the file and applies the per-connection settings
     /// (none of which persist in the file, see reliability.md §2).
@@ -40,7 +42,14 @@ package final class Connection: @unchecked Sendable {
             }
             // FULL: docs/storage.md explains the choice (fsync of the WAL at every commit).
             try executeScript("PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;")
-            if readOnly { try executeScript("PRAGMA query_only=ON;") }
+            if readOnly {
+                try executeScript("PRAGMA query_only=ON;")
+            } else {
+                // The writer's page cache (SQLite's default is 2 MiB): event ingestion inserts into the dedupe index
+                // at scattered places, and every page that falls out of the cache is read again with pread on the
+                // next insert there (docs/storage.md, "Writer cache"). Pages are allocated as they are used.
+                try executeScript("PRAGMA cache_size=-\(Self.writerCacheKiB);")
+            }
         } catch {
             close()
             throw error

@@ -52,23 +52,43 @@ package final class Statement {
                 message: "statement has \(parameterCount) parameters but \(arguments.count) arguments were given",
                 sql: sql)
         }
-        for (offset, value) in arguments.enumerated() {
-            let index = Int32(offset + 1)
-            let code: Int32
-            switch value {
-            case .null: code = sqlite3_bind_null(handle, index)
-            case .integer(let int): code = sqlite3_bind_int64(handle, index, int)
-            case .real(let double): code = sqlite3_bind_double(handle, index, double)
-            case .text(let string): code = sqlite3_bind_text(handle, index, string, -1, SQLITE_TRANSIENT)
-            case .blob(let bytes):
-                // An empty array may have no base address; bind a zero-length blob, not NULL.
-                code = bytes.withUnsafeBytes { raw in
-                    raw.baseAddress.map { sqlite3_bind_blob(handle, index, $0, Int32(raw.count), SQLITE_TRANSIENT) }
-                        ?? sqlite3_bind_zeroblob(handle, index, 0)
+        for (offset, value) in arguments.enumerated() { try bind(value, at: Int32(offset + 1)) }
+    }
+
+    /// Binds one positional parameter (1-based) without resetting the statement. Bindings last until rebound or
+    /// `reset()`, so a statement run many times in a row can bind what does not change once (``run()``).
+    package func bind(_ value: SQLValue, at index: Int32) throws {
+        let code: Int32
+        switch value {
+        case .null: code = sqlite3_bind_null(handle, index)
+        case .integer(let int): code = sqlite3_bind_int64(handle, index, int)
+        case .real(let double): code = sqlite3_bind_double(handle, index, double)
+        case .text(var string):
+            // With the length given, SQLite copies the UTF-8 bytes as they are: no C string is made first (and a
+            // NUL inside the text is kept, not taken as the end). A nil pointer would bind NULL, hence "".
+            code = string.withUTF8 { utf8 in
+                guard let base = utf8.baseAddress, !utf8.isEmpty else {
+                    return sqlite3_bind_text(handle, index, "", 0, SQLITE_TRANSIENT)
+                }
+                return base.withMemoryRebound(to: CChar.self, capacity: utf8.count) {
+                    sqlite3_bind_text(handle, index, $0, Int32(utf8.count), SQLITE_TRANSIENT)
                 }
             }
-            guard code == SQLITE_OK else { throw StorageError.last(connection, sql: sql) }
+        case .blob(let bytes):
+            // An empty array may have no base address; bind a zero-length blob, not NULL.
+            code = bytes.withUnsafeBytes { raw in
+                raw.baseAddress.map { sqlite3_bind_blob(handle, index, $0, Int32(raw.count), SQLITE_TRANSIENT) }
+                    ?? sqlite3_bind_zeroblob(handle, index, 0)
+            }
         }
+        guard code == SQLITE_OK else { throw StorageError.last(connection, sql: sql) }
+    }
+
+    /// Runs the statement with its current bindings to completion, discarding rows, then rewinds it keeping the
+    /// bindings (unlike ``execute(_:)``, which binds every parameter anew and clears them after).
+    package func run() throws {
+        defer { sqlite3_reset(handle) }
+        while try step() != nil {}
     }
 
     /// Advances one row; returns it, or nil when the statement is done.

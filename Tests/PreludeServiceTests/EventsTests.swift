@@ -197,6 +197,73 @@ import Testing
         #expect(stats.transactions <= batches)
     }
 
+    /// Every index on `events` is paid by every insert; after 0003 and 0004 only the dedupe key is left.
+    @Test func theDedupeKeyIsTheEventsTablesOnlyIndex() throws {
+        let database = try fixture.makeDatabase()
+        defer { database.close() }
+        let indexes = try database.read { db in
+            try db.query("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'events'")
+                .map { try $0.get(0, as: String.self) }
+        }
+        #expect(indexes == ["sqlite_autoindex_events_1"])
+        let columns = try database.read { db in
+            try db.query("SELECT name FROM pragma_index_info('sqlite_autoindex_events_1') ORDER BY seqno")
+                .map { try $0.get(0, as: String.self) }
+        }
+        #expect(columns == ["app_id", "install_id", "client_event_id"])
+    }
+
+    /// Batches submitted while a commit is under way are stored together by the next one: with the writer held,
+    /// every submit returns at once and the queue is committed in as few transactions as the size cap allows.
+    @Test(arguments: [
+        (batches: 40, eventsEach: 100, maxTransactions: 2), (batches: 24, eventsEach: 500, maxTransactions: 4),
+    ])
+    func batchesQueuedDuringACommitShareTheNextOne(batches: Int, eventsEach: Int, maxTransactions: Int) throws {
+        let database = try fixture.makeDatabase()
+        defer { database.close() }
+        let ingestor = EventIngestor(database: database)
+        let holdWriter = DispatchSemaphore(value: 0)
+        let writerHeld = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            try? database.write { _ in
+                writerHeld.signal()
+                holdWriter.wait()
+            }
+        }
+        writerHeld.wait()
+        let outcomes = Mutex<[Int: Result<EventIngestor.Outcome, any Error>]>([:])
+        let completed = DispatchGroup()
+        for b in 0..<batches {
+            let events = (0..<eventsEach).map {
+                EventBatch.Event(
+                    id: "b\(b)-e\($0)", installID: "install-\(b)", type: .primeShown, feature: .camera,
+                    experiment: nil, variant: nil, occurredAt: 1_763_814_600_000)
+            }
+            completed.enter()
+            ingestor.submit(app: "demo", batch: EventBatch(events: events)) { result in
+                outcomes.withLock { $0[b] = result }
+                completed.leave()
+            }
+        }
+        // Nothing can be acknowledged while the writer is held.
+        #expect(outcomes.withLock { $0.isEmpty })
+        holdWriter.signal()
+        completed.wait()
+        for b in 0..<batches {
+            let outcome = try #require(outcomes.withLock { $0[b] }).get()
+            #expect(outcome == EventIngestor.Outcome(accepted: eventsEach, duplicates: 0))
+        }
+        let stored = try database.read { try $0.scalar("SELECT count(*) FROM events", as: Int64.self) }
+        #expect(stored == Int64(batches * eventsEach))
+        let stats = ingestor.statistics
+        #expect(stats.batches == batches)
+        // The first group may have left before the rest queued; everything else waited for the writer.
+        let groupsNeeded =
+            (batches * eventsEach + EventIngestor.maxEventsPerCommit - 1) / EventIngestor.maxEventsPerCommit
+        #expect(stats.transactions >= groupsNeeded)
+        #expect(stats.transactions <= maxTransactions)
+    }
+
     @Test(arguments: [
         ("2026-11-22T12:30:00Z", Int64(1_795_350_600_000)),
         ("2026-11-22t12:30:00.5z", 1_795_350_600_500),

@@ -196,6 +196,8 @@ import Testing
         #expect(MetricsTests.samples(text, "prelude_events_ingested_total") == ["prelude_events_ingested_total 1"])
         #expect(
             MetricsTests.samples(text, "prelude_events_duplicates_total") == ["prelude_events_duplicates_total 1"])
+        #expect(MetricsTests.samples(text, "prelude_event_batches_total") == ["prelude_event_batches_total 2"])
+        #expect(MetricsTests.samples(text, "prelude_event_commits_total") == ["prelude_event_commits_total 2"])
         #expect(
             requests.contains(
                 #"prelude_http_requests_total{route="/v1/apps/{app}/events",method="POST",status="202"} 2"#))

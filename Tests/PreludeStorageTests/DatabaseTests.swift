@@ -30,6 +30,49 @@ import Testing
         #expect(try database.read { try $0.scalar("SELECT count(*) FROM t", as: Int64.self) } == 1)
     }
 
+    /// Bound text reaches SQLite byte for byte: empty, short (stored inside the String), long, non-ASCII, and with
+    /// a NUL inside (bound with its length, so it is not cut there).
+    @Test(arguments: [
+        "", "a", "fifteen bytes!!", String(repeating: "long text ", count: 50), "zh-Hant 設定 🎉", "a\u{0}b",
+    ])
+    func boundTextRoundTripsExactly(text: String) throws {
+        let database = try makeDatabase()
+        defer { database.close() }
+        try database.write { try $0.execute("INSERT INTO t (v) VALUES (?)", [.text(text)]) }
+        let stored = try database.read { db in
+            try db.query("SELECT v, length(CAST(v AS BLOB)) FROM t").map {
+                (try $0.get(0, as: String.self), try $0.get(1, as: Int64.self))
+            }
+        }
+        #expect(stored.count == 1)
+        #expect(stored.first?.0 == text)
+        #expect(stored.first?.1 == Int64(text.utf8.count))
+    }
+
+    /// `bind(_:at:)` + `run()`: what is bound once stays bound across runs; `reset()` clears it.
+    @Test func runKeepsBindingsUntilReset() throws {
+        let database = try makeDatabase()
+        defer { database.close() }
+        try database.write { db in
+            try db.executeScript("CREATE TABLE pairs (a TEXT NOT NULL, b INTEGER NOT NULL)")
+            let insert = try db.statement("INSERT INTO pairs (a, b) VALUES (?, ?)")
+            try insert.bind(.text("kept"), at: 1)
+            for b in 1...3 {
+                try insert.bind(.integer(Int64(b)), at: 2)
+                try insert.run()
+            }
+            insert.reset()
+            try insert.bind(.integer(4), at: 2)
+            #expect(throws: StorageError.self) { try insert.run() }  // a is NULL again: NOT NULL refuses the row
+        }
+        let kept = try database.read { db in
+            try db.query("SELECT a, b FROM pairs ORDER BY b").map {
+                "\(try $0.get(0, as: String.self))=\(try $0.get(1, as: Int64.self))"
+            }
+        }
+        #expect(kept == ["kept=1", "kept=2", "kept=3"])
+    }
+
     @Test func writeRollsBackWhenAStatementFails() throws {
         let database = try makeDatabase()
         defer { database.close() }

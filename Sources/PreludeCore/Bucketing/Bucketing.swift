@@ -11,6 +11,18 @@ public enum Bucketing {
     /// Offset basis 0x811C9DC5, prime 0x01000193 (16777619), arithmetic modulo 2³². For ASCII strings —
     /// install ids are UUIDs — code units are the bytes, so byte-oriented ports agree.
     public static func fnv1a32(_ s: String) -> UInt32 {
+        // ASCII (install ids, experiment keys, the decimal of version 2) has the same UTF-16 and UTF-8 units, and
+        // Swift strings are stored as UTF-8: walking those bytes avoids transcoding to UTF-16 unit by unit.
+        var hash: UInt32 = 0x811C_9DC5
+        for byte in s.utf8 {
+            guard byte < 0x80 else { return fnv1a32(utf16: s) }
+            hash ^= UInt32(byte)
+            hash = hash &* 0x0100_0193
+        }
+        return hash
+    }
+
+    private static func fnv1a32(utf16 s: String) -> UInt32 {
         var hash: UInt32 = 0x811C_9DC5
         for unit in s.utf16 {
             hash ^= UInt32(unit)

@@ -112,56 +112,90 @@ public struct LocaleTag: Hashable, Sendable, Codable, CustomStringConvertible {
 
     /// Deprecated ISO 639 codes still emitted by some platforms (Java's `Locale` keeps `iw`, `in`, `ji`),
     /// mapped to the codes BCP 47 prefers (IANA registry "Preferred-Value").
-    private static let deprecatedLanguages: [String: String] = [
-        "iw": "he", "in": "id", "ji": "yi", "jw": "jv", "mo": "ro",
-    ]
+    private static func preferredLanguage(_ code: String) -> String {
+        switch code {
+        case "iw": "he"
+        case "in": "id"
+        case "ji": "yi"
+        case "jw": "jv"
+        case "mo": "ro"
+        default: code
+        }
+    }
 
     /// Returns the parsed tag and whether the whole string was consumed.
     private static func parse(_ string: String) -> (LocaleTag, Bool)? {
-        // Subtags are ASCII alphanumerics (RFC 5646 §2.1); splitting the UTF-8 view avoids grapheme work.
-        var subtags: [Substring.UTF8View] = []
-        var rest = Substring(string).utf8
-        while true {
-            if let separator = rest.firstIndex(where: { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }) {
-                subtags.append(rest[rest.startIndex..<separator])
-                rest = rest[rest.index(after: separator)...]
-            } else {
-                subtags.append(rest)
-                break
+        var string = string
+        return string.withUTF8 { parse(bytes: $0) }
+    }
+
+    /// Parses UTF-8 bytes in place: this runs for every request that names a locale, so no subtag arrays.
+    private static func parse(bytes: UnsafeBufferPointer<UInt8>) -> (LocaleTag, Bool)? {
+        // Subtags are ASCII alphanumerics (RFC 5646 §2.1) separated by `-` (or `_`). At most four are looked at:
+        // language, script, region, and whatever follows them.
+        var subtags: (Range<Int>, Range<Int>, Range<Int>, Range<Int>) = (0..<0, 0..<0, 0..<0, 0..<0)
+        var count = 0
+        var start = 0
+        var position = 0
+        while count < 4 {
+            if position == bytes.count || bytes[position] == UInt8(ascii: "-") || bytes[position] == UInt8(ascii: "_") {
+                switch count {
+                case 0: subtags.0 = start..<position
+                case 1: subtags.1 = start..<position
+                case 2: subtags.2 = start..<position
+                default: subtags.3 = start..<position
+                }
+                count += 1
+                if position == bytes.count { break }
+                start = position + 1
             }
-            if subtags.count > 3 { break }
+            position += 1
         }
-        guard let first = subtags.first else { return nil }
+        func subtag(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+            let range =
+                switch index {
+                case 0: subtags.0
+                case 1: subtags.1
+                case 2: subtags.2
+                default: subtags.3
+                }
+            return UnsafeBufferPointer(rebasing: bytes[range])
+        }
+        func text(_ part: UnsafeBufferPointer<UInt8>, _ transform: (UInt8, Int) -> UInt8) -> String {
+            String(unsafeUninitializedCapacity: part.count) { buffer in
+                for offset in 0..<part.count { buffer[offset] = transform(part[offset], offset) }
+                return part.count
+            }
+        }
         // RFC 5646 §2.2.1: language = 2*3ALPHA (the 4–8 letter forms are reserved or unused in practice).
+        let first = subtag(0)
         guard (2...3).contains(first.count), first.allSatisfy(isAlpha) else { return nil }
-        var language = String(decoding: first.map(lower), as: UTF8.self)
-        if let preferred = deprecatedLanguages[language] { language = preferred }
+        let language = preferredLanguage(text(first) { byte, _ in lower(byte) })
 
         var index = 1
         var script: String?
         var region: String?
         // RFC 5646 §2.2.3: script = 4ALPHA.
-        if index < subtags.count, subtags[index].count == 4, subtags[index].allSatisfy(isAlpha) {
-            let letters = Array(subtags[index])
-            script = String(decoding: [upper(letters[0])] + letters.dropFirst().map(lower), as: UTF8.self)
+        if index < count, subtag(index).count == 4, subtag(index).allSatisfy(isAlpha) {
+            script = text(subtag(index)) { byte, offset in offset == 0 ? upper(byte) : lower(byte) }
             index += 1
         }
         // RFC 5646 §2.2.4: region = 2ALPHA / 3DIGIT.
-        if index < subtags.count {
-            let candidate = subtags[index]
+        if index < count {
+            let candidate = subtag(index)
             if candidate.count == 2, candidate.allSatisfy(isAlpha) {
-                region = String(decoding: candidate.map(upper), as: UTF8.self)
+                region = text(candidate) { byte, _ in upper(byte) }
                 index += 1
             } else if candidate.count == 3, candidate.allSatisfy(isDigit) {
-                region = String(decoding: candidate, as: UTF8.self)
+                region = text(candidate) { byte, _ in byte }
                 index += 1
             }
         }
         let tag = LocaleTag(validLanguage: language, script: script, region: region)
-        if index == subtags.count { return (tag, true) }
+        if index == count { return (tag, true) }
         // Something follows. It must at least be a syntactically plausible subtag (1–8 alphanumerics),
         // otherwise the input is garbage such as "en--US" or "en-US-".
-        let next = subtags[index]
+        let next = subtag(index)
         guard (1...8).contains(next.count), next.allSatisfy({ isAlpha($0) || isDigit($0) }) else { return nil }
         return (tag, false)
     }

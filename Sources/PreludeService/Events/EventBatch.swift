@@ -46,6 +46,13 @@ package struct EventBatch: Sendable {
     ///
     /// Throws 400 when the body is not JSON or not `{"events": [...]}`, 422 listing every problem otherwise.
     package static func decode(_ body: [UInt8], now: Int64) throws(ProblemDetails) -> EventBatch {
+        if let events = EventBatchScanner.scan(body, now: now) { return EventBatch(events: events) }
+        return try decodeInFull(body, now: now)
+    }
+
+    /// The full decoder: a `JSONValue` tree, then every member of every event checked, every problem named.
+    /// ``EventBatchScanner`` handles plain valid batches faster and defers to this for anything else.
+    static func decodeInFull(_ body: [UInt8], now: Int64) throws(ProblemDetails) -> EventBatch {
         let root = try PublicProblem.jsonObject(body, expected: "expected an object {\"events\": [...]}")
         var problems: [FieldProblem] = []
         for key in root.keys where key != "events" {

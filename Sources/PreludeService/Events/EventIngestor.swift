@@ -6,15 +6,19 @@ import Synchronization
 
 /// Stores validated event batches durably, deduplicated, with group commit.
 ///
-/// Each batch is stored in one write transaction with `INSERT … ON CONFLICT (app_id, install_id,
-/// client_event_id) DO NOTHING` through one cached prepared statement; ``EventIngestionObserver``s see each
-/// batch's new rows inside that transaction, once per batch (``EventIngestionObserver/didInsert(batch:connection:)``).
-/// `ingest` returns only after `COMMIT` (synchronous=FULL: on stable storage).
+/// Each batch is stored with `INSERT … ON CONFLICT (app_id, install_id, client_event_id) DO NOTHING` through one
+/// cached prepared statement; ``EventIngestionObserver``s see each batch's new rows inside the same transaction,
+/// once per batch (``EventIngestionObserver/didInsert(batch:connection:)``). A batch's outcome is delivered only
+/// after `COMMIT` (synchronous=FULL: on stable storage).
 ///
-/// Group commit: batches arriving while a transaction is being written queue up, and the next thread to take
-/// the commit lock writes *all* queued batches in one transaction, each inside its own `SAVEPOINT` so one
-/// failing batch (its app deleted meanwhile, an observer throwing) rolls back alone. One fsync then covers many
-/// batches, which is what makes tens of thousands of events per second possible on one SQLite file.
+/// Group commit: ``submit(app:batch:completion:)`` queues a batch and returns at once. One committer (a private
+/// serial queue, so its thread is never one the HTTP worker pool needs) writes everything queued in one
+/// transaction, each batch inside its own `SAVEPOINT` so one failing batch (its app deleted meanwhile, an
+/// observer throwing) rolls back alone, then completes every batch of the group and starts on what queued up
+/// meanwhile. One fsync thus covers every batch that arrived during the previous commit, however many
+/// connections sent them and however few threads the machine has: that is what makes tens of thousands of
+/// events per second possible on one SQLite file. A group stops at ``maxEventsPerCommit`` events, so one
+/// transaction stays short under a burst.
 package final class EventIngestor: Sendable {
     /// What storing one batch did.
     package struct Outcome: Sendable, Equatable {
@@ -24,20 +28,24 @@ package final class EventIngestor: Sendable {
         package var duplicates: Int
     }
 
-    /// One batch waiting for, or finished by, a group commit.
-    ///
-    /// `@unchecked Sendable` invariant: `outcome` is written and read only while holding `EventIngestor.commitLock`.
-    private final class Ticket: @unchecked Sendable {
+    /// How a batch's storing ended: its outcome once committed, or why nothing of it was stored.
+    package typealias Completion = @Sendable (Result<Outcome, any Error>) -> Void
+
+    /// The most events one group commit takes (a batch is never split; a group holds at least one batch).
+    package static let maxEventsPerCommit = 5_000
+
+    /// One batch waiting for a group commit.
+    private struct Ticket: Sendable {
         let app: String
         let batch: EventBatch
         let receivedAt: Int64
-        var outcome: Result<Outcome, any Error>?
+        let completion: Completion
+    }
 
-        init(app: String, batch: EventBatch, receivedAt: Int64) {
-            self.app = app
-            self.batch = batch
-            self.receivedAt = receivedAt
-        }
+    /// Batches waiting, and whether the committer is at work (it keeps draining until the queue is empty).
+    private struct Pending {
+        var tickets: [Ticket] = []
+        var draining = false
     }
 
     private static let insertSQL = """
@@ -49,8 +57,8 @@ package final class EventIngestor: Sendable {
     private let database: Database
     private let observers: [any EventIngestionObserver]
     private let clock: @Sendable () -> Int64
-    private let queue = Mutex<[Ticket]>([])
-    private let commitLock = NSLock()
+    private let pending = Mutex(Pending())
+    private let committer = DispatchQueue(label: "prelude.events.committer")
     private let stats = Mutex(Statistics())
 
     /// An ingestor writing to `database` and notifying `observers` (in order) of each new event.
@@ -66,21 +74,52 @@ package final class EventIngestor: Sendable {
     /// The current time in milliseconds, as the ingestor stamps `received_at`.
     package var now: Int64 { clock() }
 
-    /// Stores `batch` for `app` and returns once it is committed (possibly together with concurrent batches).
-    package func ingest(app: String, batch: EventBatch) throws -> Outcome {
-        let ticket = Ticket(app: app, batch: batch, receivedAt: clock())
-        queue.withLock { $0.append(ticket) }
-        commitLock.lock()
-        defer { commitLock.unlock() }
-        if ticket.outcome == nil {
-            // Nobody took our batch yet: lead a group commit of everything queued (ours included).
-            let group = queue.withLock { queued in
-                defer { queued.removeAll(keepingCapacity: true) }
-                return queued
-            }
-            commit(group)
+    /// Queues `batch` for `app` and returns at once; `completion` runs on the committer's thread once the batch
+    /// is committed (possibly together with concurrent batches) or has failed. It must be quick.
+    package func submit(app: String, batch: EventBatch, completion: @escaping Completion) {
+        let ticket = Ticket(app: app, batch: batch, receivedAt: clock(), completion: completion)
+        let startCommitter = pending.withLock { pending in
+            pending.tickets.append(ticket)
+            defer { pending.draining = true }
+            return !pending.draining
         }
-        return try ticket.outcome!.get()
+        if startCommitter { committer.async { self.drain() } }
+    }
+
+    /// Stores `batch` for `app` and returns once it is committed; for callers that may block (CLI, tests).
+    package func ingest(app: String, batch: EventBatch) throws -> Outcome {
+        let outcome = Mutex<Result<Outcome, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        submit(app: app, batch: batch) { result in
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        done.wait()
+        return try outcome.withLock { $0 }!.get()
+    }
+
+    /// Commits queued batches, group after group, until none is left.
+    private func drain() {
+        while true {
+            let group = pending.withLock { pending -> [Ticket] in
+                guard !pending.tickets.isEmpty else {
+                    pending.draining = false
+                    return []
+                }
+                var events = 0
+                var taken = 0
+                for ticket in pending.tickets {
+                    if taken > 0 && events + ticket.batch.events.count > Self.maxEventsPerCommit { break }
+                    events += ticket.batch.events.count
+                    taken += 1
+                }
+                defer { pending.tickets.removeFirst(taken) }
+                return Array(pending.tickets.prefix(taken))
+            }
+            if group.isEmpty { return }
+            let results = commit(group)
+            for (ticket, result) in zip(group, results) { ticket.completion(result) }
+        }
     }
 
     /// Counts since start, for metrics.
@@ -100,7 +139,7 @@ package final class EventIngestor: Sendable {
     /// Counts since start, for metrics.
     package var statistics: Statistics { stats.withLock { $0 } }
 
-    private func commit(_ group: [Ticket]) {
+    private func commit(_ group: [Ticket]) -> [Result<Outcome, any Error>] {
         var results: [Result<Outcome, any Error>] = []
         results.reserveCapacity(group.count)
         do {
@@ -120,38 +159,43 @@ package final class EventIngestor: Sendable {
                     }
                 }
             }
-            for (ticket, result) in zip(group, results) { ticket.outcome = result }
         } catch {
             // The transaction itself failed (COMMIT, disk full): nothing of the group is stored.
-            for ticket in group { ticket.outcome = .failure(error) }
+            results = group.map { _ in .failure(error) }
         }
         stats.withLock { stats in
             stats.transactions += 1
-            for ticket in group {
-                switch ticket.outcome {
-                case .success(let outcome)?:
+            for result in results {
+                switch result {
+                case .success(let outcome):
                     stats.batches += 1
                     stats.accepted += outcome.accepted
                     stats.duplicates += outcome.duplicates
-                default:
+                case .failure:
                     stats.failedBatches += 1
                 }
             }
         }
+        return results
     }
 
     private func store(_ ticket: Ticket, insert: Statement, db: Connection) throws -> Outcome {
         var outcome = Outcome(accepted: 0, duplicates: 0)
-        let app = SQLValue.text(ticket.app)
-        let received = SQLValue.integer(ticket.receivedAt)
         var inserted: [StoredEvent] = []
         if !observers.isEmpty { inserted.reserveCapacity(ticket.batch.events.count) }
+        // The app and the receive time are the batch's: bound once, they stay bound across runs.
+        insert.reset()
+        try insert.bind(.text(ticket.app), at: 1)
+        try insert.bind(.integer(ticket.receivedAt), at: 9)
         for event in ticket.batch.events {
-            try insert.execute([
-                app, .text(event.installID), .text(event.id), .text(event.type.rawValue), .text(event.feature.rawValue),
-                event.experiment.map(SQLValue.text) ?? .null, event.variant.map(SQLValue.text) ?? .null,
-                .integer(event.occurredAt), received,
-            ])
+            try insert.bind(.text(event.installID), at: 2)
+            try insert.bind(.text(event.id), at: 3)
+            try insert.bind(.text(event.type.rawValue), at: 4)
+            try insert.bind(.text(event.feature.rawValue), at: 5)
+            try insert.bind(event.experiment.map(SQLValue.text) ?? .null, at: 6)
+            try insert.bind(event.variant.map(SQLValue.text) ?? .null, at: 7)
+            try insert.bind(.integer(event.occurredAt), at: 8)
+            try insert.run()
             guard db.changes > 0 else {
                 outcome.duplicates += 1
                 continue

@@ -5,10 +5,11 @@ import PreludeStorage
 /// `POST /v1/apps/{app}/events`: validates a batch as a whole, stores it durably, answers
 /// `202 {"accepted": n, "duplicates": m}`.
 package enum EventRoutes {
-    /// Registers the route.
+    /// Registers the route. The batch is decoded and validated on the worker pool, then handed to the ingestor's
+    /// group commit; the 202 is sent when the commit holding it has finished, without a thread waiting for it.
     package static func register(on router: inout Router, store: PolicyStore, ingestor: EventIngestor) {
-        router.add(.post, "/v1/apps/{app}/events", options: RouteOptions(maxBodySize: EventBatch.maxBodySize)) {
-            request in
+        router.addDeferred(.post, "/v1/apps/{app}/events", options: RouteOptions(maxBodySize: EventBatch.maxBodySize)) {
+            request, completion in
             try requireJSON(request)
             let app = request.pathParameters["app"] ?? ""
             // Events are accepted for any app that exists, served or not (a broken policy must not lose them).
@@ -16,16 +17,20 @@ package enum EventRoutes {
                 throw PolicyStoreProblem.unknownApp(app)
             }
             let batch = try EventBatch.decode(request.body, now: ingestor.now)
-            let outcome: EventIngestor.Outcome
-            do {
-                outcome = try ingestor.ingest(app: app, batch: batch)
-            } catch let error as StorageError where error.isForeignKeyViolation {
-                // The app was deleted between the check and the write.
-                throw PolicyStoreProblem.unknownApp(app)
+            ingestor.submit(app: app, batch: batch) { result in
+                completion(
+                    result.map { outcome in
+                        .json(
+                            Array(#"{"accepted":\#(outcome.accepted),"duplicates":\#(outcome.duplicates)}"#.utf8),
+                            status: .accepted)
+                    }.mapError { error in
+                        // The app was deleted between the check and the write.
+                        if let error = error as? StorageError, error.isForeignKeyViolation {
+                            return PolicyStoreProblem.unknownApp(app)
+                        }
+                        return error
+                    })
             }
-            return .json(
-                Array(#"{"accepted":\#(outcome.accepted),"duplicates":\#(outcome.duplicates)}"#.utf8), status: .accepted
-            )
         }
     }
 

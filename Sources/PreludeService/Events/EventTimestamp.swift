@@ -4,7 +4,12 @@ package enum EventTimestamp {
     /// `2026-11-22T13:30:00.250+01:00` (`t`/`z` lower-case and a space separator are accepted, as §5.6 allows);
     /// nil when malformed or out of range (month, day of month, hour, minute, second ≤ 60, offset).
     package static func parseRFC3339(_ text: String) -> Int64? {
-        let b = Array(text.utf8)
+        var text = text
+        return text.withUTF8 { parseRFC3339(bytes: $0) }
+    }
+
+    /// ``parseRFC3339(_:)`` over UTF-8 bytes.
+    package static func parseRFC3339(bytes b: UnsafeBufferPointer<UInt8>) -> Int64? {
         var i = 0
         func digits(_ count: Int) -> Int? {
             guard i + count <= b.count else { return nil }

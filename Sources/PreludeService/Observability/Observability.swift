@@ -133,8 +133,9 @@ package final class Observability: Sendable {
         }
     }
 
-    /// Registers `prelude_events_ingested_total` and `prelude_events_duplicates_total`, read from the ingestor's
-    /// statistics (counted after each commit, so a rolled-back batch never counts).
+    /// Registers `prelude_events_ingested_total`, `prelude_events_duplicates_total`,
+    /// `prelude_event_batches_total` and `prelude_event_commits_total`, read from the ingestor's statistics
+    /// (counted after each commit, so a rolled-back batch never counts as stored).
     package func observe(events ingestor: EventIngestor) {
         registry.counter(
             "prelude_events_ingested_total", help: "Client events stored (an event already stored is not counted)."
@@ -143,6 +144,13 @@ package final class Observability: Sendable {
             "prelude_events_duplicates_total",
             help: "Client events received again under an id already stored (client retries), not stored twice."
         ) { Double(ingestor.statistics.duplicates) }
+        registry.counter(
+            "prelude_event_batches_total", help: "Event batches stored (each in its own savepoint of a group commit)."
+        ) { Double(ingestor.statistics.batches) }
+        registry.counter(
+            "prelude_event_commits_total",
+            help: "Group-commit transactions of event batches; batches ÷ commits is how many batches share one fsync."
+        ) { Double(ingestor.statistics.transactions) }
     }
 
     /// Adds `server`'s connections to `prelude_http_open_connections` (the sum over every listener observed).

@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Open-loop load for POST /v1/apps/{app}/events: batches sent on a fixed timetable, whatever the answers do.
+
+wrk is closed-loop: each connection sends its next request only after the previous answer, so a slow server is
+offered less load and the latency it reports depends on the connection count (Little's law). "50,000 events/s
+sustained, p99 under 50 ms" is an open-loop statement: offer exactly that rate and measure every batch's time
+from the moment it was *due* to be sent until its answer is read. A batch that waits for a free connection, or
+for this process, counts that wait too (no coordinated omission), so the figures are conservative.
+
+Every event id is unique (run id, batch number, index) and each batch is one install's events under a random
+install id, as the mobile SDK sends them; `--installs-per-batch 100` mixes 100 installs from a pool of 1,000 per
+batch instead. Prints one JSON object: offered and achieved rates, latency percentiles in ms, statuses, and the
+sum of "accepted"/"duplicates" from the 202 answers (compare with the events table: scripts/bench.sh public).
+
+Usage: openloop.py --port 8080 --rate 500 --duration 10 [--connections 64] [--batch 100] [--run-id X]
+"""
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import time
+
+ACCEPTED = re.compile(rb'"accepted":(\d+),"duplicates":(\d+)')
+TYPES = ["primeShown", "primeAccepted", "primeDismissed", "systemGranted", "systemDenied"]
+
+
+def make_body(run_id, number, batch, installs_per_batch, rng):
+    own = "%016x" % rng.getrandbits(64)
+    events = []
+    for i in range(batch):
+        install = own if installs_per_batch <= 1 else "install-%d" % rng.randrange(1000)
+        events.append(
+            '{"id":"%s-%d-%d","installId":"%s","type":"%s","feature":"camera","occurredAt":"2026-11-22T12:30:00Z"}'
+            % (run_id, number, i, install, TYPES[i % len(TYPES)])
+        )
+    return ('{"events":[' + ",".join(events) + "]}").encode()
+
+
+async def read_response(reader):
+    head = await reader.readuntil(b"\r\n\r\n")
+    status = int(head[9:12])
+    length = 0
+    for line in head.split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            length = int(value.strip())
+    body = await reader.readexactly(length) if length else b""
+    return status, body
+
+
+async def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--app", default="demo")
+    parser.add_argument("--rate", type=float, required=True, help="batches per second")
+    parser.add_argument("--duration", type=float, default=10.0, help="seconds of sending")
+    parser.add_argument("--connections", type=int, default=64, help="keep-alive connections in the pool")
+    parser.add_argument("--batch", type=int, default=100)
+    parser.add_argument("--installs-per-batch", type=int, default=1)
+    parser.add_argument("--run-id", default="open%d" % int(time.time()))
+    args = parser.parse_args()
+
+    rng = random.Random(os.getpid())
+    total = int(args.rate * args.duration)
+    head = (
+        "POST /v1/apps/%s/events HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %%d\r\n\r\n"
+        % (args.app, args.host)
+    )
+    # Bodies are built before the clock starts, so building them never delays a send.
+    requests = []
+    for n in range(total):
+        body = make_body(args.run_id, n, args.batch, args.installs_per_batch, rng)
+        requests.append((head % len(body)).encode() + body)
+
+    pool = asyncio.Queue()
+    for _ in range(args.connections):
+        pool.put_nowait(await asyncio.open_connection(args.host, args.port))
+
+    latencies = []
+    statuses = {}
+    sums = {"accepted": 0, "duplicates": 0, "errors": 0}
+    start = time.perf_counter() + 0.2
+
+    async def send(n):
+        due = start + n / args.rate
+        delay = due - time.perf_counter()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        reader, writer = await pool.get()
+        try:
+            writer.write(requests[n])
+            status, body = await read_response(reader)
+        except (OSError, asyncio.IncompleteReadError):
+            sums["errors"] += 1
+            pool.put_nowait(await asyncio.open_connection(args.host, args.port))
+            return
+        latencies.append(time.perf_counter() - due)
+        pool.put_nowait((reader, writer))
+        statuses[status] = statuses.get(status, 0) + 1
+        match = ACCEPTED.search(body)
+        if status == 202 and match:
+            sums["accepted"] += int(match.group(1))
+            sums["duplicates"] += int(match.group(2))
+
+    await asyncio.gather(*(send(n) for n in range(total)))
+    elapsed = time.perf_counter() - start
+    latencies.sort()
+
+    def percentile(p):
+        return round(latencies[min(len(latencies) - 1, int(p / 100 * len(latencies)))] * 1000, 2) if latencies else None
+
+    print(
+        json.dumps(
+            {
+                "run_id": args.run_id,
+                "batches": total,
+                "events_sent": total * args.batch,
+                "offered_events_per_s": round(args.rate * args.batch),
+                "achieved_events_per_s": round(len(latencies) * args.batch / elapsed),
+                "p50_ms": percentile(50),
+                "p90_ms": percentile(90),
+                "p99_ms": percentile(99),
+                "max_ms": round(latencies[-1] * 1000, 2) if latencies else None,
+                "statuses": statuses,
+                **sums,
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
