@@ -52,6 +52,9 @@ package enum PercentDecoding {
     /// `=` gets an empty value. Nil when any piece has a malformed escape.
     package static func parseQuery(_ bytes: UnsafeBufferPointer<UInt8>) -> [(name: String, value: String)]? {
         var result: [(name: String, value: String)] = []
+        var separators = 0
+        for byte in bytes where byte == UInt8(ascii: "&") { separators += 1 }
+        result.reserveCapacity(separators + 1)
         var start = 0
         var i = 0
         while i <= bytes.count {

@@ -52,6 +52,23 @@ import Testing
         #expect(Bucketing.fnv1a32(input) == expected)
     }
 
+    /// `hash` streams the seed and value and hashes the decimal digits without building strings; it must equal
+    /// the formula written with strings, for ASCII and non-ASCII inputs alike.
+    @Test func hashEqualsTheStringFormula() {
+        var random = SplitMix64(state: 0xF00D)
+        let alphabet = Array("abcXYZ019-_:é日👍")
+        for _ in 0..<2000 {
+            let seed = String(
+                (0..<Int(random.next() % 12)).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] })
+            let value = String(
+                (0..<Int(random.next() % 40)).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] })
+            let v1 = Double(Bucketing.fnv1a32(value + seed) % 1000) / 1000
+            let v2 = Double(Bucketing.fnv1a32(String(Bucketing.fnv1a32(seed + value))) % 10000) / 10000
+            #expect(Bucketing.hash(seed: seed, value: value, version: 1) == v1, "\(seed) \(value)")
+            #expect(Bucketing.hash(seed: seed, value: value, version: 2) == v2, "\(seed) \(value)")
+        }
+    }
+
     /// GrowthBook's `getBucketRange` vectors: (count, coverage, weights) → ranges.
     @Test(
         arguments: [

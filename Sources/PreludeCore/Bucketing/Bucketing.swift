@@ -11,22 +11,46 @@ public enum Bucketing {
     /// Offset basis 0x811C9DC5, prime 0x01000193 (16777619), arithmetic modulo 2³². For ASCII strings —
     /// install ids are UUIDs — code units are the bytes, so byte-oriented ports agree.
     public static func fnv1a32(_ s: String) -> UInt32 {
-        // ASCII (install ids, experiment keys, the decimal of version 2) has the same UTF-16 and UTF-8 units, and
-        // Swift strings are stored as UTF-8: walking those bytes avoids transcoding to UTF-16 unit by unit.
-        var hash: UInt32 = 0x811C_9DC5
+        fnv1a32(s, continuing: offsetBasis)
+    }
+
+    private static let offsetBasis: UInt32 = 0x811C_9DC5
+    private static let prime: UInt32 = 0x0100_0193
+
+    /// FNV-1a is a fold over the units, so `fnv1a32(a + b)` is `fnv1a32(b, continuing: fnv1a32(a))`: no
+    /// concatenated string has to be built.
+    private static func fnv1a32(_ s: String, continuing start: UInt32) -> UInt32 {
+        // ASCII (install ids, experiment keys) has the same UTF-16 and UTF-8 units, and Swift strings are stored
+        // as UTF-8: walking those bytes avoids transcoding to UTF-16 unit by unit.
+        var hash = start
         for byte in s.utf8 {
-            guard byte < 0x80 else { return fnv1a32(utf16: s) }
+            guard byte < 0x80 else { return fnv1a32(utf16: s, continuing: start) }
             hash ^= UInt32(byte)
-            hash = hash &* 0x0100_0193
+            hash = hash &* prime
         }
         return hash
     }
 
-    private static func fnv1a32(utf16 s: String) -> UInt32 {
-        var hash: UInt32 = 0x811C_9DC5
+    private static func fnv1a32(utf16 s: String, continuing start: UInt32) -> UInt32 {
+        var hash = start
         for unit in s.utf16 {
             hash ^= UInt32(unit)
-            hash = hash &* 0x0100_0193
+            hash = hash &* prime
+        }
+        return hash
+    }
+
+    /// `fnv1a32(String(number))`: the hash of the number's decimal digits, without making the string.
+    private static func fnv1a32(decimal number: UInt32) -> UInt32 {
+        var divisor: UInt32 = 1
+        while number / divisor >= 10 { divisor *= 10 }
+        var hash = offsetBasis
+        var rest = number
+        while divisor > 0 {
+            hash ^= UInt32(UInt8(ascii: "0")) + rest / divisor
+            hash = hash &* prime
+            rest %= divisor
+            divisor /= 10
         }
         return hash
     }
@@ -39,9 +63,9 @@ public enum Bucketing {
     public static func hash(seed: String, value: String, version: Int) -> Double? {
         switch version {
         case 1:
-            return Double(fnv1a32(value + seed) % 1000) / 1000
+            return Double(fnv1a32(seed, continuing: fnv1a32(value)) % 1000) / 1000
         case 2:
-            return Double(fnv1a32(String(fnv1a32(seed + value))) % 10000) / 10000
+            return Double(fnv1a32(decimal: fnv1a32(value, continuing: fnv1a32(seed))) % 10000) / 10000
         default:
             return nil
         }

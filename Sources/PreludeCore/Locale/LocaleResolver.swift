@@ -45,7 +45,10 @@ public enum LocaleResolver {
         return chain
     }
 
+    /// The first tag of `tag.fallbackChain` that is available. Runs per request: the tag itself, the most common
+    /// hit, is tried before the chain is built.
     private static func firstAvailable(_ tag: LocaleTag, _ available: Set<LocaleTag>) -> LocaleTag? {
-        tag.fallbackChain.first(where: available.contains)
+        if available.contains(tag) { return tag }
+        return tag.fallbackChain.dropFirst().first(where: available.contains)
     }
 }
