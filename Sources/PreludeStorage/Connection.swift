@@ -10,12 +10,10 @@ package final class Connection: @unchecked Sendable {
     private var cache: [String: Statement] = [:]
     /// The database file path.
     package let path: String
-    /// The writer connection's page cache limit, in KiB (64 MiB).
-    package static let writerCacheKiB = 65_536
 
     /// Opens (and with `create`, creates) the file and applies the per-connection settings
     /// (none of which persist in the file, see reliability.md §2).
-    init(path: String, readOnly: Bool, create: Bool, busyTimeoutMilliseconds: Int32) throws {
+    init(path: String, readOnly: Bool, create: Bool, busyTimeoutMilliseconds: Int32, cacheKiB: Int? = nil) throws {
         self.path = path
         var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         if create { flags |= SQLITE_OPEN_CREATE }
@@ -42,14 +40,9 @@ package final class Connection: @unchecked Sendable {
             }
             // FULL: docs/storage.md explains the choice (fsync of the WAL at every commit).
             try executeScript("PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;")
-            if readOnly {
-                try executeScript("PRAGMA query_only=ON;")
-            } else {
-                // The writer's page cache (SQLite's default is 2 MiB): event ingestion inserts into the dedupe index
-                // at scattered places, and every page that falls out of the cache is read again with pread on the
-                // next insert there (docs/storage.md, "Writer cache"). Pages are allocated as they are used.
-                try executeScript("PRAGMA cache_size=-\(Self.writerCacheKiB);")
-            }
+            if readOnly { try executeScript("PRAGMA query_only=ON;") }
+            // Pages are allocated as they are used, so a large limit costs nothing until it is needed.
+            if let cacheKiB { try executeScript("PRAGMA cache_size=-\(cacheKiB);") }
         } catch {
             close()
             throw error
@@ -104,6 +97,26 @@ package final class Connection: @unchecked Sendable {
             throw StorageError(extendedCode: SQLITE_MISUSE, message: "connection closed", sql: sql)
         }
         try checkOK(sqlite3_exec(handle, sql, nil, nil, nil), sql: sql)
+    }
+
+    /// Replaces SQLite's automatic checkpoints on this connection: `hook` is called after every commit with the
+    /// WAL's size in frames (`sqlite3_wal_hook`); `context` is passed back to it and must outlive the connection.
+    func setWALHook(
+        context: UnsafeMutableRawPointer,
+        _ hook: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?, Int32) -> Int32
+    ) {
+        sqlite3_wal_hook(handle, hook, context)
+    }
+
+    /// Runs a `PASSIVE` checkpoint: copies as many WAL frames into the database file as it can without waiting
+    /// for readers or the writer. Returns the WAL's size and how many of its frames are now in the database file.
+    package func checkpointPassive() throws -> (walFrames: Int, checkpointed: Int) {
+        var log: Int32 = 0
+        var done: Int32 = 0
+        let code = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, &log, &done)
+        // SQLITE_BUSY: another connection is checkpointing right now; it will move the frames.
+        guard code == SQLITE_OK || code == SQLITE_BUSY else { throw StorageError.last(handle, sql: "checkpoint") }
+        return (Int(log), Int(done))
     }
 
     /// The rowid of the last successful INSERT on this connection.

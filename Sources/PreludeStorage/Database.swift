@@ -16,6 +16,11 @@ package final class Database: @unchecked Sendable {
     /// The database file path.
     package let path: String
     private let writer: Connection
+    private let checkpointer: Checkpointer
+    /// The writer connection's page cache limit, in KiB (64 MiB; SQLite's default is 2 MiB): event ingestion
+    /// inserts into the dedupe index at scattered places, and every page that falls out of the cache is read again
+    /// with pread on the next insert there (docs/storage.md, "Writer cache").
+    package static let writerCacheKiB = 65_536
     private let writerQueue: DispatchQueue
     private let onWriterQueue = DispatchSpecificKey<Bool>()
     private let readers: Mutex<[Connection]>
@@ -33,7 +38,12 @@ package final class Database: @unchecked Sendable {
         precondition(readerCount > 0, "a database needs at least one reader")
         self.path = path
         writer = try Connection(
-            path: path, readOnly: false, create: true, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+            path: path, readOnly: false, create: true, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
+            cacheKiB: Self.writerCacheKiB)
+        checkpointer = Checkpointer(
+            connection: try Connection(
+                path: path, readOnly: false, create: false, busyTimeoutMilliseconds: busyTimeoutMilliseconds))
+        checkpointer.attach(to: writer)
         var pool: [Connection] = []
         for _ in 0..<readerCount {
             pool.append(
@@ -116,6 +126,7 @@ package final class Database: @unchecked Sendable {
             return value
         }
         guard !alreadyClosed else { return }
+        checkpointer.close()
         writerQueue.sync {
             // TRUNCATE leaves an empty -wal file, so a copied-while-stopped database is self-contained.
             try? writer.executeScript("PRAGMA wal_checkpoint(TRUNCATE);")
@@ -132,6 +143,12 @@ package final class Database: @unchecked Sendable {
         }
         for _ in 0..<taken { readerSlots.signal() }
     }
+
+    /// WAL checkpoints the background checkpointer has run since the database was opened.
+    package var backgroundCheckpoints: Int { checkpointer.completedCheckpoints }
+
+    /// Returns once the background checkpoints requested so far have run (for tests and tools).
+    package func waitForBackgroundCheckpoints() { checkpointer.waitForRequested() }
 
     /// True until `close()`.
     package var isOpen: Bool { !closed.withLock { $0 } }
