@@ -46,12 +46,15 @@ let package = Package(
         // Test helper for the kill -9 durability test: performs acknowledged writes until SIGKILLed.
         .executableTarget(name: "prelude-crashtest", dependencies: ["PreludeStorage"], swiftSettings: swiftSettings),
 
-        .testTarget(name: "PreludeCoreTests", dependencies: ["PreludeCore"], swiftSettings: swiftSettings),
+        // Test helpers shared by several test targets (a test target cannot import another).
+        .target(name: "PreludeTestSupport", path: "Tests/PreludeTestSupport", swiftSettings: swiftSettings),
+        .testTarget(
+            name: "PreludeCoreTests", dependencies: ["PreludeCore", "PreludeTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "PreludeHTTPTests", dependencies: ["PreludeHTTP"], swiftSettings: swiftSettings),
         .testTarget(name: "PreludeStorageTests", dependencies: ["PreludeStorage"], swiftSettings: swiftSettings),
         .testTarget(
             name: "PreludeServiceTests",
-            dependencies: ["PreludeService", "PreludeHTTP", "PreludeStorage", "PreludeCore"],
+            dependencies: ["PreludeService", "PreludeHTTP", "PreludeStorage", "PreludeCore", "PreludeTestSupport"],
             swiftSettings: swiftSettings
         ),
     ]

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PreludeService
+import PreludeStorage
 
 /// The flags shared by every command that opens the database. Values stay strings so that
 /// `ServiceConfiguration` checks them and its errors name the setting the same way for every source.
@@ -94,6 +95,20 @@ struct ConfigurationOptions: ParsableArguments {
                 configFile: config, environment: ProcessInfo.processInfo.environment, flags: flags)
         } catch {
             throw Failure.exit(error, code: 78)
+        }
+    }
+}
+
+extension ConfigurationOptions {
+    /// Loads the configuration and opens its database migrated, as `serve` does; a failure is printed and exits 78
+    /// (configuration) or 1. The caller closes the database.
+    func openMigratedDatabase() throws -> (configuration: ServiceConfiguration, database: Database) {
+        let configuration = try load()
+        do {
+            let logger = Logger(level: configuration.logLevel)
+            return (configuration, try PreludeService.openAndMigrate(configuration: configuration, logger: logger).0)
+        } catch {
+            throw Failure.exit(error, code: Failure.code(for: error))
         }
     }
 }

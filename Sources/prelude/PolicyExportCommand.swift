@@ -38,14 +38,7 @@ struct PolicyExportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let configuration = try options.load()
-        let logger = Logger(level: configuration.logLevel)
-        let database: Database
-        do {
-            database = try PreludeService.openAndMigrate(configuration: configuration, logger: logger).0
-        } catch {
-            throw Failure.exit(error, code: Failure.code(for: error))
-        }
+        let (configuration, database) = try options.openMigratedDatabase()
         defer { database.close() }
 
         let stored: (number: Int, text: String)

@@ -77,14 +77,7 @@ struct PolicyImportCommand: ParsableCommand {
                 "\(file) is a policy for app \"\(document.app.id)\", not \"\(app)\"; nothing was imported")
         }
 
-        let configuration = try options.load()
-        let logger = Logger(level: configuration.logLevel)
-        let database: Database
-        do {
-            database = try PreludeService.openAndMigrate(configuration: configuration, logger: logger).0
-        } catch {
-            throw Failure.exit(error, code: Failure.code(for: error))
-        }
+        let (configuration, database) = try options.openMigratedDatabase()
         defer { database.close() }
         do {
             let store = PolicyStore(database: database, resolvedCacheCapacity: 1)

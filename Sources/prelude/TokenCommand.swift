@@ -116,11 +116,9 @@ enum TokenDatabase {
     static var now: Int64 { AdminTime.milliseconds(Date()) }
 
     static func with(_ options: ConfigurationOptions, _ body: (TokenStore) throws -> Void) throws {
-        let configuration = try options.load()
-        let logger = Logger(level: configuration.logLevel)
+        let database = try options.openMigratedDatabase().database
+        defer { database.close() }
         do {
-            let (database, _, _) = try PreludeService.openAndMigrate(configuration: configuration, logger: logger)
-            defer { database.close() }
             try body(TokenStore(database: database))
         } catch {
             throw Failure.exit(error, code: Failure.code(for: error))

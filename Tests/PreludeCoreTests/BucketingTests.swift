@@ -1,4 +1,5 @@
 import PreludeCore
+import PreludeTestSupport
 import Testing
 
 @Suite struct BucketingTests {
@@ -58,10 +59,8 @@ import Testing
         var random = SplitMix64(state: 0xF00D)
         let alphabet = Array("abcXYZ019-_:é日👍")
         for _ in 0..<2000 {
-            let seed = String(
-                (0..<Int(random.next() % 12)).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] })
-            let value = String(
-                (0..<Int(random.next() % 40)).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] })
+            let seed = String((0..<random.below(12)).map { _ in alphabet[random.below(alphabet.count)] })
+            let value = String((0..<random.below(40)).map { _ in alphabet[random.below(alphabet.count)] })
             let v1 = Double(Bucketing.fnv1a32(value + seed) % 1000) / 1000
             let v2 = Double(Bucketing.fnv1a32(String(Bucketing.fnv1a32(seed + value))) % 10000) / 10000
             #expect(Bucketing.hash(seed: seed, value: value, version: 1) == v1, "\(seed) \(value)")

@@ -1,24 +1,7 @@
+import PreludeTestSupport
 import Testing
 
 @testable import PreludeCore
-
-/// SplitMix64 (Steele, Lea & Flood 2014): a tiny deterministic generator, so simulations never touch system random.
-struct SplitMix64 {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A uniform number in [0, 1) from the top 53 bits.
-    mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
-
-    mutating func chance(_ p: Double) -> Bool { unit() < p }
-}
 
 /// Simulates `installs` installs of one variant whose true grant rate is `grantRate`, walking each through a
 /// plausible funnel and counting unique installs per step, as the service's aggregates would.

@@ -1,5 +1,6 @@
 import PreludeCore
 import PreludeStorage
+import PreludeTestSupport
 import Synchronization
 import Testing
 

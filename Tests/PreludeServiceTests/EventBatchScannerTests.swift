@@ -1,5 +1,6 @@
 import PreludeCore
 import PreludeHTTP
+import PreludeTestSupport
 import Testing
 
 @testable import PreludeService

@@ -1,30 +1,10 @@
 import Foundation
 import PreludeCore
 import PreludeStorage
+import PreludeTestSupport
 import Testing
 
 @testable import PreludeService
-
-/// SplitMix64 (Steele, Lea & Flood 2014): a tiny deterministic generator, so simulations never touch system random.
-/// (The same generator as PreludeCoreTests' statistics tests; test modules cannot share code.)
-struct SplitMix64 {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A uniform number in [0, 1) from the top 53 bits.
-    mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
-
-    mutating func chance(_ p: Double) -> Bool { unit() < p }
-
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-}
 
 /// One client event as the public events API stores it.
 struct TestEvent: Hashable {
