@@ -68,19 +68,37 @@ public struct Router: Sendable {
     /// Routes made only of literal segments, by canonical path (`/a/b`): the common case is found with one
     /// hash lookup instead of splitting the path into an array of segments.
     private var literalRoutes: [String: [Route]] = [:]
-    /// What matching needs of each route, in `routes` order, with literal segments as UTF-8: an ASCII path is
-    /// matched against these bytes in place, without copying `Route` values (handler and strings retained and
-    /// released per route tried) or splitting the path into new strings.
+    /// What matching needs of each route, in `routes` order, with literal segments as UTF-8: a path is matched on
+    /// its bytes in place, without copying `Route` values (handler and strings retained and released per route
+    /// tried) or splitting the path into new strings.
     private var matchers: [Matcher] = []
-    /// Whether some literal segment is not ASCII; then byte equality could differ from `String` equality
-    /// (canonical equivalence), so every path takes the `String` comparison.
-    private var hasNonASCIILiteral = false
 
     private struct Matcher: Sendable {
         let method: HTTPMethod
-        /// Per segment, the literal's UTF-8, or nil for a capture.
-        let literals: [[UInt8]?]
+        /// Per segment, the literal (nil for a capture).
+        let literals: [Literal?]
         let literalCount: Int
+    }
+
+    /// A literal segment. Bytes decide for ASCII on both sides; otherwise `String` equality (canonical
+    /// equivalence: "e" + combining acute equals "é", and the Kelvin sign equals "K") decides, as it always has.
+    private final class Literal: Sendable {
+        let text: String
+        let utf8: [UInt8]
+        let isASCII: Bool
+
+        init(_ text: String) {
+            self.text = text
+            utf8 = Array(text.utf8)
+            isASCII = utf8.allSatisfy { $0 < 0x80 }
+        }
+
+        func equals(_ part: UnsafeBufferPointer<UInt8>, partIsASCII: Bool) -> Bool {
+            guard isASCII && partIsASCII else { return text == String(decoding: part, as: UTF8.self) }
+            guard utf8.count == part.count else { return false }
+            for index in 0..<part.count where utf8[index] != part[index] { return false }
+            return true
+        }
     }
 
     /// Creates an empty router.
@@ -130,10 +148,9 @@ public struct Router: Sendable {
             method: method, pattern: pattern, options: options, handler: handler, deferredHandler: deferredHandler,
             segments: segments)
         routes.append(route)
-        let literals = segments.map { segment -> [UInt8]? in
-            if case .literal(let text) = segment { Array(text.utf8) } else { nil }
+        let literals = segments.map { segment -> Literal? in
+            if case .literal(let text) = segment { Literal(text) } else { nil }
         }
-        if literals.contains(where: { $0?.contains { $0 >= 0x80 } ?? false }) { hasNonASCIILiteral = true }
         matchers.append(
             Matcher(method: method, literals: literals, literalCount: literals.count { $0 != nil }))
         if segments.allSatisfy({ if case .literal = $0 { true } else { false } }) {
@@ -149,105 +166,81 @@ public struct Router: Sendable {
         if Self.isCanonical(path), let candidates = literalRoutes[path] {
             for route in candidates where route.method == method { return .found(route, parameters: [:]) }
         }
-        if !hasNonASCIILiteral, let match = matchASCII(method: method, path: path) { return match }
-        let parts = Self.split(path)
-        var best: (route: Route, parameters: [String: String], literals: Int)?
-        var allowed: [HTTPMethod] = []
-        for route in routes {
-            guard let (parameters, literals) = Self.bind(route.segments, to: parts) else { continue }
-            if !allowed.contains(route.method) { allowed.append(route.method) }
-            let methodMatches = route.method == method || (method == .head && route.method == .get)
-            guard methodMatches else { continue }
-            // Prefer the exact method over the HEAD→GET fallback, then more literal segments.
-            if let current = best {
-                let currentExact = current.route.method == method
-                let candidateExact = route.method == method
-                if currentExact && !candidateExact { continue }
-                if currentExact == candidateExact && current.literals >= literals { continue }
-            }
-            best = (route, parameters, literals)
-        }
-        if let best { return .found(best.route, parameters: best.parameters) }
-        if allowed.isEmpty { return .notFound }
-        if allowed.contains(.get) && !allowed.contains(.head) { allowed.append(.head) }
-        return .methodNotAllowed(allowed: allowed)
+        var path = path
+        return path.withUTF8 { match(method: method, bytes: $0) }
     }
 
-    /// `match` for an all-ASCII path, on its bytes; the same choice as the `String` scan (where, for ASCII,
-    /// splitting on "/" and comparing segments are byte operations). Nil when the path is not ASCII.
-    private func matchASCII(method: HTTPMethod, path: String) -> Match? {
-        var path = path
-        return path.withUTF8 { bytes -> Match? in
-            var count = 0
-            var previous = UInt8(ascii: "/")
-            for byte in bytes {
-                if byte >= 0x80 { return nil }
-                if byte != UInt8(ascii: "/") && previous == UInt8(ascii: "/") { count += 1 }
-                previous = byte
+    /// The scan over every route, on the path's UTF-8 bytes. Segments are the non-empty runs between slashes
+    /// (a `/` byte never occurs inside a multi-byte UTF-8 character).
+    private func match(method: HTTPMethod, bytes: UnsafeBufferPointer<UInt8>) -> Match {
+        var count = 0
+        var isASCII = true
+        var previous = UInt8(ascii: "/")
+        for byte in bytes {
+            if byte >= 0x80 { isASCII = false }
+            if byte != UInt8(ascii: "/") && previous == UInt8(ascii: "/") { count += 1 }
+            previous = byte
+        }
+        return withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: count) { parts -> Match in
+            var filled = 0
+            var start = -1
+            for position in 0...bytes.count {
+                if position == bytes.count || bytes[position] == UInt8(ascii: "/") {
+                    if start >= 0 {
+                        parts.initializeElement(at: filled, to: start..<position)
+                        filled += 1
+                        start = -1
+                    }
+                } else if start < 0 {
+                    start = position
+                }
             }
-            return withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: count) { parts -> Match in
-                // The non-empty segments between slashes, as `split(omittingEmptySubsequences: true)` gives them.
-                var filled = 0
-                var start = -1
-                for position in 0...bytes.count {
-                    let isSlash = position == bytes.count || bytes[position] == UInt8(ascii: "/")
-                    if isSlash {
-                        if start >= 0 {
-                            parts.initializeElement(at: filled, to: start..<position)
-                            filled += 1
-                            start = -1
-                        }
-                    } else if start < 0 {
-                        start = position
-                    }
-                }
-                // Range<Int> is trivial: nothing to deinitialize when the allocation goes.
+            // Range<Int> is trivial: nothing to deinitialize when the allocation goes.
 
-                func binds(_ matcher: Matcher) -> Bool {
-                    guard matcher.literals.count == count else { return false }
-                    for (offset, literal) in matcher.literals.enumerated() {
-                        guard let literal else { continue }
-                        let part = parts[offset]
-                        guard literal.count == part.count else { return false }
-                        for (index, byte) in literal.enumerated() where bytes[part.lowerBound + index] != byte {
-                            return false
-                        }
+            func binds(_ matcher: Matcher) -> Bool {
+                guard matcher.literals.count == count else { return false }
+                for (offset, literal) in matcher.literals.enumerated() {
+                    if let literal,
+                        !literal.equals(UnsafeBufferPointer(rebasing: bytes[parts[offset]]), partIsASCII: isASCII)
+                    {
+                        return false
                     }
-                    return true
                 }
-
-                var best: (index: Int, literals: Int)?
-                for index in matchers.indices {
-                    let matcher = matchers[index]
-                    guard binds(matcher) else { continue }
-                    guard matcher.method == method || (method == .head && matcher.method == .get) else { continue }
-                    // Prefer the exact method over the HEAD→GET fallback, then more literal segments.
-                    if let current = best {
-                        let currentExact = matchers[current.index].method == method
-                        let candidateExact = matcher.method == method
-                        if currentExact && !candidateExact { continue }
-                        if currentExact == candidateExact && current.literals >= matcher.literalCount { continue }
-                    }
-                    best = (index, matcher.literalCount)
-                }
-                if let best {
-                    var parameters: [String: String] = [:]
-                    for (offset, segment) in routes[best.index].segments.enumerated() {
-                        if case .capture(let name) = segment {
-                            parameters[name] = String(
-                                decoding: UnsafeBufferPointer(rebasing: bytes[parts[offset]]), as: UTF8.self)
-                        }
-                    }
-                    return .found(routes[best.index], parameters: parameters)
-                }
-                var allowed: [HTTPMethod] = []
-                for matcher in matchers where binds(matcher) && !allowed.contains(matcher.method) {
-                    allowed.append(matcher.method)
-                }
-                if allowed.isEmpty { return .notFound }
-                if allowed.contains(.get) && !allowed.contains(.head) { allowed.append(.head) }
-                return .methodNotAllowed(allowed: allowed)
+                return true
             }
+
+            var best: (index: Int, literals: Int)?
+            for index in matchers.indices {
+                let matcher = matchers[index]
+                guard binds(matcher) else { continue }
+                guard matcher.method == method || (method == .head && matcher.method == .get) else { continue }
+                // Prefer the exact method over the HEAD→GET fallback, then more literal segments.
+                if let current = best {
+                    let currentExact = matchers[current.index].method == method
+                    let candidateExact = matcher.method == method
+                    if currentExact && !candidateExact { continue }
+                    if currentExact == candidateExact && current.literals >= matcher.literalCount { continue }
+                }
+                best = (index, matcher.literalCount)
+            }
+            if let best {
+                var parameters: [String: String] = [:]
+                for (offset, segment) in routes[best.index].segments.enumerated() {
+                    if case .capture(let name) = segment {
+                        parameters[name] = String(
+                            decoding: UnsafeBufferPointer(rebasing: bytes[parts[offset]]), as: UTF8.self)
+                    }
+                }
+                return .found(routes[best.index], parameters: parameters)
+            }
+            // No route for this method: which methods the path has, in registration order (for 405's Allow).
+            var allowed: [HTTPMethod] = []
+            for matcher in matchers where binds(matcher) && !allowed.contains(matcher.method) {
+                allowed.append(matcher.method)
+            }
+            if allowed.isEmpty { return .notFound }
+            if allowed.contains(.get) && !allowed.contains(.head) { allowed.append(.head) }
+            return .methodNotAllowed(allowed: allowed)
         }
     }
 
@@ -270,21 +263,5 @@ public struct Router: Sendable {
 
     private static func split(_ path: String) -> [String] {
         path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-    }
-
-    private static func bind(_ segments: [Segment], to parts: [String]) -> ([String: String], Int)? {
-        guard segments.count == parts.count else { return nil }
-        var parameters: [String: String] = [:]
-        var literals = 0
-        for (segment, part) in zip(segments, parts) {
-            switch segment {
-            case .literal(let text):
-                guard text == part else { return nil }
-                literals += 1
-            case .capture(let name):
-                parameters[name] = part
-            }
-        }
-        return (parameters, literals)
     }
 }

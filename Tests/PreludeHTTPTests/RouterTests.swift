@@ -92,5 +92,10 @@ import Testing
         #expect(Self.describe(router.match(method: .get, path: "/cafe\u{301}/7")) == "GET /caf\u{E9}/{id} id=7")
         #expect(Self.describe(router.match(method: .get, path: "/caf\u{E9}/7")) == "GET /caf\u{E9}/{id} id=7")
         #expect(Self.describe(router.match(method: .get, path: "/cafe/7")) == "404")
+        // An ASCII literal against a path that is not ASCII: the Kelvin sign is canonically equivalent to "K".
+        router.add(.get, "/units/Kelvin/{id}") { _ in HTTPResponse() }
+        #expect(
+            Self.describe(router.match(method: .get, path: "/units/\u{212A}elvin/3")) == "GET /units/Kelvin/{id} id=3")
+        #expect(Self.describe(router.match(method: .get, path: "/units/Kelvin/3")) == "GET /units/Kelvin/{id} id=3")
     }
 }
