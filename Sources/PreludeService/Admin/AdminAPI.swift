@@ -84,6 +84,10 @@ package final class AdminAPI: Sendable {
                 return AdminResponse.problem(Self.problem(for: error), pretty: pretty)
             } catch {
                 logger.error("admin request failed", ["route": "\(method) \(pattern)", "error": "\(error)"])
+                // A write that failed on storage (disk full, I/O error): 503 with Retry-After and its own type.
+                if let problem = StorageHealth.problem(for: error) {
+                    return AdminResponse.problem(problem, pretty: pretty)
+                }
                 return AdminResponse.problem(
                     ProblemDetails(status: .internalServerError, detail: "the request failed; nothing was changed"),
                     pretty: pretty)
@@ -122,7 +126,8 @@ extension AdminAPI {
     ) throws -> AdminAPI {
         let authenticator = AdminAuthenticator(
             tokens: TokenStore(database: database), logger: logger,
-            limiter: FailureRateLimiter(burst: configuration.adminAuthFailuresPerMinute, window: 60))
+            limiter: FailureRateLimiter(burst: configuration.adminAuthFailuresPerMinute, window: 60),
+            proxies: configuration.trustedProxies)
         let api = AdminAPI(database: database, store: store, logger: logger, authenticator: authenticator)
         try AdminBootstrap.run(secret: configuration.adminToken, tokens: api.tokens, logger: logger, now: api.now)
         return api
