@@ -35,7 +35,7 @@ import Testing
         ])
         let refused = try client.post("/v1/apps/demo/events", json: body)
         #expect(refused.status == 422)
-        #expect(refused.header("Content-Type") == "application/problem+json")
+        #expect(refused["Content-Type"] == "application/problem+json")
         #expect(try refused.problemPointers() == ["/events/2/experiment", "/events/3/variant", "/events/4/feature"])
         // The whole batch is refused: nothing stored, no aggregate row created.
         #expect(try count(service, "events") == 0)
@@ -80,10 +80,10 @@ import Testing
         #expect(try client.post("/v1/apps/demo/events", json: batch("a", install: "i-1", count: 400)).status == 202)
         let refused = try client.post("/v1/apps/demo/events", json: batch("b", install: "i-1", count: 200))
         #expect(refused.status == 429)
-        #expect(refused.header("Content-Type") == "application/problem+json")
+        #expect(refused["Content-Type"] == "application/problem+json")
         #expect(try refused.json()["type"] as? String == IngestionBudget.problemType)
         // 100 events left, 200 wanted: 100 more come back in 200 s at 0.5 per second.
-        #expect(refused.header("Retry-After") == "200")
+        #expect(refused["Retry-After"] == "200")
         #expect(try count(service, "events") == 400)
         // Another install has its own budget; a batch within what is left passes.
         #expect(try client.post("/v1/apps/demo/events", json: batch("c", install: "i-2", count: 300)).status == 202)

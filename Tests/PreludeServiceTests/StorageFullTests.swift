@@ -41,6 +41,8 @@ import Testing
         let port = server.service.port
         #expect(try HTTPTestClient.get("/readyz", port: port).status == 200)
 
+        // Read the ETag first: the token's first use writes its last_used_at, which would change the dump.
+        let etag = try server.etag()
         try Self.capAtCurrentSize(database)
         let before = try server.dump()
         let refused = try Self.post(server, "/v1/apps/demo/events", Self.bigBatch("a"))
@@ -50,7 +52,6 @@ import Testing
         #expect((refused.json as? [String: Any])?["type"] as? String == StorageHealth.fullType)
 
         // An admin write that needs space gets the same answer, not a generic 500.
-        let etag = try server.etag()
         let longMessage = String(repeating: "You can record voice notes and keep them. ", count: 500)
         let bigger = AdminServer.policyText.replacingOccurrences(
             of: "{appName} records voice notes.", with: longMessage.trimmingCharacters(in: .whitespaces))

@@ -94,7 +94,7 @@ package final class StorageHealth: Sendable {
     /// other error.
     package static func problem(for error: any Error) -> ProblemDetails? {
         guard let fault = (error as? StorageError)?.storageFault else { return nil }
-        let headers = ["Retry-After": "\(retryAfterSeconds)"]
+        let headers: HTTPHeaders = ["Retry-After": "\(retryAfterSeconds)"]
         switch fault {
         case .full:
             return ProblemDetails(
