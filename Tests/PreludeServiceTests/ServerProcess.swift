@@ -32,6 +32,10 @@ struct ServerProcess {
             Issue.record("no port in: \(log)")
             throw HTTPTestClient.Failure.malformed("the server did not start: \(log)")
         }
+        // Keep reading the log: a child whose stderr pipe fills up (64 KiB of request lines) blocks in write(2) on
+        // its event loops and stops answering.
+        let reader = err.fileHandleForReading
+        DispatchQueue.global().async { while !reader.availableData.isEmpty {} }
         return ServerProcess(process: process, port: port)
     }
 
