@@ -1,4 +1,4 @@
-// libFuzzer entry point for RequestDecoder (build with -sanitize=fuzzer,address; see scripts/fuzz.sh).
+// Target `request-decoder`: PreludeHTTP's RequestDecoder.
 //
 // Each input is decoded twice, as a connection would see it: delivered whole, and cut into pieces whose
 // sizes come from the input's first byte. Besides crashes, overflows and hangs (ASan, libFuzzer), the
@@ -6,17 +6,13 @@
 // bytes were split — the decoder is incremental, and a split-dependent answer is a smuggling hazard.
 import PreludeHTTP
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Small limits, so the fuzzer reaches the 414/431/413 paths with short inputs.
-let limits = HTTPParserLimits(
+private let limits = HTTPParserLimits(
     maxRequestLineLength: 256, maxHeaderLineLength: 256, maxHeaderBytes: 1024, maxHeaderCount: 16)
-let maxBody = 512
+private let maxBody = 512
 
 /// Decodes `bytes` delivered in pieces of `piece` bytes; returns one line per request, or the error last.
-func decode(_ bytes: UnsafeBufferPointer<UInt8>, piece: Int) -> [String] {
+private func decode(_ bytes: UnsafeBufferPointer<UInt8>, piece: Int) -> [String] {
     var decoder = RequestDecoder(limits: limits)
     var buffer: [UInt8] = []
     var start = 0
@@ -61,17 +57,15 @@ func decode(_ bytes: UnsafeBufferPointer<UInt8>, piece: Int) -> [String] {
     return outcomes
 }
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzRequestDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    let bytes = UnsafeBufferPointer(start: data, count: size)
+/// The decoder must not crash, and its answer must not depend on how the bytes were split.
+func fuzzRequestDecoder(_ bytes: UnsafeBufferPointer<UInt8>) {
+    let size = bytes.count
     let whole = decode(bytes, piece: max(1, size))
     let piece = size > 0 ? Int(bytes[0] % 13) + 1 : 1
     let split = decode(bytes, piece: piece)
     if whole != split {
-        // A difference is a bug: print both and crash so libFuzzer keeps the input.
-        let report = Array("whole: \(whole)\nsplit (\(piece)-byte pieces): \(split)\n".utf8)
-        _ = report.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-        preconditionFailure("decoding depends on how the input was split")
+        fuzzFailure(
+            "decoding depends on how the input was split",
+            "whole: \(whole)\nsplit (\(piece)-byte pieces): \(split)")
     }
-    return 0
 }

@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+@testable import PreludeService
+
+/// Numbers too big for 64 bits, sent by anyone who can reach the events endpoint, get the ordinary 422 naming
+/// the pointer and never stop the process (issue 13: a 19-digit `occurredAt` trapped in the fast-path scanner).
+@Suite struct HostileNumberTests {
+    static let now: Int64 = 1_795_350_600_000
+
+    /// 2^63 and up (19 and 20 digits), the largest 18- and 19-digit values, and their negatives.
+    static let hugeTimes = [
+        "9223372036854775807", "9223372036854775808", "9999999999999999999", "18446744073709551615",
+        "18446744073709551616", "99999999999999999999", "999999999999999999", "-9223372036854775808",
+        "-9223372036854775809", "-99999999999999999999", "100000000000000000000000000000",
+    ]
+
+    static func batch(occurredAt time: String) -> String {
+        #"{"events":[{"id":"e-1","installId":"i-1","type":"primeShown","feature":"camera","occurredAt":\#(time)}]}"#
+    }
+
+    @Test(arguments: hugeTimes) func scannerLeavesHugeTimesToTheFullDecoder(time: String) {
+        #expect(EventBatchScanner.scan(Array(Self.batch(occurredAt: time).utf8), now: Self.now) == nil)
+    }
+
+    @Test(arguments: hugeTimes) func hugeTimeIsRefusedNamingItsPointer(time: String) {
+        do {
+            _ = try EventBatch.decode(Array(Self.batch(occurredAt: time).utf8), now: Self.now)
+            Issue.record("\(time) was accepted")
+        } catch {
+            #expect(error.status.code == 422)
+            #expect(error.errors.map(\.pointer) == ["/events/0/occurredAt"])
+        }
+    }
+
+    /// The scanner still takes every in-range integer time it took before: 13 digits, and the 18-digit limit.
+    @Test func scannerStillTakesPlainIntegerTimes() {
+        let events = EventBatchScanner.scan(Array(Self.batch(occurredAt: "1795350000000").utf8), now: Self.now)
+        #expect(events?.first?.occurredAt == 1_795_350_000_000)
+    }
+
+    /// The real binary, one request at a time: every huge time gets its 422, and the process answers afterwards.
+    @Test func hugeTimesDoNotStopTheServer() throws {
+        let fixture = ServiceFixture()
+        fixture.write("policy.json", AdminServer.policyText)
+        let server = try ServerProcess.start(
+            database: fixture.path("hostile.sqlite"), policy: fixture.path("policy.json"))
+        defer { server.killHard() }
+        for time in Self.hugeTimes {
+            let response = try AdminClient.send(
+                AdminClient.request("POST", "/v1/apps/demo/events", token: nil, body: Self.batch(occurredAt: time)),
+                port: server.port)
+            #expect(response.status == 422, "occurredAt \(time)")
+            #expect(response.body.contains("/events/0/occurredAt"), "occurredAt \(time)")
+        }
+        #expect(server.process.isRunning)
+        #expect(try HTTPTestClient.get("/healthz", port: server.port).status == 200)
+    }
+}
