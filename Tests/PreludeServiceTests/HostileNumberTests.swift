@@ -6,7 +6,7 @@ import Testing
 /// Numbers too big for 64 bits, sent by anyone who can reach the events endpoint, get the ordinary 422 naming
 /// the pointer and never stop the process (issue 13: a 19-digit `occurredAt` trapped in the fast-path scanner).
 @Suite struct HostileNumberTests {
-    static let now: Int64 = 1_795_350_600_000
+    static let now = EventBatchScannerTests.now
 
     /// 2^63 and up (19 and 20 digits), the largest 18- and 19-digit values, and their negatives.
     static let hugeTimes = [
@@ -37,6 +37,29 @@ import Testing
     @Test func scannerStillTakesPlainIntegerTimes() {
         let events = EventBatchScanner.scan(Array(Self.batch(occurredAt: "1795350000000").utf8), now: Self.now)
         #expect(events?.first?.occurredAt == 1_795_350_000_000)
+    }
+
+    /// Every input the `events` fuzz target kept (Fuzz/regressions/events/, docs/fuzzing.md): the scanner either
+    /// defers or gives the full decoder's events, and `decode` gives the full decoder's verdict.
+    @Test func eventsFuzzRegressionsDecodeLikeTheFullDecoder() throws {
+        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Fuzz/regressions/events").standardized
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { !$0.hasPrefix(".") }
+        #expect(!names.isEmpty)
+        for name in names {
+            let body = try [UInt8](Data(contentsOf: directory.appendingPathComponent(name)))
+            let full = EventBatchScannerTests.full(body)
+            if let events = EventBatchScanner.scan(body, now: EventBatchScannerTests.now) {
+                #expect(full == .accepted(events), "\(name)")
+            }
+            let routed: EventBatchScannerTests.Verdict
+            do {
+                routed = .accepted(try EventBatch.decode(body, now: EventBatchScannerTests.now).events)
+            } catch {
+                routed = .refused(status: error.status.code, pointers: error.errors.map(\.pointer))
+            }
+            #expect(routed == full, "\(name)")
+        }
     }
 
     /// The real binary, one request at a time: every huge time gets its 422, and the process answers afterwards.

@@ -2,18 +2,19 @@
 import PreludeCore
 import PreludeHTTP
 
+@testable import PreludeService
+
 #if canImport(Glibc)
     import Glibc
 #endif
-
-@testable import PreludeService
 
 /// The server's clock for every target: 2026-11-22T12:30:00Z.
 let fuzzNowMilliseconds: Int64 = 1_795_350_600_000
 
 /// The demo policy (config/demo-policy.json), the one the service seeds: decisions and queries are resolved in it.
 let demoPolicy: PolicyDocument = {
-    let path = String(#filePath.dropLast("Fuzz/Sources/PreludeFuzz/ServiceTargets.swift".count))
+    let path =
+        String(#filePath.dropLast("Fuzz/Sources/PreludeFuzz/ServiceTargets.swift".count))
         + "config/demo-policy.json"
     guard let file = fopen(path, "rb") else { fuzzFailure("cannot open \(path)", "the demo policy is the fixture") }
     defer { fclose(file) }
