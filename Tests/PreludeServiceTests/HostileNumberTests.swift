@@ -1,4 +1,6 @@
 import Foundation
+import PreludeCore
+import PreludeHTTP
 import Testing
 
 @testable import PreludeService
@@ -59,6 +61,53 @@ import Testing
                 routed = .refused(status: error.status.code, pointers: error.errors.map(\.pointer))
             }
             #expect(routed == full, "\(name)")
+        }
+    }
+
+    /// A fraction of any length is read to the millisecond (`scale` reaches 0, nothing accumulates past 999).
+    @Test func longFractionsAreCutToTheMillisecond() {
+        let text = "2026-11-22T12:30:00." + String(repeating: "9", count: 400) + "Z"
+        #expect(EventTimestamp.parseRFC3339(text) == 1_795_350_600_999)
+    }
+
+    /// Client counts and times at the edges of 64 bits and of `Double`: the 2^63 − 1 count exhausts the screen,
+    /// the largest finite time gives a finite `eligibleAt`, and a count too big for `Int` is the 422 naming it.
+    @Test func decideTakesHugeCountsAndTimesWithoutTrapping() throws {
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: PublicFixture.demoPolicyPath)))
+        let document = try #require(PolicyValidator.validate(bytes: bytes).document)
+        func decide(shownCount: String, lastShown: String) throws(ProblemDetails) -> [JSONValue] {
+            let body = #"""
+                {"features":[{"feature":"camera","status":"denied","history":{"settings":
+                {"shownCount":\#(shownCount),"lastShown":\#(lastShown),"lastOutcome":"dismissed"}}}]}
+                """#
+            let request = try DecideRequest.decode(Array(body.utf8), acceptLanguage: nil)
+            let policy = PolicyResolver.resolve(document, context: request.context)
+            return request.states.compactMap { state in
+                guard
+                    let decision = try? DecisionEngine.decide(
+                        in: policy, state: state, now: Instant(secondsSinceEpoch: 1_795_350_600))
+                else { return nil }
+                var output: [UInt8] = []
+                decision.writeJSON(to: &output)
+                return try? JSONValue(parsing: output)
+            }
+        }
+        let exhausted = try decide(shownCount: "9223372036854775807", lastShown: "1795350000")
+        #expect(exhausted.count == 1)
+        #expect(exhausted.first?.objectValue?["eligibleAt"] == nil)
+        let farFuture = try decide(shownCount: "1", lastShown: "1.7976931348623157e308")
+        #expect(farFuture.first?.objectValue?["eligibleAt"]?.doubleValue == 1.7976931348623157e308)
+        for count in ["9223372036854775808", "99999999999999999999", "1e300", "-1"] {
+            #expect {
+                _ = try decide(shownCount: count, lastShown: "1795350000")
+            } throws: { error in
+                (error as? ProblemDetails)?.errors.map(\.pointer) == ["/features/0/history/settings/shownCount"]
+            }
+        }
+        #expect {
+            _ = try decide(shownCount: "1", lastShown: "1e400")
+        } throws: { error in
+            (error as? ProblemDetails)?.status.code == 400
         }
     }
 
