@@ -192,6 +192,18 @@ def policy_seeds():
             seeds.append(demo.replace(b'"minIntervalHours": 72', f'"{field}": {value}'.encode(), 1)
                          if field != "minIntervalHours" else
                          demo.replace(b'"minIntervalHours": 72', f'"minIntervalHours": {value}'.encode(), 1))
+    # Merge patches over the demo policy (the target also applies every JSON object as one): the largest valid
+    # cadence, a long targeting rule, odd weights and coverage.
+    seeds += [s.encode() for s in [
+        '{"defaults":{"cadence":{"prime":{"minIntervalHours":8760,"backoff":10,"maxShows":20}}}}',
+        '{"defaults":{"cadence":{"settings":{"minIntervalHours":0,"backoff":1,"maxShows":0}}}}',
+        '{"defaults":{"settings":{"delayMs":10000}}}',
+        '{"features":{"camera":{"rules":[{"name":"old","when":{"os":"<14 || >=99999999999999999999"},'
+        '"set":{"strategy":"button"}}]}}}',
+        '{"experiments":[{"key":"k","feature":"camera","coverage":1e-300,"variants":[{"name":"a","weight":100}]}]}',
+        '{"experiments":[{"key":"k","feature":"camera","coverage":0.5,"variants":[{"name":"a","weight":33.333333333333336},'
+        '{"name":"b","weight":33.333333333333336},{"name":"c","weight":33.33333333333333}]}]}',
+        '{"app":{"defaultLocale":"zh-Hant-TW"}}', '{"features":null}', '{"schemaVersion":9223372036854775808}']]
     for weight in ["50", "1e400", "-0", "9223372036854775808", "33.333333333333336"]:
         seeds.append(small.replace('"weight": 50}, {"name": "b"', f'"weight": {weight}}}, {{"name": "b"').encode())
     return seeds

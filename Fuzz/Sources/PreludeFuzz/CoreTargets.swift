@@ -18,10 +18,18 @@ func fuzzJSON(_ bytes: UnsafeBufferPointer<UInt8>) {
     }
 }
 
-/// `policy`: decoding and validation of a policy document. A valid one serializes to a document that validates
-/// to the same policy, and resolves and decides for every feature it configures without trapping.
+/// `policy`: decoding and validation of a policy document. The input is validated as a document, and, when it is a
+/// JSON object, also as a merge patch (RFC 7396) over the demo policy, so mutations reach the validator's and the
+/// engine's deeper paths with documents that are mostly valid. A valid policy serializes to a document that
+/// validates to the same policy, and resolves and decides for every feature and status without trapping.
 func fuzzPolicy(_ bytes: UnsafeBufferPointer<UInt8>) {
-    let validation = PolicyValidator.validate(bytes: Array(bytes))
+    checkPolicy(PolicyValidator.validate(bytes: Array(bytes)))
+    if let patch = try? JSONParser().parse(bytes: bytes), patch.objectValue != nil {
+        checkPolicy(PolicyValidator.validate(demoPolicyJSON.mergePatch(patch)))
+    }
+}
+
+private func checkPolicy(_ validation: PolicyValidation) {
     guard let document = validation.document else { return }
     let again = PolicyValidator.validate(document.jsonValue)
     guard again.document == document else {

@@ -32,6 +32,9 @@ let demoPolicy: PolicyDocument = {
     return document
 }()
 
+/// The demo policy as JSON, the base of the `policy` target's merge patches.
+let demoPolicyJSON = demoPolicy.jsonValue
+
 /// `events`: the fast-path scanner differentially against the full decoder. The scanner may give up (nil) on
 /// anything; when it accepts, the full decoder must accept the same events. And `decode` (scanner, then full
 /// decoder: what the route calls) must give the full decoder's verdict.
