@@ -187,11 +187,11 @@ def policy_seeds():
     small = small[small.index('static let policyText = """') + 28:]
     small = "\n".join(line[8:] for line in small[:small.index('"""')].splitlines())
     seeds = [demo, small.encode()]
-    for field, values in [("minIntervalHours", NUMBERS), ("backoff", NUMBERS), ("maxShows", NUMBERS)]:
-        for value in values:
-            seeds.append(demo.replace(b'"minIntervalHours": 72', f'"{field}": {value}'.encode(), 1)
-                         if field != "minIntervalHours" else
-                         demo.replace(b'"minIntervalHours": 72', f'"minIntervalHours": {value}'.encode(), 1))
+    # Each edge number in each numeric cadence member, as a merge patch over the demo policy (small seeds: the
+    # target applies every JSON object as a patch).
+    for field in ["minIntervalHours", "backoff", "maxShows"]:
+        for value in NUMBERS:
+            seeds.append(f'{{"defaults":{{"cadence":{{"prime":{{"{field}":{value}}}}}}}}}'.encode())
     # Merge patches over the demo policy (the target also applies every JSON object as one): the largest valid
     # cadence, a long targeting rule, odd weights and coverage.
     seeds += [s.encode() for s in [
