@@ -55,7 +55,7 @@ public struct AnalyticsPlan: Hashable, Sendable {
             AnalyticsPlan(
                 onShow: .upgradeShown, onContinue: .upgradeAccepted, onDismiss: .upgradeDismissed,
                 onGranted: .systemGranted, onDenied: .systemDenied)
-        case .limitedPicker: AnalyticsPlan(onShow: .limitedPickerShown, onGranted: .systemGranted)
+        case .limitedPicker, .contactAccessPicker: AnalyticsPlan(onShow: .limitedPickerShown, onGranted: .systemGranted)
         }
     }
 }

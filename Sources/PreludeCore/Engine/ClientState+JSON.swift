@@ -37,7 +37,8 @@ extension ClientState {
             } else {
                 report(
                     pointer.appending("feature"), .unknownFeature,
-                    "Expected one of \(Feature.allCases.map(\.rawValue).joined(separator: ", ")).")
+                    "\(value) is not a known feature; expected one of \(Feature.allCases.map(\.rawValue).joined(separator: ", "))."
+                )
             }
         } else {
             report(pointer.appending("feature"), .missingMember, "A client state names its feature.")

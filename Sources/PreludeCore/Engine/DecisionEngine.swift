@@ -17,6 +17,13 @@ public enum DecisionEngine {
         guard let statusSince = capabilities.statuses[state.status] else {
             throw .statusNotReported(feature: feature, status: state.status)
         }
+        if let os = state.osVersion, os < policy.minimumOS {
+            // The app cannot run there: its deployment target is newer.
+            throw .osBelowMinimum(os: os, minimum: policy.minimumOS)
+        }
+        // Only a feature the catalogue knows may be missing can be; anything else would be a screen whose copy
+        // the validator never asked for.
+        guard state.available || capabilities.mayBeUnavailable else { throw .alwaysAvailable(feature) }
         let context = Context(policy: policy, state: state, now: now)
 
         if !state.available { return context.show(.unsupported, .hardwareUnavailable, screen: .unsupported) }
@@ -76,7 +83,8 @@ public enum DecisionEngine {
             // Below the button's OS (or an unknown OS), ask the way everyone else does: priming.
             return decidePriming(context, fallback: true)
         case .prime:
-            return decidePriming(context, fallback: false)
+            // The resolver already replaced `button` by `prime` when its context's OS lacked the button.
+            return decidePriming(context, fallback: context.policy.buttonFallback)
         }
     }
 
@@ -124,7 +132,13 @@ public enum DecisionEngine {
             // In-line in the app's own search results: no interruption, so no cadence.
             return context.show(.contactAccessButton, .partialButton, screen: .button)
         case .upgrade, .limitedPicker:
-            let action: DecisionAction = requested == .upgrade ? .upgrade : .limitedPicker
+            // A limited picker is PhotosUI's for photos and ContactsUI's contactAccessPicker for contacts; both
+            // exist wherever their `limited` status does (iOS 14 / iOS 18), which `statusTooNew` already checked.
+            let action: DecisionAction =
+                switch requested {
+                case .upgrade: .upgrade
+                default: context.policy.feature == .contacts ? .contactAccessPicker : .limitedPicker
+                }
             let rule = context.policy.cadence.upgrade
             switch CadenceEvaluator.verdict(rule: rule, history: context.state.history(of: .upgrade), now: context.now)
             {

@@ -18,6 +18,7 @@ extension PolicyDocument {
         appObject["id"] = .string(app.id)
         appObject["name"] = .string(app.name)
         appObject["defaultLocale"] = .string(app.defaultLocale.description)
+        if let minimumOS = app.minimumOS { appObject["minimumOS"] = .string(minimumOS.description) }
         root["app"] = .object(appObject)
         if !defaults.isEmpty { root["defaults"] = defaults.jsonValue }
         var featuresObject = JSONObject()
