@@ -92,7 +92,7 @@ extension AdminAPI {
             expectedETag: ifMatch, auditDetail: .object(detail))
         logger.info(
             "policy changed",
-            ["app": app, "action": action, "revision": "\(snapshot.revision)", "by": context.token.name])
+            ["app": app, "action": action, "by": context.token.name], numbers: ["revision": Double(snapshot.revision)])
         return writeResponse(snapshot, changes: changes, changed: true, pretty: context.pretty, status: status)
     }
 

@@ -151,7 +151,7 @@ extension AdminAPI {
         let server = HTTPServer(
             configuration: instrument(HTTPServerConfiguration(host: host, port: port), router), router: router)
         let bound = try server.start()
-        logger.info("admin listening", ["host": host, "port": "\(bound)"])
+        logger.info("admin listening", ["host": host], numbers: ["port": Double(bound)])
         return (server, bound)
     }
 }
