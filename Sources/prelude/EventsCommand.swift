@@ -25,7 +25,8 @@ struct EventsCommand: ParsableCommand {
         @OptionGroup var options: DatabaseOptions
 
         func run() throws {
-            let configuration = try options.load(adding: [.eventRetentionDays: eventRetentionDays].compactMapValues { $0 })
+            let configuration = try options.load(
+                adding: [.eventRetentionDays: eventRetentionDays].compactMapValues { $0 })
             do {
                 let database = try OfflineDatabase.open(configuration)
                 ExistingDatabase.announce(configuration.database)

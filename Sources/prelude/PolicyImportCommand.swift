@@ -201,9 +201,7 @@ struct PolicyImportCommand: ParsableCommand {
             for change in outcome.changes { print("  " + Self.describe(change)) }
         }
         if outcome.changed, !dryRun {
-            Self.printError(
-                "note: a server already running on this database keeps serving the revision it loaded until it "
-                    + "restarts; use the admin API for live changes.")
+            Self.printError("note: a server running on this database serves the new revision within a second.")
         }
     }
 

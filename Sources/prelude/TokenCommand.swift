@@ -68,7 +68,8 @@ struct TokenListCommand: ParsableCommand {
             if json {
                 // The shape of GET /v1/admin/tokens, so scripts can use either.
                 print(
-                    JSONValue.object(JSONObject([("tokens", .array(list.map(\.jsonValue)))])).serialized(.pretty), terminator: "")
+                    JSONValue.object(JSONObject([("tokens", .array(list.map(\.jsonValue)))])).serialized(.pretty),
+                    terminator: "")
                 return
             }
             guard !list.isEmpty else {

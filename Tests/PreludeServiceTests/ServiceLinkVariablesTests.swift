@@ -53,7 +53,9 @@ import Testing
             database: fixture.path("k8s.sqlite"), policy: fixture.path("demo.json"), environment: Self.injected)
         defer { server.killHard() }
         #expect(try HTTPTestClient.get("/readyz", port: server.port).status == 200)
-        let lines = server.startLog.split(separator: "\n").filter { $0.contains("ignored Kubernetes service variables") }
+        let lines = server.startLog.split(separator: "\n").filter {
+            $0.contains("ignored Kubernetes service variables")
+        }
         #expect(lines.count == 1)
         #expect(lines.first?.contains("PRELUDE_PORT_8080_TCP_ADDR") == true)
     }
