@@ -147,10 +147,16 @@ struct ServeOptions: ParsableArguments {
 
 /// The database a command other than `serve` and `migrate` works on: it must exist, and the command says which.
 enum ExistingDatabase {
+    /// No file at the configured path.
+    struct Missing: Error, CustomStringConvertible {
+        /// A sentence naming the path and what to do.
+        let description: String
+    }
+
     /// Refuses a path with no file, naming it and how to create one.
     static func require(_ path: String) throws {
         guard FileManager.default.fileExists(atPath: path) else {
-            throw OfflineDatabase.Failure(
+            throw Missing(
                 description: "no database at \(absolute(path)); `prelude serve` or `prelude migrate` creates one "
                     + "(set --database, PRELUDE_DATABASE or the config file's \"database\" to use another)")
         }

@@ -32,7 +32,7 @@ struct Prelude: ParsableCommand {
     static func main() {
         if let problem = CommandSuggestion.problem(in: Array(CommandLine.arguments.dropFirst()), root: Prelude.self) {
             FileHandle.standardError.write(Data("prelude: error: \(problem)\n".utf8))
-            exit(64)
+            Foundation.exit(64)
         }
         main(nil)
     }

@@ -12,8 +12,7 @@ import Testing
         let policy = ServiceFixture.repositoryRoot + "/config/demo-policy.json"
         let database = fixture.path("live.sqlite")
         let backup = fixture.path("backup.sqlite")
-        // warning: the request log of hundreds of batches would fill the unread stderr pipe and block the server.
-        let environment = ["PRELUDE_ADMIN_TOKEN": AdminServer.secret, "PRELUDE_LOG_LEVEL": "warning"]
+        let environment = ["PRELUDE_ADMIN_TOKEN": AdminServer.secret]
         let server = try ServerProcess.start(database: database, policy: policy, environment: environment)
         defer { server.killHard() }
 

@@ -9,7 +9,7 @@ import Testing
 
     @Test func readinessFailsWhileRequestsAreStillServedThenTheProcessExitsCleanly() throws {
         let server = try ServerProcess.start(
-            database: fixture.path("drain.sqlite"), policy: fixture.path("demo.json"),
+            database: fixture.path("drain.sqlite"), policy: ServiceFixture.repositoryRoot + "/config/demo-policy.json",
             environment: ["PRELUDE_DRAIN_SECONDS": "2"])
         defer { server.killHard() }
         #expect(try HTTPTestClient.get("/readyz", port: server.port).status == 200)

@@ -34,6 +34,9 @@ struct ServerProcess {
             Issue.record("no port in: \(log)")
             throw HTTPTestClient.Failure.malformed("the server did not start: \(log)")
         }
+        // Keep draining standard error, so a test sending many requests never blocks the server on a full pipe.
+        let reader = err.fileHandleForReading
+        DispatchQueue.global().async { while !reader.availableData.isEmpty {} }
         return ServerProcess(process: process, port: port, startLog: log)
     }
 
