@@ -6,6 +6,8 @@ package struct Logger: Sendable {
     /// The lowest level written.
     package let level: LogLevel
     private let sink: @Sendable (String) -> Void
+    /// Members every line carries after its own fields (``with(_:)``), already rendered, each starting with a comma.
+    private var context = ""
 
     /// A logger writing to standard error.
     package init(level: LogLevel) {
@@ -35,6 +37,7 @@ package struct Logger: Sendable {
         for (key, value) in members.sorted(by: { $0.0 < $1.0 }) {
             line += ",\(Self.quote(key)):\(value)"
         }
+        line += context
         line += "}"
         sink(line)
     }
@@ -54,6 +57,15 @@ package struct Logger: Sendable {
         sink(
             "{\"time\":\(Self.quote(Self.timestamp())),\"level\":\(Self.quote(level.rawValue)),"
                 + "\"msg\":\(Self.quote(message))\(members)}")
+    }
+
+    /// This logger with `fields` added to every line it writes (e.g. the request id, for lines a request causes).
+    package func with(_ fields: [String: String]) -> Logger {
+        var copy = self
+        for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
+            copy.context += ",\(Self.quote(key)):\(Self.quote(value))"
+        }
+        return copy
     }
 
     /// Whether a line at `level` would be written (skip building it otherwise).
