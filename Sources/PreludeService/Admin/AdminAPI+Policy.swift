@@ -90,9 +90,9 @@ extension AdminAPI {
         let snapshot = try store.commit(
             app: app, document: document, author: context.token.name, action: action, message: message,
             expectedETag: ifMatch, auditDetail: .object(detail))
-        logger.info(
+        context.logger.info(
             "policy changed",
-            ["app": app, "action": action, "revision": "\(snapshot.revision)", "by": context.token.name])
+            ["app": app, "action": action, "by": context.token.name], numbers: ["revision": Double(snapshot.revision)])
         return writeResponse(snapshot, changes: changes, changed: true, pretty: context.pretty, status: status)
     }
 
