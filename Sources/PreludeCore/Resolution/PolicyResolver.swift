@@ -108,7 +108,8 @@ public enum PolicyResolver {
         return ResolvedFeature(
             feature: feature, strategy: strategy, button: button, style: merged.style ?? .single,
             cadence: merged.effectiveCadence, settings: merged.effectiveSettings, partial: partial,
-            copy: ResolvedCopy(texts), variant: variantAssignment, appliedRules: appliedRules
+            copy: ResolvedCopy(texts), variant: variantAssignment, appliedRules: appliedRules,
+            access: policy.access
         )
     }
 }

@@ -21,6 +21,8 @@ public struct ResolvedFeature: Sendable, Hashable {
     public var variant: VariantAssignment?
     /// The names of the targeting rules that matched, in the order applied.
     public var appliedRules: [String]
+    /// When and why the feature asks (the feature entry's `access`).
+    public var access: FeatureAccess
 
     /// A resolved feature with the given parts.
     public init(
@@ -33,7 +35,8 @@ public struct ResolvedFeature: Sendable, Hashable {
         partial: [AuthorizationStatus: PartialAction] = [:],
         copy: ResolvedCopy = ResolvedCopy(),
         variant: VariantAssignment? = nil,
-        appliedRules: [String] = []
+        appliedRules: [String] = [],
+        access: FeatureAccess = FeatureAccess()
     ) {
         self.feature = feature
         self.strategy = strategy
@@ -45,6 +48,7 @@ public struct ResolvedFeature: Sendable, Hashable {
         self.copy = copy
         self.variant = variant
         self.appliedRules = appliedRules
+        self.access = access
     }
 
     /// The action for partial status `status` (`proceed` when unset).
@@ -80,6 +84,7 @@ public struct ResolvedFeature: Sendable, Hashable {
         object["copy"] = copy.jsonValue
         if let variant { object["variant"] = variant.jsonValue }
         if !appliedRules.isEmpty { object["rules"] = .array(appliedRules.map(JSONValue.string)) }
+        if !access.isDefault { object["access"] = access.jsonValue }
         return .object(object)
     }
 }
