@@ -51,7 +51,9 @@ let package = Package(
         .executableTarget(name: "prelude-crashtest", dependencies: ["PreludeStorage"], swiftSettings: swiftSettings),
 
         // Test helpers shared by several test targets (a test target cannot import another).
-        .target(name: "PreludeTestSupport", path: "Tests/PreludeTestSupport", swiftSettings: swiftSettings),
+        .target(
+            name: "PreludeTestSupport", dependencies: ["PreludeCore"], path: "Tests/PreludeTestSupport",
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "PreludeCoreTests", dependencies: ["PreludeCore", "PreludeTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
