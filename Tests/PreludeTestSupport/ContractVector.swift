@@ -15,7 +15,7 @@ public struct ContractVector: Sendable {
         public var state: JSONValue
         /// Members the decision must have (`copy` compared text by text; members not listed are not checked).
         public var expect: JSONObject
-        /// What happened on the screen, in order: shown, continued, left, dismissed, granted, denied.
+        /// What happened on the screen, in order: shown, continued, left (no event), dismissed, granted, denied.
         public var user: [String]
         /// The events the client emits for `user`, named by the decision's `events` plan.
         public var events: [String]
@@ -89,15 +89,17 @@ public struct ContractVector: Sendable {
     /// The events a decision's `events` plan names for `user`, in order (a step the plan lacks emits nothing).
     public static func events(plan: JSONValue?, user: [String]) -> [String] {
         user.compactMap { action -> String? in
-            let member =
+            let member: String? =
                 switch action {
                 case "shown": "onShow"
                 case "continued": "onContinue"
-                case "left", "dismissed": "onDismiss"
+                // Leaving (backgrounding, navigating away) is recorded for cadence only: no event.
+                case "left": nil
+                case "dismissed": "onDismiss"
                 case "granted": "onGranted"
                 default: "onDenied"
                 }
-            return plan?[member]?.stringValue
+            return member.flatMap { plan?[$0]?.stringValue }
         }
     }
 
