@@ -6,13 +6,15 @@ let swiftSettings: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
 
 let package = Package(
     name: "Prelude",
-    platforms: [.macOS(.v15)],
+    platforms: [.macOS(.v15), .iOS(.v15)],
     products: [
         .executable(name: "prelude", targets: ["prelude"]),
         .library(name: "PreludeCore", targets: ["PreludeCore"]),
         .library(name: "PreludePermissions", targets: ["PreludePermissions"]),
         // For the benchmark package (Benchmarks/), which depends on this package by path.
         .library(name: "PreludeHTTP", targets: ["PreludeHTTP"]),
+        // The app's half: fetch, cache, decide offline, cadence ledger, durable events (docs/client.md).
+        .library(name: "PreludeClient", targets: ["PreludeClient"]),
     ],
     dependencies: [.package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")],
     targets: [
@@ -47,6 +49,13 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // The client library an app links: PreludeCore and Foundation only (FoundationNetworking on Linux).
+        .target(name: "PreludeClient", dependencies: ["PreludeCore"], swiftSettings: swiftSettings),
+        // Test helper for the client's kill -9 test: records events and flushes them until SIGKILLed.
+        .executableTarget(
+            name: "prelude-client-crashtest", dependencies: ["PreludeClient", "PreludeCore"],
+            swiftSettings: swiftSettings),
+
         // Test helper for the kill -9 durability test: performs acknowledged writes until SIGKILLed.
         .executableTarget(name: "prelude-crashtest", dependencies: ["PreludeStorage"], swiftSettings: swiftSettings),
 
@@ -64,6 +73,13 @@ let package = Package(
         .testTarget(
             name: "PreludeServiceTests",
             dependencies: ["PreludeService", "PreludeHTTP", "PreludeStorage", "PreludeCore", "PreludeTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PreludeClientTests",
+            dependencies: [
+                "PreludeClient", "PreludeCore", "PreludeService", "PreludeHTTP", "PreludeStorage", "PreludeTestSupport",
+            ],
             swiftSettings: swiftSettings
         ),
     ]
