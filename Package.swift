@@ -10,7 +10,6 @@ let package = Package(
     products: [
         .executable(name: "prelude", targets: ["prelude"]),
         .library(name: "PreludeCore", targets: ["PreludeCore"]),
-        .library(name: "PreludePermissions", targets: ["PreludePermissions"]),
         // For the benchmark package (Benchmarks/), which depends on this package by path.
         .library(name: "PreludeHTTP", targets: ["PreludeHTTP"]),
         // The app's half: fetch, cache, decide offline, cadence ledger, durable events (docs/client.md).
@@ -34,9 +33,6 @@ let package = Package(
             dependencies: ["PreludeCore", "PreludeHTTP", "PreludeStorage"],
             swiftSettings: swiftSettings
         ),
-        // Apple's authorization raw values mapped to the engine's statuses, the purpose-string check, and the thin
-        // Apple-only adapters (compiled only where the frameworks exist; see docs/client.md).
-        .target(name: "PreludePermissions", dependencies: ["PreludeCore"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "prelude",
             dependencies: [
@@ -65,9 +61,6 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "PreludeCoreTests", dependencies: ["PreludeCore", "PreludeTestSupport"], swiftSettings: swiftSettings),
-        .testTarget(
-            name: "PreludePermissionsTests", dependencies: ["PreludePermissions", "PreludeCore"],
-            swiftSettings: swiftSettings),
         .testTarget(name: "PreludeHTTPTests", dependencies: ["PreludeHTTP"], swiftSettings: swiftSettings),
         .testTarget(name: "PreludeStorageTests", dependencies: ["PreludeStorage"], swiftSettings: swiftSettings),
         .testTarget(

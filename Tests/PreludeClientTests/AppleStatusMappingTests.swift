@@ -1,5 +1,5 @@
+import PreludeClient
 import PreludeCore
-import PreludePermissions
 import Testing
 
 /// Apple's raw values, value by value, against the engine's statuses (sources cited in AppleStatusMapping).

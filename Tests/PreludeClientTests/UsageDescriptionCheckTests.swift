@@ -1,5 +1,5 @@
+import PreludeClient
 import PreludeCore
-import PreludePermissions
 import Synchronization
 import Testing
 

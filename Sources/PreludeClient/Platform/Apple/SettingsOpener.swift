@@ -9,7 +9,7 @@
         /// The delay is the camera-authorization-flow seed's fix: opening the URL straight from an alert's button
         /// handler sometimes crashes. Returns whether the system opened it.
         @MainActor public static func open(afterMilliseconds delayMs: Int) async -> Bool {
-            try? await Task.sleep(for: .milliseconds(max(0, delayMs)))
+            try? await Task.sleep(nanoseconds: UInt64(max(0, delayMs)) * 1_000_000)
             guard let url = URL(string: UIApplication.openSettingsURLString) else { return false }
             return await UIApplication.shared.open(url, options: [:])
         }
