@@ -52,6 +52,9 @@ let package = Package(
             name: "prelude-client-crashtest", dependencies: ["PreludeClient", "PreludeCore"],
             swiftSettings: swiftSettings),
 
+        // The reference client: plays every seed flow against a running server through PermissionFlow (CI runs it).
+        .executableTarget(
+            name: "prelude-client-demo", dependencies: ["PreludeClient", "PreludeCore"], swiftSettings: swiftSettings),
         // Test helper for the kill -9 durability test: performs acknowledged writes until SIGKILLed.
         .executableTarget(name: "prelude-crashtest", dependencies: ["PreludeStorage"], swiftSettings: swiftSettings),
 
