@@ -50,7 +50,8 @@ public actor PreludeClient {
         ledger = CadenceLedger.load(ledgerPath) ?? CadenceLedger()
         queue = try EventQueue(directory: directory, capacity: configuration.eventQueueCapacity)
 
-        var schedule = RefreshSchedule(validatedAt: nil, lifetimes: CacheLifetimes(), backoff: configuration.fetchBackoff)
+        var schedule = RefreshSchedule(
+            validatedAt: nil, lifetimes: CacheLifetimes(), backoff: configuration.fetchBackoff)
         if case .loaded(let entry, let document) = cache.load(), document.app.id == configuration.app {
             self.document = document
             body = entry.body

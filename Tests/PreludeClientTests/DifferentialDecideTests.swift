@@ -28,8 +28,10 @@ import Testing
                 .appendingPathComponent("prelude-diff-\(UUID().uuidString)")
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             let database = try Database(path: directory + "/prelude.sqlite", readerCount: 1)
-            _ = try Migrator(migrations: try MigrationCatalog.load(directory: ClientFixture.repositoryRoot + "/migrations"))
-                .migrate(database)
+            _ = try Migrator(
+                migrations: try MigrationCatalog.load(directory: ClientFixture.repositoryRoot + "/migrations")
+            )
+            .migrate(database)
             _ = try DemoSeeder.seedIfEmpty(database, documentText: policyText, sourcePath: "differential.json")
             let store = PolicyStore(database: database)
             try store.loadAll()

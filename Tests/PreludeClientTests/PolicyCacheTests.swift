@@ -27,7 +27,12 @@ import Testing
         let newline = try #require(bytes.firstIndex(of: UInt8(ascii: "\n")))
         switch damage {
         case "truncated": bytes.removeLast(bytes.count / 3)
-        case "flipped": bytes[newline + 40] ^= 0x01
+        case "flipped":
+            // One letter of a text changed: the document still validates, only the checksum catches it.
+            let text = String(decoding: bytes[(newline + 1)...], as: UTF8.self)
+            let changed = text.replacingOccurrences(of: "Open Settings", with: "Open Settingz")
+            #expect(changed != text)
+            bytes = Array(bytes[...newline]) + Array(changed.utf8)
         case "header": bytes[3] = UInt8(ascii: "!")
         case "empty": bytes = []
         default:
