@@ -25,7 +25,8 @@ public struct CacheLifetimes: Sendable, Hashable, Codable {
             }
             guard let name = parts.first else { continue }
             // RFC 9111 §1.2.2: delta-seconds is a non-negative integer; anything else is ignored.
-            let seconds = parts.count == 2 ? Double(parts[1].trimmingCharacters(in: ["\""])).flatMap { $0 >= 0 ? $0 : nil } : nil
+            let seconds =
+                parts.count == 2 ? Double(parts[1].trimmingCharacters(in: ["\""])).flatMap { $0 >= 0 ? $0 : nil } : nil
             switch name {
             case "max-age": if let seconds { maxAge = seconds }
             case "stale-while-revalidate": if let seconds { staleWhileRevalidate = seconds }

@@ -52,7 +52,9 @@ public struct ClientDiagnostics: Sendable, Hashable, CustomStringConvertible {
             "ledger: \(ledgerShownCount) screens shown",
             "install: \(installId)",
         ]
-        if let nextFetchNotBefore { lines.insert("next fetch not before: \(nextFetchNotBefore.secondsSinceEpoch)", at: 2) }
+        if let nextFetchNotBefore {
+            lines.insert("next fetch not before: \(nextFetchNotBefore.secondsSinceEpoch)", at: 2)
+        }
         if forcedLocale != nil || !forcedVariants.isEmpty {
             let variants = forcedVariants.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
             lines.append("QA overrides: locale \(forcedLocale ?? "-"), variants [\(variants.joined(separator: ", "))]")

@@ -67,6 +67,12 @@ struct EventQueue {
         try rewrite()
     }
 
+    /// Removes the events with these ids (refused by the server one by one), wherever they are.
+    mutating func remove(ids: Set<String>) throws {
+        events.removeAll { ids.contains($0.id) }
+        try rewrite()
+    }
+
     /// Adds `count` to the persisted dropped counter.
     mutating func countDropped(_ count: Int) throws {
         dropped += count

@@ -40,10 +40,12 @@ public struct OfflineDecider: Sendable {
         resolved = PolicyResolver.resolve(document, context: context)
     }
 
-    /// The state the server would decide on for `state`: like the decide endpoint, an entry without its own OS
-    /// version takes the context's, unless the platform numbers its versions otherwise.
+    /// The state the server would decide on for `state`, as the decide endpoint reads it: `whenInUse` is full
+    /// access for `locationWhenInUse` (Apple's `authorizedWhenInUse`; `ClientState.decode` does the same), and an
+    /// entry without its own OS version takes the context's, unless the platform numbers its versions otherwise.
     public func completed(_ state: ClientState) -> ClientState {
         var state = state
+        if state.feature == .locationWhenInUse, state.status == .whenInUse { state.status = .authorized }
         if state.osVersion == nil, context.platform?.usesIOSVersions ?? true {
             state.osVersion = context.osVersion
         }

@@ -50,7 +50,8 @@ public actor PreludeClient {
         ledger = CadenceLedger.load(ledgerPath) ?? CadenceLedger()
         queue = try EventQueue(directory: directory, capacity: configuration.eventQueueCapacity)
 
-        var schedule = RefreshSchedule(validatedAt: nil, lifetimes: CacheLifetimes(), backoff: configuration.fetchBackoff)
+        var schedule = RefreshSchedule(
+            validatedAt: nil, lifetimes: CacheLifetimes(), backoff: configuration.fetchBackoff)
         if case .loaded(let entry, let document) = cache.load(), document.app.id == configuration.app {
             self.document = document
             body = entry.body
@@ -249,8 +250,15 @@ public actor PreludeClient {
                     flushNotBefore = nil
                     lastFlushFailure = nil
                     continue
+                case 422 where !Self.refusedIndices(response.body, batchSize: batch.count).isEmpty:
+                    // The server names the events it refuses (`/events/3/occurredAt`): drop those, resend the rest.
+                    let refused = Self.refusedIndices(response.body, batchSize: batch.count)
+                    result.rejected += refused.count
+                    try? queue.remove(ids: Set(refused.map { batch[$0].id }))
+                    try? queue.countDropped(refused.count)
+                    continue
                 case 400, 413, 422:
-                    // The server will refuse these events however often they are sent: drop and count them.
+                    // The server will refuse this batch however often it is sent: drop and count it.
                     result.rejected += batch.count
                     try? queue.removeFirst(batch.count)
                     try? queue.countDropped(batch.count)
@@ -273,6 +281,23 @@ public actor PreludeClient {
         }
         result.remaining = queue.events.count
         return result
+    }
+
+    /// The indices of the events a 422 problem document points at (`/events/<i>/…`).
+    static func refusedIndices(_ body: Data, batchSize: Int) -> Set<Int> {
+        struct Problem: Decodable {
+            struct Field: Decodable { var pointer: String }
+            var errors: [Field]?
+        }
+        guard let problem = try? JSONDecoder().decode(Problem.self, from: body) else { return [] }
+        var indices: Set<Int> = []
+        for field in problem.errors ?? [] {
+            let tokens = field.pointer.split(separator: "/", omittingEmptySubsequences: false)
+            guard tokens.count >= 3, tokens[1] == "events", let index = Int(tokens[2]), (0..<batchSize).contains(index)
+            else { return [] }
+            indices.insert(index)
+        }
+        return indices
     }
 
     private struct BatchAnswer: Decodable {

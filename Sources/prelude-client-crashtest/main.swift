@@ -1,7 +1,7 @@
 // Client half of the client's kill -9 test (Tests/PreludeClientTests/ClientCrashTests.swift). Opens a
 // PreludeClient on STORAGE, then records COUNT restricted-notice showings (each queues one event, fsynced before
 // `record` returns) and flushes after every BATCH of them; prints `queued <id>` after each record returns (the
-// acknowledgement to the app) and `flushed <accepted> <duplicates> <remaining>` after each flush. With COUNT 0 it
+// acknowledgement to the app) and `flushing` before and `flushed <accepted> <duplicates> <remaining>` after each flush. With COUNT 0 it
 // only flushes until the queue is empty. The test SIGKILLs it at arbitrary points and checks the server ends with
 // every acknowledged event exactly once.
 import Foundation
@@ -41,6 +41,7 @@ do {
         let decision = try await client.decide(feature: .camera, status: .restricted)
         if let event = try await client.record(.shown, for: decision) { say("queued \(event.id)") }
         if index % batch == 0 {
+            say("flushing")
             let result = await client.flush()
             say("flushed \(result.accepted) \(result.duplicates) \(result.remaining)")
         }

@@ -11,7 +11,7 @@ import Testing
         let service = try fixture.startService()
         defer { service.stop() }
         let client = try fixture.makeClient(port: service.port)
-        let features: [Feature] = [.camera, .microphone, .photos, .contacts, .notifications]
+        let features: [Feature] = [.camera, .microphone, .photos, .contacts, .locationWhenInUse]
         let queued = try await withThrowingTaskGroup(of: [String].self) { group in
             for task in 0..<48 {
                 group.addTask {

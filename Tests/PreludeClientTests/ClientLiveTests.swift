@@ -123,6 +123,7 @@ import Testing
         defer { service.stop() }
         fixture.clock.advance(3600)
         let delivered = await client.flush()
+        #expect(delivered.failure == nil)
         #expect(delivered.accepted == 3)
         #expect(delivered.remaining == 0)
         #expect(await client.refresh() == .notModified)
@@ -130,6 +131,26 @@ import Testing
         #expect(stored.count == 3)
         #expect(stored.ids == Set(queued))
         #expect(await client.flush().accepted == 0)  // nothing left, nothing resent
+    }
+
+    @Test func anEventTheServerRefusesIsDroppedAndCountedAndTheRestDelivered() async throws {
+        let service = try fixture.startService()
+        defer { service.stop() }
+        let client = try fixture.makeClient(port: service.port)
+        let decision = try await client.decide(feature: .camera, status: .restricted)
+        let good = try #require(try await client.record(.shown, for: decision))
+        // A device clock two days ahead: the server refuses that event (occurredAt), by its pointer.
+        fixture.clock.advance(2 * 86400)
+        try await client.record(.shown, for: decision)
+        fixture.clock.advance(-2 * 86400)
+        let late = try #require(try await client.record(.shown, for: decision))
+
+        let result = await client.flush()
+        #expect(result.rejected == 1)
+        #expect(result.accepted == 2)
+        #expect(result.remaining == 0)
+        #expect(try ClientFixture.storedEvents(service).ids == [good.id, late.id])
+        #expect(await client.diagnostics().droppedEvents == 1)
     }
 
     @Test func theLedgerHoldsCadenceAcrossLaunches() async throws {

@@ -7,8 +7,9 @@ import Testing
 @Suite struct PolicyCacheTests {
     let fixture = ClientFixture()
 
-    /// The cache file the client wrote after a fetch.
-    private func fetchedCacheFile() async throws -> String {
+    /// The cache file the client wrote after a fetch, and the (now closed) port of the server it came from: the
+    /// cache is keyed by server, so later clients must name the same one.
+    private func fetchedCacheFile() async throws -> (String, Int) {
         let service = try fixture.startService()
         defer { service.stop() }
         let client = try fixture.makeClient(port: service.port)
@@ -16,22 +17,29 @@ import Testing
         let files = try FileManager.default.contentsOfDirectory(atPath: fixture.path("client"))
         let name = try #require(files.first { $0.hasPrefix("policy-") && $0.hasSuffix("-schema1.cache") })
         #expect(!files.contains { $0.hasSuffix(".tmp") })
-        return fixture.path("client/" + name)
+        return (fixture.path("client/" + name), service.port)
     }
 
     @Test(arguments: ["truncated", "flipped", "header", "empty", "invalidPolicy"])
     func aDamagedCacheFileIsDiscardedNotTrusted(_ damage: String) async throws {
-        let path = try await fetchedCacheFile()
+        let (path, port) = try await fetchedCacheFile()
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         let newline = try #require(bytes.firstIndex(of: UInt8(ascii: "\n")))
         switch damage {
         case "truncated": bytes.removeLast(bytes.count / 3)
-        case "flipped": bytes[newline + 40] ^= 0x01
+        case "flipped":
+            // One letter of a text changed: the document still validates, only the checksum catches it.
+            let text = String(decoding: bytes[(newline + 1)...], as: UTF8.self)
+            let changed = text.replacingOccurrences(of: "Open Settings", with: "Open Settingz")
+            #expect(changed != text)
+            bytes = Array(bytes[...newline]) + Array(changed.utf8)
         case "header": bytes[3] = UInt8(ascii: "!")
         case "empty": bytes = []
         default:
             // A body whose checksum matches but which does not validate: a checksum alone is not trusted.
-            let body = Array(#"{"schemaVersion": 1, "app": {"id": "demo"}}"#.utf8)
+            let body = Array(
+                #"{"schemaVersion": 1, "app": {"id": "demo"}, "features": {"camera": {"cadence": {"prime": {"maxShows": 99}}}}}"#
+                    .utf8)
             var header = String(decoding: bytes[..<newline], as: UTF8.self)
             header = header.replacing(/"checksum":"[0-9a-f]+"/, with: "\"checksum\":\"\(Self.fnv(body))\"")
             header = header.replacing(/"length":\d+/, with: "\"length\":\(body.count)")
@@ -39,15 +47,15 @@ import Testing
         }
         try Data(bytes).write(to: URL(fileURLWithPath: path))
 
-        let client = try fixture.makeClient(port: try ClientFixture.closedPort())
+        let client = try fixture.makeClient(port: port)
         #expect(await client.diagnostics().source == .bootstrap)
         #expect(!FileManager.default.fileExists(atPath: path))
         #expect(try await client.decide(feature: .camera, status: .notDetermined).action == .prime)
     }
 
     @Test func anIntactCacheFileIsUsed() async throws {
-        _ = try await fetchedCacheFile()
-        let client = try fixture.makeClient(port: try ClientFixture.closedPort(), bootstrap: false)
+        let (_, port) = try await fetchedCacheFile()
+        let client = try fixture.makeClient(port: port, bootstrap: false)
         #expect(await client.diagnostics().source == .cache)
         #expect(try await client.decide(feature: .camera, status: .notDetermined).action == .prime)
     }

@@ -19,19 +19,27 @@ enum PolicyVariants {
         let location = features["locationWhenInUse"] as! [String: Any]
         let cameraCopy = camera["copy"]!
         let upgradeCopy = location["copy"]!
-        features["locationAlways"] = ["copy": upgradeCopy, "partial": ["whenInUse": "upgrade", "reducedAccuracy": "proceed"]]
+        features["locationAlways"] = [
+            "copy": upgradeCopy, "partial": ["whenInUse": "upgrade", "reducedAccuracy": "proceed"],
+        ]
         features["calendars"] = ["copy": upgradeCopy, "partial": ["writeOnly": "upgrade"], "strategy": "direct"]
         for name in ["bluetooth", "reminders", "motion", "speech", "health", "localNetwork"] {
             features[name] = ["copy": cameraCopy]
         }
         var cameraPolicy = camera
         cameraPolicy["targeting"] = [
-            ["name": "fr-old-app", "when": ["locales": ["fr"], "appVersion": "<2.0.0"], "set": ["strategy": "direct"]],
+            [
+                "name": "fr-old-app", "when": ["locales": ["fr"], "appVersion": "<2.0.0"],
+                "set": ["strategy": "direct"],
+            ],
             [
                 "name": "old-os", "when": ["os": "<16"],
                 "set": ["cadence": ["prime": ["minIntervalHours": 24, "backoff": 1.5, "maxShows": 5]]],
             ],
-            ["name": "mac", "when": ["platform": "macos"], "set": ["settings": ["delayMs": 0, "leaveScreenFirst": false]]],
+            [
+                "name": "mac", "when": ["platform": "macos"],
+                "set": ["settings": ["delayMs": 0, "leaveScreenFirst": false]],
+            ],
         ]
         features["camera"] = cameraPolicy
         root["features"] = features
@@ -48,14 +56,19 @@ enum PolicyVariants {
         ])
         experiments.append([
             "key": "photos-strategy", "feature": "photos", "seed": "photos-2026", "coverage": 0.6,
-            "variants": [["name": "prime", "weight": 50], ["name": "direct", "weight": 50, "set": ["strategy": "direct"]]],
+            "variants": [
+                ["name": "prime", "weight": 50], ["name": "direct", "weight": 50, "set": ["strategy": "direct"]],
+            ],
         ])
         experiments.append([
             "key": "location-strategy", "feature": "locationWhenInUse", "coverage": 1,
             "variants": [
                 ["name": "button", "weight": 40, "set": ["strategy": "button"]],
                 ["name": "direct", "weight": 30, "set": ["strategy": "direct"]],
-                ["name": "slow-nudge", "weight": 30, "set": ["cadence": ["settings": ["minIntervalHours": 720, "backoff": 1, "maxShows": 1]]]],
+                [
+                    "name": "slow-nudge", "weight": 30,
+                    "set": ["cadence": ["settings": ["minIntervalHours": 720, "backoff": 1, "maxShows": 1]]],
+                ],
             ],
         ])
         experiments.append([

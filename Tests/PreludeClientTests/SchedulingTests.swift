@@ -33,7 +33,8 @@ import Testing
         let start = Instant(secondsSinceEpoch: 1000)
         var schedule = RefreshSchedule(validatedAt: nil, lifetimes: CacheLifetimes(), backoff: Backoff(base: 10))
         #expect(schedule.isDue(now: start))  // bootstrap: never validated
-        schedule.succeeded(at: start, lifetimes: CacheLifetimes(maxAge: 60, staleWhileRevalidate: 300, staleIfError: 900))
+        schedule.succeeded(
+            at: start, lifetimes: CacheLifetimes(maxAge: 60, staleWhileRevalidate: 300, staleIfError: 900))
         #expect(!schedule.isDue(now: start.adding(seconds: 59)))
         #expect(schedule.isDue(now: start.adding(seconds: 60)))
         #expect(schedule.isDue(now: start.adding(seconds: -1)))  // clock moved back
