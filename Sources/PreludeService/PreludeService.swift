@@ -55,8 +55,10 @@ package final class PreludeService: Sendable {
     /// Opens and migrates the database, seeds the demo on an empty one, and starts listening.
     ///
     /// `eventObservers` see every newly stored client event inside its transaction (``EventIngestionObserver``).
+    /// `clock` (Unix seconds) is the decide endpoint's "now"; tests that replay flows over simulated time set it.
     package static func start(
-        configuration: ServiceConfiguration, logger: Logger, eventObservers: [any EventIngestionObserver] = []
+        configuration: ServiceConfiguration, logger: Logger, eventObservers: [any EventIngestionObserver] = [],
+        clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) throws -> PreludeService {
         let (database, migrator, _) = try openAndMigrate(configuration: configuration, logger: logger)
         do {
@@ -73,7 +75,8 @@ package final class PreludeService: Sendable {
             let eventIngestor = EventIngestor(database: database, observers: [ExperimentAggregator()] + eventObservers)
             observability.observe(events: eventIngestor)
             PublicRoutes.register(
-                on: &router, store: policyStore, cacheControl: PolicyCacheControl(configuration), events: eventIngestor)
+                on: &router, store: policyStore, cacheControl: PolicyCacheControl(configuration), events: eventIngestor,
+                clock: clock)
             let admin = try AdminAPI.make(
                 configuration: configuration, database: database, store: policyStore, logger: logger)
             var adminRouter = Router()

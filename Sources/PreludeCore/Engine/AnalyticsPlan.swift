@@ -36,7 +36,7 @@ public struct AnalyticsPlan: Hashable, Sendable {
     /// The plan for each action.
     public static func forAction(_ action: DecisionAction) -> AnalyticsPlan {
         switch action {
-        case .proceed, .wait: .none
+        case .proceed, .wait, .askInContext, .systemPicker: .none
         case .unsupported: AnalyticsPlan(onShow: .unsupportedShown)
         case .prime:
             AnalyticsPlan(

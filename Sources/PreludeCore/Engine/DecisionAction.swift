@@ -28,6 +28,12 @@ public enum DecisionAction: String, CaseIterable, Hashable, Sendable, Codable {
     /// Present ContactsUI's contact access picker (iOS 18, SwiftUI `contactAccessPicker(isPresented:)`): manage
     /// the limited contact set in bulk.
     case contactAccessPicker
+    /// Show nothing now and do not ask: a launch-time request the policy does not allow (HIG: ask in context);
+    /// decide again when the person uses the feature.
+    case askInContext
+    /// Use the out-of-process system picker, which needs no permission (PHPickerViewController for photos,
+    /// CNContactPickerViewController for one contact): the policy's use case is `pick`.
+    case systemPicker
 
     /// The screen kind whose history counts this showing, for the actions governed by a cadence.
     public var cadenceKind: CadenceKind? {
@@ -36,7 +42,7 @@ public enum DecisionAction: String, CaseIterable, Hashable, Sendable, Codable {
         case .openSettings: .settings
         case .upgrade, .limitedPicker, .contactAccessPicker: .upgrade
         case .contactAccessButton, .proceed, .unsupported, .wait, .systemPrompt, .locationButton, .deniedScreen,
-            .restrictedNotice:
+            .restrictedNotice, .askInContext, .systemPicker:
             nil
         }
     }

@@ -26,6 +26,14 @@ public enum DecisionEngine {
         guard state.available || capabilities.mayBeUnavailable else { throw .alwaysAvailable(feature) }
         let context = Context(policy: policy, state: state, now: now)
 
+        if state.origin == .launch && !policy.access.askAtLaunch && state.status != .authorized {
+            // PA-8 (HIG): ask when the feature is used; at launch only when the app cannot work without it.
+            // Nothing is shown at launch, not even the unsupported message: the feature is not in use yet.
+            if let os = state.osVersion, os >= capabilities.introduced, os < statusSince {
+                throw .statusTooNew(feature: feature, status: state.status, since: statusSince, os: os)
+            }
+            return context.show(.askInContext, .launchNotAllowed)
+        }
         if !state.available { return context.show(.unsupported, .hardwareUnavailable, screen: .unsupported) }
         if let os = state.osVersion, os < capabilities.introduced {
             // Before the feature's API existed nothing can be asked, whatever a stale status says.
@@ -33,6 +41,11 @@ public enum DecisionEngine {
         }
         if let os = state.osVersion, os < statusSince {
             throw .statusTooNew(feature: feature, status: state.status, since: statusSince, os: os)
+        }
+
+        if policy.access.useCase == .pick && state.status != .authorized {
+            // PA-9: the out-of-process picker needs no permission, whatever the status (App Review 5.1.1(iii)).
+            return context.show(.systemPicker, .pickerServesUseCase)
         }
 
         switch state.status {

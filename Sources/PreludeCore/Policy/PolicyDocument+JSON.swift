@@ -24,6 +24,7 @@ extension PolicyDocument {
         var featuresObject = JSONObject()
         for policy in orderedFeatures {
             var body = policy.settings.jsonObject
+            if !policy.access.isDefault { body["access"] = policy.access.jsonValue }
             if !policy.targeting.isEmpty {
                 body["targeting"] = .array(policy.targeting.map(\.jsonValue))
             }

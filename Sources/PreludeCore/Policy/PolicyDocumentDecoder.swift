@@ -91,7 +91,12 @@ struct PolicyDocumentDecoder {
         -> FeaturePolicy
     {
         var policy = FeaturePolicy(feature: feature)
-        policy.settings = decodeOverride(object, at: pointer, extraMembers: ["targeting"])
+        policy.settings = decodeOverride(object, at: pointer, extraMembers: ["targeting", "access"])
+        if let access = object["access"] {
+            let decoded = FeatureAccess.decode(access, feature: feature, at: pointer.appending("access"))
+            policy.access = decoded.access
+            problems += decoded.problems
+        }
         if let targeting = object["targeting"], let rules = array(targeting, at: pointer.appending("targeting")) {
             for (index, value) in rules.enumerated() {
                 let rulePointer = pointer.appending("targeting").appending(index)

@@ -112,7 +112,8 @@ public enum PolicyResolver {
             feature: feature, strategy: strategy, button: button, style: merged.style ?? .single,
             cadence: merged.effectiveCadence, settings: merged.effectiveSettings, partial: partial,
             copy: ResolvedCopy(texts), variant: variantAssignment, appliedRules: appliedRules,
-            buttonFallback: buttonFallback, minimumOS: document.app.effectiveMinimumOS
+            buttonFallback: buttonFallback, minimumOS: document.app.effectiveMinimumOS,
+            access: policy.access
         )
     }
 }

@@ -26,6 +26,8 @@ public struct ResolvedFeature: Sendable, Hashable {
     public var appliedRules: [String]
     /// The lowest OS a client of the app runs (``AppInfo/effectiveMinimumOS``); the engine refuses older ones.
     public var minimumOS: SemanticVersion
+    /// When and why the feature asks (the feature entry's `access`).
+    public var access: FeatureAccess
 
     /// A resolved feature with the given parts.
     public init(
@@ -40,7 +42,8 @@ public struct ResolvedFeature: Sendable, Hashable {
         variant: VariantAssignment? = nil,
         appliedRules: [String] = [],
         buttonFallback: Bool = false,
-        minimumOS: SemanticVersion = AppInfo.defaultMinimumOS
+        minimumOS: SemanticVersion = AppInfo.defaultMinimumOS,
+        access: FeatureAccess = FeatureAccess()
     ) {
         self.feature = feature
         self.strategy = strategy
@@ -54,6 +57,7 @@ public struct ResolvedFeature: Sendable, Hashable {
         self.appliedRules = appliedRules
         self.buttonFallback = buttonFallback
         self.minimumOS = minimumOS
+        self.access = access
     }
 
     /// The action for partial status `status` (`proceed` when unset).
@@ -93,6 +97,7 @@ public struct ResolvedFeature: Sendable, Hashable {
         object["copy"] = copy.jsonValue
         if let variant { object["variant"] = variant.jsonValue }
         if !appliedRules.isEmpty { object["rules"] = .array(appliedRules.map(JSONValue.string)) }
+        if !access.isDefault { object["access"] = access.jsonValue }
         return .object(object)
     }
 }
