@@ -170,7 +170,9 @@ import Testing
             let valid = statuses.filter { capabilities.statuses[$0] != nil }
             state.status = valid[random.below(valid.count)]
         }
-        state.available = !random.chance(0.1)
+        // Only features the catalogue says may be missing can report `available: false` (others are refused).
+        let missing = random.chance(0.1)
+        state.available = !(missing && feature.capabilities.mayBeUnavailable)
         if random.chance(0.3) {
             state.osVersion = SemanticVersion(["12.0", "14.0", "15.0", "17.0", "18.0", "18.2"][random.below(6)])
         }

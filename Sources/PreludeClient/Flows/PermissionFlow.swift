@@ -78,7 +78,7 @@ public actor PermissionFlow {
             await device.openSettings(afterMilliseconds: entry.decision.settingsDelayMs ?? 200)
             return entry.decision
         case .proceed, .unsupported, .wait, .locationButton, .contactAccessButton, .deniedScreen, .restrictedNotice,
-            .limitedPicker, .askInContext, .systemPicker:
+            .limitedPicker, .contactAccessPicker, .askInContext, .systemPicker:
             return entry.decision
         }
     }
