@@ -66,7 +66,8 @@ struct CopyLexiconLanguagesTests {
         let tag = LocaleTag(locale)!
         return PolicyDocument(
             app: AppInfo(id: "lint", name: "Lint", defaultLocale: tag),
-            features: [feature: FeaturePolicy(feature: feature, settings: FeatureOverride(copy: [tag: CopySet(texts)]))])
+            features: [feature: FeaturePolicy(feature: feature, settings: FeatureOverride(copy: [tag: CopySet(texts)]))]
+        )
     }
 
     static func rules(_ document: PolicyDocument, severity: LintSeverity = .error) -> Set<String> {
@@ -100,7 +101,8 @@ struct CopyLexiconLanguagesTests {
         ("tr", "İzin Ver", "PA-2"), ("tr", "Şimdi Değil", "PA-3"), ("tr", "Devam", nil),
     ])
     func continueLabels(locale: String, label: String, rule: String?) {
-        let findings = CopyLinter.lint(Self.document(locale: locale, replacing: [CopyKey(.prime, .continueLabel): label]))
+        let findings = CopyLinter.lint(
+            Self.document(locale: locale, replacing: [CopyKey(.prime, .continueLabel): label]))
         #expect(findings.map(\.ruleId) == (rule.map { [$0] } ?? []), "\(findings)")
         #expect(findings.allSatisfy { $0.severity == .error })
     }
@@ -111,7 +113,9 @@ struct CopyLexiconLanguagesTests {
         ("nl", "Vraag app om niet te volgen"), ("tr", "Uygulamadan İzleme Yapmamasını İste"),
     ])
     func systemAlertImitationIsPA4(locale: String, title: String) {
-        #expect(Self.rules(Self.document(.tracking, locale: locale, replacing: [CopyKey(.prime, .title): title])).contains("PA-4"))
+        #expect(
+            Self.rules(Self.document(.tracking, locale: locale, replacing: [CopyKey(.prime, .title): title])).contains(
+                "PA-4"))
     }
 
     @Test(arguments: [
@@ -123,7 +127,8 @@ struct CopyLexiconLanguagesTests {
         ("tr", "Fişlerinizi taramak için “İzin Ver” düğmesine dokunun."),
     ])
     func pointingAtTheAllowButtonIsPA5(locale: String, message: String) {
-        #expect(Self.rules(Self.document(locale: locale, replacing: [CopyKey(.prime, .message): message])).contains("PA-5"))
+        #expect(
+            Self.rules(Self.document(locale: locale, replacing: [CopyKey(.prime, .message): message])).contains("PA-5"))
     }
 
     @Test(arguments: [
@@ -173,7 +178,8 @@ struct CopyLexiconLanguagesTests {
         ("tr", "Size daha iyi bir deneyim sunmak için kamerayı kullanırız."),
     ])
     func vaguePurposeIsPS5(locale: String, message: String) {
-        #expect(Self.rules(Self.document(locale: locale, replacing: [CopyKey(.prime, .message): message])).contains("PS-5"))
+        #expect(
+            Self.rules(Self.document(locale: locale, replacing: [CopyKey(.prime, .message): message])).contains("PS-5"))
     }
 
     @Test(arguments: [

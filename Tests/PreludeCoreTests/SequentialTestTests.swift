@@ -92,7 +92,9 @@ struct SequentialTestTests {
             }
             let report = try ExperimentAnalysis.analyze(
                 experimentKey: "ab", feature: "camera",
-                variants: [("control", 50, Self.funnel(control, of: 2_000)), ("b", 50, Self.funnel(treatment, of: 2_000))],
+                variants: [
+                    ("control", 50, Self.funnel(control, of: 2_000)), ("b", 50, Self.funnel(treatment, of: 2_000)),
+                ],
                 controlName: "control", minimumEffect: 0.05)
             if report.variants[1].verdict == .better { found += 1 }
         }

@@ -36,7 +36,9 @@ struct AdminExperimentsTests {
         let audit = try server.send("GET", "/v1/admin/audit?action=experiment.patch")
         let entry = try #require((audit.object["entries"] as? [[String: Any]])?.first)
         #expect((entry["detail"] as? [String: Any])?["experiment"] as? String == "mic")
-        #expect(try server.send("GET", "/v1/admin/apps/demo/revisions").object["revisions"].map { ($0 as? [Any])?.count } == 2)
+        #expect(
+            try server.send("GET", "/v1/admin/apps/demo/revisions").object["revisions"].map { ($0 as? [Any])?.count }
+                == 2)
         // Stale, invalid (weights must sum to 100): refused, nothing written.
         let before = try server.dump()
         #expect(

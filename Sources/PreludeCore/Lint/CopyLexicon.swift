@@ -47,11 +47,20 @@ package enum CopyLexicon {
                 #"permit\w*"#, #"acept\w*"#, #"autoriz\w*"#, #"activ\w*"#, #"conced\w*"#, #"sí"#,
                 #"de acuerdo"#, #"ok"#,
             ]
-        case .portuguese: [#"permit\w*"#, #"aceit\w*"#, #"autoriz\w*"#, #"ativ\w*"#, #"conced\w*"#, "concordo", "sim", "ok"]
-        case .italian: [#"consent\w*"#, #"accett\w*"#, #"autorizz\w*"#, #"attiv\w*"#, #"abilit\w*"#, "concedi", "sì", "va bene", "ok"]
+        case .portuguese:
+            [#"permit\w*"#, #"aceit\w*"#, #"autoriz\w*"#, #"ativ\w*"#, #"conced\w*"#, "concordo", "sim", "ok"]
+        case .italian:
+            [
+                #"consent\w*"#, #"accett\w*"#, #"autorizz\w*"#, #"attiv\w*"#, #"abilit\w*"#, "concedi", "sì", "va bene",
+                "ok",
+            ]
         case .korean: ["허용", "승인", "동의", "수락", "활성화", "켜기", "확인"]
         case .russian: [#"разреш\w*"#, #"приня\w*"#, #"принима\w*"#, #"соглас\w*"#, #"включ\w*"#, "да", "ок", "хорошо"]
-        case .dutch: [#"sta( \w+)? toe"#, "toestaan", #"accepteer\w*"#, "akkoord", "inschakelen", #"activeer\w*"#, "geef toegang", "ja", "ok"]
+        case .dutch:
+            [
+                #"sta( \w+)? toe"#, "toestaan", #"accepteer\w*"#, "akkoord", "inschakelen", #"activeer\w*"#,
+                "geef toegang", "ja", "ok",
+            ]
         case .turkish: [#"[iİ]zin ver\w*"#, #"kabul\w*"#, #"onayla\w*"#, #"etkinleştir\w*"#, "aç", "evet", "tamam"]
         case .japanese: ["許可", "承認", "同意", "有効に", "オンに", "はい", "OK"]
         case .simplifiedChinese: ["允许", "同意", "接受", "授权", "开启", "启用", "打开", "好的"]
@@ -74,12 +83,22 @@ package enum CopyLexicon {
             ]
         case .german: [#"später"#, #"nicht jetzt"#, #"abbrechen"#, #"schließen"#, #"überspringen"#, #"nein,? danke"#]
         case .spanish: [#"ahora no"#, #"más tarde"#, #"cancelar"#, #"cerrar"#, #"omitir"#, #"no,? gracias"#]
-        case .portuguese: ["agora não", "mais tarde", "cancelar", "fechar", "ignorar", "pular", "não,? obrigad[oa]", "não permitir"]
-        case .italian: ["non ora", "più tardi", "annulla", "chiudi", "salta", "ignora", "no,? grazie", "non consentire"]
+        case .portuguese:
+            ["agora não", "mais tarde", "cancelar", "fechar", "ignorar", "pular", "não,? obrigad[oa]", "não permitir"]
+        case .italian:
+            ["non ora", "più tardi", "annulla", "chiudi", "salta", "ignora", "no,? grazie", "non consentire"]
         case .korean: ["나중에", "지금 안 함", "취소", "닫기", "건너뛰기", "괜찮습니다", "허용 안 함"]
         case .russian: ["не сейчас", "позже", #"отмен\w*"#, "закрыть", "пропустить", "нет,? спасибо", "не разрешать"]
-        case .dutch: ["niet nu", "later", "annuleer", "annuleren", "sluit", "sluiten", "sla over", "overslaan", "nee,? bedankt", "sta niet toe"]
-        case .turkish: ["şimdi değil", "daha sonra", "sonra", "vazgeç", "[iİ]ptal", "kapat", "atla", "hayır,? teşekkürler", "[iİ]zin verme"]
+        case .dutch:
+            [
+                "niet nu", "later", "annuleer", "annuleren", "sluit", "sluiten", "sla over", "overslaan",
+                "nee,? bedankt", "sta niet toe",
+            ]
+        case .turkish:
+            [
+                "şimdi değil", "daha sonra", "sonra", "vazgeç", "[iİ]ptal", "kapat", "atla", "hayır,? teşekkürler",
+                "[iİ]zin verme",
+            ]
         case .japanese: ["後で", "あとで", "今はしない", "キャンセル", "閉じる", "スキップ"]
         case .simplifiedChinese: ["以后再说", "稍后", "暂不", "取消", "关闭", "跳过", "不用了"]
         case .traditionalChinese: ["以後再說", "稍後", "暫不", "取消", "關閉", "跳過", "不用了"]
@@ -110,12 +129,33 @@ package enum CopyLexicon {
                 #"(quiere|desea) (acceder|usar)"#, #"no permitir"#, #"pedir a la app que no (me )?rastree"#,
                 #"permitir (el )?rastreo"#, #"permitir una vez"#,
             ]
-        case .portuguese: ["(deseja|gostaria de) (acessar|aceder|usar)", "não permitir", "pedir (ao|à) (app|aplicativo) para não rastrear", "permitir (o )?rastreamento", "permitir uma vez", "permitir durante o uso"]
-        case .italian: ["vorrebbe (accedere|usare)", "non consentire", "chiedi all['’]app di non tracciare", "consenti (il )?tracciamento", "consenti una volta", "consenti mentre usi"]
+        case .portuguese:
+            [
+                "(deseja|gostaria de) (acessar|aceder|usar)", "não permitir",
+                "pedir (ao|à) (app|aplicativo) para não rastrear", "permitir (o )?rastreamento", "permitir uma vez",
+                "permitir durante o uso",
+            ]
+        case .italian:
+            [
+                "vorrebbe (accedere|usare)", "non consentire", "chiedi all['’]app di non tracciare",
+                "consenti (il )?tracciamento", "consenti una volta", "consenti mentre usi",
+            ]
         case .korean: ["접근하려고 합니다", "허용 안 함", "추적 금지 요청", "추적 허용", "한 번 허용", "사용하는 동안 허용"]
-        case .russian: ["запрашивает доступ", "не разрешать", "попросить приложение не отслеживать", "разрешить отслеживание", "разрешить один раз", "при использовании приложения"]
-        case .dutch: ["wil toegang", "sta niet toe", "vraag app om niet te volgen", "sta volgen toe", "sta eenmaal toe", "bij gebruik van app"]
-        case .turkish: ["erişmek istiyor", "[iİ]zin verme", "uygulamadan [iİ]zleme yapmamasını [iİ]ste", "[iİ]zlemeye [iİ]zin ver", "bir kez [iİ]zin ver", "uygulamayı kullanırken"]
+        case .russian:
+            [
+                "запрашивает доступ", "не разрешать", "попросить приложение не отслеживать", "разрешить отслеживание",
+                "разрешить один раз", "при использовании приложения",
+            ]
+        case .dutch:
+            [
+                "wil toegang", "sta niet toe", "vraag app om niet te volgen", "sta volgen toe", "sta eenmaal toe",
+                "bij gebruik van app",
+            ]
+        case .turkish:
+            [
+                "erişmek istiyor", "[iİ]zin verme", "uygulamadan [iİ]zleme yapmamasını [iİ]ste",
+                "[iİ]zlemeye [iİ]zin ver", "bir kez [iİ]zin ver", "uygulamayı kullanırken",
+            ]
         case .japanese:
             [
                 "アクセスを求めています", "トラッキングしないように", "許可しない", "1度だけ許可", "一度だけ許可",
@@ -171,12 +211,32 @@ package enum CopyLexicon {
                 #"gratis"#, #"gratuit\w*"#, #"recompensas?"#, #"bono"#, #"monedas"#, #"créditos?"#,
                 #"descuentos?"#, #"desbloque\w*"#, #"gan(a|ar|as)"#, #"regalos?"#,
             ]
-        case .portuguese: ["grátis", #"gratuit\w*"#, "recompensas?", "bônus", "bónus", "moedas", "créditos?", "descontos?", #"desbloque\w*"#, #"ganh\w*"#, "presentes?", "brindes?", "pontos"]
-        case .italian: ["gratis", #"gratuit\w*"#, #"ricompens\w*"#, "premio", "bonus", "monete", "crediti", #"scont\w*"#, #"sblocc\w*"#, "vinci", "vincere", #"regal\w*"#, "punti"]
+        case .portuguese:
+            [
+                "grátis", #"gratuit\w*"#, "recompensas?", "bônus", "bónus", "moedas", "créditos?", "descontos?",
+                #"desbloque\w*"#, #"ganh\w*"#, "presentes?", "brindes?", "pontos",
+            ]
+        case .italian:
+            [
+                "gratis", #"gratuit\w*"#, #"ricompens\w*"#, "premio", "bonus", "monete", "crediti", #"scont\w*"#,
+                #"sblocc\w*"#, "vinci", "vincere", #"regal\w*"#, "punti",
+            ]
         case .korean: ["무료", "보상", "보너스", "코인", "포인트", "할인", "쿠폰", "선물", "경품", "적립", "잠금 해제"]
-        case .russian: [#"бесплатн\w*"#, #"наград\w*"#, #"бонус\w*"#, #"монет\w*"#, #"кредит\w*"#, #"скидк\w*"#, #"разблокир\w*"#, #"выигр\w*"#, #"подар\w*"#, "баллы", "очки"]
-        case .dutch: ["gratis", #"beloning\w*"#, #"bonus\w*"#, "munten", "tegoed", #"korting\w*"#, #"ontgrendel\w*"#, #"verdien\w*"#, "winnen", #"cadeau\w*"#, "punten"]
-        case .turkish: ["ücretsiz", "bedava", #"ödül\w*"#, #"bonus\w*"#, #"jeton\w*"#, #"kredi\w*"#, #"[iİ]ndirim\w*"#, #"kilidini aç\w*"#, #"kazan\w*"#, #"hediye\w*"#, #"puan\w*"#]
+        case .russian:
+            [
+                #"бесплатн\w*"#, #"наград\w*"#, #"бонус\w*"#, #"монет\w*"#, #"кредит\w*"#, #"скидк\w*"#,
+                #"разблокир\w*"#, #"выигр\w*"#, #"подар\w*"#, "баллы", "очки",
+            ]
+        case .dutch:
+            [
+                "gratis", #"beloning\w*"#, #"bonus\w*"#, "munten", "tegoed", #"korting\w*"#, #"ontgrendel\w*"#,
+                #"verdien\w*"#, "winnen", #"cadeau\w*"#, "punten",
+            ]
+        case .turkish:
+            [
+                "ücretsiz", "bedava", #"ödül\w*"#, #"bonus\w*"#, #"jeton\w*"#, #"kredi\w*"#, #"[iİ]ndirim\w*"#,
+                #"kilidini aç\w*"#, #"kazan\w*"#, #"hediye\w*"#, #"puan\w*"#,
+            ]
         case .japanese:
             [
                 "無料", "特典", "報酬", "ボーナス", "コイン", "ポイント", "割引", "クーポン", "プレゼント",
@@ -220,12 +280,33 @@ package enum CopyLexicon {
                 #"para (seguir|continuar) usando"#, #"(es )?obligatori[oa]"#, #"(debes|tienes que) permitir"#,
                 #"no funcionará"#, #"no (podrás|puedes) (usar|continuar)"#,
             ]
-        case .portuguese: ["para continuar (a usar|usando)", "(é )?obrigatóri[oa]", "(precisa|deve|tem que) permitir", "não (vai )?funcionar(á)?", "não (poderá|pode) (usar|continuar)"]
-        case .italian: ["per continuare a usare", "(è )?obbligatori[oa]", "(devi|è necessario) consentire", "non funzionerà", "non (potrai|puoi) (usare|continuare)"]
+        case .portuguese:
+            [
+                "para continuar (a usar|usando)", "(é )?obrigatóri[oa]", "(precisa|deve|tem que) permitir",
+                "não (vai )?funcionar(á)?", "não (poderá|pode) (usar|continuar)",
+            ]
+        case .italian:
+            [
+                "per continuare a usare", "(è )?obbligatori[oa]", "(devi|è necessario) consentire", "non funzionerà",
+                "non (potrai|puoi) (usare|continuare)",
+            ]
         case .korean: ["필수", "허용하지 않으면", "허용해야", "사용할 수 없습니다", "이용할 수 없습니다", "계속 사용하려면"]
-        case .russian: ["чтобы продолжить (пользоваться|использовать)", #"обязательн\w*"#, "(необходимо|нужно|должны) разрешить", "не будет работать", "не (сможете|можете) (пользоваться|использовать|продолжить)"]
-        case .dutch: ["om .{0,30}te blijven gebruiken", "verplicht", "(moet|moeten) .{0,30}toestaan", "werkt niet", "(kun|kunt) .{0,20}niet (gebruiken|verder)"]
-        case .turkish: ["kullanmaya devam etmek için", "zorunlu", "gerekli", #"[iİ]zin vermeniz gerek\w*"#, "çalışmaz", "kullanamazsınız"]
+        case .russian:
+            [
+                "чтобы продолжить (пользоваться|использовать)", #"обязательн\w*"#,
+                "(необходимо|нужно|должны) разрешить", "не будет работать",
+                "не (сможете|можете) (пользоваться|использовать|продолжить)",
+            ]
+        case .dutch:
+            [
+                "om .{0,30}te blijven gebruiken", "verplicht", "(moet|moeten) .{0,30}toestaan", "werkt niet",
+                "(kun|kunt) .{0,20}niet (gebruiken|verder)",
+            ]
+        case .turkish:
+            [
+                "kullanmaya devam etmek için", "zorunlu", "gerekli", #"[iİ]zin vermeniz gerek\w*"#, "çalışmaz",
+                "kullanamazsınız",
+            ]
         case .japanese:
             [
                 "必須", "許可しないと", "許可しない限り", "利用できません", "使用できません", "続けて利用するには",
@@ -244,7 +325,8 @@ package enum CopyLexicon {
         case .german: [#"(wird|werden|wurde|wurden) .{0,40} ge\w+(t|en)"#]
         case .spanish: [#"(es|son|será|serán|fue|fueron) \w+(ado|ada|ados|adas|ido|ida|idos|idas)"#]
         case .portuguese: [#"(é|são|será|serão|foi|foram) \w+(ado|ada|ados|adas|ido|ida|idos|idas)"#]
-        case .italian: [#"(è|sono|sarà|saranno|viene|vengono) (stat[oaie] )?\w+(ato|ata|ati|ate|uto|uta|uti|ute|ito|ita|iti|ite)"#]
+        case .italian:
+            [#"(è|sono|sarà|saranno|viene|vengono) (stat[oaie] )?\w+(ato|ata|ati|ate|uto|uta|uti|ute|ito|ita|iti|ite)"#]
         case .korean: []
         case .russian: [#"(был|была|было|были|будет|будут) \w+(ан|ян|ен|ён|т)(а|о|ы)?"#]
         case .dutch: [#"(wordt|worden|werd|werden) .{0,40}ge\w+(d|t|en)"#]
@@ -299,12 +381,33 @@ package enum CopyLexicon {
                 #"mejor experiencia"#, #"mejorar (tu|su|la) experiencia"#, #"funcionamiento de la app"#,
                 #"^(esta )?app necesita (acceso|permiso)"#,
             ]
-        case .portuguese: ["melhor experiência", "melhorar (a |sua )?experiência", "funcionamento do app", "^(este )?(app|aplicativo) precisa de (acesso|permissão)"]
-        case .italian: ["migliore esperienza", "esperienza migliore", "migliorare (la tua |l['’])esperienza", "funzionamento dell['’]app", "^(questa )?app (ha bisogno|necessita) (di accesso|dell['’]accesso|del permesso)"]
+        case .portuguese:
+            [
+                "melhor experiência", "melhorar (a |sua )?experiência", "funcionamento do app",
+                "^(este )?(app|aplicativo) precisa de (acesso|permissão)",
+            ]
+        case .italian:
+            [
+                "migliore esperienza", "esperienza migliore", "migliorare (la tua |l['’])esperienza",
+                "funzionamento dell['’]app",
+                "^(questa )?app (ha bisogno|necessita) (di accesso|dell['’]accesso|del permesso)",
+            ]
         case .korean: ["더 나은 경험", "경험을 개선", "경험 향상", "서비스 향상", "^이? ?앱은? .{0,10}(접근|권한)이 필요합니다"]
-        case .russian: [#"(лучш\w*|улучшенн\w*) (опыт|впечатлени\w*)"#, "улучшить (ваш |ваши )?(опыт|впечатления)", "работы приложения", "^(этому )?приложению (нужен|требуется) (доступ|разрешение)"]
-        case .dutch: ["betere (ervaring|service)", "(ervaring|ervaringen) (te )?verbeteren", "werking van de app", "^(deze )?app (heeft|vraagt) (toegang|toestemming) nodig"]
-        case .turkish: ["daha iyi (bir )?deneyim", #"deneyimi(ni|nizi)? iyileştir\w*"#, "uygulamanın çalışması", "^(bu )?uygulamanın .{0,10}(erişime|izne) ihtiyacı var"]
+        case .russian:
+            [
+                #"(лучш\w*|улучшенн\w*) (опыт|впечатлени\w*)"#, "улучшить (ваш |ваши )?(опыт|впечатления)",
+                "работы приложения", "^(этому )?приложению (нужен|требуется) (доступ|разрешение)",
+            ]
+        case .dutch:
+            [
+                "betere (ervaring|service)", "(ervaring|ervaringen) (te )?verbeteren", "werking van de app",
+                "^(deze )?app (heeft|vraagt) (toegang|toestemming) nodig",
+            ]
+        case .turkish:
+            [
+                "daha iyi (bir )?deneyim", #"deneyimi(ni|nizi)? iyileştir\w*"#, "uygulamanın çalışması",
+                "^(bu )?uygulamanın .{0,10}(erişime|izne) ihtiyacı var",
+            ]
         case .japanese: ["より良い体験", "体験を向上", "エクスペリエンスの向上", "サービス向上", "^このアプリは.{0,10}アクセスが必要です。?$"]
         case .simplifiedChinese: ["更好的体验", "提升体验", "改善体验", "优化体验", "^本?应用需要(访问|权限)"]
         case .traditionalChinese: ["更好的體驗", "提升體驗", "改善體驗", "優化體驗", "^本?(應用|App)需要(存取|取用|權限)"]
@@ -331,11 +434,23 @@ package enum CopyLexicon {
                 #"^(para )?(usar|acceder a) (la |el |los |las |tu |tus )?"#
                     + #"(cámara|ubicación|micrófono|fotos|contactos)\.?$"#
             ]
-        case .portuguese: [#"^(para )?(usar|acessar) (a |o |as |os |sua |seu |suas |seus )?(câmera|localização|microfone|fotos|contatos|calendário)\.?$"#]
-        case .italian: [#"^(per )?(usare|accedere a(lla|l|i|gli)?) ?(la |il |i |le |tua |tuo )?(fotocamera|posizione|microfono|foto|contatti|calendario)\.?$"#]
+        case .portuguese:
+            [
+                #"^(para )?(usar|acessar) (a |o |as |os |sua |seu |suas |seus )?(câmera|localização|microfone|fotos|contatos|calendário)\.?$"#
+            ]
+        case .italian:
+            [
+                #"^(per )?(usare|accedere a(lla|l|i|gli)?) ?(la |il |i |le |tua |tuo )?(fotocamera|posizione|microfono|foto|contatti|calendario)\.?$"#
+            ]
         case .korean: [#"^(카메라|위치|마이크|사진|연락처|캘린더)(를|을|에)? ?(사용|접근)(합니다|하기 위해)?\.?$"#]
-        case .russian: [#"^(чтобы )?(использовать|получить доступ к) (камер\w*|геопозици\w*|местоположени\w*|микрофон\w*|фото\w*|контакт\w*|календар\w*)\.?$"#]
-        case .dutch: [#"^(om )?(je |de |uw )?(camera|locatie|microfoon|foto['’]s|contacten|agenda) (te )?(gebruiken|openen)\.?$"#]
+        case .russian:
+            [
+                #"^(чтобы )?(использовать|получить доступ к) (камер\w*|геопозици\w*|местоположени\w*|микрофон\w*|фото\w*|контакт\w*|календар\w*)\.?$"#
+            ]
+        case .dutch:
+            [
+                #"^(om )?(je |de |uw )?(camera|locatie|microfoon|foto['’]s|contacten|agenda) (te )?(gebruiken|openen)\.?$"#
+            ]
         case .turkish: [#"^(kamera|konum|mikrofon|fotoğraf|kişi|takvim)\w*( kullanmak| erişmek)( için)?\.?$"#]
         case .japanese: ["^(カメラ|位置情報|マイク|写真|連絡先|カレンダー)(を使用|にアクセス|を利用)(します|するため)?。?$"]
         case .simplifiedChinese: ["^(使用|访问)(相机|位置|麦克风|照片|通讯录|日历)。?$"]

@@ -42,7 +42,9 @@ package enum SequentialTest {
             return nil
         }
         guard v > 0 else { return ConfidenceInterval(lower: theta, upper: theta) }
-        let radius = (2 * v * (v + tau2) / tau2 * (SpecialFunctions.log(1 / alpha) + 0.5 * SpecialFunctions.log((v + tau2) / v))).squareRoot()
+        let radius =
+            (2 * v * (v + tau2) / tau2 * (SpecialFunctions.log(1 / alpha) + 0.5 * SpecialFunctions.log((v + tau2) / v)))
+            .squareRoot()
         return ConfidenceInterval(lower: theta - radius, upper: theta + radius)
     }
 

@@ -42,7 +42,8 @@ extension AdminAPI {
             }
             var body = try appSummary(app).objectValue ?? JSONObject()
             body["changed"] = .bool(strict.map { $0 != before } ?? false)
-            body["lint"] = .array((store.snapshot(app: app).map { CopyLinter.lint($0.document) } ?? []).map(\.jsonValue))
+            body["lint"] = .array(
+                (store.snapshot(app: app).map { CopyLinter.lint($0.document) } ?? []).map(\.jsonValue))
             var headers = HTTPHeaders()
             if let snapshot = store.snapshot(app: app) { headers.set("ETag", snapshot.etag.headerValue) }
             return AdminResponse.json(.object(body), pretty: context.pretty, headers: headers)
@@ -64,7 +65,8 @@ extension AdminAPI {
                     strict = flag
                 } else {
                     problems.append(
-                        FieldProblem(pointer: "/lintStrict", code: "type.mismatch", detail: "lintStrict is true or false"))
+                        FieldProblem(
+                            pointer: "/lintStrict", code: "type.mismatch", detail: "lintStrict is true or false"))
                 }
             } else {
                 problems.append(

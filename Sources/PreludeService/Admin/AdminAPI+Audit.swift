@@ -7,13 +7,15 @@ extension AdminAPI {
     static let auditActions = [
         "app.create", "app.delete", "app.settings", "policy.replace", "policy.import", "policy.rollback",
         "feature.create", "feature.replace", "feature.patch", "feature.delete", "experiment.create",
-        "experiment.replace", "experiment.patch", "experiment.delete", "experiment.start", "experiment.stop", "experiment.conclude",
+        "experiment.replace", "experiment.patch", "experiment.delete", "experiment.start", "experiment.stop",
+        "experiment.conclude",
         "token.create", "token.revoke", "token.bootstrap",
     ]
 
     /// `GET /v1/admin/audit?app=&action=&since=&until=&limit=&cursor=`: newest first, paged.
     func registerAuditRoutes(on router: inout Router) {
-        add(&router, .get, "/v1/admin/audit", query: ["app", "action", "since", "until", "limit", "cursor"]) { [self] context in
+        add(&router, .get, "/v1/admin/audit", query: ["app", "action", "since", "until", "limit", "cursor"]) {
+            [self] context in
             let request = context.request
             let limit = try Self.integerQuery(request, "limit", default: 50, range: 1...500)
             var conditions: [String] = []

@@ -26,8 +26,7 @@ package struct MislabelledEvents: Sendable, Hashable {
     package var total: Int { rows.reduce(0) { $0 + $1.events } }
 
     /// The rows of one experiment: a primary-key range read.
-    package static func load(appID: String, experiment: String, on connection: Connection) throws -> MislabelledEvents
-    {
+    package static func load(appID: String, experiment: String, on connection: Connection) throws -> MislabelledEvents {
         let rows = try connection.statement(select).query([.text(appID), .text(experiment)]).map { row in
             let expected = try row.get(2, as: String.self)
             return Row(
