@@ -5,7 +5,7 @@ import PreludeStorage
 extension AdminAPI {
     /// Every action the audit log records (docs/admin.md, "Audit"): the values `?action=` accepts.
     static let auditActions = [
-        "app.create", "app.delete", "app.settings", "policy.replace", "policy.import", "policy.rollback",
+        "app.create", "app.delete", "app.seed", "app.settings", "policy.replace", "policy.import", "policy.rollback",
         "feature.create", "feature.replace", "feature.patch", "feature.delete", "experiment.create",
         "experiment.replace", "experiment.patch", "experiment.delete", "experiment.start", "experiment.stop",
         "experiment.conclude",
