@@ -313,9 +313,24 @@ import Testing
     /// the service installs, read back from the admin endpoint.
     @Test func eventsPostedOverHTTPReachTheResults() throws {
         let service = try Service()
+        // The service checks each label against the install's assignment (docs/results.md, "Mislabelled events"):
+        // each simulated install gets an install id that the demo experiment really assigns to its variant.
+        var nextCandidate = 0
+        var installIDs: [String: String] = [:]
         let events =
-            ResultsTests.arm("control", exposed: 300, granted: 120)
-            + ResultsTests.arm("short-copy", exposed: 200, granted: 100)
+            (ResultsTests.arm("control", exposed: 300, granted: 120)
+            + ResultsTests.arm("short-copy", exposed: 200, granted: 100)).map { event in
+                var event = event
+                if let known = installIDs[event.install] {
+                    event.install = known
+                } else {
+                    while MislabelledEventsTests.assigned("i-\(nextCandidate)") != event.variant { nextCandidate += 1 }
+                    installIDs[event.install] = "i-\(nextCandidate)"
+                    event.install = "i-\(nextCandidate)"
+                    nextCandidate += 1
+                }
+                return event
+            }
         var accepted = 0
         for start in stride(from: 0, to: events.count, by: 400) {
             let body = EventsTests.batch(
@@ -338,5 +353,6 @@ import Testing
         #expect(json["variants"]?[1]?["funnel"]?["exposed"] == 200)
         #expect(json["variants"]?[1]?["funnel"]?["granted"] == 100)
         #expect(json["sampleRatio"]?["mismatch"] == true)  // 300/200 on 50/50: chi-square 20, p ≈ 7.7e-6
+        #expect(json["mislabelled"]?["events"] == 0)
     }
 }
