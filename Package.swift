@@ -6,12 +6,14 @@ let swiftSettings: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
 
 let package = Package(
     name: "Prelude",
-    platforms: [.macOS(.v15)],
+    platforms: [.macOS(.v15), .iOS(.v15)],
     products: [
         .executable(name: "prelude", targets: ["prelude"]),
         .library(name: "PreludeCore", targets: ["PreludeCore"]),
         // For the benchmark package (Benchmarks/), which depends on this package by path.
         .library(name: "PreludeHTTP", targets: ["PreludeHTTP"]),
+        // The app's half: fetch, cache, decide offline, cadence ledger, durable events (docs/client.md).
+        .library(name: "PreludeClient", targets: ["PreludeClient"]),
     ],
     dependencies: [.package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")],
     targets: [
@@ -43,11 +45,23 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // The client library an app links: PreludeCore and Foundation only (FoundationNetworking on Linux).
+        .target(name: "PreludeClient", dependencies: ["PreludeCore"], swiftSettings: swiftSettings),
+        // Test helper for the client's kill -9 test: records events and flushes them until SIGKILLed.
+        .executableTarget(
+            name: "prelude-client-crashtest", dependencies: ["PreludeClient", "PreludeCore"],
+            swiftSettings: swiftSettings),
+
+        // The reference client: plays every seed flow against a running server through PermissionFlow (CI runs it).
+        .executableTarget(
+            name: "prelude-client-demo", dependencies: ["PreludeClient", "PreludeCore"], swiftSettings: swiftSettings),
         // Test helper for the kill -9 durability test: performs acknowledged writes until SIGKILLed.
         .executableTarget(name: "prelude-crashtest", dependencies: ["PreludeStorage"], swiftSettings: swiftSettings),
 
         // Test helpers shared by several test targets (a test target cannot import another).
-        .target(name: "PreludeTestSupport", path: "Tests/PreludeTestSupport", swiftSettings: swiftSettings),
+        .target(
+            name: "PreludeTestSupport", dependencies: ["PreludeCore"], path: "Tests/PreludeTestSupport",
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "PreludeCoreTests", dependencies: ["PreludeCore", "PreludeTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "PreludeHTTPTests", dependencies: ["PreludeHTTP"], swiftSettings: swiftSettings),
@@ -55,6 +69,13 @@ let package = Package(
         .testTarget(
             name: "PreludeServiceTests",
             dependencies: ["PreludeService", "PreludeHTTP", "PreludeStorage", "PreludeCore", "PreludeTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PreludeClientTests",
+            dependencies: [
+                "PreludeClient", "PreludeCore", "PreludeService", "PreludeHTTP", "PreludeStorage", "PreludeTestSupport",
+            ],
             swiftSettings: swiftSettings
         ),
     ]

@@ -37,7 +37,7 @@ extension AdminAPI {
                         VALUES (?, ?, ?, 'app.settings', NULL, ?)
                         """, [.integer(now), .text(context.token.name), .text(app), .text(detail.serialized())])
                 }
-                logger.info(
+                context.logger.info(
                     "app settings changed", ["app": app, "lintStrict": "\(strict)", "by": context.token.name])
             }
             var body = try appSummary(app).objectValue ?? JSONObject()

@@ -29,7 +29,7 @@ extension AdminAPI {
             let snapshot = try store.createApp(
                 app: app, document: document, author: context.token.name, message: message, auditDetail: .object(detail)
             )
-            logger.info("app created", ["app": app, "by": context.token.name])
+            context.logger.info("app created", ["app": app, "by": context.token.name])
             var response = writeResponse(
                 snapshot, changes: [], changed: true, lint: CopyLinter.lint(document), pretty: context.pretty,
                 status: .created)
@@ -50,7 +50,7 @@ extension AdminAPI {
                     "revisionCount": .integer(Int(revisions)),
                     "liveETag": live.map { .string($0.etag.headerValue) } ?? .null,
                 ])
-            logger.info("app deleted", ["app": app, "by": context.token.name])
+            context.logger.info("app deleted", ["app": app, "by": context.token.name])
             return AdminResponse.json(
                 ["app": .string(app), "deleted": .bool(true), "revisionCount": .integer(Int(revisions))],
                 pretty: context.pretty)

@@ -46,7 +46,7 @@ extension AdminAPI {
             var result = JSONObject()
             result["app"] = .string(app)
             result["valid"] = .bool(problems.isEmpty)
-            result["problems"] = .array(problems.map(\.jsonValue))
+            result["errors"] = .array(problems.map(\.jsonValue))
             result["lint"] = .array((validation.document.map(CopyLinter.lint) ?? []).map(\.jsonValue))
             result["liveRevision"] = store.snapshot(app: app).map { .integer($0.revision) } ?? .null
             // The diff compares canonical forms, so layout and defaults spelled out do not show as changes.
@@ -97,9 +97,9 @@ extension AdminAPI {
         let snapshot = try store.commit(
             app: app, document: document, author: context.token.name, action: action, message: message,
             expectedETag: ifMatch, auditDetail: .object(detail))
-        logger.info(
+        context.logger.info(
             "policy changed",
-            ["app": app, "action": action, "revision": "\(snapshot.revision)", "by": context.token.name])
+            ["app": app, "action": action, "by": context.token.name], numbers: ["revision": Double(snapshot.revision)])
         return writeResponse(
             snapshot, changes: changes, changed: true, lint: findings, pretty: context.pretty, status: status)
     }
@@ -187,6 +187,10 @@ extension AdminAPI {
         guard let message = request.queryValue("message"), !message.isEmpty else { return nil }
         guard message.count <= 500 else {
             throw AdminProblem.invalidRequest("query parameter 'message' is longer than 500 characters")
+        }
+        // The message is stored in the audit log and shown to people: no control characters or noncharacters.
+        if let problem = StoredText.problem(in: message, subject: "The query parameter 'message'") {
+            throw AdminProblem.invalidRequest(problem, pointer: "/query/message", code: "text.forbiddenCharacter")
         }
         return message
     }

@@ -13,14 +13,15 @@ extension AdminAPI {
             let body = try AdminRequestBody.parse(context.request)
             let (name, scope) = try Self.tokenRequest(body)
             let (token, secret) = try tokens.create(name: name, scope: scope, actor: context.token.name, now: now)
-            logger.info("admin token created", ["token": name, "scope": scope.rawValue, "by": context.token.name])
+            context.logger.info(
+                "admin token created", ["token": name, "scope": scope.rawValue, "by": context.token.name])
             // The only place the secret ever appears; `no-store` (set by AdminResponse) keeps it out of caches.
             return AdminResponse.json(
                 token.jsonValue.mergePatch(["token": .string(secret)]), pretty: context.pretty, status: .created)
         }
         add(&router, .delete, "/v1/admin/tokens/{name}", query: []) { [self] context in
             let token = try tokens.revoke(name: context.parameter("name"), actor: context.token.name, now: now)
-            logger.info("admin token revoked", ["token": token.name, "by": context.token.name])
+            context.logger.info("admin token revoked", ["token": token.name, "by": context.token.name])
             return AdminResponse.json(token.jsonValue, pretty: context.pretty)
         }
     }

@@ -47,6 +47,8 @@ package final class AdminAPI: Sendable {
         package let token: AdminToken
         /// Whether to indent JSON responses.
         package let pretty: Bool
+        /// The admin API's logger with this request's `request_id` on every line.
+        package let logger: Logger
 
         /// A path parameter captured by the route (always present for the route's own captures).
         package func parameter(_ name: String) -> String { request.pathParameters[name] ?? "" }
@@ -77,20 +79,27 @@ package final class AdminAPI: Sendable {
         let authenticator = self.authenticator
         router.add(method, pattern, options: RouteOptions(maxBodySize: maxBodySize ?? Self.maxBodySize)) { request in
             let pretty = AdminResponse.wantsPretty(request)
+            let logger = logger.with(["request_id": request.requestID])
+            var tokenName: String?
+            var response: HTTPResponse
             do {
                 let token = try authenticator.authorize(request, required: scope)
+                tokenName = token.name
                 if let query { try AdminQuery.check(request, allowed: query) }
-                return try handler(Context(request: request, token: token, pretty: pretty))
+                response = try handler(Context(request: request, token: token, pretty: pretty, logger: logger))
             } catch let error as any HTTPResponseError {
-                return AdminResponse.problem(error, pretty: pretty)
+                response = AdminResponse.problem(error, pretty: pretty)
             } catch let error as TokenError {
-                return AdminResponse.problem(Self.problem(for: error), pretty: pretty)
+                response = AdminResponse.problem(Self.problem(for: error), pretty: pretty)
             } catch {
                 logger.error("admin request failed", ["route": "\(method) \(pattern)", "error": "\(error)"])
-                return AdminResponse.problem(
+                response = AdminResponse.problem(
                     ProblemDetails(status: .internalServerError, detail: "the request failed; nothing was changed"),
                     pretty: pretty)
             }
+            // The request log names who made an admin call: the token's name, never its secret.
+            if let tokenName { response.logFields["token"] = tokenName }
+            return response
         }
     }
 
@@ -154,7 +163,7 @@ extension AdminAPI {
         let server = HTTPServer(
             configuration: instrument(HTTPServerConfiguration(host: host, port: port), router), router: router)
         let bound = try server.start()
-        logger.info("admin listening", ["host": host, "port": "\(bound)"])
+        logger.info("admin listening", ["host": host], numbers: ["port": Double(bound)])
         return (server, bound)
     }
 }
