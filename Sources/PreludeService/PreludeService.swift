@@ -72,7 +72,8 @@ package final class PreludeService: Sendable {
             var router = Router()
             HealthRoutes.register(on: &router, database: database, migrator: migrator) { draining.isSet }
             ObservabilityRoutes.register(on: &router, observability: observability)
-            let eventIngestor = EventIngestor(database: database, observers: [ExperimentAggregator()] + eventObservers)
+            let aggregator = ExperimentAggregator { policyStore.snapshot(app: $0)?.document }
+            let eventIngestor = EventIngestor(database: database, observers: [aggregator] + eventObservers)
             observability.observe(events: eventIngestor)
             PublicRoutes.register(
                 on: &router, store: policyStore, cacheControl: PolicyCacheControl(configuration), events: eventIngestor,

@@ -58,19 +58,21 @@ package final class AdminAPI: Sendable {
     package static func register(on router: inout Router, api: AdminAPI) {
         api.registerTokenRoutes(on: &router)
         api.registerAppRoutes(on: &router)
+        api.registerAppSettingsRoutes(on: &router)
         api.registerPolicyRoutes(on: &router)
         api.registerFeatureRoutes(on: &router)
         api.registerRevisionRoutes(on: &router)
         api.registerAuditRoutes(on: &router)
         api.registerResultsRoutes(on: &router)
-
+        api.registerExperimentRoutes(on: &router)
     }
 
-    /// Adds one route: authentication with `scope` (default: `read` for GET, `write` otherwise), then `handler`; errors render as problems
-    /// (indented when asked), unexpected ones are logged and answer 500 without internals.
+    /// Adds one route: authentication with `scope` (default: `read` for GET, `write` otherwise), the query check
+    /// (``AdminQuery/check(_:allowed:)`` with `query`, the route's own parameter names, when given), then `handler`;
+    /// errors render as problems (indented when asked), unexpected ones are logged and answer 500 without internals.
     func add(
         _ router: inout Router, _ method: HTTPMethod, _ pattern: String, scope: TokenScope? = nil,
-        maxBodySize: Int? = nil, _ handler: @escaping @Sendable (Context) throws -> HTTPResponse
+        query: [String]? = nil, maxBodySize: Int? = nil, _ handler: @escaping @Sendable (Context) throws -> HTTPResponse
     ) {
         let scope = scope ?? (method == .get || method == .head ? .read : .write)
         let logger = self.logger
@@ -83,6 +85,7 @@ package final class AdminAPI: Sendable {
             do {
                 let token = try authenticator.authorize(request, required: scope)
                 tokenName = token.name
+                if let query { try AdminQuery.check(request, allowed: query) }
                 response = try handler(Context(request: request, token: token, pretty: pretty, logger: logger))
             } catch let error as any HTTPResponseError {
                 response = AdminResponse.problem(error, pretty: pretty)
