@@ -58,14 +58,14 @@ enum PreviewStyleSheet {
         .alert-text { padding: 19px 16px 20px; }
         .alert-text .t-title + .t-message { margin-top: 2px; }
         .alert-buttons { display: flex; border-top: 0.5px solid var(--sep); }
-        .alert-buttons .t { flex: 1 1 0; min-width: 0; padding: 11px 8px; color: var(--tint); }
-        .alert-buttons.row .t + .t { border-inline-start: 0.5px solid var(--sep); }
+        .alert-buttons .button { flex: 1 1 0; min-width: 0; padding: 11px 8px; color: var(--tint); }
+        .alert-buttons.row .button + .button { border-inline-start: 0.5px solid var(--sep); }
         .alert-buttons.stacked { flex-direction: column; }
-        .alert-buttons.stacked .t { flex: none; }
-        .alert-buttons.stacked .t + .t { border-top: 0.5px solid var(--sep); }
+        .alert-buttons.stacked .button { flex: none; }
+        .alert-buttons.stacked .button + .button { border-top: 0.5px solid var(--sep); }
         .then { margin: 8px 0 0; text-align: center; font-size: 12px; color: var(--fg2); }
-        .device.sheet { width: 390px; background: var(--bg); }
-        .page { padding: 48px 24px 32px; min-height: 420px; display: flex; flex-direction: column; }
+        .device.sheet { width: 390px; background: var(--bg); border: 1px solid var(--sep); }
+        .page { padding: 48px 24px 32px; min-height: 360px; display: flex; flex-direction: column; }
         .glyph { width: 64px; height: 64px; border-radius: 16px; background: var(--tint); margin: 0 auto 24px;
           opacity: 0.9; }
         .page .t-title { text-align: center; margin-bottom: 12px; }

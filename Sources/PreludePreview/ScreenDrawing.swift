@@ -129,7 +129,7 @@ enum ScreenDrawing {
         _ screen: PreviewScreen, _ field: CopyField, geometry: ScreenGeometry, buttons: Int, extraClass: String? = nil
     ) -> String {
         let box = geometry.box(for: field, buttons: buttons)
-        let classes = ["t", "t-\(field.rawValue)"] + (extraClass.map { [$0] } ?? [])
+        let classes = ["t", "t-\(field.rawValue)"]
         let style =
             "font-size:\(points(box.fontSize))px;line-height:\(points(box.lineHeight))px;"
             + "max-height:\(points(box.maxHeight))px;font-weight:\(box.weight)"
@@ -140,12 +140,16 @@ enum ScreenDrawing {
             }
             return ""
         }
-        var all = classes
+        var all = ["t", "t-\(field.rawValue)"]
         if !item.findings.isEmpty { all.append("flagged") }
         if box.maxLines == 1 { all.append("one-line") }
         let words = HTML.offendingWords(in: item.text, findings: item.findings)
-        return "<p class=\"\(all.joined(separator: " "))\" style=\"\(style)\" data-field=\"\(field.rawValue)\">"
+        let paragraph =
+            "<p class=\"\(all.joined(separator: " "))\" style=\"\(style)\" data-field=\"\(field.rawValue)\">"
             + "\(HTML.highlight(item.text, words: words))</p>"
+        // A button's padding sits on a wrapper, so the text box itself is exactly the budget the measure uses.
+        guard let extraClass else { return paragraph }
+        return "<div class=\"button \(extraClass)\">\(paragraph)</div>"
     }
 
     private static func points(_ value: Double) -> String {
