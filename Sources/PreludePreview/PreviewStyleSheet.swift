@@ -64,7 +64,7 @@ enum PreviewStyleSheet {
         .alert-buttons.stacked .button { flex: none; }
         .alert-buttons.stacked .button + .button { border-top: 0.5px solid var(--sep); }
         .then { margin: 8px 0 0; text-align: center; font-size: 12px; color: var(--fg2); }
-        .device.sheet { width: 390px; background: var(--bg); border: 1px solid var(--sep); }
+        .device.sheet { width: 390px; background: var(--bg); box-shadow: inset 0 0 0 1px var(--sep); }
         .page { padding: 48px 24px 32px; min-height: 360px; display: flex; flex-direction: column; }
         .glyph { width: 64px; height: 64px; border-radius: 16px; background: var(--tint); margin: 0 auto 24px;
           opacity: 0.9; }

@@ -11,7 +11,7 @@ import PreludeCore
 ///
 /// The measure: each character is given an advance of 0.55 em (1.0 em for East Asian wide characters, which
 /// may also break anywhere); words are wrapped greedily at spaces into the text's width; a word longer than a
-/// line takes as many lines as its advance needs. It errs on the wide side of San Francisco's average advance
+/// line breaks between characters. It errs on the wide side of San Francisco's average advance
 /// (about 0.5 em), so a text it passes fits on a device. The browser test measures real overflow too
 /// (`scrollHeight > clientHeight` or `scrollWidth > clientWidth` of each text box, which CSS clips at the budget).
 package struct ScreenGeometry: Sendable, Hashable {
@@ -89,44 +89,43 @@ package struct ScreenGeometry: Sendable, Hashable {
         let lineWidth = box.width / box.fontSize  // in em
         var lines = 1
         var used = 0.0
-        var word = 0.0
-        var wordIsEmpty = true
-        func place(_ advance: Double) {
-            if used > 0 && used + advance > lineWidth {
-                lines += 1
-                used = 0
-            }
-            if advance > lineWidth {
-                // A word wider than the line breaks inside it.
-                let extra = Int((advance / lineWidth).rounded(.up)) - 1
-                lines += extra
-                used = advance - Double(extra) * lineWidth
-            } else {
-                used += advance
-            }
+        var word: [Double] = []
+        func newLine() {
+            lines += 1
+            used = 0
         }
-        func flush() {
-            if !wordIsEmpty { place(word) }
-            word = 0
-            wordIsEmpty = true
+        func placeWord() {
+            let total = word.reduce(0, +)
+            if total <= lineWidth {
+                if used > 0 && used + total > lineWidth { newLine() }
+                used += total
+            } else {
+                // A word wider than the line breaks between characters (CSS overflow-wrap: anywhere).
+                for advance in word {
+                    if used > 0 && used + advance > lineWidth { newLine() }
+                    used += advance
+                }
+            }
+            word = []
         }
         for character in text {
             if character == "\n" {
-                flush()
-                lines += 1
-                used = 0
+                placeWord()
+                newLine()
             } else if character == " " {
-                flush()
+                placeWord()
+                // A space at the end of a line hangs; it never starts the next one.
                 if used > 0 { used += narrowAdvance }
             } else if isWide(character) {
-                flush()
-                place(wideAdvance)
+                // Wide characters break anywhere: each is a word of its own.
+                placeWord()
+                word = [wideAdvance]
+                placeWord()
             } else {
-                word += narrowAdvance
-                wordIsEmpty = false
+                word.append(narrowAdvance)
             }
         }
-        flush()
+        placeWord()
         return lines
     }
 

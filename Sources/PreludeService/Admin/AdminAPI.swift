@@ -61,6 +61,7 @@ package final class AdminAPI: Sendable {
         api.registerRevisionRoutes(on: &router)
         api.registerAuditRoutes(on: &router)
         api.registerResultsRoutes(on: &router)
+        api.registerPreviewRoutes(on: &router)
 
     }
 
