@@ -159,7 +159,9 @@ def main():
               f"the theme switch shows dark only: light/dark visible {both} then {dark_only}")
         page.click("label[for=show-both]")
         page.screenshot(path=str(shots / "preview-index.png"))
-        page.locator("section.variant").first.screenshot(path=str(shots / "preview-screens.png"))
+        section = page.locator("section.variant").first.bounding_box()
+        page.screenshot(path=str(shots / "preview-screens.png"), full_page=True, clip={
+            "x": section["x"], "y": section["y"], "width": section["width"], "height": min(section["height"], 720)})
         again = open_page(browser, demo2, external)
         check(hashlib.sha256(again.screenshot(full_page=False)).hexdigest() == first,
               "screenshots of the two demo renders are identical")

@@ -144,8 +144,10 @@ enum ScreenDrawing {
         if !item.findings.isEmpty { all.append("flagged") }
         if box.maxLines == 1 { all.append("one-line") }
         let words = HTML.offendingWords(in: item.text, findings: item.findings)
+        // The source pointer shows on hover: where in the document to edit this text.
+        let source = item.source.map { " title=\"\(HTML.escape($0.description))\"" } ?? ""
         let paragraph =
-            "<p class=\"\(all.joined(separator: " "))\" style=\"\(style)\" data-field=\"\(field.rawValue)\">"
+            "<p class=\"\(all.joined(separator: " "))\" style=\"\(style)\" data-field=\"\(field.rawValue)\"\(source)>"
             + "\(HTML.highlight(item.text, words: words))</p>"
         // A button's padding sits on a wrapper, so the text box itself is exactly the budget the measure uses.
         guard let extraClass else { return paragraph }
