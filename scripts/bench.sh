@@ -13,6 +13,9 @@
 #               the same bytes; decide; events in batches of 100, open loop at 50,000 events/s and wrk at c=32,
 #               one install and 100 installs per batch (count in vs count stored, via sqlite3);
 #               policy-fetch cost as the policy grows (Benchmarks/make-large-policy.py)
+#   compare     two `prelude` binaries in the same run, rounds interleaved (BEFORE_BIN, AFTER_BIN; AFTER_BIN defaults
+#               to this checkout's release build): decide at c=32 and events open loop at 50,000 events/s (one
+#               install per batch) — the no-regression record for a change on the ingestion or decide path
 #
 # Settings (environment): REPEATS=3, DURATION=10s, WARMUP=3s, PEERS (default below; add vapor if built),
 #   PEERS_SRC (default ../shared/bench/peers beside the repository), BENCH_DIR=/tmp/prelude-bench (the peers are
@@ -252,6 +255,36 @@ public() {
     log "public: $dir/summary.tsv, peers: $dir/peers-summary.md"
 }
 
+# Two binaries, rounds interleaved (before, after, before, after, ...) so machine noise hits both alike.
+compare() {
+    [[ -x "${BEFORE_BIN:-}" ]] || { log "compare: set BEFORE_BIN to the baseline prelude binary"; return 1; }
+    if [[ -z "${AFTER_BIN:-}" ]]; then
+        swift build --package-path "$ROOT" -c release --product prelude >&2
+        AFTER_BIN="$(swift build --package-path "$ROOT" -c release --show-bin-path)/prelude"
+    fi
+    local dir="$OUT/public" db="$OUT/public/prelude.sqlite" round side bin run_id seconds="${DURATION%s}"
+    mkdir -p "$dir"
+    : >"$dir/summary.tsv"
+    for round in $(seq 1 "$REPEATS"); do
+        for side in before after; do
+            bin="$BEFORE_BIN"; [[ "$side" == after ]] && bin="$AFTER_BIN"
+            PRELUDE_BIN="$bin"   # a plain shell variable: exported, the server would refuse it as an unknown setting
+            start_prelude "$ROOT/config/demo-policy.json" "$db" || return 1
+            public_wrk "decide-$side-c32-r$round" 32 -s "$ROOT/Benchmarks/wrk/decide.lua" \
+                "http://127.0.0.1:$PUBLIC_PORT/v1/apps/demo/decide"
+            run_id="open$side$round$(date +%s)"
+            taskset -c 1 python3 "$ROOT/Benchmarks/openloop.py" --port "$PUBLIC_PORT" --rate 500 \
+                --duration "$seconds" --installs-per-batch 1 --run-id "$run_id" >"$dir/events-open-$side-r$round.json"
+            sleep 1
+            printf 'events-open-%s-r%s\t%s\tstored %s\n' "$side" "$round" "$(cat "$dir/events-open-$side-r$round.json")" \
+                "$(sqlite3 "$db" "SELECT count(*) FROM events WHERE client_event_id LIKE '$run_id-%'")" \
+                | tee -a "$dir/summary.tsv"
+            stop_prelude
+        done
+    done
+    log "compare: $dir/summary.tsv"
+}
+
 mkdir -p "$OUT"
 case "$ACTION" in
     build) build ;;
@@ -261,6 +294,7 @@ case "$ACTION" in
     quick) build; REPEATS=1 DURATION=3s WARMUP=1s run_harness quick PIN=split CONCURRENCY="32 128" ;;
     all) build; throughput; latency; memory ;;
     public) build; public ;;
+    compare) compare ;;
     *) echo "bench.sh: unknown action '$ACTION' (all|throughput|latency|memory|quick|build)" >&2; exit 1 ;;
 esac
 log "results in $OUT"
