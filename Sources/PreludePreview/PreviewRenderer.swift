@@ -66,6 +66,7 @@ package enum PreviewRenderer {
 
         // Jump by feature, locale and variant.
         let locales = PreviewCatalogue.locales(of: input.document)
+        let grouped = group(screens)
         html += "<table class=\"jump\"><thead><tr><th>feature</th>"
         for locale in locales { html += "<th>\(HTML.escape(locale.description))</th>" }
         html += "</tr></thead><tbody>\n"
@@ -77,9 +78,7 @@ package enum PreviewRenderer {
                 let variants = PreviewCatalogue.variants(of: policy, in: input.document)
                 var links: [String] = []
                 for (number, variant) in variants.enumerated() {
-                    let inSection = screens.filter {
-                        $0.feature == policy.feature && $0.locale == locale && $0.variant == variant
-                    }
+                    let inSection = grouped[sectionKey(policy.feature, locale, variant)] ?? []
                     guard !inSection.isEmpty else { continue }
                     var badges = ""
                     let errors = inSection.flatMap(\.allFindings).filter { $0.severity == .error }.count
@@ -123,8 +122,13 @@ package enum PreviewRenderer {
         } else {
             html += "<table class=\"all-findings\"><thead><tr><th>severity</th><th>rule</th><th>pointer</th>"
             html += "<th>message</th><th>shown on</th></tr></thead><tbody>\n"
+            // Which screens show each finding, in page order (one pass over the screens).
+            var showingByFinding: [LintFinding: [PreviewScreen]] = [:]
+            for screen in screens {
+                for finding in Set(screen.allFindings) { showingByFinding[finding, default: []].append(screen) }
+            }
             for finding in input.findings {
-                let showing = screens.filter { $0.allFindings.contains(finding) }
+                let showing = showingByFinding[finding] ?? []
                 let shown =
                     showing.first.map { first in
                         "<a href=\"#\(screenAnchor(first))\">\(HTML.escape(first.id))</a>"
@@ -149,6 +153,7 @@ package enum PreviewRenderer {
     private static func sections(_ input: PreviewInput, comparison: PreviewComparison?) -> String {
         var html = ""
         let locales = PreviewCatalogue.locales(of: input.document)
+        let grouped = group(input.screens)
         for policy in input.document.orderedFeatures {
             let feature = policy.feature
             html += "<section class=\"feature\" id=\"\(featureAnchor(feature))\">"
@@ -156,9 +161,7 @@ package enum PreviewRenderer {
             let variants = PreviewCatalogue.variants(of: policy, in: input.document)
             for locale in locales {
                 for (number, variant) in variants.enumerated() {
-                    let screens = input.screens.filter {
-                        $0.feature == feature && $0.locale == locale && $0.variant == variant
-                    }
+                    let screens = grouped[sectionKey(feature, locale, variant)] ?? []
                     guard !screens.isEmpty else { continue }
                     html += "<section class=\"variant\" id=\"\(variantAnchor(feature, locale, number))\">"
                     html += "<h3>\(feature.rawValue) · \(HTML.escape(locale.description)) · "
@@ -174,6 +177,16 @@ package enum PreviewRenderer {
             html += "</section>\n"
         }
         return html
+    }
+
+    /// The screens by feature, locale and variant, each list in catalogue order: one pass, so a large policy is
+    /// not scanned once per section.
+    private static func group(_ screens: [PreviewScreen]) -> [String: [PreviewScreen]] {
+        Dictionary(grouping: screens) { sectionKey($0.feature, $0.locale, $0.variant) }
+    }
+
+    private static func sectionKey(_ feature: Feature, _ locale: LocaleTag, _ variant: PreviewVariant) -> String {
+        "\(feature.rawValue)/\(locale)/\(variant.id)"
     }
 
     // MARK: Anchors

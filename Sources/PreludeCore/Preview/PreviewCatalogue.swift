@@ -42,14 +42,15 @@ public enum PreviewCatalogue {
     /// variants, each in document order) and screen (``actionOrder``), with `findings` (by default
     /// ``CopyLinter/lint(_:)``) attached.
     public static func screens(of document: PolicyDocument, findings: [LintFinding]? = nil) -> [PreviewScreen] {
-        let findings = findings ?? CopyLinter.lint(document)
+        var byPointer: [JSONPointer: [LintFinding]] = [:]
+        for finding in findings ?? CopyLinter.lint(document) { byPointer[finding.pointer, default: []].append(finding) }
         var screens: [PreviewScreen] = []
         let locales = locales(of: document)
         for policy in document.orderedFeatures {
             for locale in locales {
                 for variant in variants(of: policy, in: document) {
                     screens += self.screens(
-                        of: policy, locale: locale, variant: variant, in: document, findings: findings)
+                        of: policy, locale: locale, variant: variant, in: document, findings: byPointer)
                 }
             }
         }
@@ -90,7 +91,7 @@ public enum PreviewCatalogue {
 
     private static func screens(
         of policy: FeaturePolicy, locale: LocaleTag, variant: PreviewVariant, in document: PolicyDocument,
-        findings: [LintFinding]
+        findings: [JSONPointer: [LintFinding]]
     ) -> [PreviewScreen] {
         let feature = policy.feature
         let featurePointer = JSONPointer.root.appending("features", feature.rawValue)
@@ -166,11 +167,10 @@ public enum PreviewCatalogue {
                 texts.append(
                     PreviewText(
                         field: field, text: text, source: source,
-                        findings: source.map { pointer in findings.filter { $0.pointer == pointer } } ?? []))
+                        findings: source.flatMap { findings[$0] } ?? []))
             }
-            let own = findings.filter { finding in
-                concerns(finding, screen: screen, action: decision.action, chain: chain, layers: layers)
-            }
+            let own = screenPointers(screen: screen, action: decision.action, chain: chain, layers: layers)
+                .flatMap { findings[$0] ?? [] }.sorted()
             result.append(
                 PreviewScreen(
                     feature: feature, locale: locale, variant: variant, action: decision.action, screen: screen,
@@ -215,27 +215,21 @@ public enum PreviewCatalogue {
         return nil
     }
 
-    /// Whether a finding not about one text concerns this screen: the style that lays out a priming screen, the
-    /// cadence of the screen's kind, a finding on the feature itself (a priming suggestion), or one about the
-    /// screen's copy as a whole in a locale on the chain (DN-1).
-    private static func concerns(
-        _ finding: LintFinding, screen: CopyScreen, action: DecisionAction, chain: [LocaleTag], layers: [Layer]
-    ) -> Bool {
-        let pointer = finding.pointer
-        if screen == .prime, let styled = layers.last(where: { $0.override.style != nil }),
-            pointer == styled.pointer.appending("style")
-        {
-            return true
+    /// The pointers whose findings concern this screen as a whole, not one text of it: the style that lays out a
+    /// priming screen, the cadence of the screen's kind, the feature itself (a priming suggestion), and the screen's
+    /// copy as a whole in a locale on the chain (DN-1).
+    private static func screenPointers(
+        screen: CopyScreen, action: DecisionAction, chain: [LocaleTag], layers: [Layer]
+    ) -> [JSONPointer] {
+        var pointers: [JSONPointer] = []
+        if screen == .prime, let styled = layers.last(where: { $0.override.style != nil }) {
+            pointers.append(styled.pointer.appending("style"))
         }
         for layer in layers {
-            if let kind = action.cadenceKind, pointer == layer.pointer.appending("cadence", kind.rawValue) {
-                return true
-            }
-            if screen == .prime, pointer == layer.pointer, layer.pointer.tokens.count == 2 { return true }
-            for tag in chain where pointer == layer.pointer.appending("copy", tag.description, screen.rawValue) {
-                return true
-            }
+            if let kind = action.cadenceKind { pointers.append(layer.pointer.appending("cadence", kind.rawValue)) }
+            if screen == .prime, layer.pointer.tokens.count == 2 { pointers.append(layer.pointer) }
+            for tag in chain { pointers.append(layer.pointer.appending("copy", tag.description, screen.rawValue)) }
         }
-        return false
+        return pointers
     }
 }
