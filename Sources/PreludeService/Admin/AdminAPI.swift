@@ -65,6 +65,7 @@ package final class AdminAPI: Sendable {
         api.registerAuditRoutes(on: &router)
         api.registerResultsRoutes(on: &router)
         api.registerExperimentRoutes(on: &router)
+        api.registerPreviewRoutes(on: &router)
     }
 
     /// Adds one route: authentication with `scope` (default: `read` for GET, `write` otherwise), the query check
