@@ -20,12 +20,12 @@ import Testing
         let screens = PreviewCatalogue.screens(of: demo)
         let expected: [Feature: [DecisionAction]] = [
             .camera: [.prime, .openSettings, .deniedScreen, .restrictedNotice, .unsupported],
-            .microphone: [.prime, .openSettings, .deniedScreen, .restrictedNotice],
-            .photos: [.prime, .openSettings, .deniedScreen, .restrictedNotice, .limitedPicker],
+            .microphone: [.prime, .openSettings, .deniedScreen, .restrictedNotice, .unsupported],
+            .photos: [.prime, .openSettings, .deniedScreen, .restrictedNotice, .unsupported, .limitedPicker],
             .contacts: [.prime, .contactAccessButton, .openSettings, .deniedScreen, .restrictedNotice],
             .locationWhenInUse: [.prime, .openSettings, .deniedScreen, .restrictedNotice, .upgrade],
             .notifications: [.prime, .openSettings, .deniedScreen, .upgrade],
-            .tracking: [.prime, .deniedScreen, .restrictedNotice],
+            .tracking: [.prime, .deniedScreen, .restrictedNotice, .unsupported],
         ]
         #expect(Set(demo.features.keys) == Set(expected.keys))
         for (feature, actions) in expected {
@@ -101,7 +101,8 @@ import Testing
         #expect(french.texts[0].source?.description == "/features/microphone/targeting/1/set/copy/fr/prime/title")
         // A direct strategy asks with the system alert: no priming screen to draw.
         #expect(
-            actions(screens, .microphone, "en", "rule:direct") == [.openSettings, .deniedScreen, .restrictedNotice])
+            actions(screens, .microphone, "en", "rule:direct")
+                == [.openSettings, .deniedScreen, .restrictedNotice, .unsupported])
     }
 
     @Test func marksFieldsNoLocaleHas() throws {

@@ -11,6 +11,7 @@
 /// | state | screen |
 /// |---|---|
 /// | device without the hardware (features that may lack it) | `unsupported` |
+/// | device older than the feature's API, not older than `app.minimumOS` | `unsupported` |
 /// | `restricted` (features that report it) | `restrictedNotice` |
 /// | `notDetermined` on a recent OS, and on an unknown OS | `prime` / the system button (the fallback) |
 /// | `denied`, nudge never shown | `openSettings` (`deniedScreen` for tracking) |
@@ -28,7 +29,7 @@ public enum PreviewCatalogue {
     /// The order of screens within one feature, locale and variant.
     public static let actionOrder: [DecisionAction] = [
         .prime, .locationButton, .contactAccessButton, .openSettings, .deniedScreen, .restrictedNotice,
-        .unsupported, .upgrade, .limitedPicker,
+        .unsupported, .upgrade, .limitedPicker, .contactAccessPicker,
     ]
 
     /// The document's locales in preview order: the default locale, then the others by tag.
@@ -188,6 +189,10 @@ public enum PreviewCatalogue {
         var states: [ClientState] = []
         if capabilities.mayBeUnavailable {
             states.append(ClientState(feature: feature, status: .notDetermined, available: false, osVersion: recentOS))
+        }
+        // A device older than the feature's API but not older than the app's minimum OS (e.g. tracking before 14).
+        if capabilities.introduced > resolved.minimumOS {
+            states.append(ClientState(feature: feature, status: .notDetermined, osVersion: resolved.minimumOS))
         }
         if capabilities.reports(.restricted) {
             states.append(ClientState(feature: feature, status: .restricted, osVersion: recentOS))
