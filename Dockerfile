@@ -51,16 +51,20 @@ COPY --from=build /out/bin/prelude /usr/local/bin/prelude
 COPY --from=build /out/share/prelude /usr/local/share/prelude
 
 # Configuration comes from the environment (PRELUDE_*; see docs/configuration.md); these are the container defaults.
+# No demo app in production: an empty PRELUDE_DEMO_POLICY disables seeding. Ask for it with
+#   -e PRELUDE_DEMO_POLICY=config/demo-policy.json   (found under /usr/local/share/prelude/).
 ENV PRELUDE_HOST=0.0.0.0 \
     PRELUDE_PORT=8080 \
-    PRELUDE_DATABASE=/data/prelude.sqlite
+    PRELUDE_DATABASE=/data/prelude.sqlite \
+    PRELUDE_DEMO_POLICY=""
 
 VOLUME ["/data"]
 WORKDIR /data
 # Numeric, so `runAsNonRoot` policies can verify it without reading /etc/passwd.
 USER 10001:10001
 EXPOSE 8080
-# The server drains in-flight requests and closes the database on SIGTERM, then exits 0.
+# On SIGTERM the server drains (/readyz 503 for PRELUDE_DRAIN_SECONDS, default 5, while still serving), lets
+# in-flight requests finish, closes the database and exits 0.
 STOPSIGNAL SIGTERM
 # The binary checks itself (GET /readyz on PRELUDE_HOST/PRELUDE_PORT, wildcard host → loopback); no curl needed.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 CMD ["prelude", "healthcheck", "--quiet"]

@@ -6,12 +6,14 @@ let swiftSettings: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
 
 let package = Package(
     name: "Prelude",
-    platforms: [.macOS(.v15)],
+    platforms: [.macOS(.v15), .iOS(.v15)],
     products: [
         .executable(name: "prelude", targets: ["prelude"]),
         .library(name: "PreludeCore", targets: ["PreludeCore"]),
         // For the benchmark package (Benchmarks/), which depends on this package by path.
         .library(name: "PreludeHTTP", targets: ["PreludeHTTP"]),
+        // The app's half: fetch, cache, decide offline, cadence ledger, durable events (docs/client.md).
+        .library(name: "PreludeClient", targets: ["PreludeClient"]),
     ],
     dependencies: [.package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")],
     targets: [
@@ -21,6 +23,8 @@ let package = Package(
 
         // Pure core: policy model, validation, locale, semver, bucketing, decision engine. No I/O, no dependencies.
         .target(name: "PreludeCore", swiftSettings: swiftSettings),
+        // Renders a policy's screens as one self-contained HTML page (the policy preview); depends on the core only.
+        .target(name: "PreludePreview", dependencies: ["PreludeCore"], swiftSettings: swiftSettings),
         // HTTP/1.1 on POSIX sockets and Dispatch; knows nothing of policy.
         .target(name: "PreludeHTTP", dependencies: ["CZlib"], swiftSettings: swiftSettings),
         // SQLite over the C API: connections, statements, transactions, migrations.
@@ -28,7 +32,7 @@ let package = Package(
         // Wires core, storage and HTTP into the service: configuration, routes, repositories.
         .target(
             name: "PreludeService",
-            dependencies: ["PreludeCore", "PreludeHTTP", "PreludeStorage"],
+            dependencies: ["PreludeCore", "PreludeHTTP", "PreludeStorage", "PreludePreview"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -38,23 +42,46 @@ let package = Package(
                 "PreludeCore",
                 "PreludeHTTP",
                 "PreludeStorage",
+                "PreludePreview",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
         ),
 
+        // The client library an app links: PreludeCore and Foundation only (FoundationNetworking on Linux).
+        .target(name: "PreludeClient", dependencies: ["PreludeCore"], swiftSettings: swiftSettings),
+        // Test helper for the client's kill -9 test: records events and flushes them until SIGKILLed.
+        .executableTarget(
+            name: "prelude-client-crashtest", dependencies: ["PreludeClient", "PreludeCore"],
+            swiftSettings: swiftSettings),
+
+        // The reference client: plays every seed flow against a running server through PermissionFlow (CI runs it).
+        .executableTarget(
+            name: "prelude-client-demo", dependencies: ["PreludeClient", "PreludeCore"], swiftSettings: swiftSettings),
         // Test helper for the kill -9 durability test: performs acknowledged writes until SIGKILLed.
         .executableTarget(name: "prelude-crashtest", dependencies: ["PreludeStorage"], swiftSettings: swiftSettings),
 
         // Test helpers shared by several test targets (a test target cannot import another).
-        .target(name: "PreludeTestSupport", path: "Tests/PreludeTestSupport", swiftSettings: swiftSettings),
+        .target(
+            name: "PreludeTestSupport", dependencies: ["PreludeCore"], path: "Tests/PreludeTestSupport",
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "PreludeCoreTests", dependencies: ["PreludeCore", "PreludeTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "PreludePreviewTests", dependencies: ["PreludePreview", "PreludeCore"], exclude: ["Fixtures"],
+            swiftSettings: swiftSettings),
         .testTarget(name: "PreludeHTTPTests", dependencies: ["PreludeHTTP"], swiftSettings: swiftSettings),
         .testTarget(name: "PreludeStorageTests", dependencies: ["PreludeStorage"], swiftSettings: swiftSettings),
         .testTarget(
             name: "PreludeServiceTests",
             dependencies: ["PreludeService", "PreludeHTTP", "PreludeStorage", "PreludeCore", "PreludeTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PreludeClientTests",
+            dependencies: [
+                "PreludeClient", "PreludeCore", "PreludeService", "PreludeHTTP", "PreludeStorage", "PreludeTestSupport",
+            ],
             swiftSettings: swiftSettings
         ),
     ]

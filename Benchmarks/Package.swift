@@ -5,7 +5,7 @@ import PackageDescription
 // scripts/bench.sh builds it and loads it with wrk next to the peers in ../shared/bench/peers.
 let package = Package(
     name: "PreludeBenchmarks",
-    platforms: [.macOS(.v15)],
+    platforms: [.macOS(.v15), .iOS(.v15)],
     dependencies: [
         .package(name: "Prelude", path: "..")
     ],
@@ -13,6 +13,13 @@ let package = Package(
         .executableTarget(
             name: "prelude-bench-server",
             dependencies: [.product(name: "PreludeHTTP", package: "Prelude")]
-        )
+        ),
+        // The client library's costs: offline decision, memory with the demo policy, cold start from the cache.
+        .executableTarget(
+            name: "prelude-bench-client",
+            dependencies: [
+                .product(name: "PreludeClient", package: "Prelude"), .product(name: "PreludeCore", package: "Prelude"),
+            ]
+        ),
     ]
 )

@@ -1,20 +1,31 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// libFuzzer target for PreludeHTTP's RequestDecoder, in its own package (shared/reference/reliability.md §4:
-// a `main`-less fuzz executable inside the root package breaks `swift test`'s link).
-// Sources/PreludeHTTP and Sources/CZlib are symbolic links to the root package's targets: compiled here as
-// part of this package, the decoder's `package` API is visible to the fuzz target without making it public.
-// Build and run with scripts/fuzz.sh.
+// libFuzzer targets for every parser that reads untrusted bytes, in their own package
+// (shared/reference/reliability.md §4: a `main`-less fuzz executable inside the root package breaks `swift test`'s
+// link). The library folders under Sources/ are symbolic links to the root package's targets: compiled here as part
+// of this package, their `package` API is visible to the fuzz code without making it public, and PreludeService is
+// built with -enable-testing so the events fast-path scanner (internal) can be checked against the full decoder.
+// One executable holds every target (chosen by PRELUDE_FUZZ_TARGET), so the sanitized modules are compiled and
+// linked once. Build and run with scripts/fuzz.sh; docs/fuzzing.md describes the targets.
 let package = Package(
     name: "PreludeFuzz",
     platforms: [.macOS(.v15)],
     targets: [
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
+        .target(name: "PreludeCore", path: "Sources/PreludeCore"),
         .target(name: "PreludeHTTP", dependencies: ["CZlib"], path: "Sources/PreludeHTTP"),
+        .target(name: "PreludeStorage", dependencies: ["CSQLite"], path: "Sources/PreludeStorage"),
+        .target(
+            name: "PreludeService",
+            dependencies: ["PreludeCore", "PreludeHTTP", "PreludeStorage"],
+            path: "Sources/PreludeService",
+            swiftSettings: [.unsafeFlags(["-enable-testing"])]
+        ),
         .executableTarget(
-            name: "FuzzRequestDecoder",
-            dependencies: ["PreludeHTTP"],
+            name: "PreludeFuzz",
+            dependencies: ["PreludeCore", "PreludeHTTP", "PreludeService"],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
     ]

@@ -1,7 +1,12 @@
 #!/usr/bin/env python3
-"""Writes Fuzz/corpus/ from the raw-byte vector table in Tests/PreludeHTTPTests/RequestDecoderTests.swift
-(every `ok(...)` / `fail(...)` vector and the persistence / Expect tables), one file per vector, named by
-the SHA-1 of its bytes as libFuzzer does. Rerun after adding vectors: `python3 Fuzz/make-corpus.py`."""
+"""Writes the seed corpora Fuzz/corpus/<target>/, one file per seed, named by the SHA-1 of its bytes as libFuzzer does.
+
+- request-decoder: the raw-byte vector table in Tests/PreludeHTTPTests/RequestDecoderTests.swift (every `ok(...)` /
+  `fail(...)` vector and the persistence / Expect tables);
+- every other target: valid inputs plus boundary values (19/20-digit integers, -0, 1e400, huge exponents, deep
+  nesting, lone surrogates, overlong and invalid UTF-8, NUL bytes), from the tables below.
+
+Rerun after adding vectors or seeds: `python3 Fuzz/make-corpus.py` (docs/fuzzing.md)."""
 import hashlib
 import os
 import re
@@ -92,7 +97,7 @@ def calls(source, opener):
         pos = i
 
 
-def main():
+def request_decoder_seeds():
     source = open(TESTS).read()
     table = source[source.index("static let vectors"):source.index("@Test(arguments: vectors)")]
     raws = []
@@ -103,16 +108,175 @@ def main():
     rest = source[source.index("@Test(arguments: vectors)"):]
     for m in re.finditer(r'\(\s*("(?:[^"\\]|\\.)*")\s*,\s*(?:true|false)\)', rest):
         raws.append(string_literals_expr(m.group(1)))
-    corpus = os.path.join(HERE, "corpus")
+    return [raw.encode("utf-8") for raw in raws]
+
+
+# Numbers at the edges: the integer/double split, 2^63 and 2^64 (19 and 20 digits), signed zero, doubles out of range.
+NUMBERS = [
+    "0", "-0", "0.0", "-0.0", "1", "-1", "999999999999999999", "1000000000000000000", "9223372036854775807",
+    "9223372036854775808", "-9223372036854775808", "-9223372036854775809", "18446744073709551615",
+    "18446744073709551616", "99999999999999999999", "100000000000000000000000000000", "1e400", "-1e400", "1e-400",
+    "1E+308", "1.7976931348623157e308", "4.9e-324", "1e99999999999999999999", "1e-99999999999999999999",
+    "0.1", "1.5", "123456789012345678901234567890.5", "1e18", "1e19", "9007199254740993",
+]
+# Byte strings the JSON string reader must refuse or repair: lone surrogates, overlong and invalid UTF-8, NUL.
+HOSTILE_STRINGS = [
+    b'"\\ud800"', b'"\\udc00"', b'"\\ud800\\u0041"', b'"\\ud83d\\ude00"', b'"\xc0\x80"', b'"\xe0\x80\x80"',
+    b'"\xed\xa0\x80"', b'"\xf4\x90\x80\x80"', b'"\xff"', b'"\x80"', b'"a\x00b"', b'"\\u0000"', b'"\\uFFFF"',
+    b'"caf\xc3\xa9"', b'"\\/\\b\\f\\n\\r\\t\\"\\\\"',
+]
+
+
+def json_seeds():
+    seeds = [n.encode() for n in NUMBERS] + HOSTILE_STRINGS
+    seeds += [b"[" * 256 + b"]" * 256, b"[" * 257 + b"]" * 257, b'{"a":' * 300 + b"1" + b"}" * 300, b"[" * 5000]
+    seeds += [b"\xef\xbb\xbf{}", b"{}", b"[]", b"null", b"true", b"false", b'{"a":1,"a":2}', b"[1,]", b"{,}",
+              b'{"a":[1,2.5,-0,"x",null,true,{"b":{}}]}', b"\x00", b"", b" \t\r\n 1 ", b"01", b"-", b"1.", b"1e",
+              b"NaN", b"Infinity", b"'a'", b"/* c */ 1", b'{"' + b"k" * 40 + b'":' + b"[" * 10 + b"]" * 10 + b"}"]
+    seeds += [("[" + ",".join(str(i) for i in range(50)) + "]").encode()]
+    return seeds
+
+
+def event(time='"2026-11-22T12:30:00Z"', **extra):
+    members = {"id": '"e-1"', "installId": '"8C1F0A2E"', "type": '"primeShown"', "feature": '"camera"',
+               "occurredAt": time}
+    members.update(extra)
+    return "{" + ",".join(f'"{k}":{v}' for k, v in members.items()) + "}"
+
+
+def events_seeds():
+    times = ["1795350000000", "946684800000", "946684799999", "1795436999999", "1795437000001",
+             '"2026-11-22T13:30:00.250+01:00"', '"2026-02-30T00:00:00Z"', '"2026-11-22t12:30:00z"',
+             '"2016-12-31T23:59:60Z"', '"2026-11-22 12:30:00Z"', '"2026-11-22T12:30:00.9999999999999999999Z"'] + NUMBERS
+    seeds = ['{"events":[' + event(time) + "]}" for time in times]
+    seeds += ['{"events":[' + event(experiment='"camera-prime-copy"', variant='"control"') + "]}",
+              '{"events":[' + event(experiment="null", variant="null") + "]}",
+              '{"events":[' + event(experiment='"camera-prime-copy"') + "]}",
+              '{"events":[' + ",".join(event() for _ in range(3)) + "]}",
+              '{"events":[' + event(id='"caf\\u00e9"') + "]}", '{"events":[' + event(id='"with space"') + "]}",
+              ' { "events" : [ ' + event() + ' ] } \n', '{"events":[]}', '{"events":{}}', '{}', '[]',
+              '{"events":[' + event() + '],"extra":1}', '{"events":[' + event().replace('"id"', '"extra"') + "]}"]
+    out = [s.encode() for s in seeds]
+    out += [b'{"events":[' + event(id='"\xc0\x80"').encode() + b"]}",
+            b'{"events":[' + event(id='"\\ud800"').encode() + b"]}",
+            b'{"events":[' + event(installId='"a\x00b"').encode() + b"]}"]
+    return out
+
+
+def decide_seeds():
+    state = '{"feature":"camera","status":"denied","available":true,"history":{"settings":{"shownCount":1,' \
+            '"lastShown":1795350000,"lastOutcome":"dismissed"}}}'
+    seeds = ['{"installId":"8C1F0A2E","platform":"ios","os":"17.4","appVersion":"2.3.0","locale":"fr-CA",'
+             '"features":[' + state + ',{"feature":"photos","status":"limited"},'
+             '{"feature":"tracking","status":"notDetermined","trackingPromptShown":false}]}',
+             '{"features":[{"feature":"microphone","status":"notDetermined"}]}',
+             '{"features":[]}', '{"features":[{"feature":"camera"}]}']
+    for n in NUMBERS:
+        seeds.append('{"features":[{"feature":"camera","status":"denied","history":{"prime":{"shownCount":%s,'
+                     '"lastShown":%s}}}]}' % (n, n))
+    seeds += ['{"os":"99999999999999999999.1","features":[{"feature":"camera","status":"denied"}]}',
+              '{"locale":"zh_hant_tw","features":[{"feature":"camera","status":"notDetermined"}]}']
+    out = [s.encode() for s in seeds]
+    out += [b'{"features":[{"feature":"camera","status":"notDetermined"}]}\x00fr-CA;q=0.9, en;q=0.5, *;q=0']
+    return out
+
+
+def policy_seeds():
+    demo = open(os.path.join(HERE, "..", "config", "demo-policy.json"), "rb").read()
+    small = open(os.path.join(HERE, "..", "Tests", "PreludeServiceTests", "AdminFixture.swift")).read()
+    small = small[small.index('static let policyText = """') + 28:]
+    small = "\n".join(line[8:] for line in small[:small.index('"""')].splitlines())
+    seeds = [demo, small.encode()]
+    # Each edge number in each numeric cadence member, as a merge patch over the demo policy (small seeds: the
+    # target applies every JSON object as a patch).
+    for field in ["minIntervalHours", "backoff", "maxShows"]:
+        for value in NUMBERS:
+            seeds.append(f'{{"defaults":{{"cadence":{{"prime":{{"{field}":{value}}}}}}}}}'.encode())
+    # Merge patches over the demo policy (the target also applies every JSON object as one): the largest valid
+    # cadence, a long targeting rule, odd weights and coverage.
+    seeds += [s.encode() for s in [
+        '{"defaults":{"cadence":{"prime":{"minIntervalHours":8760,"backoff":10,"maxShows":20}}}}',
+        '{"defaults":{"cadence":{"settings":{"minIntervalHours":0,"backoff":1,"maxShows":0}}}}',
+        '{"defaults":{"settings":{"delayMs":10000}}}',
+        '{"features":{"camera":{"rules":[{"name":"old","when":{"os":"<14 || >=99999999999999999999"},'
+        '"set":{"strategy":"button"}}]}}}',
+        '{"experiments":[{"key":"k","feature":"camera","coverage":1e-300,"variants":[{"name":"a","weight":100}]}]}',
+        '{"experiments":[{"key":"k","feature":"camera","coverage":0.5,"variants":[{"name":"a","weight":33.333333333333336},'
+        '{"name":"b","weight":33.333333333333336},{"name":"c","weight":33.33333333333333}]}]}',
+        '{"app":{"defaultLocale":"zh-Hant-TW"}}', '{"features":null}', '{"schemaVersion":9223372036854775808}']]
+    for weight in ["50", "1e400", "-0", "9223372036854775808", "33.333333333333336"]:
+        seeds.append(small.replace('"weight": 50}, {"name": "b"', f'"weight": {weight}}}, {{"name": "b"').encode())
+    return seeds
+
+
+def query_seeds():
+    seeds = [b"platform=ios&os=17.4&appVersion=2.3.0&locale=fr-CA&installId=8C1F0A2E", b"", b"&&", b"a", b"=",
+             b"os=%31%37", b"locale=zh%5FHant%5FTW", b"installId=%00", b"installId=%", b"installId=%4", b"x=%zz",
+             b"installId=%C0%80", b"installId=%ED%A0%80", b"installId=%FF", b"os=17.4&os=18", b"os=a+b%2B",
+             b"os=99999999999999999999", b"os=18.0.0-beta.2+build.7", b"locale=fr-CA\x00fr-CA;q=0.9, en;q=0.5",
+             b"platform=IOS&unknown=1\x00*"]
+    return seeds
+
+
+def accept_language_seeds():
+    return [s.encode() for s in [
+        "fr-CA, fr;q=0.9, en;q=0.8, *;q=0.5", "en", "*", "de-DE-1996", "en;q=0", "en;q=1.000", "en;q=1.001",
+        "en;q=0.9999", "en;q=.5", "en;q=-1", "en;q=1e400", "en;q=99999999999999999999", "en_US", "i-klingon",
+        "x-private", "zh-Hant-TW;Q=0.3", ",,, ,", "en;q=0.5;q=0.4", "en ; q = 0.5", "\t", "a" * 9,
+        ", ".join(f"l{i:02d};q=0.{i % 10}" for i in range(100))]] + [b"en\x00fr", b"\xc0\x80", b"en;q=0.\xff"]
+
+
+def locale_tag_seeds():
+    return [s.encode() for s in [
+        "en", "fr-CA", "zh-Hant-TW", "ZH_hant_tw", "es-419", "iw", "in-ID", "de-DE-1996", "en-u-ca-buddhist",
+        "en--US", "en-US-", "-en", "e", "engl", "en-Latn-US-x-private-use", "sr-ME", "a-b-c-d-e-f", "123"]] + \
+        [b"en\x00", b"\xc0\x80", b"fr-\xc3\xa9"]
+
+
+def semver_seeds():
+    versions = ["17", "17.4", "17.4.1", "18.0.0-beta.2", "1.2.3+build.7", "1.2.3-alpha.1+b", "01", "1.02",
+                "9223372036854775807", "9223372036854775808", "99999999999999999999.1.1",
+                "1.0.0-99999999999999999999", "1.0.0-0a", "1.0.0-01", "1.2.3.4", "v1", " 1", "1.", ".1", "",
+                "1.0.0-", "1.0.0+", "1.0.0-a..b"]
+    ranges = [">=15", ">=17.2 <18", "<14 || >=17", "*", ">= 17", "=17.4", "||", ">=", ">=99999999999999999999",
+              "<=1.0.0-beta.2 >1.0.0-alpha", "17.4 || || 18", "\t>=1\t<2"]
+    seeds = [v.encode() for v in versions]
+    seeds += [(v + "\x00" + r).encode() for v, r in zip(versions * 2, ranges * 4)]
+    return seeds
+
+
+def timestamp_seeds():
+    return [s.encode() for s in [
+        "2026-11-22T12:30:00Z", "2026-11-22T13:30:00.250+01:00", "2026-11-22t12:30:00z", "2026-11-22 12:30:00Z",
+        "2016-12-31T23:59:60Z", "2024-02-29T00:00:00Z", "2023-02-29T00:00:00Z", "0000-01-01T00:00:00+23:59",
+        "9999-12-31T23:59:60.999-23:59", "2026-13-01T00:00:00Z", "2026-11-22T24:00:00Z", "2026-11-22T12:30:00",
+        "2026-11-22T12:30:00.Z", "2026-11-22T12:30:00." + "9" * 40 + "Z", "2026-11-22T12:30:00+24:00",
+        "+2026-11-22T12:30:00Z", "20261122T123000Z"]] + [b"2026-11-22T12:30:00Z\x00", b"2026-11-22T12:30:00\xc0\x80"]
+
+
+def write(target, seeds):
+    corpus = os.path.join(HERE, "corpus", target)
     os.makedirs(corpus, exist_ok=True)
     written = 0
-    for raw in raws:
-        data = raw.encode("utf-8")
+    for data in seeds:
         path = os.path.join(corpus, hashlib.sha1(data).hexdigest())
         if not os.path.exists(path):
             open(path, "wb").write(data)
             written += 1
-    print(f"{len(raws)} vectors, {written} new corpus files in {corpus}", file=sys.stderr)
+    print(f"{target}: {len(seeds)} seeds, {written} new files in {corpus}", file=sys.stderr)
+
+
+def main():
+    write("request-decoder", request_decoder_seeds())
+    write("events", events_seeds())
+    write("json", json_seeds())
+    write("policy", policy_seeds())
+    write("decide", decide_seeds())
+    write("query", query_seeds())
+    write("accept-language", accept_language_seeds())
+    write("locale-tag", locale_tag_seeds())
+    write("semver", semver_seeds())
+    write("timestamp", timestamp_seeds())
 
 
 if __name__ == "__main__":

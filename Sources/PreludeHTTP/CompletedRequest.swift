@@ -15,11 +15,16 @@ public struct CompletedRequest: Sendable {
     public var requestID: String
     /// The peer address as `ip:port`.
     public var remoteAddress: String
+    /// The path parameters the matched route captured (e.g. `app`); empty when no handler ran.
+    public var pathParameters: [String: String]
+    /// The handler's ``HTTPResponse/logFields``.
+    public var logFields: [String: String]
 
     /// Creates a report; the engine fills it, tests may build one.
     public init(
         method: HTTPMethod, route: String?, status: Int, durationNanoseconds: UInt64, bytesSent: Int,
-        requestID: String, remoteAddress: String
+        requestID: String, remoteAddress: String, pathParameters: [String: String] = [:],
+        logFields: [String: String] = [:]
     ) {
         self.method = method
         self.route = route
@@ -28,5 +33,7 @@ public struct CompletedRequest: Sendable {
         self.bytesSent = bytesSent
         self.requestID = requestID
         self.remoteAddress = remoteAddress
+        self.pathParameters = pathParameters
+        self.logFields = logFields
     }
 }

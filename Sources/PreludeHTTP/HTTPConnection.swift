@@ -281,6 +281,8 @@ final class HTTPConnection: @unchecked Sendable {
         let route = handlerRoute
         let started = requestStart
         let bytes = output.count + outputBody.count
+        var pathParameters: [String: String] = [:]
+        if case .route(_, let parameters)? = decision { pathParameters = parameters }
         self.head = nil
         self.decision = nil
         requestID = nil
@@ -293,7 +295,8 @@ final class HTTPConnection: @unchecked Sendable {
                 CompletedRequest(
                     method: method, route: route, status: response.status.code,
                     durationNanoseconds: started == 0 ? 0 : now &- started, bytesSent: bytes,
-                    requestID: idField?.value ?? "", remoteAddress: remoteAddress))
+                    requestID: idField?.value ?? "", remoteAddress: remoteAddress, pathParameters: pathParameters,
+                    logFields: response.logFields))
         }
         phase = .writing
         deadline = loop.now + loop.core.writeTimeoutMs

@@ -7,6 +7,9 @@ public struct HTTPResponse: Sendable {
     public var headers: HTTPHeaders
     /// The body bytes (shared, not copied, when a prepared array is reused).
     public var body: [UInt8]
+    /// Fields for the server's request log, never sent to the client (e.g. the authenticated principal's name):
+    /// the server reports them in ``CompletedRequest/logFields``.
+    public var logFields: [String: String] = [:]
 
     /// Creates a response.
     public init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {

@@ -7,6 +7,7 @@ package enum ConfigurationSetting: String, Sendable, CaseIterable {
     case migrationsDirectory
     case demoPolicy
     case shutdownGracePeriod
+    case drainSeconds
     case databaseReaders
     case adminHost
     case adminPort
@@ -35,6 +36,7 @@ package enum ConfigurationSetting: String, Sendable, CaseIterable {
         case .migrationsDirectory: "PRELUDE_MIGRATIONS_DIR"
         case .demoPolicy: "PRELUDE_DEMO_POLICY"
         case .shutdownGracePeriod: "PRELUDE_SHUTDOWN_GRACE_PERIOD"
+        case .drainSeconds: "PRELUDE_DRAIN_SECONDS"
         case .databaseReaders: "PRELUDE_DATABASE_READERS"
         case .adminHost: "PRELUDE_ADMIN_HOST"
         case .adminPort: "PRELUDE_ADMIN_PORT"
@@ -62,6 +64,7 @@ package enum ConfigurationSetting: String, Sendable, CaseIterable {
         case .migrationsDirectory: "--migrations-dir"
         case .demoPolicy: "--demo-policy"
         case .shutdownGracePeriod: "--shutdown-grace-period"
+        case .drainSeconds: "--drain-seconds"
         case .databaseReaders: "--database-readers"
         case .adminHost: "--admin-host"
         case .adminPort: "--admin-port"
@@ -82,7 +85,7 @@ package enum ConfigurationSetting: String, Sendable, CaseIterable {
     /// Whether the JSON file gives this setting as a number (else a string).
     var isNumeric: Bool {
         switch self {
-        case .port, .shutdownGracePeriod, .databaseReaders, .policyMaxAge, .policyStaleWhileRevalidate,
+        case .port, .shutdownGracePeriod, .drainSeconds, .databaseReaders, .policyMaxAge, .policyStaleWhileRevalidate,
             .policyStaleIfError, .resolvedCacheSize, .adminPort, .eventRetentionDays, .adminAuthFailuresPerMinute:
             true
         case .eventsPerInstallPerSecond, .eventsPerInstallBurst, .eventsPerAddressPerSecond, .eventsPerAddressBurst:

@@ -6,6 +6,8 @@ package struct Logger: Sendable {
     /// The lowest level written.
     package let level: LogLevel
     private let sink: @Sendable (String) -> Void
+    /// Members every line carries after its own fields (``with(_:)``), already rendered, each starting with a comma.
+    private var context = ""
 
     /// A logger writing to standard error.
     package init(level: LogLevel) {
@@ -22,16 +24,30 @@ package struct Logger: Sendable {
         self.sink = sink
     }
 
-    /// Logs `message` with extra string fields.
-    package func log(_ level: LogLevel, _ message: String, _ fields: [String: String] = [:]) {
+    /// Logs `message` with extra string fields and number fields; numbers are written as JSON numbers (log
+    /// pipelines such as Loki and Elasticsearch then compare and aggregate them without parsing strings).
+    package func log(
+        _ level: LogLevel, _ message: String, _ fields: [String: String] = [:], numbers: [String: Double] = [:]
+    ) {
         guard level >= self.level else { return }
         var line = "{\"time\":\(Self.quote(Self.timestamp())),\"level\":\(Self.quote(level.rawValue)),"
         line += "\"msg\":\(Self.quote(message))"
-        for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
-            line += ",\(Self.quote(key)):\(Self.quote(value))"
+        var members = fields.map { ($0.key, Self.quote($0.value)) }
+        members += numbers.map { ($0.key, Self.number($0.value)) }
+        for (key, value) in members.sorted(by: { $0.0 < $1.0 }) {
+            line += ",\(Self.quote(key)):\(value)"
         }
+        line += context
         line += "}"
         sink(line)
+    }
+
+    /// A JSON number (RFC 8259 §6): whole values without a fraction (`8080`, not `8080.0`); NaN and infinities,
+    /// which JSON cannot write, as `null`.
+    package static func number(_ value: Double) -> String {
+        guard value.isFinite else { return "null" }
+        if value == value.rounded(), abs(value) < 9_007_199_254_740_992 { return String(Int64(value)) }
+        return String(value)
     }
 
     /// Logs `message` followed by `members`: JSON object members already rendered, each starting with a comma
@@ -43,17 +59,34 @@ package struct Logger: Sendable {
                 + "\"msg\":\(Self.quote(message))\(members)}")
     }
 
+    /// This logger with `fields` added to every line it writes (e.g. the request id, for lines a request causes).
+    package func with(_ fields: [String: String]) -> Logger {
+        var copy = self
+        for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
+            copy.context += ",\(Self.quote(key)):\(Self.quote(value))"
+        }
+        return copy
+    }
+
     /// Whether a line at `level` would be written (skip building it otherwise).
     package func isEnabled(_ level: LogLevel) -> Bool { level >= self.level }
 
     /// Logs at `debug`.
-    package func debug(_ message: String, _ fields: [String: String] = [:]) { log(.debug, message, fields) }
+    package func debug(_ message: String, _ fields: [String: String] = [:], numbers: [String: Double] = [:]) {
+        log(.debug, message, fields, numbers: numbers)
+    }
     /// Logs at `info`.
-    package func info(_ message: String, _ fields: [String: String] = [:]) { log(.info, message, fields) }
+    package func info(_ message: String, _ fields: [String: String] = [:], numbers: [String: Double] = [:]) {
+        log(.info, message, fields, numbers: numbers)
+    }
     /// Logs at `warning`.
-    package func warning(_ message: String, _ fields: [String: String] = [:]) { log(.warning, message, fields) }
+    package func warning(_ message: String, _ fields: [String: String] = [:], numbers: [String: Double] = [:]) {
+        log(.warning, message, fields, numbers: numbers)
+    }
     /// Logs at `error`.
-    package func error(_ message: String, _ fields: [String: String] = [:]) { log(.error, message, fields) }
+    package func error(_ message: String, _ fields: [String: String] = [:], numbers: [String: Double] = [:]) {
+        log(.error, message, fields, numbers: numbers)
+    }
 
     /// A JSON string literal (RFC 8259 §7): quotes, backslashes and control characters escaped.
     package static func quote(_ text: String) -> String {

@@ -29,12 +29,13 @@ package final class PreludeService: Sendable {
     private let logger: Logger
     private let draining: DrainFlag
     private let eventRetention: EventRetentionTask
+    private let policyReloader: LivePolicyReloader
     private let stopped = Mutex(false)
 
     private init(
         configuration: ServiceConfiguration, database: Database, migrator: Migrator, server: HTTPServer, port: Int,
         policyStore: PolicyStore, eventIngestor: EventIngestor, adminServer: HTTPServer?, adminPort: Int?,
-        logger: Logger, draining: DrainFlag, eventRetention: EventRetentionTask
+        logger: Logger, draining: DrainFlag, eventRetention: EventRetentionTask, policyReloader: LivePolicyReloader
     ) {
         self.policyStore = policyStore
         self.eventIngestor = eventIngestor
@@ -48,18 +49,24 @@ package final class PreludeService: Sendable {
         self.logger = logger
         self.draining = draining
         self.eventRetention = eventRetention
+        self.policyReloader = policyReloader
     }
 
     /// Opens and migrates the database, seeds the demo on an empty one, and starts listening.
     ///
     /// `eventObservers` see every newly stored client event inside its transaction (``EventIngestionObserver``).
+    /// `clock` (Unix seconds) is the decide endpoint's "now"; tests that replay flows over simulated time set it.
     package static func start(
-        configuration: ServiceConfiguration, logger: Logger, eventObservers: [any EventIngestionObserver] = []
+        configuration: ServiceConfiguration, logger: Logger, eventObservers: [any EventIngestionObserver] = [],
+        clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) throws -> PreludeService {
         let (database, migrator, _) = try openAndMigrate(configuration: configuration, logger: logger)
         do {
             try seedDemo(configuration: configuration, database: database, logger: logger)
             let policyStore = try PolicyStore.start(database: database, configuration: configuration, logger: logger)
+            // Before listening, so a revision another process commits from now on is never missed.
+            let policyReloader = try LivePolicyReloader(
+                path: configuration.database, store: policyStore, logger: logger)
             let observability = Observability(logger: logger, database: database, policies: policyStore)
             let draining = DrainFlag()
             var router = Router()
@@ -69,13 +76,14 @@ package final class PreludeService: Sendable {
                 draining.isSet
             }
             ObservabilityRoutes.register(on: &router, observability: observability)
-            let eventIngestor = EventIngestor(database: database, observers: [ExperimentAggregator()] + eventObservers)
+            let aggregator = ExperimentAggregator { policyStore.snapshot(app: $0)?.document }
+            let eventIngestor = EventIngestor(database: database, observers: [aggregator] + eventObservers)
             observability.observe(events: eventIngestor)
             let eventBudget = IngestionBudget(configuration)
             eventBudget.register(on: observability.registry)
             PublicRoutes.register(
                 on: &router, store: policyStore, cacheControl: PolicyCacheControl(configuration), events: eventIngestor,
-                eventBudget: eventBudget)
+                eventBudget: eventBudget, clock: clock)
             let admin = try AdminAPI.make(
                 configuration: configuration, database: database, store: policyStore, logger: logger)
             var adminRouter = Router()
@@ -101,16 +109,15 @@ package final class PreludeService: Sendable {
                 pruner: EventPruner(retentionDays: configuration.eventRetentionDays), database: database, logger: logger
             )
             eventRetention.start()
+            policyReloader.start()
             logger.info(
                 "listening",
-                [
-                    "host": configuration.host, "port": "\(port)", "database": configuration.database,
-                    "version": ServiceInfo.version,
-                ])
+                ["host": configuration.host, "database": configuration.database, "version": ServiceInfo.version],
+                numbers: ["port": Double(port)])
             return PreludeService(
                 configuration: configuration, database: database, migrator: migrator, server: server, port: port,
                 policyStore: policyStore, eventIngestor: eventIngestor, adminServer: adminServer, adminPort: adminPort,
-                logger: logger, draining: draining, eventRetention: eventRetention)
+                logger: logger, draining: draining, eventRetention: eventRetention, policyReloader: policyReloader)
         } catch {
             database.close()
             throw error
@@ -124,15 +131,24 @@ package final class PreludeService: Sendable {
         return applied
     }
 
-    /// Stops accepting, lets in-flight requests finish within the grace period, closes the database. Idempotent.
-    package func stop() {
+    /// Drains, then stops accepting, lets in-flight requests finish within the grace period and closes the
+    /// database. Idempotent.
+    ///
+    /// - Parameter drain: when true (SIGTERM), `/readyz` answers 503 for `drainSeconds` first while every request
+    ///   is still served, so load balancers stop routing here before the listener closes (docs/kubernetes.md).
+    ///   SIGINT (an operator's Ctrl-C) passes false.
+    package func stop(drain: Bool = false) {
         let first = stopped.withLock { value in
             defer { value = true }
             return !value
         }
         guard first else { return }
         draining.set()
-        logger.info("stopping", ["gracePeriod": "\(configuration.shutdownGracePeriod)"])
+        if drain, configuration.drainSeconds > 0 {
+            logger.info("draining", numbers: ["drainSeconds": configuration.drainSeconds])
+            Thread.sleep(forTimeInterval: configuration.drainSeconds)
+        }
+        logger.info("stopping", numbers: ["gracePeriod": configuration.shutdownGracePeriod])
         // Both listeners drain at the same time, so stopping never takes more than one grace period.
         if let adminServer {
             let grace = configuration.shutdownGracePeriod
@@ -142,6 +158,7 @@ package final class PreludeService: Sendable {
         server.waitUntilStopped()
         adminServer?.waitUntilStopped()
         eventRetention.stop()
+        policyReloader.stop()
         database.close()
         logger.info("stopped")
     }

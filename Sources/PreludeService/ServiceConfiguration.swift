@@ -17,6 +17,10 @@ package struct ServiceConfiguration: Sendable, Equatable {
     package var demoPolicy = "config/demo-policy.json"
     /// Seconds in-flight requests get to finish after SIGTERM/SIGINT.
     package var shutdownGracePeriod = 10.0
+    /// Seconds between SIGTERM and closing the listener, during which `/readyz` answers 503 while every request is
+    /// still served, so load balancers and Kubernetes endpoints stop sending new traffic first (docs/kubernetes.md).
+    /// SIGINT (Ctrl-C) skips it.
+    package var drainSeconds = 5.0
     /// Reader connections in the pool.
     package var databaseReaders = 4
     /// Address of a separate admin listener; nil uses `host`. Only used when `adminPort` is set.
@@ -38,6 +42,9 @@ package struct ServiceConfiguration: Sendable, Equatable {
     package var eventRetentionDays = 90
     /// Failed admin authentications allowed per minute from one address before it gets 429 (reliability.md §3).
     package var adminAuthFailuresPerMinute = 10
+    /// `PRELUDE_*` variables that Kubernetes injected for a Service named `prelude` and that were therefore ignored
+    /// (``ServiceLinkVariables``), sorted; `serve` logs them once.
+    package var ignoredServiceLinkVariables: [String] = []
     /// Events one install may send per second on average (its budget's refill rate); 0 turns the budget off.
     package var eventsPerInstallPerSecond = 20.0
     /// Events one install may send at once (its budget's size); at least one full batch.
@@ -71,7 +78,9 @@ package struct ServiceConfiguration: Sendable, Equatable {
         var configuration = ServiceConfiguration()
         if let fileText { try configuration.apply(fileText: fileText, fileName: fileName) }
         for (name, value) in environment.sorted(by: { $0.key < $1.key }) where name.hasPrefix("PRELUDE_") {
-            if let setting = ConfigurationSetting.allCases.first(where: { $0.environmentVariable == name }) {
+            if ServiceLinkVariables.isInjected(name: name, value: value) {
+                configuration.ignoredServiceLinkVariables.append(name)
+            } else if let setting = ConfigurationSetting.allCases.first(where: { $0.environmentVariable == name }) {
                 try configuration.apply(setting, value, source: name)
             } else if !ConfigurationSetting.otherEnvironmentVariables.contains(name) {
                 throw ConfigurationError(
@@ -164,11 +173,11 @@ package struct ServiceConfiguration: Sendable, Equatable {
             migrationsDirectory = value
         case .demoPolicy:
             demoPolicy = value
-        case .shutdownGracePeriod:
+        case .shutdownGracePeriod, .drainSeconds:
             guard let seconds = Double(value), seconds.isFinite, (0...3600).contains(seconds) else {
                 throw fail("'\(raw)' is not a number of seconds between 0 and 3600")
             }
-            shutdownGracePeriod = seconds
+            if setting == .drainSeconds { drainSeconds = seconds } else { shutdownGracePeriod = seconds }
         case .databaseReaders:
             databaseReaders = try integer(in: 1...64, "a reader count between 1 and 64")
         case .policyMaxAge, .policyStaleWhileRevalidate, .policyStaleIfError:

@@ -19,15 +19,22 @@ package final class Statement {
         self.connection = connection
         self.sql = sql
         var statement: OpaquePointer?
-        var tail: UnsafePointer<CChar>?
-        let code = sql.withCString {
-            sqlite3_prepare_v3(connection, $0, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, &tail)
+        // `tail` points into the temporary C string, so it is read inside `withCString` (reading it after, as this
+        // once did, read freed memory: ThreadSanitizer's allocator made `BEGIN` look like several statements).
+        var trailingSQL = false
+        let code = sql.withCString { text in
+            var tail: UnsafePointer<CChar>?
+            let code = sqlite3_prepare_v3(connection, text, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, &tail)
+            if let tail, tail.pointee != 0 {
+                trailingSQL = !String(cString: tail).allSatisfy { $0.isWhitespace || $0 == ";" }
+            }
+            return code
         }
         guard code == SQLITE_OK, let statement else {
             throw StorageError.last(connection, sql: sql)
         }
         // One statement per call: trailing SQL would be silently ignored, a classic source of lost writes.
-        if let tail, tail.pointee != 0, !String(cString: tail).allSatisfy({ $0.isWhitespace || $0 == ";" }) {
+        if trailingSQL {
             sqlite3_finalize(statement)
             throw StorageError(
                 extendedCode: SQLITE_MISUSE, message: "several statements in one call; use Connection.executeScript",

@@ -3,19 +3,14 @@ import Foundation
 import PreludeService
 import PreludeStorage
 
-/// The flags shared by every command that opens the database. Values stay strings so that
-/// `ServiceConfiguration` checks them and its errors name the setting the same way for every source.
-struct ConfigurationOptions: ParsableArguments {
+/// The flags of every command that opens the database: where it is, how to migrate it, how much to log. Values stay
+/// strings so that `ServiceConfiguration` checks them and its errors name the setting the same way for every source.
+/// Settings without a flag here still come from the file and `PRELUDE_*` variables (docs/configuration.md).
+struct DatabaseOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Configuration file (JSON).", valueName: "path"))
     var config: String?
 
-    @Option(help: ArgumentHelp("Address to listen on. [default: 127.0.0.1]", valueName: "address"))
-    var host: String?
-
-    @Option(help: ArgumentHelp("TCP port; 0 picks a free one. [default: 8080]", valueName: "port"))
-    var port: String?
-
-    @Option(help: ArgumentHelp("SQLite database file, created if absent. [default: prelude.sqlite]", valueName: "path"))
+    @Option(help: ArgumentHelp("SQLite database file. [default: prelude.sqlite]", valueName: "path"))
     var database: String?
 
     @Option(help: ArgumentHelp("debug, info, notice, warning or error. [default: info]", valueName: "level"))
@@ -23,6 +18,60 @@ struct ConfigurationOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp("Directory of NNNN_name.sql migrations. [default: migrations]", valueName: "path"))
     var migrationsDir: String?
+
+    /// The flags given, by setting.
+    var flags: [ConfigurationSetting: String] {
+        var flags: [ConfigurationSetting: String] = [:]
+        flags[.database] = database
+        flags[.logLevel] = logLevel
+        flags[.migrationsDirectory] = migrationsDir
+        return flags
+    }
+
+    /// Merges file, environment and `flags` (these and a command's own), or prints the problem and exits with
+    /// EX_CONFIG (78).
+    func load(adding more: [ConfigurationSetting: String] = [:]) throws -> ServiceConfiguration {
+        do {
+            return try ServiceConfiguration.load(
+                configFile: config, environment: ProcessInfo.processInfo.environment,
+                flags: flags.merging(more) { $1 })
+        } catch {
+            throw Failure.exit(error, code: 78)
+        }
+    }
+
+    /// The logger of a command other than `serve`: warnings and errors only unless --log-level (or the setting)
+    /// asks for less, so informational JSON lines never interleave with the command's own output.
+    static func commandLogger(_ configuration: ServiceConfiguration) -> Logger {
+        Logger(level: max(configuration.logLevel, .warning))
+    }
+
+    /// Loads the configuration and opens its *existing* database, migrated as `serve` does, and names it on
+    /// standard error. A missing file is refused (exit 1) rather than created: a typo in --database or a command
+    /// run in the wrong directory must not report success on a new, empty database. The caller closes it.
+    func openMigratedDatabase() throws -> (configuration: ServiceConfiguration, database: Database) {
+        let configuration = try load()
+        do {
+            try ExistingDatabase.require(configuration.database)
+            let logger = Self.commandLogger(configuration)
+            let database = try PreludeService.openAndMigrate(configuration: configuration, logger: logger).0
+            ExistingDatabase.announce(configuration.database)
+            return (configuration, database)
+        } catch {
+            throw Failure.exit(error, code: Failure.code(for: error))
+        }
+    }
+}
+
+/// `serve`'s flags: the database options plus the listener, drain, cache and limiter settings.
+struct ServeOptions: ParsableArguments {
+    @OptionGroup var databaseOptions: DatabaseOptions
+
+    @Option(help: ArgumentHelp("Address to listen on. [default: 127.0.0.1]", valueName: "address"))
+    var host: String?
+
+    @Option(help: ArgumentHelp("TCP port; 0 picks a free one. [default: 8080]", valueName: "port"))
+    var port: String?
 
     @Option(
         help: ArgumentHelp(
@@ -32,6 +81,12 @@ struct ConfigurationOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp("Seconds in-flight requests get at shutdown. [default: 10]", valueName: "seconds"))
     var shutdownGracePeriod: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Seconds /readyz answers 503 after SIGTERM while requests are still served. [default: 5]",
+            valueName: "seconds"))
+    var drainSeconds: String?
 
     @Option(help: ArgumentHelp("Reader connections to the database. [default: 4]", valueName: "count"))
     var databaseReaders: String?
@@ -89,16 +144,14 @@ struct ConfigurationOptions: ParsableArguments {
             valueName: "cidrs"))
     var trustedProxies: String?
 
-    /// The flags given, by setting.
+    /// The serve-only flags given, by setting.
     var flags: [ConfigurationSetting: String] {
         var flags: [ConfigurationSetting: String] = [:]
         flags[.host] = host
         flags[.port] = port
-        flags[.database] = database
-        flags[.logLevel] = logLevel
-        flags[.migrationsDirectory] = migrationsDir
         flags[.demoPolicy] = demoPolicy
         flags[.shutdownGracePeriod] = shutdownGracePeriod
+        flags[.drainSeconds] = drainSeconds
         flags[.databaseReaders] = databaseReaders
         flags[.adminHost] = adminHost
         flags[.adminPort] = adminPort
@@ -116,28 +169,36 @@ struct ConfigurationOptions: ParsableArguments {
         return flags
     }
 
-    /// Merges file, environment and flags, or prints the problem and exits with EX_CONFIG (78).
-    func load() throws -> ServiceConfiguration {
-        do {
-            return try ServiceConfiguration.load(
-                configFile: config, environment: ProcessInfo.processInfo.environment, flags: flags)
-        } catch {
-            throw Failure.exit(error, code: 78)
-        }
-    }
+    /// Merges file, environment and every flag, or prints the problem and exits with EX_CONFIG (78).
+    func load() throws -> ServiceConfiguration { try databaseOptions.load(adding: flags) }
 }
 
-extension ConfigurationOptions {
-    /// Loads the configuration and opens its database migrated, as `serve` does; a failure is printed and exits 78
-    /// (configuration) or 1. The caller closes the database.
-    func openMigratedDatabase() throws -> (configuration: ServiceConfiguration, database: Database) {
-        let configuration = try load()
-        do {
-            let logger = Logger(level: configuration.logLevel)
-            return (configuration, try PreludeService.openAndMigrate(configuration: configuration, logger: logger).0)
-        } catch {
-            throw Failure.exit(error, code: Failure.code(for: error))
+/// The database a command other than `serve` and `migrate` works on: it must exist, and the command says which.
+enum ExistingDatabase {
+    /// No file at the configured path.
+    struct Missing: Error, CustomStringConvertible {
+        /// A sentence naming the path and what to do.
+        let description: String
+    }
+
+    /// Refuses a path with no file, naming it and how to create one.
+    static func require(_ path: String) throws {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw Missing(
+                description: "no database at \(absolute(path)); `prelude serve` or `prelude migrate` creates one "
+                    + "(set --database, PRELUDE_DATABASE or the config file's \"database\" to use another)")
         }
+    }
+
+    /// Names the database used, on standard error (standard output stays the command's result).
+    static func announce(_ path: String) {
+        FileHandle.standardError.write(Data("prelude: database \(absolute(path))\n".utf8))
+    }
+
+    /// `path` made absolute against the working directory.
+    static func absolute(_ path: String) -> String {
+        path.hasPrefix("/")
+            ? path : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(path)
     }
 }
 

@@ -19,12 +19,17 @@ struct EventsCommand: ParsableCommand {
                 """
         )
 
-        @OptionGroup var options: ConfigurationOptions
+        @Option(help: ArgumentHelp("Days raw events are kept; 0 keeps them forever. [default: 90]", valueName: "days"))
+        var eventRetentionDays: String?
+
+        @OptionGroup var options: DatabaseOptions
 
         func run() throws {
-            let configuration = try options.load()
+            let configuration = try options.load(
+                adding: [.eventRetentionDays: eventRetentionDays].compactMapValues { $0 })
             do {
                 let database = try OfflineDatabase.open(configuration)
+                ExistingDatabase.announce(configuration.database)
                 defer { database.close() }
                 guard configuration.eventRetentionDays > 0 else {
                     print("Retention is 0 (keep forever): nothing pruned.")

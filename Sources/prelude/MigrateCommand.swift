@@ -12,11 +12,11 @@ struct MigrateCommand: ParsableCommand {
             """
     )
 
-    @OptionGroup var options: ConfigurationOptions
+    @OptionGroup var options: DatabaseOptions
 
     func run() throws {
         let configuration = try options.load()
-        let logger = Logger(level: configuration.logLevel)
+        let logger = DatabaseOptions.commandLogger(configuration)
         do {
             let applied = try PreludeService.migrate(configuration: configuration, logger: logger)
             print(applied.isEmpty ? "Database is up to date." : "Applied: \(applied.joined(separator: ", "))")

@@ -8,7 +8,8 @@ struct PolicyCommand: ParsableCommand {
         commandName: "policy",
         abstract: "Check policy documents; import and export an app's policy.",
         subcommands: [
-            PolicyValidateCommand.self, PolicyLintCommand.self, PolicyImportCommand.self, PolicyExportCommand.self,
+            PolicyValidateCommand.self, PolicyLintCommand.self, PolicyPreviewCommand.self, PolicyImportCommand.self,
+            PolicyExportCommand.self,
         ]
     )
 }
@@ -20,7 +21,7 @@ struct PolicyValidateCommand: ParsableCommand {
         abstract: "Validate a policy document and list every problem.",
         discussion: """
             Prints one line per problem, `pointer: code: message`, or with --json an object \
-            {"valid": Bool, "problems": [{"pointer", "code", "message"}]}. \
+            {"valid": Bool, "errors": [{"pointer", "code", "detail"}]}. \
             Exit status: 0 when the document is valid, 1 when it has problems, 2 when the file cannot be read.
             """
     )

@@ -31,7 +31,7 @@ struct PolicyExportCommand: ParsableCommand {
     @Flag(help: "Indent the JSON.")
     var pretty = false
 
-    @OptionGroup var options: ConfigurationOptions
+    @OptionGroup var options: DatabaseOptions
 
     func validate() throws {
         if let revision, revision < 1 { throw ValidationError("--revision must be 1 or more") }

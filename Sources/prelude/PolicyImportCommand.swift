@@ -18,8 +18,8 @@ struct PolicyImportCommand: ParsableCommand {
             `cli` with a `policy.import` audit record (`app.create` with --create for a new app). A file equal to \
             the live policy creates no revision. --if-match ETAG refuses the import unless ETAG names the live \
             revision (as If-Match does on the admin API); --dry-run checks everything and prints the changes \
-            without writing. Uses the same database settings as `serve`. A running server keeps serving the \
-            revision it loaded until it restarts (docs/admin.md, "Command line"). \
+            without writing. Uses the same database settings as `serve`; the database must exist. A server running \
+            on it serves the new revision within a second (docs/operations.md). \
             Exit status: 0 imported or unchanged, 1 refused, 2 unreadable file, 78 bad settings.
             """
     )
@@ -47,7 +47,7 @@ struct PolicyImportCommand: ParsableCommand {
     @Flag(help: "Print the result as JSON: {app, revision, etag, changed, created, dryRun, changes}.")
     var json = false
 
-    @OptionGroup var options: ConfigurationOptions
+    @OptionGroup var options: DatabaseOptions
 
     func validate() throws {
         if let message, message.count > 500 { throw ValidationError("--message is longer than 500 characters") }
@@ -201,9 +201,7 @@ struct PolicyImportCommand: ParsableCommand {
             for change in outcome.changes { print("  " + Self.describe(change)) }
         }
         if outcome.changed, !dryRun {
-            Self.printError(
-                "note: a server already running on this database keeps serving the revision it loaded until it "
-                    + "restarts; use the admin API for live changes.")
+            Self.printError("note: a server running on this database serves the new revision within a second.")
         }
     }
 

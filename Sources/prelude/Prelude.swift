@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import PreludeService
 
 @main
@@ -22,7 +23,17 @@ struct Prelude: ParsableCommand {
             TokenCommand.self,
             ResultsCommand.self,
             EventsCommand.self,
+            BackupCommand.self,
         ],
         defaultSubcommand: ServeCommand.self
     )
+
+    /// Refuses a mistyped subcommand with a suggestion (exit 64, EX_USAGE), then parses and runs as usual.
+    static func main() {
+        if let problem = CommandSuggestion.problem(in: Array(CommandLine.arguments.dropFirst()), root: Prelude.self) {
+            FileHandle.standardError.write(Data("prelude: error: \(problem)\n".utf8))
+            Foundation.exit(64)
+        }
+        main(nil)
+    }
 }

@@ -33,12 +33,13 @@ struct ResultsCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Compare with this variant instead of the configured control.", valueName: "variant"))
     var control: String?
 
-    @OptionGroup var options: ConfigurationOptions
+    @OptionGroup var options: DatabaseOptions
 
     func run() throws {
         let configuration = try options.load()
         do {
             let database = try OfflineDatabase.open(configuration)
+            ExistingDatabase.announce(configuration.database)
             defer { database.close() }
             let results = try ExperimentResultsReader(database: database).results(
                 appID: app, experiment: experiment, minimumEffect: minimumEffect, control: control)

@@ -12,7 +12,7 @@ struct TokenCommand: ParsableCommand {
             Tokens authenticate /v1/admin/** (Authorization: Bearer <token>). Scope 'read' allows GET; 'write' \
             allows every admin request. Only a SHA-256 hash of each token is stored: the secret is printed once, \
             by `create`. Uses the same database settings as `serve` (--database, PRELUDE_DATABASE, config file); \
-            changes take effect at once, also on a running server.
+            the database must exist (`serve` or `migrate` creates it). Changes take effect at once, also on a running server.
             """,
         subcommands: [TokenCreateCommand.self, TokenListCommand.self, TokenRevokeCommand.self]
     )
@@ -30,7 +30,7 @@ struct TokenCreateCommand: ParsableCommand {
     @Option(help: "read (GET only) or write (everything).")
     var scope: String
 
-    @OptionGroup var options: ConfigurationOptions
+    @OptionGroup var options: DatabaseOptions
 
     func validate() throws {
         guard TokenScope(rawValue: scope) != nil else {
@@ -57,16 +57,19 @@ struct TokenListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list", abstract: "List tokens (names, scopes, times; never secrets).")
 
-    @Flag(help: "Print JSON instead of a table.")
+    @Flag(help: "Print JSON instead of a table: {\"tokens\": [...]}, as GET /v1/admin/tokens answers.")
     var json = false
 
-    @OptionGroup var options: ConfigurationOptions
+    @OptionGroup var options: DatabaseOptions
 
     func run() throws {
         try TokenDatabase.with(options) { tokens in
             let list = try tokens.list()
             if json {
-                print(JSONValue.array(list.map(\.jsonValue)).serialized(.pretty), terminator: "")
+                // The shape of GET /v1/admin/tokens, so scripts can use either.
+                print(
+                    JSONValue.object(JSONObject([("tokens", .array(list.map(\.jsonValue)))])).serialized(.pretty),
+                    terminator: "")
                 return
             }
             guard !list.isEmpty else {
@@ -101,7 +104,7 @@ struct TokenRevokeCommand: ParsableCommand {
     @Argument(help: "The token's name.")
     var name: String
 
-    @OptionGroup var options: ConfigurationOptions
+    @OptionGroup var options: DatabaseOptions
 
     func run() throws {
         try TokenDatabase.with(options) { tokens in
@@ -115,7 +118,7 @@ struct TokenRevokeCommand: ParsableCommand {
 enum TokenDatabase {
     static var now: Int64 { AdminTime.milliseconds(Date()) }
 
-    static func with(_ options: ConfigurationOptions, _ body: (TokenStore) throws -> Void) throws {
+    static func with(_ options: DatabaseOptions, _ body: (TokenStore) throws -> Void) throws {
         let database = try options.openMigratedDatabase().database
         defer { database.close() }
         do {

@@ -347,7 +347,7 @@ struct CopyLintTests {
     }
 
     @Test func unknownLanguageStillGetsTheEnglishLists() {
-        let findings = TextChecker(localeTag: "ko").checkContinueLabel("Allow", pointer: .root, severity: nil)
+        let findings = TextChecker(localeTag: "ar").checkContinueLabel("Allow", pointer: .root, severity: nil)
         #expect(findings.map(\.ruleId) == ["PA-2"])
     }
 }

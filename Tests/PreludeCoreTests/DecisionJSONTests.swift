@@ -42,6 +42,16 @@ import Testing
                 }
             }
         }
+        // The access paths: a launch-time request the policy does not allow, and a use case the picker serves.
+        for (access, origin) in [(FeatureAccess(), RequestOrigin.launch), (FeatureAccess(useCase: .pick), .featureUse)]
+        {
+            var policy = DecisionEngineTests.makePolicy(.photos)
+            policy.access = access
+            let state = ClientState(feature: .photos, status: .denied, origin: origin)
+            if let decision = try? DecisionEngine.decide(policy: policy, state: state, now: now) {
+                decisions.append(decision)
+            }
+        }
         return decisions
     }
 

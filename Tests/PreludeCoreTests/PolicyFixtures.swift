@@ -15,7 +15,8 @@ enum PolicyFixtures {
                 "prime": {"continueLabel": "Continue"},
                 "settings": {"openLabel": "Open Settings", "cancelLabel": "Not Now"},
                 "denied": {"title": "Access is off", "message": "You can turn it on in Settings."},
-                "restricted": {"title": "Not available", "message": "A device setting blocks this."}
+                "restricted": {"title": "Not available", "message": "A device setting blocks this."},
+                "unsupported": {"title": "Not on this device", "message": "This device does not have it."}
               }
             }
           },

@@ -237,7 +237,12 @@ import Testing
         #expect(camera["settings"]?["leaveScreenFirst"] == true)
         #expect(camera["copy"]?["prime"]?["continueLabel"] == "続ける")
         #expect(camera["variant"]?["experiment"] == "camera-prime-copy")
-        #expect(json["features"]?["tracking"]?["cadence"] == nil)
+        // Tracking: the priming cadence the engine applies, no Settings behaviour or texts it never uses.
+        #expect(json["features"]?["tracking"]?["cadence"]?.objectValue?.keys == ["prime"])
+        #expect(json["features"]?["tracking"]?["cadence"]?["prime"]?["minIntervalHours"] == 72)
+        #expect(json["features"]?["tracking"]?["settings"] == nil)
+        #expect(json["features"]?["tracking"]?["copy"]?["settings"] == nil)
+        #expect(json["app"]?["minimumOS"] == "12.0")
         #expect(json["features"]?["contacts"]?["button"] == "contactAccessButton")
         #expect(json["features"]?["contacts"]?["rules"] == ["contact-access-button-ios18"])
         #expect(json["features"]?["photos"]?["partial"]?["limited"] == "limitedPicker")

@@ -143,8 +143,8 @@ import Testing
                 "/features/microphone/settings/leaveScreenFirst", .typeMismatch
             ),
             (
-                "{\"features\": {\"tracking\": {\"cadence\": {\"prime\": {\"maxShows\": 1}}}}}",
-                "/features/tracking/cadence", .cadenceNotAllowed
+                "{\"features\": {\"tracking\": {\"cadence\": {\"settings\": {\"maxShows\": 1}}}}}",
+                "/features/tracking/cadence/settings", .cadenceNotAllowed
             ),
             (
                 "{\"features\": {\"microphone\": {\"targeting\": [{\"name\": \"x\", \"when\": {\"os\": \"banana\"}, \"set\": {}}]}}}",
@@ -281,8 +281,10 @@ import Testing
         let validation = PolicyValidator.validate(try PolicyFixtures.minimal(patchedWith: "{\"schemaVersion\": 2}"))
         let json = validation.jsonValue
         #expect(json["valid"] == .bool(false))
-        #expect(json["problems"]?[0]?["pointer"] == "/schemaVersion")
-        #expect(json["problems"]?[0]?["code"] == "schemaVersion.unsupported")
+        #expect(json["problems"] == nil)
+        #expect(json["errors"]?[0]?["pointer"] == "/schemaVersion")
+        #expect(json["errors"]?[0]?["code"] == "schemaVersion.unsupported")
+        #expect(json["errors"]?[0]?["detail"]?.stringValue?.hasPrefix("schemaVersion 2 is not supported") == true)
         #expect(validation.problems[0].description.hasPrefix("/schemaVersion: schemaVersion.unsupported: "))
     }
 }

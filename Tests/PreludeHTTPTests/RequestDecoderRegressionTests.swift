@@ -9,7 +9,7 @@ import Testing
     typealias Outcome = RequestDecoderTests.Outcome
 
     static let vectors: [RequestDecoderTests.Vector] = [
-        // Fuzz/regressions/crash-7e9d9e25…: an over-long request line containing a bare CR, ended by LF. Whole,
+        // Fuzz/regressions/request-decoder/crash-7e9d9e25…: an over-long request line containing a bare CR, ended by LF. Whole,
         // the CRLF check answered 400; in small reads the length check on the incomplete line answered 414.
         RequestDecoderTests.fail(
             "over-long request line with a bare CR before LF → 414",
@@ -41,10 +41,10 @@ import Testing
         }
     }
 
-    /// Every file in Fuzz/regressions/ decodes to the same outcome whole and in pieces of 1…13 bytes.
+    /// Every file in Fuzz/regressions/request-decoder/ decodes to the same outcome whole and in pieces of 1…13 bytes.
     @Test func fuzzRegressionFilesDecodeTheSameInAnyPieces() throws {
         let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../Fuzz/regressions").standardized
+            .appendingPathComponent("../../Fuzz/regressions/request-decoder").standardized
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { !$0.hasPrefix(".") }
         #expect(!names.isEmpty)
         for name in names {

@@ -213,9 +213,12 @@ import Testing
         let broken = try server.send(
             "POST", "/v1/admin/apps/demo/policy/validate", body: #"{"schemaVersion": 2, "app": {"id": "demo"}}"#)
         #expect(broken.object["valid"] as? Bool == false)
+        // The list has the name and entry members of a refused request's problem+json `errors`.
+        #expect(broken.object["problems"] == nil)
         #expect(
-            ((broken.object["problems"] as? [[String: Any]]) ?? []).contains {
-                $0["pointer"] as? String == "/schemaVersion"
+            ((broken.object["errors"] as? [[String: Any]]) ?? []).contains {
+                $0["pointer"] as? String == "/schemaVersion" && $0["code"] as? String == "schemaVersion.unsupported"
+                    && ($0["detail"] as? String)?.isEmpty == false
             })
         #expect(try server.dump() == before)
     }

@@ -83,8 +83,10 @@ import Testing
         }
         #expect(
             actions == [
-                "app.seed", "token.bootstrap", "token.create", "token.revoke", "app.create", "app.delete",
-                "feature.patch", "feature.replace", "feature.delete", "policy.rollback",
+                "app.seed", "token.bootstrap", "token.create", "token.revoke", "app.create", "app.settings",
+                "app.delete", "feature.patch", "feature.replace", "feature.delete", "experiment.patch",
+                "experiment.stop", "experiment.start", "experiment.create", "experiment.delete",
+                "experiment.conclude", "policy.rollback",
             ])
         #expect(stdout.contains("\"valid\": true"))
         #expect(!stdout.contains(AdminServer.secret) && !stderr.contains(AdminServer.secret))

@@ -81,7 +81,7 @@ import Testing
         process.executableURL = URL(fileURLWithPath: try #require(Self.binary()))
         process.arguments = [
             "--port", "0", "--database", fixture.path("s.sqlite"), "--demo-policy", fixture.path("demo.json"),
-            "--migrations-dir", ServiceFixture.repositoryRoot + "/migrations",
+            "--migrations-dir", ServiceFixture.repositoryRoot + "/migrations", "--drain-seconds", "0",
         ]
         process.environment = ["SWIFT_BACKTRACE": "enable=no"]
         let err = Pipe()
@@ -97,7 +97,7 @@ import Testing
             log += String(decoding: chunk, as: UTF8.self)
         }
         let port = try #require(
-            log.firstMatch(of: /"port":"(\d+)"/).flatMap { Int($0.output.1) }, "no listening line in: \(log)")
+            log.firstMatch(of: /"port":(\d+)/).flatMap { Int($0.output.1) }, "no listening line in: \(log)")
         #expect(try HTTPTestClient.get("/healthz", port: port).status == 200)
         kill(process.processIdentifier, SIGTERM)
         log += String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)

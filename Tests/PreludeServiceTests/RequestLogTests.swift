@@ -198,3 +198,57 @@ import Testing
         #expect(text.hasSuffix("Z"))
     }
 }
+
+/// Fields for log pipelines (Loki, Elasticsearch): the app, the admin token's name, the request id on every line a
+/// request causes, numbers as numbers.
+@Suite struct RequestLogFieldsTests {
+    let fixture = ServiceFixture()
+
+    @Test func requestLinesCarryTheAppAndTheTokenNameAndAdminLinesTheRequestID() throws {
+        let lines = RequestLogTests.Lines()
+        var configuration = ServiceFixture.make(fixture)
+        configuration.logLevel = .info
+        let secret = "prelude_admin_secret_DO_NOT_LOG_0123456789abcdef"
+        configuration.adminToken = RedactedSecret(secret)
+        let service = try PreludeService.start(configuration: configuration, logger: lines.logger)
+        let port = service.port
+        defer { service.stop() }
+
+        let document = try RequestLogTests.Client.exchange(
+            port: port, "GET /v1/apps/demo/policy/document HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+        let body = #"{"name":"ci-reader","scope":"read"}"#
+        let created = try RequestLogTests.Client.exchange(
+            port: port,
+            "POST /v1/admin/tokens HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer \(secret)\r\n"
+                + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nX-Request-ID: trace-42\r\n"
+                + "Connection: close\r\n\r\n\(body)")
+        #expect(created.status == 201)
+
+        let requests = lines.requests()
+        let public_ = try #require(requests.first { $0["route"] as? String == "/v1/apps/{app}/policy/document" })
+        #expect(public_["app"] as? String == "demo")
+        #expect(public_["request_id"] as? String == document.headers["x-request-id"])
+        #expect(public_["token"] == nil)
+        let admin = try #require(requests.first { $0["route"] as? String == "/v1/admin/tokens" })
+        #expect(admin["token"] as? String == "bootstrap")
+        #expect(admin["request_id"] as? String == "trace-42")
+        #expect(admin["app"] == nil)
+
+        // The line the admin call caused carries its request id.
+        let parsed = lines.all.compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        let tokenCreated = try #require(parsed.first { $0["msg"] as? String == "admin token created" })
+        #expect(tokenCreated["request_id"] as? String == "trace-42")
+        #expect(!lines.all.contains { $0.contains(secret) }, "a credential reached the log")
+        // Numbers are JSON numbers.
+        let listening = try #require(parsed.first { $0["msg"] as? String == "listening" })
+        #expect((listening["port"] as? NSNumber)?.intValue == port)
+        #expect(!(listening["port"] is String))
+    }
+
+    @Test(arguments: [(8080.0, "8080"), (0.25, "0.25"), (-3, "-3"), (Double.nan, "null"), (1e300, "1e+300")])
+    func rendersNumbersAsJSONNumbers(value: Double, expected: String) {
+        #expect(Logger.number(value) == expected)
+    }
+}

@@ -110,9 +110,10 @@ final class ResultsFixture {
     /// Ingests into any migrated database holding app `demo` (e.g. a running service's).
     @discardableResult
     static func ingest(
-        _ events: [TestEvent], into database: Database, receivedAt: Int64 = 1_700_000_000_000, batchSize: Int = 500
+        _ events: [TestEvent], into database: Database, receivedAt: Int64 = 1_700_000_000_000, batchSize: Int = 500,
+        aggregator: ExperimentAggregator = ExperimentAggregator()
     ) throws -> Int {
-        let ingestor = EventIngestor(database: database, observers: [ExperimentAggregator()], clock: { receivedAt })
+        let ingestor = EventIngestor(database: database, observers: [aggregator], clock: { receivedAt })
         let size = min(batchSize, 500)
         var inserted = 0
         for start in stride(from: 0, to: events.count, by: size) {

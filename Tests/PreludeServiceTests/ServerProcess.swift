@@ -5,6 +5,8 @@ import Testing
 struct ServerProcess {
     let process: Process
     let port: Int
+    /// Standard error up to and including the "listening" line.
+    let startLog: String
 
     /// Starts `prelude serve` on port 0 with `database` and `policy` (the demo seed), waits for its "listening"
     /// log line and reads the bound port from it.
@@ -25,18 +27,17 @@ struct ServerProcess {
             if chunk.isEmpty { break }
             log += String(decoding: chunk, as: UTF8.self)
         }
-        guard let port = log.firstMatch(of: /"msg":"listening"[^\n]*"port":"(\d+)"/).flatMap({ Int($0.output.1) })
+        guard let port = log.firstMatch(of: /"msg":"listening"[^\n]*"port":(\d+)/).flatMap({ Int($0.output.1) })
         else {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             Issue.record("no port in: \(log)")
             throw HTTPTestClient.Failure.malformed("the server did not start: \(log)")
         }
-        // Keep reading the log: a child whose stderr pipe fills up (64 KiB of request lines) blocks in write(2) on
-        // its event loops and stops answering.
+        // Keep draining standard error, so a test sending many requests never blocks the server on a full pipe.
         let reader = err.fileHandleForReading
         DispatchQueue.global().async { while !reader.availableData.isEmpty {} }
-        return ServerProcess(process: process, port: port)
+        return ServerProcess(process: process, port: port, startLog: log)
     }
 
     /// SIGKILL: no shutdown, no checkpoint, no close. Returns once the process is gone.

@@ -17,6 +17,7 @@ import Testing
     }
 
     @Test func createPrintsTheSecretOnceListShowsNoSecretRevokeStopsIt() throws {
+        #expect(try run(["migrate"]).status == 0)
         let created = try run(["token", "create", "--name", "ops", "--scope", "write"])
         #expect(created.status == 0)
         let secret = created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -32,8 +33,8 @@ import Testing
         #expect(list.stdout.contains("ops") && list.stdout.contains("write") && list.stdout.contains("active"))
         #expect(!list.stdout.contains(secret) && !list.stderr.contains(secret))
         let json = try run(["token", "list", "--json"])
-        let parsed = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
-        #expect(parsed?.first?["name"] as? String == "ops")
+        let parsed = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        #expect((parsed?["tokens"] as? [[String: Any]])?.first?["name"] as? String == "ops")
 
         #expect(try run(["token", "create", "--name", "ops", "--scope", "read"]).status == 1)
         #expect(try run(["token", "create", "--name", "x", "--scope", "admin"]).status == 64)

@@ -164,7 +164,7 @@ cleanup() {
     local status=$?
     set +e
     if ((engine_ready)); then
-        podman rm -f --time 2 "$container" "$container-again" >/dev/null 2>&1
+        podman rm -f -v --time 2 "$container" "$container-again" "$container-plain" >/dev/null 2>&1
         podman volume rm -f "$volume" >/dev/null 2>&1
         podman rmi -f "$app_image" >/dev/null 2>&1
         # Every image this run added (the build stage, layer cache, stand-ins), by id; the stand-ins survive
@@ -359,9 +359,11 @@ run_container() {
     # Host network so all traffic stays on loopback; PRELUDE_HOST narrows the image's 0.0.0.0 to it.
     # --health-interval=disable: Podman schedules health checks with systemd timers, absent here; the check
     # itself stays in the image and is run explicitly below (podman healthcheck run).
+    # The smoke test drives the demo app, which the image only seeds when asked (PRELUDE_DEMO_POLICY); a drain of
+    # 1 s keeps the stops quick while still exercising it.
     podman run -d --name "$name" --network host --health-interval=disable \
-        -e PRELUDE_HOST=127.0.0.1 -e PRELUDE_PORT="$port" \
-        -v "$volume:/data" "$app_image" >/dev/null
+        -e PRELUDE_HOST=127.0.0.1 -e PRELUDE_PORT="$port" -e PRELUDE_DEMO_POLICY=config/demo-policy.json \
+        -e PRELUDE_DRAIN_SECONDS=1 -v "$volume:/data" "$app_image" >/dev/null
 }
 
 stop_container() {
@@ -434,7 +436,24 @@ EOF
     stop_container "$container-again" stop_again
     podman run --rm --network none -v "$volume:/data" "$app_image" migrate | grep -q 'up to date' \
         || fail "prelude migrate on the stopped volume does not report an up-to-date database"
+    no_demo_by_default
+
     log "engine path passed"
+}
+
+# Production must not get an app called `demo`: the image, started without PRELUDE_DEMO_POLICY, serves none.
+no_demo_by_default() {
+    local port start status name=$container-plain
+    port=$(free_port)
+    start=$(now_ms)
+    podman run -d --name "$name" --network host --health-interval=disable \
+        -e PRELUDE_HOST=127.0.0.1 -e PRELUDE_PORT="$port" -e PRELUDE_DRAIN_SECONDS=0 "$app_image" >/dev/null
+    wait_ready "$start" "$port" "container_running $name" >/dev/null \
+        || { podman logs "$name" | tail -20 >&2; fail "the image without the demo never became ready"; }
+    status=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/v1/apps/demo/policy/document")
+    podman rm -f -v --time 2 "$name" >/dev/null  # -v: and its anonymous /data volume
+    [[ $status == 404 ]] || fail "the image serves the demo app without PRELUDE_DEMO_POLICY (GET answered $status)"
+    log "no demo app unless asked: GET /v1/apps/demo/policy/document answered 404"
 }
 
 # -------------------------------------------------------------------------------------------- fallback path
@@ -473,7 +492,7 @@ fallback_path() {
     local unshare chroot
     unshare=$(command -v unshare) chroot=$(command -v chroot)
     env -i PATH=/usr/local/bin:/usr/bin:/bin PRELUDE_HOST=127.0.0.1 PRELUDE_PORT="$port" \
-        PRELUDE_DATABASE=/data/prelude.sqlite \
+        PRELUDE_DATABASE=/data/prelude.sqlite PRELUDE_DEMO_POLICY=config/demo-policy.json PRELUDE_DRAIN_SECONDS=1 \
         "$unshare" --mount --pid --fork --mount-proc="$fallback_root/proc" \
         "$chroot" --userspec=10001:10001 "$fallback_root" /usr/local/bin/prelude serve >"$work/fallback.log" 2>&1 &
     fallback_pid=$!

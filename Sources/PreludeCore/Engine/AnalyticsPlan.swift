@@ -36,7 +36,7 @@ public struct AnalyticsPlan: Hashable, Sendable {
     /// The plan for each action.
     public static func forAction(_ action: DecisionAction) -> AnalyticsPlan {
         switch action {
-        case .proceed, .wait: .none
+        case .proceed, .wait, .askInContext, .systemPicker: .none
         case .unsupported: AnalyticsPlan(onShow: .unsupportedShown)
         case .prime:
             AnalyticsPlan(
@@ -55,7 +55,7 @@ public struct AnalyticsPlan: Hashable, Sendable {
             AnalyticsPlan(
                 onShow: .upgradeShown, onContinue: .upgradeAccepted, onDismiss: .upgradeDismissed,
                 onGranted: .systemGranted, onDenied: .systemDenied)
-        case .limitedPicker: AnalyticsPlan(onShow: .limitedPickerShown, onGranted: .systemGranted)
+        case .limitedPicker, .contactAccessPicker: AnalyticsPlan(onShow: .limitedPickerShown, onGranted: .systemGranted)
         }
     }
 }

@@ -3,7 +3,7 @@ extension ClientState {
     ///
     /// ```json
     /// {"feature": "camera", "status": "denied", "available": true, "osVersion": "18.1",
-    ///  "trackingPromptShown": false,
+    ///  "trackingPromptShown": false, "origin": "featureUse",
     ///  "history": {"settings": {"shownCount": 1, "lastShown": 1800000000, "lastOutcome": "dismissed"}}}
     /// ```
     /// Apple's own status names are accepted too: `fullAccess` and `authorizedAlways` are `authorized`;
@@ -37,7 +37,8 @@ extension ClientState {
             } else {
                 report(
                     pointer.appending("feature"), .unknownFeature,
-                    "Expected one of \(Feature.allCases.map(\.rawValue).joined(separator: ", ")).")
+                    "\(value) is not a known feature; expected one of \(Feature.allCases.map(\.rawValue).joined(separator: ", "))."
+                )
             }
         } else {
             report(pointer.appending("feature"), .missingMember, "A client state names its feature.")
@@ -76,6 +77,16 @@ extension ClientState {
                     "Expected true or false, found \(value.kindName).")
             }
         }
+        var origin = RequestOrigin.featureUse
+        if let value = object["origin"] {
+            if let name = value.stringValue, let parsed = RequestOrigin(rawValue: name) {
+                origin = parsed
+            } else {
+                report(
+                    pointer.appending("origin"), .invalidValue,
+                    "Expected \(RequestOrigin.allCases.map(\.rawValue).joined(separator: " or ")).")
+            }
+        }
         var osVersion: SemanticVersion?
         if let value = object["osVersion"] {
             if let text = value.stringValue, let version = SemanticVersion(text) {
@@ -112,12 +123,14 @@ extension ClientState {
         return (
             ClientState(
                 feature: feature, status: status, available: available, osVersion: osVersion,
-                history: history, trackingPromptShown: trackingPromptShown), []
+                history: history, trackingPromptShown: trackingPromptShown, origin: origin), []
         )
     }
 
     /// The members a client state may have.
-    private static let stateMembers = ["feature", "status", "available", "osVersion", "history", "trackingPromptShown"]
+    private static let stateMembers = [
+        "feature", "status", "available", "osVersion", "history", "trackingPromptShown", "origin",
+    ]
 
     /// The members a history entry may have.
     private static let historyMembers = ["shownCount", "lastShown", "lastOutcome"]

@@ -13,6 +13,8 @@ public struct ClientState: Hashable, Sendable {
     public var history: [CadenceKind: ScreenHistory]
     /// For tracking: whether the one system prompt of this install already happened.
     public var trackingPromptShown: Bool
+    /// Where the request comes from: the feature in use (default) or the app's launch.
+    public var origin: RequestOrigin
 
     /// Creates a client state; unspecified history means "never shown".
     public init(
@@ -21,7 +23,8 @@ public struct ClientState: Hashable, Sendable {
         available: Bool = true,
         osVersion: SemanticVersion? = nil,
         history: [CadenceKind: ScreenHistory] = [:],
-        trackingPromptShown: Bool = false
+        trackingPromptShown: Bool = false,
+        origin: RequestOrigin = .featureUse
     ) {
         self.feature = feature
         self.status = status
@@ -29,6 +32,7 @@ public struct ClientState: Hashable, Sendable {
         self.osVersion = osVersion
         self.history = history
         self.trackingPromptShown = trackingPromptShown
+        self.origin = origin
     }
 
     /// The history of `kind`, `.never` when the client sent none.

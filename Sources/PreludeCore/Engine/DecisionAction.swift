@@ -22,17 +22,27 @@ public enum DecisionAction: String, CaseIterable, Hashable, Sendable, Codable {
     case restrictedNotice
     /// Show the upgrade prompt asking to turn a partial grant into full access.
     case upgrade
-    /// Present the system's limited-access picker (photos, contacts).
+    /// Present the system's limited-library picker for photos (`PHPhotoLibrary.presentLimitedLibraryPicker`,
+    /// or PhotosUI's picker).
     case limitedPicker
+    /// Present ContactsUI's contact access picker (iOS 18, SwiftUI `contactAccessPicker(isPresented:)`): manage
+    /// the limited contact set in bulk.
+    case contactAccessPicker
+    /// Show nothing now and do not ask: a launch-time request the policy does not allow (HIG: ask in context);
+    /// decide again when the person uses the feature.
+    case askInContext
+    /// Use the out-of-process system picker, which needs no permission (PHPickerViewController for photos,
+    /// CNContactPickerViewController for one contact): the policy's use case is `pick`.
+    case systemPicker
 
     /// The screen kind whose history counts this showing, for the actions governed by a cadence.
     public var cadenceKind: CadenceKind? {
         switch self {
         case .prime: .prime
         case .openSettings: .settings
-        case .upgrade, .limitedPicker: .upgrade
+        case .upgrade, .limitedPicker, .contactAccessPicker: .upgrade
         case .contactAccessButton, .proceed, .unsupported, .wait, .systemPrompt, .locationButton, .deniedScreen,
-            .restrictedNotice:
+            .restrictedNotice, .askInContext, .systemPicker:
             nil
         }
     }

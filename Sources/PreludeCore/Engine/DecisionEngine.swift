@@ -17,8 +17,23 @@ public enum DecisionEngine {
         guard let statusSince = capabilities.statuses[state.status] else {
             throw .statusNotReported(feature: feature, status: state.status)
         }
+        if let os = state.osVersion, os < policy.minimumOS {
+            // The app cannot run there: its deployment target is newer.
+            throw .osBelowMinimum(os: os, minimum: policy.minimumOS)
+        }
+        // Only a feature the catalogue knows may be missing can be; anything else would be a screen whose copy
+        // the validator never asked for.
+        guard state.available || capabilities.mayBeUnavailable else { throw .alwaysAvailable(feature) }
         let context = Context(policy: policy, state: state, now: now)
 
+        if state.origin == .launch && !policy.access.askAtLaunch && state.status != .authorized {
+            // PA-8 (HIG): ask when the feature is used; at launch only when the app cannot work without it.
+            // Nothing is shown at launch, not even the unsupported message: the feature is not in use yet.
+            if let os = state.osVersion, os >= capabilities.introduced, os < statusSince {
+                throw .statusTooNew(feature: feature, status: state.status, since: statusSince, os: os)
+            }
+            return context.show(.askInContext, .launchNotAllowed)
+        }
         if !state.available { return context.show(.unsupported, .hardwareUnavailable, screen: .unsupported) }
         if let os = state.osVersion, os < capabilities.introduced {
             // Before the feature's API existed nothing can be asked, whatever a stale status says.
@@ -26,6 +41,11 @@ public enum DecisionEngine {
         }
         if let os = state.osVersion, os < statusSince {
             throw .statusTooNew(feature: feature, status: state.status, since: statusSince, os: os)
+        }
+
+        if policy.access.useCase == .pick && state.status != .authorized {
+            // PA-9: the out-of-process picker needs no permission, whatever the status (App Review 5.1.1(iii)).
+            return context.show(.systemPicker, .pickerServesUseCase)
         }
 
         switch state.status {
@@ -76,7 +96,8 @@ public enum DecisionEngine {
             // Below the button's OS (or an unknown OS), ask the way everyone else does: priming.
             return decidePriming(context, fallback: true)
         case .prime:
-            return decidePriming(context, fallback: false)
+            // The resolver already replaced `button` by `prime` when its context's OS lacked the button.
+            return decidePriming(context, fallback: context.policy.buttonFallback)
         }
     }
 
@@ -124,7 +145,13 @@ public enum DecisionEngine {
             // In-line in the app's own search results: no interruption, so no cadence.
             return context.show(.contactAccessButton, .partialButton, screen: .button)
         case .upgrade, .limitedPicker:
-            let action: DecisionAction = requested == .upgrade ? .upgrade : .limitedPicker
+            // A limited picker is PhotosUI's for photos and ContactsUI's contactAccessPicker for contacts; both
+            // exist wherever their `limited` status does (iOS 14 / iOS 18), which `statusTooNew` already checked.
+            let action: DecisionAction =
+                switch requested {
+                case .upgrade: .upgrade
+                default: context.policy.feature == .contacts ? .contactAccessPicker : .limitedPicker
+                }
             let rule = context.policy.cadence.upgrade
             switch CadenceEvaluator.verdict(rule: rule, history: context.state.history(of: .upgrade), now: context.now)
             {

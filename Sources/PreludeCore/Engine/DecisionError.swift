@@ -8,6 +8,10 @@ public enum DecisionError: Error, Hashable, Sendable, CustomStringConvertible {
     case statusNotReported(feature: Feature, status: AuthorizationStatus)
     /// The status exists only from a later OS version than the one reported (e.g. limited contacts on iOS 17).
     case statusTooNew(feature: Feature, status: AuthorizationStatus, since: SemanticVersion, os: SemanticVersion)
+    /// The reported OS is older than the app's deployment target (`app.minimumOS`), so the app cannot run there.
+    case osBelowMinimum(os: SemanticVersion, minimum: SemanticVersion)
+    /// `available: false` for a feature every device has (the catalogue's `mayBeUnavailable` is false).
+    case alwaysAvailable(Feature)
 
     /// A sentence for the problem+json detail.
     public var description: String {
@@ -20,6 +24,10 @@ public enum DecisionError: Error, Hashable, Sendable, CustomStringConvertible {
             "The feature \(feature) never reports the status \(status)."
         case .statusTooNew(let feature, let status, let since, let os):
             "The status \(status) of \(feature) exists from iOS \(since) on, but the client reports iOS \(os)."
+        case .osBelowMinimum(let os, let minimum):
+            "The client reports iOS \(os), but the app's policy says it runs on iOS \(minimum) or later (app.minimumOS)."
+        case .alwaysAvailable(let feature):
+            "The feature \(feature) is on every device, so it cannot be unavailable; send available: true."
         }
     }
 }

@@ -36,4 +36,8 @@ public enum DecisionReason: String, CaseIterable, Hashable, Sendable, Codable {
     case partialUpgradeNotDue
     /// Partial grant handled in-line by a system button (ContactAccessButton).
     case partialButton
+    /// Asked at launch, and the policy does not let the feature ask then (`access.askAtLaunch` unset).
+    case launchNotAllowed
+    /// The policy's use case is `pick`: the system picker serves it without any permission.
+    case pickerServesUseCase
 }

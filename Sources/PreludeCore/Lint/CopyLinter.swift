@@ -25,6 +25,7 @@ public enum CopyLinter {
                     checkers: &checkers)
             }
             findings += lintFeature(policy, in: document, at: pointer)
+            findings += AccessLinter.lint(policy, at: pointer)
         }
         for (index, experiment) in document.experiments.enumerated() {
             for (variantIndex, variant) in experiment.variants.enumerated() {

@@ -7,6 +7,12 @@ public enum LintLanguage: String, CaseIterable, Hashable, Sendable {
     case french = "fr"
     case german = "de"
     case spanish = "es"
+    case portuguese = "pt"
+    case italian = "it"
+    case korean = "ko"
+    case russian = "ru"
+    case dutch = "nl"
+    case turkish = "tr"
     case japanese = "ja"
     case simplifiedChinese = "zh-Hans"
     case traditionalChinese = "zh-Hant"
@@ -23,6 +29,12 @@ public enum LintLanguage: String, CaseIterable, Hashable, Sendable {
         case "fr": self = .french
         case "de": self = .german
         case "es": self = .spanish
+        case "pt": self = .portuguese
+        case "it": self = .italian
+        case "ko": self = .korean
+        case "ru": self = .russian
+        case "nl": self = .dutch
+        case "tr": self = .turkish
         case "ja": self = .japanese
         case "zh":
             let rest = Set(subtags.dropFirst())
@@ -43,12 +55,16 @@ public enum LintLanguage: String, CaseIterable, Hashable, Sendable {
         }
     }
 
+    /// Whether phrases are found inside longer words: CJK scripts have no spaces, and Korean attaches particles and
+    /// endings to the word (허용 in 허용하기), so whole-word matching would miss them.
+    public var matchesInsideWords: Bool { isCJK || self == .korean }
+
     /// The characters that end a sentence in this language (PS-1).
     public var fullStops: Set<Character> { isCJK ? ["。", "．"] : ["."] }
 
     /// The full stop to suggest in messages.
     public var preferredFullStop: String { isCJK ? "。" : "." }
 
-    /// The maximum length before PS-10 warns (CJK scripts carry more per character).
-    public var briefLength: Int { isCJK ? 90 : 180 }
+    /// The maximum length before PS-10 warns (CJK scripts and Hangul carry more per character).
+    public var briefLength: Int { isCJK || self == .korean ? 90 : 180 }
 }

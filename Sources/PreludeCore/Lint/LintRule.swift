@@ -7,6 +7,8 @@ public enum LintRule: String, CaseIterable, Hashable, Sendable, Codable {
     case pa5 = "PA-5"
     case pa6 = "PA-6"
     case pa7 = "PA-7"
+    case pa8 = "PA-8"
+    case pa9 = "PA-9"
     case pa10 = "PA-10"
     case ps1 = "PS-1"
     case ps2 = "PS-2"
@@ -30,7 +32,7 @@ public enum LintRule: String, CaseIterable, Hashable, Sendable, Codable {
     public var severity: LintSeverity {
         switch self {
         case .pa1, .pa2, .pa3, .pa4, .pa5, .ps1, .ps4, .ps5, .ps6, .ps8, .dn2, .tr1, .tr2: .error
-        case .pa6, .pa7, .ps2, .ps3, .ps9, .ps10, .dn1: .warning
+        case .pa6, .pa7, .pa8, .pa9, .ps2, .ps3, .ps9, .ps10, .dn1: .warning
         case .pa10, .ps7: .info
         }
     }
@@ -45,6 +47,8 @@ public enum LintRule: String, CaseIterable, Hashable, Sendable, Codable {
         case .pa5: "No image of the system alert and no cue pointing at its Allow button."
         case .pa6: "No incentives for granting access."
         case .pa7: "No withholding of functionality or gating of the app on consent."
+        case .pa8: "Ask in context, when the feature is used; at launch only when the app cannot work without it."
+        case .pa9: "Request only what the feature needs; prefer the system pickers, which need no permission."
         case .pa10: "For one-off location use, consider the Location Button."
         case .ps1: "A brief, complete sentence ending with the locale's full stop."
         case .ps2: "Sentence case."
@@ -72,6 +76,8 @@ public enum LintRule: String, CaseIterable, Hashable, Sendable, Codable {
         case .pa4: "H1, H4"
         case .pa6: "H1, H4 5.1.2(i)"
         case .pa7: "H1, H3 5.1.1(iv)"
+        case .pa8: "H1"
+        case .pa9: "H3 5.1.1(iii), A1, A2"
         case .pa10: "H1, A5"
         case .ps1: "H1, H2"
         case .ps3: "H1, H5"

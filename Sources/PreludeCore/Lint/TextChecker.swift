@@ -26,7 +26,7 @@ package struct TextChecker {
         func build(_ list: (LintLanguage) -> [String]) -> [PhraseMatcher] {
             var matchers = [PhraseMatcher(list(.english), wholeWords: true)]
             if let language, language != .english {
-                matchers.append(PhraseMatcher(list(language), wholeWords: !language.isCJK))
+                matchers.append(PhraseMatcher(list(language), wholeWords: !language.matchesInsideWords))
             }
             return matchers
         }
@@ -39,7 +39,7 @@ package struct TextChecker {
         // Grammar checks only make sense in the text's own language.
         func own(_ list: (LintLanguage) -> [String]) -> [PhraseMatcher] {
             let language = language ?? .english
-            return [PhraseMatcher(list(language), wholeWords: !language.isCJK)]
+            return [PhraseMatcher(list(language), wholeWords: !language.matchesInsideWords)]
         }
         passive = own(CopyLexicon.passive)
         imperatives = own(CopyLexicon.bareImperatives)

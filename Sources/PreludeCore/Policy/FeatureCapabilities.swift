@@ -24,11 +24,20 @@ public struct FeatureCapabilities: Sendable, Hashable {
     /// The strategies the feature supports (every feature supports `prime` and `direct`).
     public var strategies: [Strategy] { button == nil ? [.prime, .direct] : [.prime, .direct, .button] }
 
+    /// The cadences the engine applies to this feature: every kind, except that a feature the system asks only
+    /// once (tracking) has no Settings nudge and no partial grant, so only the priming screen's.
+    public var cadenceKinds: [CadenceKind] { asksOnce ? [.prime] : CadenceKind.allCases }
+
+    /// The copy screens the engine can never choose for this feature (the resolver leaves their texts out):
+    /// the Settings nudge for a feature the system asks only once.
+    public var screensNeverShown: Set<CopyScreen> { asksOnce ? [.settings] : [] }
+
     /// The partial actions allowed for `status`.
     public func partialActions(for status: AuthorizationStatus) -> [PartialAction] {
         var actions: [PartialAction] = [.proceed, .upgrade]
         if feature == .photos, status == .limited { actions.append(.limitedPicker) }
-        if feature == .contacts, status == .limited { actions.append(.contactAccessButton) }
+        // The contact access picker and ContactAccessButton both arrived with limited contacts, in iOS 18.
+        if feature == .contacts, status == .limited { actions += [.limitedPicker, .contactAccessButton] }
         return actions
     }
 

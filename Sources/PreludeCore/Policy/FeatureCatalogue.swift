@@ -3,6 +3,11 @@
 /// Sources: the framework documentation summarised in shared/reference/apple-permission-rules.md
 /// (AVFoundation, Photos, Contacts, CoreLocation, CoreLocationUI, UserNotifications, AppTrackingTransparency,
 /// EventKit, CoreBluetooth, CoreMotion, Speech, HealthKit, Network).
+///
+/// `mayBeUnavailable` is true where an API reports the hardware or source missing; the others (contacts,
+/// location — Location Services turned off is the user's choice, answered by Settings —, notifications,
+/// tracking, calendars, reminders, local network) exist on every device, and the engine refuses
+/// `available: false` for them.
 public enum FeatureCatalogue {
     /// Every feature's capabilities, in catalogue order.
     public static let all: [FeatureCapabilities] = Feature.allCases.map(capabilities(of:))
@@ -36,11 +41,14 @@ public enum FeatureCatalogue {
             )
         }
         switch feature {
-        // AVCaptureDevice.authorizationStatus(for:) (iOS 7); a device or simulator may have no camera.
+        // AVCaptureDevice.authorizationStatus(for:) (iOS 7); a device or simulator may have no camera
+        // (UIImagePickerController.isSourceTypeAvailable(.camera) false, AVCaptureDevice.default(for: .video) nil).
         case .camera: return make(v(7, 0), mayBeUnavailable: true)
-        case .microphone: return make(v(7, 0))
-        // PHAuthorizationStatus.limited (iOS 14) for readWrite access.
-        case .photos: return make(v(8, 0), extra: [.limited: v(14, 0)])
+        // AVAudioSession.isInputAvailable is false without an audio input (an iPad app on a Mac without one).
+        case .microphone: return make(v(7, 0), mayBeUnavailable: true)
+        // PHAuthorizationStatus.limited (iOS 14) for readWrite access; a device may have no photo library
+        // source (UIImagePickerController.isSourceTypeAvailable(.photoLibrary) false).
+        case .photos: return make(v(8, 0), extra: [.limited: v(14, 0)], mayBeUnavailable: true)
         // CNAuthorizationStatus.limited and ContactAccessButton (iOS 18).
         case .contacts: return make(v(9, 0), extra: [.limited: v(18, 0)], button: (.contactAccessButton, v(18, 0)))
         // CLAccuracyAuthorization.reducedAccuracy (iOS 14); LocationButton (iOS 15).

@@ -6,11 +6,17 @@ public struct FeaturePolicy: Sendable, Hashable {
     public var settings: FeatureOverride
     /// Targeting rules, applied in order over `settings`.
     public var targeting: [TargetingRule]
+    /// When and why the feature asks (`access`); not overridden by targeting or variants.
+    public var access: FeatureAccess
 
     /// A feature entry with the given parts.
-    public init(feature: Feature, settings: FeatureOverride = FeatureOverride(), targeting: [TargetingRule] = []) {
+    public init(
+        feature: Feature, settings: FeatureOverride = FeatureOverride(), targeting: [TargetingRule] = [],
+        access: FeatureAccess = FeatureAccess()
+    ) {
         self.feature = feature
         self.settings = settings
         self.targeting = targeting
+        self.access = access
     }
 }

@@ -18,11 +18,13 @@ extension PolicyDocument {
         appObject["id"] = .string(app.id)
         appObject["name"] = .string(app.name)
         appObject["defaultLocale"] = .string(app.defaultLocale.description)
+        if let minimumOS = app.minimumOS { appObject["minimumOS"] = .string(minimumOS.description) }
         root["app"] = .object(appObject)
         if !defaults.isEmpty { root["defaults"] = defaults.jsonValue }
         var featuresObject = JSONObject()
         for policy in orderedFeatures {
             var body = policy.settings.jsonObject
+            if !policy.access.isDefault { body["access"] = policy.access.jsonValue }
             if !policy.targeting.isEmpty {
                 body["targeting"] = .array(policy.targeting.map(\.jsonValue))
             }

@@ -60,7 +60,7 @@ struct PolicyDocumentDecoder {
     private mutating func decodeApp(_ value: JSONValue, at pointer: JSONPointer) -> AppInfo {
         var app = AppInfo(id: "", name: "")
         guard let object = object(value, at: pointer) else { return app }
-        checkMembers(object, at: pointer, allowed: ["id", "name", "defaultLocale"])
+        checkMembers(object, at: pointer, allowed: ["id", "name", "defaultLocale", "minimumOS"])
         if let id = object["id"] {
             app.id = string(id, at: pointer.appending("id")) ?? ""
         } else {
@@ -75,6 +75,15 @@ struct PolicyDocumentDecoder {
         if let locale = object["defaultLocale"], let tag = localeTag(locale, at: pointer.appending("defaultLocale")) {
             app.defaultLocale = tag
         }
+        if let value = object["minimumOS"], let text = string(value, at: pointer.appending("minimumOS")) {
+            if let version = SemanticVersion(text), version.preRelease.isEmpty, version.build.isEmpty {
+                app.minimumOS = version
+            } else {
+                report(
+                    pointer.appending("minimumOS"), .invalidVersion,
+                    "\"\(text)\" is not an OS version; write the deployment target, e.g. \"15.0\".")
+            }
+        }
         return app
     }
 
@@ -82,7 +91,12 @@ struct PolicyDocumentDecoder {
         -> FeaturePolicy
     {
         var policy = FeaturePolicy(feature: feature)
-        policy.settings = decodeOverride(object, at: pointer, extraMembers: ["targeting"])
+        policy.settings = decodeOverride(object, at: pointer, extraMembers: ["targeting", "access"])
+        if let access = object["access"] {
+            let decoded = FeatureAccess.decode(access, feature: feature, at: pointer.appending("access"))
+            policy.access = decoded.access
+            problems += decoded.problems
+        }
         if let targeting = object["targeting"], let rules = array(targeting, at: pointer.appending("targeting")) {
             for (index, value) in rules.enumerated() {
                 let rulePointer = pointer.appending("targeting").appending(index)

@@ -14,8 +14,8 @@ public struct PolicyValidation: Sendable {
         self.document = problems.isEmpty ? document : nil
     }
 
-    /// `{"valid": Bool, "problems": [{pointer, code, message}]}`.
+    /// `{"valid": Bool, "errors": [{pointer, code, detail}]}`.
     public var jsonValue: JSONValue {
-        ["valid": .bool(isValid), "problems": .array(problems.map(\.jsonValue))]
+        ["valid": .bool(isValid), "errors": .array(problems.map(\.jsonValue))]
     }
 }

@@ -6,13 +6,17 @@
 /// - strategies the feature cannot do (`button` without a system button), and targeting rules that choose
 ///   `button` only for OS versions older than the button;
 /// - partial statuses the feature never reports and actions the status does not allow;
-/// - cadence in range (minIntervalHours 0...8760, backoff 1...10, maxShows 0...20), none at all on tracking;
-///   Settings delay 0...10000 ms;
+/// - cadence in range (minIntervalHours 0...8760, backoff 1...10, maxShows 0...20), on tracking only `prime`
+///   (no `settings` behaviour either); Settings delay 0...10000 ms;
 /// - copy: no empty texts, only known placeholders (``allowedPlaceholders``), and in the default locale every
-///   text the chosen strategy and style need, for the feature itself and for each targeting rule and variant;
+///   text of every screen the engine can choose with the strategy, style and partial actions set (`unsupported`
+///   when the device may lack the feature or the feature is newer than `app.minimumOS`), for the feature itself
+///   and for each targeting rule and variant;
 /// - names: rule names unique per feature, experiment keys unique, variant names unique per experiment;
 /// - experiments: on a configured feature, one per feature, coverage 0...1, at least one variant, weights
-///   0...100 summing to 100.
+///   0...100 summing to 100;
+/// - every stored string (values and member names): no control characters or noncharacters (``StoredText``),
+///   a line feed allowed only in copy messages.
 public enum PolicyValidator {
     /// The placeholders copy may use.
     public static let allowedPlaceholders: Set<String> = ["appName"]
@@ -87,6 +91,32 @@ private struct Checker {
             checkFeature(policy, at: root.appending("features", policy.feature.rawValue))
         }
         checkExperiments(at: root.appending("experiments"))
+        checkStoredStrings(document.jsonValue, at: root)
+    }
+
+    /// Every string the document stores (values and member names), in its canonical form: no control characters
+    /// or noncharacters (``StoredText``); a line feed only in copy messages.
+    mutating func checkStoredStrings(_ value: JSONValue, at pointer: JSONPointer) {
+        switch value {
+        case .string(let text):
+            let tokens = pointer.tokens
+            let isMessage = tokens.count >= 4 && tokens[tokens.count - 4] == "copy" && tokens.last == "message"
+            if let problem = StoredText.problem(in: text, allowingNewline: isMessage) {
+                report(pointer, .forbiddenCharacter, problem)
+            }
+        case .array(let elements):
+            for (index, element) in elements.enumerated() { checkStoredStrings(element, at: pointer.appending(index)) }
+        case .object(let object):
+            for (key, member) in object {
+                let memberPointer = pointer.appending(key)
+                if let problem = StoredText.problem(in: key, subject: "The member name") {
+                    report(memberPointer, .forbiddenCharacter, problem)
+                }
+                checkStoredStrings(member, at: memberPointer)
+            }
+        default:
+            break
+        }
     }
 
     mutating func checkAppId(_ id: String, at pointer: JSONPointer) {
@@ -147,7 +177,11 @@ private struct Checker {
             required += [CopyKey(.prime, .title), CopyKey(.prime, .message), CopyKey(.prime, .continueLabel)]
             if settings.style == .twoButton { required.append(CopyKey(.prime, .cancelLabel)) }
         }
-        if strategy == .button, capabilities.button != nil { required.append(CopyKey(.button, .caption)) }
+        let partialActions = Set(capabilities.partialStatuses.compactMap { settings.partial[$0] })
+        // The caption sits beside ContactAccessButton / LocationButton, chosen by strategy or by a partial grant.
+        if (strategy == .button && capabilities.button != nil) || partialActions.contains(.contactAccessButton) {
+            required.append(CopyKey(.button, .caption))
+        }
         if !capabilities.asksOnce {
             required += [
                 CopyKey(.settings, .title), CopyKey(.settings, .message), CopyKey(.settings, .openLabel),
@@ -158,11 +192,13 @@ private struct Checker {
         if capabilities.reports(.restricted) {
             required += [CopyKey(.restricted, .title), CopyKey(.restricted, .message)]
         }
-        if capabilities.mayBeUnavailable {
+        // `unsupported` is shown when the device lacks the hardware or source, and when the OS predates the
+        // feature's API: a feature introduced after the app's lowest OS (`app.minimumOS`, default iOS 12).
+        if capabilities.mayBeUnavailable || capabilities.introduced > document.app.effectiveMinimumOS {
             required += [CopyKey(.unsupported, .title), CopyKey(.unsupported, .message)]
         }
-        let upgrades = capabilities.partialStatuses.contains { settings.partial[$0] == .upgrade }
-        if upgrades {
+        // The upgrade screen carries the upgrade prompt and the words around a limited-access picker.
+        if partialActions.contains(.upgrade) || partialActions.contains(.limitedPicker) {
             required += [CopyKey(.upgrade, .title), CopyKey(.upgrade, .message), CopyKey(.upgrade, .continueLabel)]
         }
         let given = settings.copy[document.app.defaultLocale]?.texts ?? [:]
@@ -212,10 +248,20 @@ private struct Checker {
                 )
             }
         }
-        if let feature, feature.capabilities.asksOnce, !settings.cadence.isEmpty {
-            report(
-                pointer.appending("cadence"), .cadenceNotAllowed,
-                "\(feature) cannot have a cadence: the system asks once per install, so there is nothing to re-ask.")
+        if let feature, feature.capabilities.asksOnce {
+            // The priming screen may come back (TR-1 in docs/decisions.md); the system alert never does.
+            for kind in CadenceKind.allCases where kind != .prime && settings.cadence[kind] != nil {
+                report(
+                    pointer.appending("cadence", kind.rawValue), .cadenceNotAllowed,
+                    "\(feature) has no \(kind) cadence: the system asks once per install, so there is no Settings "
+                        + "nudge or upgrade to repeat; only cadence.prime applies.")
+            }
+            if settings.settingsDelayMs != nil || settings.settingsLeaveScreenFirst != nil {
+                report(
+                    pointer.appending("settings"), .settingsNotAllowed,
+                    "\(feature) never shows the Settings nudge (the system asks once per install), so settings has no effect."
+                )
+            }
         }
         for kind in CadenceKind.allCases {
             guard let rule = settings.cadence[kind] else { continue }

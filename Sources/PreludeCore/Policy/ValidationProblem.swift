@@ -34,14 +34,21 @@ public struct ValidationProblem: Sendable, Hashable, Comparable, CustomStringCon
         case unknownPlaceholder = "copy.unknownPlaceholder"
         /// A lone `{` or `}` that is neither a placeholder nor an escape (`{{`, `}}`).
         case malformedPlaceholder = "copy.malformedPlaceholder"
+        /// A stored string holds a control character or a noncharacter (``StoredText``); a line feed is allowed
+        /// only in copy messages.
+        case forbiddenCharacter = "text.forbiddenCharacter"
         /// A malformed BCP 47 tag.
         case invalidLocale = "locale.invalid"
+        /// A malformed OS version (`app.minimumOS`).
+        case invalidVersion = "version.invalid"
         /// A malformed version range.
         case invalidVersionRange = "version.invalidRange"
         /// A cadence value outside its range.
         case cadenceOutOfRange = "cadence.outOfRange"
         /// A cadence on a feature the system asks only once (tracking).
         case cadenceNotAllowed = "cadence.notAllowed"
+        /// A Settings behaviour on a feature that never shows the Settings nudge (tracking).
+        case settingsNotAllowed = "settings.notAllowed"
         /// A Settings behaviour value outside its range.
         case settingsOutOfRange = "settings.outOfRange"
         /// Two targeting rules of a feature share a name.
@@ -85,9 +92,10 @@ public struct ValidationProblem: Sendable, Hashable, Comparable, CustomStringCon
         "\(pointer.tokens.isEmpty ? "/" : pointer.description): \(code.rawValue): \(message)"
     }
 
-    /// The problem as `{"pointer","code","message"}`.
+    /// The problem as `{"pointer","code","detail"}`: the members of an entry of a problem+json `errors` list
+    /// (RFC 9457 §3's example), so a dry run and a refusal read the same.
     public var jsonValue: JSONValue {
-        ["pointer": .string(pointer.description), "code": .string(code.rawValue), "message": .string(message)]
+        ["pointer": .string(pointer.description), "code": .string(code.rawValue), "detail": .string(message)]
     }
 
     /// Orders by pointer, then code, so reports read top to bottom.

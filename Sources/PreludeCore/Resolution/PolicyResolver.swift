@@ -31,7 +31,7 @@ public enum PolicyResolver {
         }
         return ResolvedPolicy(
             appId: document.app.id, appName: document.app.name, locale: locale, features: features,
-            experiments: assignments
+            experiments: assignments, minimumOS: document.app.effectiveMinimumOS
         )
     }
 
@@ -78,12 +78,14 @@ public enum PolicyResolver {
 
         var strategy = merged.strategy ?? .prime
         var button: ButtonKind?
+        var buttonFallback = false
         if strategy == .button {
             if let available = capabilities.button, context.osIsAtLeast(available.since) {
                 button = available.kind
             } else {
                 // No button on this OS (or unknown OS): the priming screen is the closest equivalent.
                 strategy = .prime
+                buttonFallback = true
             }
         }
 
@@ -96,7 +98,8 @@ public enum PolicyResolver {
             for: locale, available: available, defaultLocale: document.app.defaultLocale)
         let values = ["appName": document.app.name]
         var texts: [CopyKey: String] = [:]
-        for key in CopyKey.all {
+        let neverShown = capabilities.screensNeverShown
+        for key in CopyKey.all where !neverShown.contains(key.screen) {
             for tag in chain {
                 if let text = merged.copy[tag]?.texts[key] {
                     texts[key] = Placeholder.fill(text, values: values)
@@ -108,7 +111,9 @@ public enum PolicyResolver {
         return ResolvedFeature(
             feature: feature, strategy: strategy, button: button, style: merged.style ?? .single,
             cadence: merged.effectiveCadence, settings: merged.effectiveSettings, partial: partial,
-            copy: ResolvedCopy(texts), variant: variantAssignment, appliedRules: appliedRules
+            copy: ResolvedCopy(texts), variant: variantAssignment, appliedRules: appliedRules,
+            buttonFallback: buttonFallback, minimumOS: document.app.effectiveMinimumOS,
+            access: policy.access
         )
     }
 }

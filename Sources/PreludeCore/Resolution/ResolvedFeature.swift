@@ -5,6 +5,9 @@ public struct ResolvedFeature: Sendable, Hashable {
     public var feature: Feature
     /// The effective strategy; `button` only when the client's OS has the feature's button.
     public var strategy: Strategy
+    /// Whether the document chose `button` and the client's OS lacks it (or is unknown), so `strategy` fell back
+    /// to `prime`; the engine then answers `buttonUnavailableFallback`.
+    public var buttonFallback: Bool
     /// The system button to show when `strategy == .button`.
     public var button: ButtonKind?
     /// The priming screen's layout.
@@ -21,6 +24,10 @@ public struct ResolvedFeature: Sendable, Hashable {
     public var variant: VariantAssignment?
     /// The names of the targeting rules that matched, in the order applied.
     public var appliedRules: [String]
+    /// The lowest OS a client of the app runs (``AppInfo/effectiveMinimumOS``); the engine refuses older ones.
+    public var minimumOS: SemanticVersion
+    /// When and why the feature asks (the feature entry's `access`).
+    public var access: FeatureAccess
 
     /// A resolved feature with the given parts.
     public init(
@@ -33,7 +40,10 @@ public struct ResolvedFeature: Sendable, Hashable {
         partial: [AuthorizationStatus: PartialAction] = [:],
         copy: ResolvedCopy = ResolvedCopy(),
         variant: VariantAssignment? = nil,
-        appliedRules: [String] = []
+        appliedRules: [String] = [],
+        buttonFallback: Bool = false,
+        minimumOS: SemanticVersion = AppInfo.defaultMinimumOS,
+        access: FeatureAccess = FeatureAccess()
     ) {
         self.feature = feature
         self.strategy = strategy
@@ -45,6 +55,9 @@ public struct ResolvedFeature: Sendable, Hashable {
         self.copy = copy
         self.variant = variant
         self.appliedRules = appliedRules
+        self.buttonFallback = buttonFallback
+        self.minimumOS = minimumOS
+        self.access = access
     }
 
     /// The action for partial status `status` (`proceed` when unset).
@@ -55,23 +68,27 @@ public struct ResolvedFeature: Sendable, Hashable {
     /// The JSON form the public endpoint renders.
     public var jsonValue: JSONValue {
         var object = JSONObject()
+        let capabilities = feature.capabilities
         object["strategy"] = .string(strategy.rawValue)
+        if buttonFallback { object["fallbackFrom"] = .string(Strategy.button.rawValue) }
         if let button { object["button"] = .string(button.rawValue) }
         object["style"] = .string(style.rawValue)
-        if !feature.capabilities.asksOnce {
-            var cadenceObject = JSONObject()
-            for kind in CadenceKind.allCases {
-                let rule = cadence[kind]
-                cadenceObject[kind.rawValue] = [
-                    "minIntervalHours": .number(rule.minIntervalHours), "backoff": .number(rule.backoff),
-                    "maxShows": .integer(rule.maxShows),
-                ]
-            }
-            object["cadence"] = .object(cadenceObject)
+        // Only the cadences the engine applies: tracking (asked once) has the priming screen's alone.
+        var cadenceObject = JSONObject()
+        for kind in capabilities.cadenceKinds {
+            let rule = cadence[kind]
+            cadenceObject[kind.rawValue] = [
+                "minIntervalHours": .number(rule.minIntervalHours), "backoff": .number(rule.backoff),
+                "maxShows": .integer(rule.maxShows),
+            ]
         }
-        object["settings"] = [
-            "delayMs": .integer(settings.delayMs), "leaveScreenFirst": .bool(settings.leaveScreenFirst),
-        ]
+        object["cadence"] = .object(cadenceObject)
+        // The Settings behaviour only where the engine can answer `openSettings` (never for tracking).
+        if !capabilities.asksOnce {
+            object["settings"] = [
+                "delayMs": .integer(settings.delayMs), "leaveScreenFirst": .bool(settings.leaveScreenFirst),
+            ]
+        }
         var partialObject = JSONObject()
         for status in feature.capabilities.partialStatuses {
             partialObject[status.rawValue] = .string(partialAction(for: status).rawValue)
@@ -80,6 +97,7 @@ public struct ResolvedFeature: Sendable, Hashable {
         object["copy"] = copy.jsonValue
         if let variant { object["variant"] = variant.jsonValue }
         if !appliedRules.isEmpty { object["rules"] = .array(appliedRules.map(JSONValue.string)) }
+        if !access.isDefault { object["access"] = access.jsonValue }
         return .object(object)
     }
 }

@@ -63,7 +63,9 @@ public enum ExperimentAnalysis {
             var verdict: ExperimentVerdict?
             var additional: Int?
             if !isControl {
-                comparison = compare(counts, with: control, z: z)
+                comparison = compare(
+                    counts, with: control, z: z, alpha: settings.alpha,
+                    mixingVariance: SequentialTest.mixingVariance(minimumEffect: minimumEffect))
                 verdict = decide(counts, control: control, comparison: comparison, settings: settings)
                 additional = required.map { max(0, $0 - min(counts.exposed, control.exposed)) }
             }
@@ -81,32 +83,42 @@ public enum ExperimentAnalysis {
             minimumEffect: minimumEffect, variants: results, sampleRatio: sampleRatio, requiredInstallsPerArm: required)
     }
 
-    private static func compare(_ counts: FunnelCounts, with control: FunnelCounts, z: Double) -> VariantComparison? {
+    private static func compare(
+        _ counts: FunnelCounts, with control: FunnelCounts, z: Double, alpha: Double, mixingVariance: Double
+    ) -> VariantComparison? {
         guard
             let interval = ProportionStatistics.newcombeDifferenceInterval(
                 treatmentSuccesses: counts.granted, treatmentTrials: counts.exposed,
                 controlSuccesses: control.granted, controlTrials: control.exposed, z: z),
             let test = ProportionStatistics.twoProportionZTest(
                 treatmentSuccesses: counts.granted, treatmentTrials: counts.exposed,
-                controlSuccesses: control.granted, controlTrials: control.exposed)
+                controlSuccesses: control.granted, controlTrials: control.exposed),
+            let sequentialP = SequentialTest.pValue(
+                treatmentSuccesses: counts.granted, treatmentTrials: counts.exposed,
+                controlSuccesses: control.granted, controlTrials: control.exposed, mixingVariance: mixingVariance),
+            let sequence = SequentialTest.interval(
+                treatmentSuccesses: counts.granted, treatmentTrials: counts.exposed,
+                controlSuccesses: control.granted, controlTrials: control.exposed, mixingVariance: mixingVariance,
+                alpha: alpha)
         else { return nil }
         let rate = Double(counts.granted) / Double(counts.exposed)
         let controlRate = Double(control.granted) / Double(control.exposed)
         return VariantComparison(
             difference: rate - controlRate, differenceInterval: interval,
             relativeDifference: controlRate > 0 ? (rate - controlRate) / controlRate : nil,
-            zStatistic: test.z, pValue: test.pValue)
+            zStatistic: test.z, pValue: test.pValue, sequentialPValue: sequentialP, sequentialInterval: sequence)
     }
 
-    // The verdict follows the test's p-value alone, the direction from the observed difference. Newcombe's interval
-    // and the pooled test are different approximations and can disagree in a borderline case; the docs say so.
+    // The verdict follows the always-valid p-value of the mixture SPRT alone (docs/results.md, "Looking every day"),
+    // the direction from the observed difference: it may be read at every look without inflating false positives,
+    // which the fixed-horizon z-test cannot (peeking at it daily makes a false "better" several times as likely).
     private static func decide(
         _ counts: FunnelCounts, control: FunnelCounts, comparison: VariantComparison?, settings: Settings
     ) -> ExperimentVerdict {
         guard counts.exposed >= settings.minimumExposures, control.exposed >= settings.minimumExposures,
             let comparison
         else { return .insufficientData }
-        guard comparison.pValue < settings.alpha else { return .notSignificant }
+        guard comparison.sequentialPValue < settings.alpha else { return .notSignificant }
         return comparison.difference > 0 ? .better : .worse
     }
 

@@ -43,6 +43,8 @@ extension ExperimentReport {
                 ("relativeDifference", number(comparison.relativeDifference)),
                 ("zStatistic", .double(comparison.zStatistic)),
                 ("pValue", .double(comparison.pValue)),
+                ("sequentialPValue", .double(comparison.sequentialPValue)),
+                ("sequentialInterval", encode(comparison.sequentialInterval)),
             ]))
     }
 

@@ -32,12 +32,13 @@ extension ExperimentReport {
                 } ?? "-"
             guard !variant.isControl else { return [label(variant), rate, interval, "", "", "", "(control)", ""] }
             let difference = variant.comparison.map { DecimalFormat.points($0.difference) } ?? "-"
+            // The always-valid figures only: the fixed-horizon ones invite peeking (they are in the JSON).
             let differenceInterval =
                 variant.comparison.map {
-                    "[" + DecimalFormat.points($0.differenceInterval.lower).dropLast(3) + ", "
-                        + DecimalFormat.points($0.differenceInterval.upper) + "]"
+                    "[" + DecimalFormat.points($0.sequentialInterval.lower).dropLast(3) + ", "
+                        + DecimalFormat.points($0.sequentialInterval.upper) + "]"
                 } ?? "-"
-            let p = variant.comparison.map { DecimalFormat.pValue($0.pValue) } ?? "-"
+            let p = variant.comparison.map { DecimalFormat.pValue($0.sequentialPValue) } ?? "-"
             let more = variant.additionalInstallsPerArm.map(String.init) ?? "-"
             return [
                 label(variant), rate, interval, difference, differenceInterval, p,
@@ -46,12 +47,14 @@ extension ExperimentReport {
         }
         lines += Self.columns(
             header: [
-                "variant", "grant rate", "\(confidence) CI", "vs control", "\(confidence) CI", "p-value",
+                "variant", "grant rate", "\(confidence) CI", "vs control", "\(confidence) CS", "p (any look)",
                 "verdict", "more per arm",
             ],
             rows: rateRows)
 
         lines.append("")
+        lines.append(
+            "CS and p are always valid (mixture SPRT): look as often as you like; the verdict holds at every look.")
         let effect = DecimalFormat.fixed(minimumEffect * 100, digits: 2) + " pp"
         let alphaPower =
             "alpha \(DecimalFormat.shortest(settings.alpha)), power \(DecimalFormat.shortest(settings.power))"

@@ -1,10 +1,10 @@
 /// The plain reading of one variant against the control.
 public enum ExperimentVerdict: String, Sendable, Hashable, CaseIterable {
-    /// The grant rate is significantly higher than the control's (two-sided p < alpha, positive difference).
+    /// The grant rate is significantly higher than the control's (always-valid p < alpha, positive difference).
     case better
-    /// The grant rate is significantly lower than the control's (two-sided p < alpha, negative difference).
+    /// The grant rate is significantly lower than the control's (always-valid p < alpha, negative difference).
     case worse
-    /// No significant difference yet: keep collecting until the sample still needed is reached.
+    /// No significant difference yet. Looking again later is fine: the test stays valid at every look.
     case notSignificant
     /// Too few exposed installs in this variant or in the control to test at all.
     case insufficientData

@@ -1,4 +1,5 @@
-/// A variant's grant rate against the control's: the difference, its interval and the test behind the verdict.
+/// A variant's grant rate against the control's: the difference, its intervals, the fixed-horizon test, and the
+/// always-valid sequential test behind the verdict.
 public struct VariantComparison: Sendable, Hashable {
     /// The absolute difference of grant rates, variant − control (0.05 = five percentage points).
     public var difference: Double
@@ -8,14 +9,21 @@ public struct VariantComparison: Sendable, Hashable {
     public var relativeDifference: Double?
     /// The pooled two-proportion z statistic (positive when the variant grants more).
     public var zStatistic: Double
-    /// The two-sided p-value of the pooled two-proportion z-test.
+    /// The two-sided p-value of the pooled two-proportion z-test: valid only when read once, at the planned sample.
     public var pValue: Double
+    /// The always-valid p-value of the mixture SPRT (``SequentialTest``): the verdict follows it, and it stays valid
+    /// however often the results are looked at.
+    public var sequentialPValue: Double
+    /// The always-valid confidence sequence for ``difference`` at the report's confidence level.
+    public var sequentialInterval: ConfidenceInterval
 
     /// Creates a comparison.
     public init(
         difference: Double, differenceInterval: ConfidenceInterval, relativeDifference: Double?, zStatistic: Double,
-        pValue: Double
+        pValue: Double, sequentialPValue: Double, sequentialInterval: ConfidenceInterval
     ) {
+        self.sequentialPValue = sequentialPValue
+        self.sequentialInterval = sequentialInterval
         self.difference = difference
         self.differenceInterval = differenceInterval
         self.relativeDifference = relativeDifference

@@ -5,19 +5,19 @@ import PreludeStorage
 extension AdminAPI {
     /// `GET /v1/admin/apps`, `POST /v1/admin/apps`, `GET`/`DELETE /v1/admin/apps/{app}`.
     func registerAppRoutes(on router: inout Router) {
-        add(&router, .get, "/v1/admin/apps") { [self] context in
+        add(&router, .get, "/v1/admin/apps", query: []) { [self] context in
             let rows = try database.read { db in
                 try db.query("SELECT id FROM apps ORDER BY id").map { try $0.get("id", as: String.self) }
             }
             return AdminResponse.json(["apps": .array(try rows.map(appSummary))], pretty: context.pretty)
         }
-        add(&router, .get, "/v1/admin/apps/{app}") { [self] context in
+        add(&router, .get, "/v1/admin/apps/{app}", query: []) { [self] context in
             let app = context.parameter("app")
             var headers = HTTPHeaders()
             if let snapshot = store.snapshot(app: app) { headers.set("ETag", snapshot.etag.headerValue) }
             return AdminResponse.json(try appSummary(app), pretty: context.pretty, headers: headers)
         }
-        add(&router, .post, "/v1/admin/apps") { [self] context in
+        add(&router, .post, "/v1/admin/apps", query: ["message"]) { [self] context in
             let body = try AdminRequestBody.parse(context.request)
             let validation = PolicyValidator.validate(body)
             guard let document = validation.document else { throw AdminProblem.invalidPolicy(validation.problems) }
@@ -29,12 +29,14 @@ extension AdminAPI {
             let snapshot = try store.createApp(
                 app: app, document: document, author: context.token.name, message: message, auditDetail: .object(detail)
             )
-            logger.info("app created", ["app": app, "by": context.token.name])
-            var response = writeResponse(snapshot, changes: [], changed: true, pretty: context.pretty, status: .created)
+            context.logger.info("app created", ["app": app, "by": context.token.name])
+            var response = writeResponse(
+                snapshot, changes: [], changed: true, lint: CopyLinter.lint(document), pretty: context.pretty,
+                status: .created)
             response.headers.set("Location", "/v1/admin/apps/\(app)/policy")
             return response
         }
-        add(&router, .delete, "/v1/admin/apps/{app}") { [self] context in
+        add(&router, .delete, "/v1/admin/apps/{app}", query: []) { [self] context in
             let app = context.parameter("app")
             let ifMatch = try requireIfMatch(context, app: app)
             let revisions = try database.read { db in
@@ -48,19 +50,20 @@ extension AdminAPI {
                     "revisionCount": .integer(Int(revisions)),
                     "liveETag": live.map { .string($0.etag.headerValue) } ?? .null,
                 ])
-            logger.info("app deleted", ["app": app, "by": context.token.name])
+            context.logger.info("app deleted", ["app": app, "by": context.token.name])
             return AdminResponse.json(
                 ["app": .string(app), "deleted": .bool(true), "revisionCount": .integer(Int(revisions))],
                 pretty: context.pretty)
         }
     }
 
-    /// `{"id", "name", "liveRevision", "etag", "status", "features", "revisionCount", "createdAt", "updatedAt"}`.
-    private func appSummary(_ app: String) throws -> JSONValue {
+    /// `{"id", "name", "liveRevision", "etag", "status", "features", "revisionCount", "lintStrict", "createdAt",
+    /// "updatedAt"}`.
+    func appSummary(_ app: String) throws -> JSONValue {
         let row = try database.read { db in
             try db.queryOne(
                 """
-                SELECT a.id, a.name, a.live_revision, a.created_at, a.updated_at,
+                SELECT a.id, a.name, a.live_revision, a.created_at, a.updated_at, a.lint_strict,
                        (SELECT count(*) FROM policy_revisions r WHERE r.app_id = a.id) AS revisions
                 FROM apps a WHERE a.id = ?
                 """, [.text(app)])
@@ -76,6 +79,7 @@ extension AdminAPI {
         if snapshot == nil, let reason = store.unavailability(app: app)?.reason { object["reason"] = .string(reason) }
         object["features"] = .array((snapshot?.document.orderedFeatures ?? []).map { .string($0.feature.rawValue) })
         object["revisionCount"] = .integer(Int(try row.get("revisions", as: Int64.self)))
+        object["lintStrict"] = .bool(try row.get("lint_strict", as: Int64.self) != 0)
         object["createdAt"] = .string(AdminTime.iso8601(try row.get("created_at", as: Int64.self)))
         object["updatedAt"] = .string(AdminTime.iso8601(try row.get("updated_at", as: Int64.self)))
         return .object(object)

@@ -3,9 +3,19 @@ import PreludeHTTP
 import PreludeStorage
 
 extension AdminAPI {
+    /// Every action the audit log records (docs/admin.md, "Audit"): the values `?action=` accepts.
+    static let auditActions = [
+        "app.create", "app.delete", "app.seed", "app.settings", "policy.replace", "policy.import", "policy.rollback",
+        "feature.create", "feature.replace", "feature.patch", "feature.delete", "experiment.create",
+        "experiment.replace", "experiment.patch", "experiment.delete", "experiment.start", "experiment.stop",
+        "experiment.conclude",
+        "token.create", "token.revoke", "token.bootstrap",
+    ]
+
     /// `GET /v1/admin/audit?app=&action=&since=&until=&limit=&cursor=`: newest first, paged.
     func registerAuditRoutes(on router: inout Router) {
-        add(&router, .get, "/v1/admin/audit") { [self] context in
+        add(&router, .get, "/v1/admin/audit", query: ["app", "action", "since", "until", "limit", "cursor"]) {
+            [self] context in
             let request = context.request
             let limit = try Self.integerQuery(request, "limit", default: 50, range: 1...500)
             var conditions: [String] = []
@@ -18,7 +28,7 @@ extension AdminAPI {
                 conditions.append("app_id = ?")
                 arguments.append(.text(app))
             }
-            if let action = request.queryValue("action") {
+            if let action = try AdminQuery.enumValue(request, "action", among: Self.auditActions) {
                 conditions.append("action = ?")
                 arguments.append(.text(action))
             }

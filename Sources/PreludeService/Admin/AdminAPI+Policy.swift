@@ -1,3 +1,4 @@
+import Foundation
 import PreludeCore
 import PreludeHTTP
 import PreludeStorage
@@ -5,7 +6,7 @@ import PreludeStorage
 extension AdminAPI {
     /// `GET`/`PUT /v1/admin/apps/{app}/policy` and the dry run `POST /v1/admin/apps/{app}/policy/validate`.
     func registerPolicyRoutes(on router: inout Router) {
-        add(&router, .get, "/v1/admin/apps/{app}/policy") { [self] context in
+        add(&router, .get, "/v1/admin/apps/{app}/policy", query: []) { [self] context in
             let app = context.parameter("app")
             guard let snapshot = store.snapshot(app: app) else {
                 // An app whose live revision no longer validates: show what is stored, without an ETag (replace it
@@ -23,14 +24,14 @@ extension AdminAPI {
                 storedText: String(decoding: snapshot.canonicalBytes, as: UTF8.self), pretty: context.pretty,
                 headers: headers)
         }
-        add(&router, .put, "/v1/admin/apps/{app}/policy") { [self] context in
+        add(&router, .put, "/v1/admin/apps/{app}/policy", query: ["message"]) { [self] context in
             let app = context.parameter("app")
             let ifMatch = try requireIfMatch(context, app: app)
             let candidate = try AdminRequestBody.parse(context.request)
             return try write(candidate, app: app, ifMatch: ifMatch, context: context, action: "policy.replace")
         }
         // A dry run changes nothing, so a read token may use it.
-        add(&router, .post, "/v1/admin/apps/{app}/policy/validate", scope: .read) { [self] context in
+        add(&router, .post, "/v1/admin/apps/{app}/policy/validate", scope: .read, query: []) { [self] context in
             let app = context.parameter("app")
             try AdminRequestBody.checkMediaType(context.request, accepting: [AdminRequestBody.json])
             let live = try liveJSON(app)
@@ -45,7 +46,7 @@ extension AdminAPI {
             var result = JSONObject()
             result["app"] = .string(app)
             result["valid"] = .bool(problems.isEmpty)
-            result["problems"] = .array(problems.map(\.jsonValue))
+            result["errors"] = .array(problems.map(\.jsonValue))
             result["lint"] = .array((validation.document.map(CopyLinter.lint) ?? []).map(\.jsonValue))
             result["liveRevision"] = store.snapshot(app: app).map { .integer($0.revision) } ?? .null
             // The diff compares canonical forms, so layout and defaults spelled out do not show as changes.
@@ -79,9 +80,15 @@ extension AdminAPI {
                     + "(pointers refer to the app's policy document after the change); nothing was changed")
         }
         let changes = JSONDiff.changes(from: try liveJSON(app), to: document.jsonValue)
+        let findings = CopyLinter.lint(document)
         if changes.isEmpty, let live {
             guard live.matchesIfMatch(ifMatch) else { throw PolicyStoreProblem.preconditionFailed(current: live) }
-            return writeResponse(live, changes: [], changed: false, pretty: context.pretty, status: .ok)
+            return writeResponse(
+                live, changes: [], changed: false, lint: findings, pretty: context.pretty, status: .ok)
+        }
+        // Strict lint (docs/admin.md, "Lint at write time"): lint errors refuse the write before anything is written.
+        if try lintStrict(app), findings.contains(where: { $0.severity == .error }) {
+            throw AdminProblem.lintErrors(findings)
         }
         var detail = JSONDiff.summary(changes).objectValue ?? JSONObject()
         for (key, value) in extraDetail { detail[key] = value }
@@ -90,20 +97,24 @@ extension AdminAPI {
         let snapshot = try store.commit(
             app: app, document: document, author: context.token.name, action: action, message: message,
             expectedETag: ifMatch, auditDetail: .object(detail))
-        logger.info(
+        context.logger.info(
             "policy changed",
-            ["app": app, "action": action, "revision": "\(snapshot.revision)", "by": context.token.name])
-        return writeResponse(snapshot, changes: changes, changed: true, pretty: context.pretty, status: status)
+            ["app": app, "action": action, "by": context.token.name], numbers: ["revision": Double(snapshot.revision)])
+        return writeResponse(
+            snapshot, changes: changes, changed: true, lint: findings, pretty: context.pretty, status: status)
     }
 
-    /// `{"app", "revision", "etag", "changed", "changes"}` with the new `ETag`.
+    /// `{"app", "revision", "etag", "changed", "changes", "lint"}` with the new `ETag`; `lint` lists the findings of
+    /// the policy now live, each `{"ruleId", "severity", "pointer", "message"}` as `prelude policy lint --json` and
+    /// the validate endpoint give them.
     func writeResponse(
-        _ snapshot: LiveSnapshot, changes: [JSONDiff.Change], changed: Bool, pretty: Bool, status: HTTPStatus
+        _ snapshot: LiveSnapshot, changes: [JSONDiff.Change], changed: Bool, lint: [LintFinding], pretty: Bool,
+        status: HTTPStatus
     ) -> HTTPResponse {
         let body: JSONValue = [
             "app": .string(snapshot.appID), "revision": .integer(snapshot.revision),
             "etag": .string(snapshot.etag.headerValue), "changed": .bool(changed),
-            "changes": JSONDiff.jsonValue(changes),
+            "changes": JSONDiff.jsonValue(changes), "lint": .array(lint.map(\.jsonValue)),
         ]
         return AdminResponse.json(body, pretty: pretty, status: status, headers: ["ETag": snapshot.etag.headerValue])
     }
@@ -112,7 +123,11 @@ extension AdminAPI {
     /// (RFC 6585 §3): every write must say which revision it was based on.
     func requireIfMatch(_ context: Context, app: String) throws(ProblemDetails) -> String {
         let values = context.request.headers.values(for: "If-Match")
-        guard values.isEmpty else { return values.joined(separator: ", ") }
+        guard values.isEmpty else {
+            let joined = values.joined(separator: ", ")
+            try Self.checkEntityTags(joined)
+            return joined
+        }
         let current = store.snapshot(app: app)
         var headers = HTTPHeaders()
         if let current { headers.set("ETag", current.etag.headerValue) }
@@ -121,6 +136,31 @@ extension AdminAPI {
             detail: "this write needs If-Match with the ETag of the policy it is based on"
                 + (current.map { " (now \($0.etag.headerValue)); GET /v1/admin/apps/\(app)/policy shows it" } ?? ""),
             headers: headers)
+    }
+
+    /// 400 when `If-Match` is neither `*` nor a list of quoted entity tags (RFC 9110 §8.8.3: `"…"` or `W/"…"`):
+    /// an unquoted tag would otherwise never match and be reported as stale.
+    static func checkEntityTags(_ value: String) throws(ProblemDetails) {
+        let entries = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let quoted = entries.allSatisfy { entry in
+            let tag = entry.hasPrefix("W/") ? entry.dropFirst(2) : Substring(entry)
+            return tag.count >= 2 && tag.first == "\"" && tag.last == "\"" && !tag.dropFirst().dropLast().contains("\"")
+        }
+        guard value.trimmingCharacters(in: .whitespaces) == "*" || (!entries.isEmpty && quoted) else {
+            throw AdminProblem.invalidRequest(
+                "If-Match must be * or the ETag in double quotes, exactly as the ETag header gives it "
+                    + "(If-Match: \"…\"), not \(value); nothing was changed",
+                pointer: "/headers/If-Match", code: "header.invalid")
+        }
+    }
+
+    /// Whether the app refuses writes with lint errors (`apps.lint_strict`, migration 0005); 404 for an unknown app.
+    func lintStrict(_ app: String) throws -> Bool {
+        let flag = try database.read { db in
+            try db.scalar("SELECT lint_strict FROM apps WHERE id = ?", [.text(app)], as: Int64.self)
+        }
+        guard let flag else { throw PolicyStoreProblem.unknownApp(app) }
+        return flag != 0
     }
 
     /// The live document as canonical JSON, the stored text of an unservable one, or 404 for an unknown app.
@@ -147,6 +187,10 @@ extension AdminAPI {
         guard let message = request.queryValue("message"), !message.isEmpty else { return nil }
         guard message.count <= 500 else {
             throw AdminProblem.invalidRequest("query parameter 'message' is longer than 500 characters")
+        }
+        // The message is stored in the audit log and shown to people: no control characters or noncharacters.
+        if let problem = StoredText.problem(in: message, subject: "The query parameter 'message'") {
+            throw AdminProblem.invalidRequest(problem, pointer: "/query/message", code: "text.forbiddenCharacter")
         }
         return message
     }

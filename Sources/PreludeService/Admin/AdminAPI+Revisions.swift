@@ -5,7 +5,7 @@ import PreludeStorage
 extension AdminAPI {
     /// Revision history: list (paged, newest first), show, diff, roll back.
     func registerRevisionRoutes(on router: inout Router) {
-        add(&router, .get, "/v1/admin/apps/{app}/revisions") { [self] context in
+        add(&router, .get, "/v1/admin/apps/{app}/revisions", query: ["limit", "cursor"]) { [self] context in
             let app = context.parameter("app")
             let limit = try Self.integerQuery(context.request, "limit", default: 20, range: 1...200)
             let before = try Self.cursor(context.request)
@@ -33,7 +33,7 @@ extension AdminAPI {
             return AdminResponse.json(
                 ["app": .string(app), "revisions": .array(page), "nextCursor": next], pretty: context.pretty)
         }
-        add(&router, .get, "/v1/admin/apps/{app}/revisions/{number}") { [self] context in
+        add(&router, .get, "/v1/admin/apps/{app}/revisions/{number}", query: []) { [self] context in
             let app = context.parameter("app")
             let number = try Self.revisionNumber(context.parameter("number"))
             let row = try revisionRow(app: app, number: number)
@@ -47,14 +47,14 @@ extension AdminAPI {
             object["document"] = try JSONValue(parsing: try row.get("document", as: String.self))
             return AdminResponse.json(.object(object), pretty: context.pretty)
         }
-        add(&router, .get, "/v1/admin/apps/{app}/revisions/{from}/diff/{to}") { [self] context in
+        add(&router, .get, "/v1/admin/apps/{app}/revisions/{from}/diff/{to}", query: []) { [self] context in
             try diffResponse(context, from: context.parameter("from"), to: context.parameter("to"))
         }
-        add(&router, .get, "/v1/admin/apps/{app}/revisions/{from}/diff") { [self] context in
+        add(&router, .get, "/v1/admin/apps/{app}/revisions/{from}/diff", query: ["against"]) { [self] context in
             try diffResponse(
                 context, from: context.parameter("from"), to: context.request.queryValue("against") ?? "live")
         }
-        add(&router, .post, "/v1/admin/apps/{app}/revisions/{number}/rollback") { [self] context in
+        add(&router, .post, "/v1/admin/apps/{app}/revisions/{number}/rollback", query: ["message"]) { [self] context in
             let app = context.parameter("app")
             let ifMatch = try requireIfMatch(context, app: app)
             let number = try Self.revisionNumber(context.parameter("number"))

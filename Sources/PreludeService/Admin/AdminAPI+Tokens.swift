@@ -5,22 +5,23 @@ extension AdminAPI {
     /// `GET /v1/admin/tokens`, `POST /v1/admin/tokens`, `DELETE /v1/admin/tokens/{name}`: all need `write`,
     /// since token names and scopes are what an attacker would look for first.
     func registerTokenRoutes(on router: inout Router) {
-        add(&router, .get, "/v1/admin/tokens", scope: .write) { [self] context in
+        add(&router, .get, "/v1/admin/tokens", scope: .write, query: []) { [self] context in
             let list = try tokens.list()
             return AdminResponse.json(["tokens": .array(list.map(\.jsonValue))], pretty: context.pretty)
         }
-        add(&router, .post, "/v1/admin/tokens", maxBodySize: 4096) { [self] context in
+        add(&router, .post, "/v1/admin/tokens", query: [], maxBodySize: 4096) { [self] context in
             let body = try AdminRequestBody.parse(context.request)
             let (name, scope) = try Self.tokenRequest(body)
             let (token, secret) = try tokens.create(name: name, scope: scope, actor: context.token.name, now: now)
-            logger.info("admin token created", ["token": name, "scope": scope.rawValue, "by": context.token.name])
+            context.logger.info(
+                "admin token created", ["token": name, "scope": scope.rawValue, "by": context.token.name])
             // The only place the secret ever appears; `no-store` (set by AdminResponse) keeps it out of caches.
             return AdminResponse.json(
                 token.jsonValue.mergePatch(["token": .string(secret)]), pretty: context.pretty, status: .created)
         }
-        add(&router, .delete, "/v1/admin/tokens/{name}") { [self] context in
+        add(&router, .delete, "/v1/admin/tokens/{name}", query: []) { [self] context in
             let token = try tokens.revoke(name: context.parameter("name"), actor: context.token.name, now: now)
-            logger.info("admin token revoked", ["token": token.name, "by": context.token.name])
+            context.logger.info("admin token revoked", ["token": token.name, "by": context.token.name])
             return AdminResponse.json(token.jsonValue, pretty: context.pretty)
         }
     }

@@ -47,6 +47,8 @@ package final class AdminAPI: Sendable {
         package let token: AdminToken
         /// Whether to indent JSON responses.
         package let pretty: Bool
+        /// The admin API's logger with this request's `request_id` on every line.
+        package let logger: Logger
 
         /// A path parameter captured by the route (always present for the route's own captures).
         package func parameter(_ name: String) -> String { request.pathParameters[name] ?? "" }
@@ -56,42 +58,52 @@ package final class AdminAPI: Sendable {
     package static func register(on router: inout Router, api: AdminAPI) {
         api.registerTokenRoutes(on: &router)
         api.registerAppRoutes(on: &router)
+        api.registerAppSettingsRoutes(on: &router)
         api.registerPolicyRoutes(on: &router)
         api.registerFeatureRoutes(on: &router)
         api.registerRevisionRoutes(on: &router)
         api.registerAuditRoutes(on: &router)
         api.registerResultsRoutes(on: &router)
-
+        api.registerExperimentRoutes(on: &router)
+        api.registerPreviewRoutes(on: &router)
     }
 
-    /// Adds one route: authentication with `scope` (default: `read` for GET, `write` otherwise), then `handler`; errors render as problems
-    /// (indented when asked), unexpected ones are logged and answer 500 without internals.
+    /// Adds one route: authentication with `scope` (default: `read` for GET, `write` otherwise), the query check
+    /// (``AdminQuery/check(_:allowed:)`` with `query`, the route's own parameter names, when given), then `handler`;
+    /// errors render as problems (indented when asked), unexpected ones are logged and answer 500 without internals.
     func add(
         _ router: inout Router, _ method: HTTPMethod, _ pattern: String, scope: TokenScope? = nil,
-        maxBodySize: Int? = nil, _ handler: @escaping @Sendable (Context) throws -> HTTPResponse
+        query: [String]? = nil, maxBodySize: Int? = nil, _ handler: @escaping @Sendable (Context) throws -> HTTPResponse
     ) {
         let scope = scope ?? (method == .get || method == .head ? .read : .write)
         let logger = self.logger
         let authenticator = self.authenticator
         router.add(method, pattern, options: RouteOptions(maxBodySize: maxBodySize ?? Self.maxBodySize)) { request in
             let pretty = AdminResponse.wantsPretty(request)
+            let logger = logger.with(["request_id": request.requestID])
+            var tokenName: String?
+            var response: HTTPResponse
             do {
                 let token = try authenticator.authorize(request, required: scope)
-                return try handler(Context(request: request, token: token, pretty: pretty))
+                tokenName = token.name
+                if let query { try AdminQuery.check(request, allowed: query) }
+                response = try handler(Context(request: request, token: token, pretty: pretty, logger: logger))
             } catch let error as any HTTPResponseError {
-                return AdminResponse.problem(error, pretty: pretty)
+                response = AdminResponse.problem(error, pretty: pretty)
             } catch let error as TokenError {
-                return AdminResponse.problem(Self.problem(for: error), pretty: pretty)
+                response = AdminResponse.problem(Self.problem(for: error), pretty: pretty)
             } catch {
                 logger.error("admin request failed", ["route": "\(method) \(pattern)", "error": "\(error)"])
                 // A write that failed on storage (disk full, I/O error): 503 with Retry-After and its own type.
-                if let problem = StorageHealth.problem(for: error) {
-                    return AdminResponse.problem(problem, pretty: pretty)
-                }
-                return AdminResponse.problem(
-                    ProblemDetails(status: .internalServerError, detail: "the request failed; nothing was changed"),
+                response = AdminResponse.problem(
+                    StorageHealth.problem(for: error)
+                        ?? ProblemDetails(
+                            status: .internalServerError, detail: "the request failed; nothing was changed"),
                     pretty: pretty)
             }
+            // The request log names who made an admin call: the token's name, never its secret.
+            if let tokenName { response.logFields["token"] = tokenName }
+            return response
         }
     }
 
@@ -156,7 +168,7 @@ extension AdminAPI {
         let server = HTTPServer(
             configuration: instrument(HTTPServerConfiguration(host: host, port: port), router), router: router)
         let bound = try server.start()
-        logger.info("admin listening", ["host": host, "port": "\(bound)"])
+        logger.info("admin listening", ["host": host], numbers: ["port": Double(bound)])
         return (server, bound)
     }
 }

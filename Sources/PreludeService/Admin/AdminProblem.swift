@@ -21,6 +21,22 @@ package enum AdminProblem {
             })
     }
 
+    /// The app is in strict lint mode and the policy after the change has lint errors.
+    package static let lintErrorsType = "urn:prelude:problem:lint-errors"
+
+    /// 422 listing the lint errors of the policy a write would make live (strict mode), each with its pointer and
+    /// its rule id as code (`lint.PA-2`); warnings and infos do not refuse a write and are not listed.
+    package static func lintErrors(_ findings: [LintFinding]) -> ProblemDetails {
+        let errors = findings.filter { $0.severity == .error }
+        return ProblemDetails(
+            status: .unprocessableContent, type: lintErrorsType, title: "The policy has lint errors",
+            detail: "\(errors.count) lint error\(errors.count == 1 ? "" : "s") and the app is in strict lint mode "
+                + "(PATCH /v1/admin/apps/{app} {\"lintStrict\": false} turns it off); nothing was changed",
+            errors: errors.map {
+                FieldProblem(pointer: $0.pointer.description, code: "lint.\($0.ruleId)", detail: $0.message)
+            })
+    }
+
     /// 400 for a body that is not JSON.
     package static func malformedJSON(_ error: JSONParseError) -> ProblemDetails {
         ProblemDetails(

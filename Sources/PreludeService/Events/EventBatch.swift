@@ -154,7 +154,8 @@ package struct EventBatch: Sendable {
             } else {
                 report(
                     "feature", "feature.unknown",
-                    "expected one of \(Feature.allCases.map(\.rawValue).joined(separator: ", "))")
+                    "\(value) is not a known feature; expected one of \(Feature.allCases.map(\.rawValue).joined(separator: ", "))"
+                )
             }
         } else {
             report("feature", "member.missing", "feature is required")

@@ -139,9 +139,11 @@ enum EventBatchScanner {
             let start = index
             var value: Int64 = 0
             while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+                // Checked before accumulating: 18 digits always fit in Int64, a 19th may not (2^63 has 19), and
+                // the full decoder names the problem. Counting after the multiplication trapped on 19 digits.
+                guard index - start < 18 else { return nil }
                 value = value * 10 + Int64(bytes[index] - UInt8(ascii: "0"))
                 index += 1
-                if index - start > 18 { return nil }
             }
             let digits = index - start
             guard digits > 0, !(digits > 1 && bytes[start] == UInt8(ascii: "0")) else { return nil }

@@ -113,7 +113,8 @@ package final class Observability: Sendable {
                 case .protocolError(let status, let reason, let remoteAddress):
                     // The request line (status, request id) is logged by the request log; this adds the reason.
                     logger.debug(
-                        "request refused", ["status": "\(status)", "reason": reason, "remote": remoteAddress])
+                        "request refused", ["reason": reason, "remote": remoteAddress],
+                        numbers: ["status": Double(status)])
                 case .acceptFailed(let error):
                     logger.error("accept failed", ["error": error.description])
                 }

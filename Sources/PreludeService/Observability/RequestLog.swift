@@ -1,11 +1,12 @@
 import PreludeHTTP
 
 /// Writes one JSON line per completed request at `info`:
-/// `{"time":…,"level":"info","msg":"request","method":"GET","route":"/healthz","status":200,"duration_ms":0.183,
-/// "bytes":215,"request_id":"4f1c…","remote":"127.0.0.1:51234"}`.
+/// `{"time":…,"level":"info","msg":"request","method":"GET","route":"/v1/apps/{app}/policy","status":200,
+/// "duration_ms":0.183,"bytes":215,"request_id":"4f1c…","remote":"127.0.0.1:51234","app":"demo"}`, plus `"token"`
+/// (the admin token's name) on admin requests.
 ///
 /// Only these fields are written: never headers, the query string or the body, so credentials
-/// (`Authorization`, tokens) cannot reach the log. `route` is the pattern, or null when no route handled the
+/// (`Authorization`, tokens) cannot reach the log; `app` is the route's `{app}` capture, when it has one. `route` is the pattern, or null when no route handled the
 /// request. Lines are skipped without being built when the level is above `info`.
 package struct RequestLog: Sendable {
     /// The logger lines go to.
@@ -43,6 +44,16 @@ package struct RequestLog: Sendable {
         out += quote(request.requestID)
         out += ",\"remote\":"
         out += quote(request.remoteAddress)
+        if let app = request.pathParameters["app"] {
+            out += ",\"app\":"
+            out += quote(app)
+        }
+        // What the handler added (the admin API: the token's name as "token", never its secret).
+        if !request.logFields.isEmpty {
+            for (key, value) in request.logFields.sorted(by: { $0.key < $1.key }) {
+                out += ",\(quote(key)):\(quote(value))"
+            }
+        }
         return out
     }
 

@@ -10,10 +10,11 @@ extension PolicyStore {
         let unavailable = try store.loadAll()
         for (app, problem) in unavailable.sorted(by: { $0.key < $1.key }) {
             logger.error(
-                "app not served",
-                ["app": app, "revision": problem.revision.map(String.init) ?? "none", "reason": problem.reason])
+                "app not served", ["app": app, "reason": problem.reason],
+                numbers: problem.revision.map { ["revision": Double($0)] } ?? [:])
         }
-        logger.info("policies loaded", ["apps": "\(store.appIDs.count)", "unavailable": "\(unavailable.count)"])
+        logger.info(
+            "policies loaded", numbers: ["apps": Double(store.appIDs.count), "unavailable": Double(unavailable.count)])
         return store
     }
 }

@@ -118,6 +118,40 @@ package final class PolicyStore: Sendable {
         }
     }
 
+    /// Reloads every app whose live revision in the database differs from the one served, and drops apps that
+    /// no longer exist: what another process (`prelude policy import`, a second server) committed goes live here.
+    /// Returns the apps reloaded or dropped, sorted. Cheap when nothing changed: one query of the `apps` table.
+    ///
+    /// Runs under the write lock, so it cannot swap in an older revision over a newer commit of this process.
+    @discardableResult
+    package func refreshChanged() throws -> [String] {
+        try locked {
+            let live = try database.read { db in
+                try db.query("SELECT id, live_revision FROM apps").map { row in
+                    (try row.get("id", as: String.self), try row.get("live_revision", as: Int?.self))
+                }
+            }
+            let served = state.withLock { state in
+                state.snapshots.mapValues { Optional($0.revision) }.merging(
+                    state.unavailable.mapValues(\.revision)
+                ) { snapshot, _ in snapshot }
+            }
+            let inDatabase = Dictionary(live, uniquingKeysWith: { first, _ in first })
+            var changed = inDatabase.filter { app, revision in served[app].map { $0 != revision } ?? true }.keys
+                .sorted()
+            for app in changed { try reload(app: app) }
+            let gone = served.keys.filter { inDatabase[$0] == nil }.sorted()
+            state.withLock { state in
+                for app in gone {
+                    state.snapshots[app] = nil
+                    state.unavailable[app] = nil
+                }
+            }
+            changed += gone
+            return changed.sorted()
+        }
+    }
+
     // MARK: - Writing
 
     /// Makes `document` the live policy of `app` as a new revision (number = highest + 1), with its audit row,

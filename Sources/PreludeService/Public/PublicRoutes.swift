@@ -66,7 +66,13 @@ package enum PublicRoutes {
                     if index > 0 { body.append(UInt8(ascii: ",")) }
                     decision.writeJSON(to: &body)
                 } catch {
-                    let member = if case .featureNotConfigured = error { "feature" } else { "status" }
+                    let member =
+                        switch error {
+                        case .featureNotConfigured: "feature"
+                        case .osBelowMinimum: "osVersion"
+                        case .alwaysAvailable: "available"
+                        default: "status"
+                        }
                     problems.append(
                         FieldProblem(
                             pointer: "/features/\(index)/\(member)", code: "decision.impossible",

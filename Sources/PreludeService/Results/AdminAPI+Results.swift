@@ -8,7 +8,7 @@ extension AdminAPI {
         let reader = ExperimentResultsReader(database: database) { app in
             store.snapshot(app: app).map { ($0.document, $0.revision) }
         }
-        add(&router, .get, ResultsRoutes.path, scope: .read) { context in
+        add(&router, .get, ResultsRoutes.path, scope: .read, query: ResultsRoutes.parameters) { context in
             try ResultsRoutes.respond(to: context.request, reader: reader, pretty: context.pretty)
         }
     }

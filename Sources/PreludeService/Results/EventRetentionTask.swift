@@ -69,9 +69,9 @@ package final class EventRetentionTask: Sendable {
             if deleted > 0 {
                 logger.info(
                     "events pruned",
-                    [
-                        "deleted": "\(deleted)", "retentionDays": "\(pruner.retentionDays)",
-                        "cutoff": "\(pruner.cutoff(now: now))",
+                    numbers: [
+                        "deleted": Double(deleted), "retentionDays": Double(pruner.retentionDays),
+                        "cutoff": Double(pruner.cutoff(now: now)),
                     ])
             }
             return deleted

@@ -17,9 +17,37 @@ extension ExperimentAggregator {
     package func record(batch events: [StoredEvent], on connection: Connection) throws -> Int {
         var arms: [ArmKey: Int] = [:]
         var groups: [ArmGroup] = []
+        // The live policy is looked up once per app of the batch; mislabelled events are summed per row key.
+        var policies: [String: PolicyDocument?] = [:]
+        var mislabelled: [MislabelKey: (events: Int, lastReceivedAt: Int64)] = [:]
+        var mislabelOrder: [MislabelKey] = []
         for event in events {
             guard let experiment = event.experiment, !experiment.isEmpty, let variant = event.variant, !variant.isEmpty
             else { continue }
+            if let livePolicy {
+                let document: PolicyDocument?
+                if let known = policies[event.appID] {
+                    document = known
+                } else {
+                    document = livePolicy(event.appID)
+                    policies[event.appID] = document
+                }
+                if case .mislabelled(let expected) = Self.check(
+                    installID: event.installID, feature: event.feature.rawValue, experiment: experiment,
+                    variant: variant, in: document)
+                {
+                    let key = MislabelKey(
+                        appID: event.appID, experiment: experiment, feature: event.feature.rawValue, reported: variant,
+                        expected: expected)
+                    if let sum = mislabelled[key] {
+                        mislabelled[key] = (sum.events + 1, max(sum.lastReceivedAt, event.receivedAt))
+                    } else {
+                        mislabelOrder.append(key)
+                        mislabelled[key] = (1, event.receivedAt)
+                    }
+                    continue
+                }
+            }
             let key = ArmKey(
                 appID: event.appID, experiment: experiment, feature: event.feature.rawValue, variant: variant)
             let index: Int
@@ -36,7 +64,21 @@ extension ExperimentAggregator {
         }
         var changed = 0
         for group in groups { changed += try apply(group, on: connection) }
+        for key in mislabelOrder {
+            let sum = mislabelled[key]!
+            try Self.recordMislabelled(
+                appID: key.appID, experiment: key.experiment, feature: key.feature, reported: key.reported,
+                expected: key.expected, events: sum.events, receivedAt: sum.lastReceivedAt, on: connection)
+        }
         return changed
+    }
+
+    private struct MislabelKey: Hashable {
+        var appID: String
+        var experiment: String
+        var feature: String
+        var reported: String
+        var expected: String?
     }
 
     /// One arm's share of a batch: per install (in first-seen order) the union of the steps its events mark.

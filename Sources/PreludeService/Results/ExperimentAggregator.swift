@@ -15,9 +15,68 @@ import PreludeStorage
 /// ``record(appID:installID:type:feature:experiment:variant:receivedAt:on:)`` does the same for one event (one
 /// primary-key lookup; when something changed, two upserts). All in the caller's transaction, so the raw events and
 /// the aggregates commit or roll back together.
+///
+/// Mislabelled events (docs/results.md, "Mislabelled events"): with `livePolicy`, an event whose experiment is in the
+/// app's live policy, on that experiment's feature, is checked against the install's deterministic assignment —
+/// ``Bucketing/assign(seed:installId:weights:coverage:)`` of the experiment's seed and the install id over the
+/// variant weights and coverage of the policy live when the event is stored. An event reporting another variant
+/// (or any variant while the install is outside the coverage) is counted in `experiment_mislabelled_events`
+/// (migration 0005) and kept out of the arms.
 package struct ExperimentAggregator: Sendable {
-    /// Creates an aggregator; it holds no state (everything is in the database).
-    package init() {}
+    /// The live policy of an app at ingestion time, or nil (unknown app, or no check wanted).
+    package typealias LivePolicy = @Sendable (_ appID: String) -> PolicyDocument?
+
+    /// The live policy provider (nil: no label check).
+    let livePolicy: LivePolicy?
+
+    /// Creates an aggregator; it holds no state (everything is in the database). Without `livePolicy` every
+    /// event's variant label is trusted.
+    package init(livePolicy: LivePolicy? = nil) {
+        self.livePolicy = livePolicy
+    }
+
+    /// What an event's variant label is worth against the install's assignment.
+    package enum LabelCheck: Equatable {
+        /// The label is the install's assignment, or cannot be checked (the experiment is not in the live policy,
+        /// or the event is about another feature): the event counts in its arm.
+        case trusted
+        /// The install is assigned `expected` (nil: outside the coverage, in no variant); the event is not counted
+        /// in any arm.
+        case mislabelled(expected: String?)
+    }
+
+    /// Checks `variant` for `installID` against `experiment` of `document`.
+    package static func check(
+        installID: String, feature: String, experiment key: String, variant: String, in document: PolicyDocument?
+    ) -> LabelCheck {
+        guard let document, let experiment = document.experiments.first(where: { $0.key == key }),
+            experiment.feature.rawValue == feature, !experiment.variants.isEmpty
+        else { return .trusted }
+        let index = Bucketing.assign(
+            seed: experiment.hashSeed, installId: installID, weights: experiment.variants.map(\.weight),
+            coverage: experiment.coverage)
+        let expected = index.map { experiment.variants[$0].name }
+        return expected == variant ? .trusted : .mislabelled(expected: expected)
+    }
+
+    /// Counts one mislabelled event (`experiment_mislabelled_events`, one row per reported/expected pair).
+    static func recordMislabelled(
+        appID: String, experiment: String, feature: String, reported: String, expected: String?, events: Int,
+        receivedAt: Int64, on connection: Connection
+    ) throws {
+        try connection.statement(upsertMislabelled).execute([
+            .text(appID), .text(experiment), .text(feature), .text(reported), .text(expected ?? ""),
+            .integer(Int64(events)), .integer(receivedAt),
+        ])
+    }
+
+    private static let upsertMislabelled = """
+        INSERT INTO experiment_mislabelled_events
+            (app_id, experiment_key, feature, reported_variant, expected_variant, events, last_event_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (app_id, experiment_key, feature, reported_variant, expected_variant) DO UPDATE SET
+            events = events + excluded.events, last_event_at = max(last_event_at, excluded.last_event_at)
+        """
 
     /// Accounts for one newly stored event. Returns true when an aggregate changed.
     ///
@@ -31,6 +90,16 @@ package struct ExperimentAggregator: Sendable {
         receivedAt: Int64, on connection: Connection
     ) throws -> Bool {
         guard let experiment, !experiment.isEmpty, let variant, !variant.isEmpty else { return false }
+        if let livePolicy,
+            case .mislabelled(let expected) = Self.check(
+                installID: installID, feature: feature, experiment: experiment, variant: variant,
+                in: livePolicy(appID))
+        {
+            try Self.recordMislabelled(
+                appID: appID, experiment: experiment, feature: feature, reported: variant, expected: expected,
+                events: 1, receivedAt: receivedAt, on: connection)
+            return true
+        }
         let app = SQLValue.text(appID)
         let key = SQLValue.text(experiment)
         let feature = SQLValue.text(feature)

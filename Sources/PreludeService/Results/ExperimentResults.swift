@@ -11,17 +11,23 @@ package struct ExperimentResults: Sendable {
     /// Installs counted for the experiment's key under another feature than the configured one (mislabelled
     /// events); not in the report, given so that a client bug is visible.
     package var otherFeatures: [String]
+    /// Events whose variant disagreed with the install's assignment, kept out of the arms.
+    package var mislabelled: MislabelledEvents
 
     /// Creates results.
-    package init(appID: String, report: ExperimentReport, definition: ExperimentDefinition, otherFeatures: [String]) {
+    package init(
+        appID: String, report: ExperimentReport, definition: ExperimentDefinition, otherFeatures: [String],
+        mislabelled: MislabelledEvents = MislabelledEvents()
+    ) {
         self.appID = appID
         self.report = report
         self.definition = definition
         self.otherFeatures = otherFeatures
+        self.mislabelled = mislabelled
     }
 
     /// ``ExperimentReport/encodeJSON()`` plus `app`, `configuration` (`source`: `live`, `revision` or `observed`,
-    /// `revision`: the policy revision or null) and `otherFeatures`.
+    /// `revision`: the policy revision or null), `otherFeatures` and `mislabelled` (``MislabelledEvents/jsonValue``).
     package func encodeJSON() -> JSONValue {
         guard case .object(let reportObject) = report.encodeJSON() else {
             preconditionFailure("a report encodes as an object")
@@ -43,6 +49,7 @@ package struct ExperimentResults: Sendable {
         for (key, value) in reportObject.members { result[key] = value }
         result["configuration"] = .object(configuration)
         result["otherFeatures"] = .array(otherFeatures.map { .string($0) })
+        result["mislabelled"] = mislabelled.jsonValue
         return .object(result)
     }
 
@@ -58,6 +65,7 @@ package struct ExperimentResults: Sendable {
         if !otherFeatures.isEmpty {
             header += "\nAlso seen under other features (not counted): \(otherFeatures.joined(separator: ", "))."
         }
+        if let summary = mislabelled.summary { header += "\n" + summary }
         return header + "\n\n" + report.renderTable()
     }
 

@@ -34,7 +34,7 @@ package struct ExperimentResultsReader: Sendable {
                 name: "minimumEffect", value: "\(minimumEffect)",
                 reason: "must be an absolute grant-rate change strictly between 0 and 1 (0.02 = 2 points)")
         }
-        let (definition, arms) = try database.read { connection in
+        let (definition, arms, mislabelled) = try database.read { connection in
             guard let app = try connection.queryOne("SELECT live_revision FROM apps WHERE id = ?", [.text(appID)])
             else { throw ExperimentResultsError.appNotFound(appID) }
             let liveRevision = try app.get(0, as: Int?.self) ?? 0
@@ -51,10 +51,12 @@ package struct ExperimentResultsReader: Sendable {
             guard let found = definition ?? ExperimentDefinition.observed(key: key, arms: arms) else {
                 throw ExperimentResultsError.experimentNotFound(app: appID, key: key)
             }
-            return (found, arms)
+            return (found, arms, try MislabelledEvents.load(appID: appID, experiment: key, on: connection))
         }
-        return try Self.analyze(
+        var results = try Self.analyze(
             appID: appID, definition: definition, arms: arms, minimumEffect: minimumEffect, control: control)
+        results.mislabelled = mislabelled
+        return results
     }
 
     /// Joins configuration and counters and runs

@@ -11,6 +11,8 @@ import PreludeHTTP
 package enum ResultsRoutes {
     /// The route pattern.
     package static let path = "/v1/admin/apps/{app}/experiments/{key}/results"
+    /// The query parameters the route reads (besides `pretty`); any other is refused (``AdminQuery``).
+    package static let parameters = ["minimumEffect", "control"]
 
     /// Answers one request (already authenticated).
     package static func respond(

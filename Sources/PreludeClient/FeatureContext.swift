@@ -1,0 +1,18 @@
+import PreludeCore
+
+/// What the app knows about one feature at the moment it asks, beyond its authorization status.
+public struct FeatureContext: Sendable, Hashable {
+    /// Whether the device has the hardware or source (a camera, a photo library); false → `unsupported`.
+    public var available: Bool
+    /// The OS version for this feature, when it differs from the client's (rarely); nil uses the client's.
+    public var osVersion: SemanticVersion?
+    /// Overrides the ledger's record of whether the system prompt already happened (tracking); nil uses it.
+    public var systemPromptShown: Bool?
+
+    /// A context; the defaults suit almost every call.
+    public init(available: Bool = true, osVersion: SemanticVersion? = nil, systemPromptShown: Bool? = nil) {
+        self.available = available
+        self.osVersion = osVersion
+        self.systemPromptShown = systemPromptShown
+    }
+}

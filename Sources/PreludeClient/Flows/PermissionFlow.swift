@@ -1,0 +1,164 @@
+import PreludeCore
+
+/// A feature's whole permission flow as one API over ``PreludeClient``: what to show now, given the live OS
+/// status, and what happened afterwards — the ledger and exactly the events the decision names, the exposure
+/// counted when the screen is shown, not when it is decided (docs/client.md, "Permission flows").
+///
+/// The seeds' flow in one place, so every screen that needs the camera reuses it (camera-authorization-flow):
+/// ``screen(for:origin:osVersion:)`` → show it → ``shown(_:)`` → ``continued(_:)`` (which fires the system alert
+/// after checking the purpose strings, or opens Settings after the decision's delay), ``left(_:)`` or
+/// ``dismissed(_:)``; ``becameActive()`` when the app comes back to the foreground re-reads every status, so a
+/// person back from Settings with access on proceeds without a relaunch.
+public actor PermissionFlow {
+    private let client: PreludeClient
+    private let device: any PermissionDevice
+    private let usageDescriptions: UsageDescriptionCheck
+    private let clock: any PreludeClock
+    private var flows: [Feature: Entry] = [:]
+
+    /// What the flow knows of one feature: the decision on screen, the status it was made for, and whether the
+    /// person went to Settings from it.
+    private struct Entry {
+        var decision: Decision
+        var status: AuthorizationStatus
+        var origin: RequestOrigin
+        var osVersion: SemanticVersion?
+        var openedSettings = false
+    }
+
+    /// A flow over `client` and `device`; `usageDescriptions` is checked before every system alert, and `clock`
+    /// should be the client's own (decisions and the ledger then share one time).
+    public init(
+        client: PreludeClient, device: any PermissionDevice, usageDescriptions: UsageDescriptionCheck,
+        clock: any PreludeClock = SystemClock()
+    ) {
+        self.client = client
+        self.device = device
+        self.usageDescriptions = usageDescriptions
+        self.clock = clock
+    }
+
+    /// What to show for `feature` now: reads the live status and the hardware, and decides offline. Records
+    /// nothing: call ``shown(_:)`` when the screen actually appears.
+    ///
+    /// - Parameters:
+    ///   - origin: `.launch` when the app asks while launching; the policy decides whether it may (HIG).
+    ///   - osVersion: the OS version when it differs from the client's context (rarely).
+    /// - Throws: ``PreludeClientError/noPolicy`` without a policy; `DecisionError` for a feature the policy does
+    ///   not configure.
+    public func screen(for feature: Feature, origin: RequestOrigin = .featureUse, osVersion: SemanticVersion? = nil)
+        async throws -> Decision
+    {
+        let status = await device.status(of: feature)
+        return try await decide(feature, status: status, origin: origin, osVersion: osVersion)
+    }
+
+    /// The decision on screen for `feature`, if the flow showed one.
+    public func current(_ feature: Feature) -> Decision? { flows[feature]?.decision }
+
+    /// The screen appeared: counts against its cadence and sends its `onShow` event (the exposure).
+    public func shown(_ feature: Feature) async throws {
+        try await record(.shown, feature)
+    }
+
+    /// The person took the screen's action. Priming and upgrade screens fire the system alert (after checking
+    /// the purpose strings) and return the next decision; the Settings nudge opens Settings after the decision's
+    /// delay and returns the same decision (the answer comes with ``becameActive()``).
+    ///
+    /// - Throws: ``MissingUsageDescription`` before any system alert when the Info.plist lacks a purpose string.
+    @discardableResult
+    public func continued(_ feature: Feature) async throws -> Decision? {
+        guard let entry = flows[feature] else { return nil }
+        try await record(.continued, feature)
+        switch entry.decision.action {
+        case .prime, .upgrade, .systemPrompt:
+            return try await requestAccess(feature)
+        case .openSettings:
+            flows[feature]?.openedSettings = true
+            await device.openSettings(afterMilliseconds: entry.decision.settingsDelayMs ?? 200)
+            return entry.decision
+        case .proceed, .unsupported, .wait, .locationButton, .contactAccessButton, .deniedScreen, .restrictedNotice,
+            .limitedPicker, .contactAccessPicker, .askInContext, .systemPicker:
+            return entry.decision
+        }
+    }
+
+    /// Fires the system alert for a `systemPrompt` decision (no screen of the app's own), records the answer and
+    /// returns the next decision.
+    ///
+    /// - Throws: ``MissingUsageDescription`` before the alert when the Info.plist lacks a purpose string.
+    public func requestAccess(_ feature: Feature) async throws -> Decision {
+        let missing = usageDescriptions.missingKeys(for: feature, osVersion: flows[feature]?.osVersion)
+        guard missing.isEmpty else { throw MissingUsageDescription(feature: feature, keys: missing) }
+        let status = await device.requestAccess(feature)
+        if let step = Self.answer(status) { try await record(step, feature) }
+        return try await decide(feature, status: status, origin: .featureUse, osVersion: flows[feature]?.osVersion)
+    }
+
+    /// The person used an in-line system button (LocationButton, ContactAccessButton); `granted` says whether it
+    /// shared something. Records the answer and returns the next decision.
+    public func buttonResult(_ feature: Feature, granted: Bool) async throws -> Decision {
+        try await record(granted ? .granted : .denied, feature)
+        let status = await device.status(of: feature)
+        return try await decide(feature, status: status, origin: .featureUse, osVersion: flows[feature]?.osVersion)
+    }
+
+    /// The person left the screen without acting (navigated away, backgrounded): recorded for cadence, no event.
+    public func left(_ feature: Feature) async throws { try await record(.leftWithoutContinuing, feature) }
+
+    /// The person dismissed the screen (Not Now, Cancel): recorded, with the decision's `onDismiss` event.
+    public func dismissed(_ feature: Feature) async throws { try await record(.dismissed, feature) }
+
+    /// The app became active again: re-reads the status of every feature the flow has shown something for.
+    /// Back from the Settings nudge with access on sends `returnedGranted`; any other change sends
+    /// `statusChangedOutsideApp`. Returns the new decision of each feature whose status changed.
+    public func becameActive() async throws -> [Feature: Decision] {
+        var changed: [Feature: Decision] = [:]
+        for (feature, entry) in flows.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            let status = await device.status(of: feature)
+            guard status != entry.status else { continue }
+            if entry.openedSettings && Self.answer(status) == .granted {
+                try await client.record(.granted, for: entry.decision)
+            } else {
+                // Its own event, outside any experiment: the change is not an outcome of a screen the app showed.
+                let note = Decision(
+                    feature: feature, action: .proceed, reason: .authorized,
+                    events: AnalyticsPlan(onShow: .statusChangedOutsideApp))
+                try await client.record(.shown, for: note)
+            }
+            changed[feature] = try await decide(
+                feature, status: status, origin: .featureUse, osVersion: entry.osVersion)
+        }
+        return changed
+    }
+
+    // MARK: - Helpers
+
+    private func decide(
+        _ feature: Feature, status: AuthorizationStatus, origin: RequestOrigin, osVersion: SemanticVersion?
+    ) async throws -> Decision {
+        guard let decider = await client.offlineDecider else { throw PreludeClientError.noPolicy }
+        let ledger = await client.cadenceLedger
+        let state = ClientState(
+            feature: feature, status: status, available: await device.isAvailable(feature), osVersion: osVersion,
+            history: ledger.histories(of: feature), trackingPromptShown: ledger.systemPromptShown(feature),
+            origin: origin)
+        let decision = try decider.decide(state, now: clock.now())
+        flows[feature] = Entry(decision: decision, status: status, origin: origin, osVersion: osVersion)
+        return decision
+    }
+
+    private func record(_ step: FlowStep, _ feature: Feature) async throws {
+        guard let decision = flows[feature]?.decision else { return }
+        try await client.record(step, for: decision)
+    }
+
+    /// The system alert's answer as a flow step: any grant (full or partial) or a refusal; nil while undecided.
+    private static func answer(_ status: AuthorizationStatus) -> FlowStep? {
+        switch status {
+        case .authorized, .limited, .provisional, .ephemeral, .whenInUse, .reducedAccuracy, .writeOnly: .granted
+        case .denied, .restricted: .denied
+        case .notDetermined: nil
+        }
+    }
+}

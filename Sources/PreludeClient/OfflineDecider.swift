@@ -1,0 +1,72 @@
+import PreludeCore
+
+/// One policy document resolved for one client, deciding with the server's own code: `PolicyResolver` then
+/// `DecisionEngine.decide(in:state:now:)`, exactly as `POST /v1/apps/{app}/decide` does.
+///
+/// Immutable and `Sendable`: the client builds one when the document, the context or a QA override changes, and
+/// each decision is a dictionary lookup and the pure engine.
+public struct OfflineDecider: Sendable {
+    /// The document.
+    public let document: PolicyDocument
+    /// The live revision it came from (from the ETag), 0 for a bootstrap copy without one.
+    public let revision: Int
+    /// The client context it was resolved for.
+    public let context: ClientContext
+    /// The resolved policy (targeting applied, variants drawn, copy localised).
+    public let resolved: ResolvedPolicy
+
+    /// Resolves `document` for `context`. `forcedVariants` (experiment key → variant name, QA only) makes every
+    /// install draw that variant; unknown keys and names are ignored.
+    public init(
+        document: PolicyDocument, revision: Int, context: ClientContext, forcedVariants: [String: String] = [:]
+    ) {
+        var document = document
+        if !forcedVariants.isEmpty {
+            for index in document.experiments.indices {
+                let key = document.experiments[index].key
+                guard let forced = forcedVariants[key],
+                    document.experiments[index].variants.contains(where: { $0.name == forced })
+                else { continue }
+                document.experiments[index].coverage = 1
+                for variant in document.experiments[index].variants.indices {
+                    let name = document.experiments[index].variants[variant].name
+                    document.experiments[index].variants[variant].weight = name == forced ? 100 : 0
+                }
+            }
+        }
+        self.document = document
+        self.revision = revision
+        self.context = context
+        resolved = PolicyResolver.resolve(document, context: context)
+    }
+
+    /// The state the server would decide on for `state`, as the decide endpoint reads it: `whenInUse` is full
+    /// access for `locationWhenInUse` (Apple's `authorizedWhenInUse`; `ClientState.decode` does the same), and an
+    /// entry without its own OS version takes the context's, unless the platform numbers its versions otherwise.
+    public func completed(_ state: ClientState) -> ClientState {
+        var state = state
+        if state.feature == .locationWhenInUse, state.status == .whenInUse { state.status = .authorized }
+        if state.osVersion == nil, context.platform?.usesIOSVersions ?? true {
+            state.osVersion = context.osVersion
+        }
+        return state
+    }
+
+    /// The decision for `state` at `now`.
+    public func decide(_ state: ClientState, now: Instant) throws(DecisionError) -> Decision {
+        try DecisionEngine.decide(in: resolved, state: completed(state), now: now)
+    }
+
+    /// The body `POST /decide` answers for `states` at `now`: `{"revision", "locale", "decisions"}`, byte for byte.
+    public func responseBody(_ states: [ClientState], now: Instant) throws(DecisionError) -> [UInt8] {
+        var body = Array("{\"revision\":\(revision),\"locale\":".utf8)
+        body += JSONValue.string(resolved.locale.description).serializedBytes()
+        body += Array(",\"decisions\":[".utf8)
+        for (index, state) in states.enumerated() {
+            if index > 0 { body.append(UInt8(ascii: ",")) }
+            body += try decide(state, now: now).jsonValue.serializedBytes()
+        }
+        body += Array("]}".utf8)
+        return body
+    }
+}

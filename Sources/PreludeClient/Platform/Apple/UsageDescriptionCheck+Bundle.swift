@@ -1,0 +1,12 @@
+// Compiled only on Apple platforms; never run on Linux (where no app bundle carries purpose strings).
+#if canImport(Darwin)
+    import Foundation
+
+    extension UsageDescriptionCheck {
+        /// A check over the main bundle's Info.plist, read once (the strings are copied, so the check is Sendable).
+        public static var mainBundle: UsageDescriptionCheck {
+            let strings = (Bundle.main.infoDictionary ?? [:]).compactMapValues { $0 as? String }
+            return UsageDescriptionCheck(strings: strings)
+        }
+    }
+#endif

@@ -1,0 +1,72 @@
+import PreludeCore
+
+/// Whether the app's Info.plist has the purpose strings (`NS…UsageDescription`) a permission request needs.
+///
+/// Requesting access without the matching key terminates the app (the system logs "This app has crashed
+/// because it attempted to access privacy-sensitive data without a usage description"), so the flow checks
+/// before every request and refuses to request, with the missing keys named, instead. The table and the logic
+/// are platform-free; only reading `Bundle.main.infoDictionary` is Apple-only (``BundleUsageDescriptions``).
+public struct UsageDescriptionCheck: Sendable {
+    /// Reads one Info.plist value by key; nil when absent.
+    public let lookup: @Sendable (String) -> String?
+
+    /// A check over `lookup` (tests pass a dictionary; the app passes the main bundle's Info.plist).
+    public init(lookup: @escaping @Sendable (String) -> String?) {
+        self.lookup = lookup
+    }
+
+    /// A check over a fixed dictionary of Info.plist strings.
+    public init(strings: [String: String]) {
+        self.init { strings[$0] }
+    }
+
+    /// The keys `feature`'s request needs on `osVersion` (nil: the newest OS), every one of them required.
+    ///
+    /// Sources: Apple's "Requesting access to protected resources" and each framework's request method:
+    /// AVCaptureDevice.requestAccess (NSCameraUsageDescription / NSMicrophoneUsageDescription),
+    /// PHPhotoLibrary.requestAuthorization(for: .readWrite) (NSPhotoLibraryUsageDescription),
+    /// CNContactStore.requestAccess (NSContactsUsageDescription), CLLocationManager
+    /// requestWhenInUseAuthorization / requestAlwaysAuthorization (NSLocationWhenInUseUsageDescription, and
+    /// NSLocationAlwaysAndWhenInUseUsageDescription for Always since iOS 11), ATTrackingManager
+    /// (NSUserTrackingUsageDescription), EKEventStore.requestFullAccessToEvents / requestWriteOnlyAccessToEvents
+    /// / requestFullAccessToReminders on iOS 17 (NSCalendarsFullAccessUsageDescription,
+    /// NSRemindersFullAccessUsageDescription; NSCalendarsUsageDescription / NSRemindersUsageDescription before),
+    /// CBManager (NSBluetoothAlwaysUsageDescription), CMMotionActivityManager (NSMotionUsageDescription),
+    /// SFSpeechRecognizer (NSSpeechRecognitionUsageDescription), HealthKit (NSHealthShareUsageDescription; the
+    /// update key only when writing, so not required here), local network (NSLocalNetworkUsageDescription).
+    /// Notifications need no purpose string.
+    public static func requiredKeys(for feature: Feature, osVersion: SemanticVersion? = nil) -> [String] {
+        let eventKit17 = osVersion.map { $0 >= SemanticVersion(major: 17, minor: 0) } ?? true
+        switch feature {
+        case .camera: return ["NSCameraUsageDescription"]
+        case .microphone: return ["NSMicrophoneUsageDescription"]
+        case .photos: return ["NSPhotoLibraryUsageDescription"]
+        case .contacts: return ["NSContactsUsageDescription"]
+        case .locationWhenInUse: return ["NSLocationWhenInUseUsageDescription"]
+        case .locationAlways:
+            return ["NSLocationWhenInUseUsageDescription", "NSLocationAlwaysAndWhenInUseUsageDescription"]
+        case .notifications: return []
+        case .tracking: return ["NSUserTrackingUsageDescription"]
+        case .bluetooth: return ["NSBluetoothAlwaysUsageDescription"]
+        case .calendars: return [eventKit17 ? "NSCalendarsFullAccessUsageDescription" : "NSCalendarsUsageDescription"]
+        case .reminders: return [eventKit17 ? "NSRemindersFullAccessUsageDescription" : "NSRemindersUsageDescription"]
+        case .motion: return ["NSMotionUsageDescription"]
+        case .speech: return ["NSSpeechRecognitionUsageDescription"]
+        case .health: return ["NSHealthShareUsageDescription"]
+        case .localNetwork: return ["NSLocalNetworkUsageDescription"]
+        }
+    }
+
+    /// The keys `feature`'s request needs that are absent or blank, in table order; empty when it may request.
+    public func missingKeys(for feature: Feature, osVersion: SemanticVersion? = nil) -> [String] {
+        Self.requiredKeys(for: feature, osVersion: osVersion).filter { key in
+            guard let value = lookup(key) else { return true }
+            return value.allSatisfy(\.isWhitespace)
+        }
+    }
+
+    /// Whether `feature` may be requested: every required key present and not blank.
+    public func canRequest(_ feature: Feature, osVersion: SemanticVersion? = nil) -> Bool {
+        missingKeys(for: feature, osVersion: osVersion).isEmpty
+    }
+}

@@ -1,0 +1,383 @@
+import Foundation
+import PreludeCore
+
+/// The app's half of Prelude: fetches and caches the policy, decides offline with the server's own engine, keeps
+/// the cadence ledger, and delivers analytics events through a durable queue (docs/client.md).
+///
+/// An actor: every method may be called from any task or thread. Decisions never touch the network; ``refresh()``
+/// and ``flush()`` do, and concurrent calls of each share one request.
+public actor PreludeClient {
+    private let configuration: PreludeClientConfiguration
+    private let cache: PolicyCache
+    private let ledgerPath: String
+    /// The install id in use (the configured one, or one generated at first launch and kept).
+    public nonisolated let installId: String
+
+    private var document: PolicyDocument?
+    /// The fetched bytes of `document` (nil for a bootstrap copy), rewritten with a new time after a 304.
+    private var body: [UInt8]?
+    private var revision: Int?
+    private var etag: String?
+    private var source: ClientDiagnostics.Source
+    private var decider: OfflineDecider?
+    private var schedule: RefreshSchedule
+    private var lastFetch: FetchResult?
+    private var lastFetchAt: Instant?
+    private var refreshTask: Task<FetchResult, Never>?
+
+    private var ledger: CadenceLedger
+    private var queue: EventQueue
+    private var flushTask: Task<FlushResult, Never>?
+    private var flushFailures = 0
+    private var flushNotBefore: Instant?
+    private var lastFlushFailure: String?
+
+    private var forcedLocale: String?
+    private var forcedVariants: [String: String] = [:]
+
+    /// Opens the client's storage: the cached policy (validated; a corrupt file is deleted), else the bootstrap;
+    /// the ledger; the event queue (a torn last record is repaired). No network.
+    ///
+    /// - Throws: ``PreludeClientError/invalidBootstrap(_:)`` when the bundled policy does not validate, or a file
+    ///   system error when the storage directory cannot be created or written.
+    public init(configuration: PreludeClientConfiguration) throws {
+        self.configuration = configuration
+        let directory = configuration.storageDirectory.path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        installId = try Self.installId(configuration.context.installId, directory: directory)
+        cache = PolicyCache(directory: directory, server: configuration.server, app: configuration.app)
+        ledgerPath = (directory as NSString).appendingPathComponent("cadence-ledger.json")
+        ledger = CadenceLedger.load(ledgerPath) ?? CadenceLedger()
+        queue = try EventQueue(directory: directory, capacity: configuration.eventQueueCapacity)
+
+        var schedule = RefreshSchedule(
+            validatedAt: nil, lifetimes: CacheLifetimes(), backoff: configuration.fetchBackoff)
+        if case .loaded(let entry, let document) = cache.load(), document.app.id == configuration.app {
+            self.document = document
+            body = entry.body
+            etag = entry.etag
+            revision = entry.etag.flatMap(Self.revision(fromETag:))
+            source = .cache
+            schedule.succeeded(at: entry.validatedAt, lifetimes: entry.lifetimes)
+        } else if let bootstrap = configuration.bootstrapPolicy {
+            let validation = PolicyValidator.validate(bytes: [UInt8](bootstrap))
+            guard validation.isValid, let document = validation.document else {
+                throw PreludeClientError.invalidBootstrap(
+                    validation.problems.first.map { "\($0.pointer): \($0.message)" } ?? "no document")
+            }
+            self.document = document
+            revision = 0
+            source = .bootstrap
+        } else {
+            source = .none
+        }
+        self.schedule = schedule
+        var context = configuration.context
+        context.installId = installId
+        let startRevision = revision ?? 0
+        decider = document.map { OfflineDecider(document: $0, revision: startRevision, context: context) }
+    }
+
+    // MARK: - Deciding
+
+    /// What to show now for `feature` in `status`, decided offline with the current policy and the ledger's
+    /// history (the same answer the server's decide endpoint gives for the same state and instant).
+    ///
+    /// - Throws: ``PreludeClientError/noPolicy`` when there is no policy yet; `DecisionError` for a state no
+    ///   device can report or a feature the policy does not configure.
+    public func decide(feature: Feature, status: AuthorizationStatus, context: FeatureContext = FeatureContext())
+        throws -> Decision
+    {
+        guard let decider else { throw PreludeClientError.noPolicy }
+        let state = ClientState(
+            feature: feature, status: status, available: context.available, osVersion: context.osVersion,
+            history: ledger.histories(of: feature),
+            trackingPromptShown: context.systemPromptShown ?? ledger.systemPromptShown(feature))
+        return try decider.decide(state, now: configuration.clock.now())
+    }
+
+    /// The resolver and engine in use, for callers that decide many states at once (nil without a policy).
+    public var offlineDecider: OfflineDecider? { decider }
+
+    /// Records what happened to `decision`'s screen: updates the cadence ledger (a showing counts against the
+    /// decision's `countsAgainst`; continued / dismissed / left set its last outcome) and queues the event the
+    /// decision's `events` names for the step, durably, before returning it.
+    ///
+    /// - Returns: the event queued, nil when the step has none (or the queue was full: then it is counted as dropped).
+    @discardableResult
+    public func record(_ step: FlowStep, for decision: Decision) throws -> QueuedEvent? {
+        let now = configuration.clock.now()
+        var ledger = self.ledger
+        if let kind = decision.countsAgainst {
+            if step == .shown { ledger.recordShown(decision.feature, kind, at: now) }
+            if let outcome = step.outcome { ledger.recordOutcome(decision.feature, kind, outcome) }
+        }
+        // The system asks once per install for tracking (TR-2): remember that it did.
+        if decision.feature == .tracking, step == .granted || step == .denied {
+            ledger.recordSystemPrompt(.tracking)
+        }
+        if ledger != self.ledger {
+            try ledger.store(ledgerPath)
+            self.ledger = ledger
+        }
+        guard let type = step.event(in: decision.events) else { return nil }
+        let event = QueuedEvent(
+            id: UUID().uuidString, installId: installId, type: type, feature: decision.feature,
+            experiment: decision.variant?.experiment, variant: decision.variant?.variant,
+            occurredAt: Int64((now.secondsSinceEpoch * 1000).rounded()))
+        return try queue.append(event) ? event : nil
+    }
+
+    // MARK: - Refreshing
+
+    /// Fetches the policy document if the copy is no longer fresh and no backoff is pending; concurrent calls
+    /// share one request. Never throws: the result says what happened, and the last good policy stays in use.
+    @discardableResult
+    public func refresh() async -> FetchResult {
+        if let refreshTask { return await refreshTask.value }
+        guard schedule.isDue(now: configuration.clock.now()) else { return .skipped }
+        let task = Task { await self.fetch() }
+        refreshTask = task
+        let result = await task.value
+        refreshTask = nil
+        return result
+    }
+
+    /// The app came to the foreground: refresh and flush, each only if due.
+    public func didBecomeActive() async {
+        async let fetched = refresh()
+        async let flushed = flush()
+        _ = await (fetched, flushed)
+    }
+
+    private func fetch() async -> FetchResult {
+        let url = configuration.server.appendingPathComponent("v1/apps/\(configuration.app)/policy/document")
+        var headers = ["Accept": "application/json"]
+        if let etag { headers["If-None-Match"] = etag }
+        let result: FetchResult
+        var retryAfter: Double?
+        do {
+            let response = try await configuration.transport.send(
+                TransportRequest(method: "GET", url: url, headers: headers))
+            let now = configuration.clock.now()
+            let lifetimes = CacheLifetimes(cacheControl: response[header: "Cache-Control"])
+            retryAfter = CacheLifetimes.retryAfter(response[header: "Retry-After"], now: now.secondsSinceEpoch)
+            switch response.status {
+            case 200: result = accept([UInt8](response.body), etag: response[header: "ETag"], lifetimes, at: now)
+            case 304 where document != nil && etag != nil:
+                schedule.succeeded(at: now, lifetimes: lifetimes)
+                if let body {
+                    try? cache.store(PolicyCache.Entry(body: body, etag: etag, validatedAt: now, lifetimes: lifetimes))
+                }
+                result = .notModified
+            default: result = .httpError(status: response.status)
+            }
+        } catch {
+            result = .networkError(String(describing: error))
+        }
+        let now = configuration.clock.now()
+        switch result {
+        case .updated, .notModified, .skipped: break
+        case .rejected, .httpError, .networkError:
+            schedule.failed(at: now, unit: configuration.jitter.nextUnit(), retryAfter: retryAfter)
+        }
+        lastFetch = result
+        lastFetchAt = now
+        return result
+    }
+
+    private func accept(_ body: [UInt8], etag newTag: String?, _ lifetimes: CacheLifetimes, at now: Instant)
+        -> FetchResult
+    {
+        let validation = PolicyValidator.validate(bytes: body)
+        guard validation.isValid, let document = validation.document else {
+            let first = validation.problems.first.map { "\($0.pointer): \($0.message)" } ?? "no document"
+            return .rejected(reason: "\(validation.problems.count) problem(s), first \(first)")
+        }
+        guard document.app.id == configuration.app else {
+            return .rejected(reason: "the document is for app '\(document.app.id)', not '\(configuration.app)'")
+        }
+        let revision = newTag.flatMap(Self.revision(fromETag:)) ?? 0
+        // Body, tag and time in one atomic write; a failing disk keeps the copy in memory only.
+        try? cache.store(PolicyCache.Entry(body: body, etag: newTag, validatedAt: now, lifetimes: lifetimes))
+        self.document = document
+        self.body = body
+        self.revision = revision
+        etag = newTag
+        source = .network
+        schedule.succeeded(at: now, lifetimes: lifetimes)
+        rebuildDecider()
+        return .updated(revision: revision)
+    }
+
+    // MARK: - Events
+
+    /// Sends queued events in batches until the queue is empty, a batch fails, or a backoff is pending; concurrent
+    /// calls share one flush. A batch leaves the queue only after the server's 202 (or a 4xx that would refuse it
+    /// forever, counted as dropped); any other answer backs off with jitter.
+    @discardableResult
+    public func flush() async -> FlushResult {
+        if let flushTask { return await flushTask.value }
+        if let flushNotBefore, configuration.clock.now() < flushNotBefore {
+            return FlushResult(remaining: queue.events.count, failure: lastFlushFailure)
+        }
+        let task = Task { await self.sendBatches() }
+        flushTask = task
+        let result = await task.value
+        flushTask = nil
+        return result
+    }
+
+    private func sendBatches() async -> FlushResult {
+        var result = FlushResult()
+        let url = configuration.server.appendingPathComponent("v1/apps/\(configuration.app)/events")
+        while !queue.events.isEmpty {
+            let batch = Array(queue.events.prefix(configuration.eventBatchSize))
+            var retryAfter: Double?
+            let failure: String
+            do {
+                let response = try await configuration.transport.send(
+                    TransportRequest(
+                        method: "POST", url: url, headers: ["Content-Type": "application/json"],
+                        body: Self.batchBody(batch)))
+                switch response.status {
+                case 202, 200:
+                    let counts = (try? JSONDecoder().decode(BatchAnswer.self, from: response.body)) ?? BatchAnswer()
+                    result.accepted += counts.accepted
+                    result.duplicates += counts.duplicates
+                    try? queue.removeFirst(batch.count)
+                    flushFailures = 0
+                    flushNotBefore = nil
+                    lastFlushFailure = nil
+                    continue
+                case 422 where !Self.refusedIndices(response.body, batchSize: batch.count).isEmpty:
+                    // The server names the events it refuses (`/events/3/occurredAt`): drop those, resend the rest.
+                    let refused = Self.refusedIndices(response.body, batchSize: batch.count)
+                    result.rejected += refused.count
+                    try? queue.remove(ids: Set(refused.map { batch[$0].id }))
+                    try? queue.countDropped(refused.count)
+                    continue
+                case 400, 413, 422:
+                    // The server will refuse this batch however often it is sent: drop and count it.
+                    result.rejected += batch.count
+                    try? queue.removeFirst(batch.count)
+                    try? queue.countDropped(batch.count)
+                    continue
+                default:
+                    failure = "HTTP \(response.status)"
+                    retryAfter = CacheLifetimes.retryAfter(
+                        response[header: "Retry-After"], now: configuration.clock.now().secondsSinceEpoch)
+                }
+            } catch {
+                failure = "network error: \(error)"
+            }
+            flushFailures += 1
+            let delay = configuration.flushBackoff.delay(
+                failures: flushFailures, unit: configuration.jitter.nextUnit(), retryAfter: retryAfter)
+            flushNotBefore = configuration.clock.now().adding(seconds: delay)
+            lastFlushFailure = failure
+            result.failure = failure
+            break
+        }
+        result.remaining = queue.events.count
+        return result
+    }
+
+    /// The indices of the events a 422 problem document points at (`/events/<i>/…`).
+    static func refusedIndices(_ body: Data, batchSize: Int) -> Set<Int> {
+        struct Problem: Decodable {
+            struct Field: Decodable { var pointer: String }
+            var errors: [Field]?
+        }
+        guard let problem = try? JSONDecoder().decode(Problem.self, from: body) else { return [] }
+        var indices: Set<Int> = []
+        for field in problem.errors ?? [] {
+            let tokens = field.pointer.split(separator: "/", omittingEmptySubsequences: false)
+            guard tokens.count >= 3, tokens[1] == "events", let index = Int(tokens[2]), (0..<batchSize).contains(index)
+            else { return [] }
+            indices.insert(index)
+        }
+        return indices
+    }
+
+    private struct BatchAnswer: Decodable {
+        var accepted = 0
+        var duplicates = 0
+    }
+
+    private static func batchBody(_ events: [QueuedEvent]) -> Data {
+        struct Batch: Encodable { var events: [QueuedEvent] }
+        return (try? JSONEncoder().encode(Batch(events: events))) ?? Data()
+    }
+
+    /// The events waiting to be sent, oldest first.
+    public var queuedEvents: [QueuedEvent] { queue.events }
+
+    // MARK: - Observability and QA
+
+    /// The client's state for a debug screen or a log line.
+    public func diagnostics() -> ClientDiagnostics {
+        let now = configuration.clock.now()
+        return ClientDiagnostics(
+            source: source, revision: document == nil ? nil : revision ?? 0, etag: etag,
+            freshness: schedule.freshness(now: now), lastFetch: lastFetch, lastFetchAt: lastFetchAt,
+            nextFetchNotBefore: schedule.notBefore, queueDepth: queue.events.count, droppedEvents: queue.dropped,
+            lastFlushFailure: lastFlushFailure, ledgerShownCount: ledger.totalShown, forcedLocale: forcedLocale,
+            forcedVariants: forcedVariants, installId: installId)
+    }
+
+    /// The cadence ledger as recorded.
+    public var cadenceLedger: CadenceLedger { ledger }
+
+    /// QA: serve `locale` whatever the device says (nil: back to the configured context).
+    public func forceLocale(_ locale: String?) {
+        forcedLocale = locale
+        rebuildDecider()
+    }
+
+    /// QA: put this install in `variant` of `experiment` (nil: back to the drawn variant). Events then carry the
+    /// forced variant: use it on test installs only.
+    public func forceVariant(_ variant: String?, experiment: String) {
+        forcedVariants[experiment] = variant
+        rebuildDecider()
+    }
+
+    /// QA: forget every recorded showing, so every screen is eligible again.
+    public func resetLedger() throws {
+        ledger = CadenceLedger()
+        try ledger.store(ledgerPath)
+    }
+
+    private func rebuildDecider() {
+        guard let document else { return }
+        var context = configuration.context
+        context.installId = installId
+        if let forcedLocale { context.locale = forcedLocale }
+        decider = OfflineDecider(
+            document: document, revision: revision ?? 0, context: context, forcedVariants: forcedVariants)
+    }
+
+    // MARK: - Helpers
+
+    /// `"r<revision>-…"` (docs/api.md, ETag) → the revision; nil for another form.
+    static func revision(fromETag tag: String) -> Int? {
+        var text = Substring(tag)
+        if text.hasPrefix("W/") { text = text.dropFirst(2) }
+        guard text.hasPrefix("\"r") else { return nil }
+        return Int(text.dropFirst(2).prefix { $0.isNumber })
+    }
+
+    private static func installId(_ configured: String?, directory: String) throws -> String {
+        if let configured, !configured.isEmpty { return configured }
+        let path = (directory as NSString).appendingPathComponent("install-id")
+        if let bytes = AtomicFile.read(path) {
+            let text = String(decoding: bytes, as: UTF8.self)
+            if (1...128).contains(text.utf8.count), text.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) {
+                return text
+            }
+        }
+        let generated = UUID().uuidString
+        try AtomicFile.write(Array(generated.utf8), to: path)
+        return generated
+    }
+}

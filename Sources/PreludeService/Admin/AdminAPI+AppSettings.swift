@@ -1,0 +1,85 @@
+import PreludeCore
+import PreludeHTTP
+import PreludeStorage
+
+extension AdminAPI {
+    /// The app settings that `PATCH /v1/admin/apps/{app}` changes (everything else of an app is its policy).
+    static let appSettings = ["lintStrict"]
+
+    /// `PATCH /v1/admin/apps/{app}` (write scope, If-Match with the policy's ETag, JSON Merge Patch): app settings.
+    /// Today one: `lintStrict` — when true, a write whose resulting policy has lint errors is refused with 422
+    /// (docs/admin.md, "Lint at write time"). Audited as `app.settings` with the old and new values; answers the
+    /// app summary and the lint findings of the live policy (what strict mode would refuse now).
+    func registerAppSettingsRoutes(on router: inout Router) {
+        add(&router, .patch, "/v1/admin/apps/{app}", query: []) { [self] context in
+            let app = context.parameter("app")
+            let ifMatch = try requireIfMatch(context, app: app)
+            let patch = try AdminRequestBody.parse(
+                context.request, accepting: [AdminRequestBody.mergePatch, AdminRequestBody.json])
+            let strict = try Self.lintStrictSetting(patch)
+            let before = try lintStrict(app)
+            if let live = store.snapshot(app: app) {
+                guard live.matchesIfMatch(ifMatch) else { throw PolicyStoreProblem.preconditionFailed(current: live) }
+            } else if !ETag.parseList(ifMatch).isWildcard {
+                // An app whose live revision cannot be served has no current ETag: only `*` matches.
+                throw PolicyStoreProblem.preconditionFailed(current: nil)
+            }
+            if let strict, strict != before {
+                let now = self.now
+                let detail: JSONValue = ["lintStrict": ["from": .bool(before), "to": .bool(strict)]]
+                try database.write { db in
+                    try db.execute(
+                        "UPDATE apps SET lint_strict = ? WHERE id = ?", [.integer(strict ? 1 : 0), .text(app)])
+                    guard db.changes == 1 else { throw PolicyStoreProblem.unknownApp(app) }
+                    try db.execute(
+                        """
+                        INSERT INTO audit_log (occurred_at, actor, app_id, action, revision, detail)
+                        VALUES (?, ?, ?, 'app.settings', NULL, ?)
+                        """, [.integer(now), .text(context.token.name), .text(app), .text(detail.serialized())])
+                }
+                context.logger.info(
+                    "app settings changed", ["app": app, "lintStrict": "\(strict)", "by": context.token.name])
+            }
+            var body = try appSummary(app).objectValue ?? JSONObject()
+            body["changed"] = .bool(strict.map { $0 != before } ?? false)
+            body["lint"] = .array(
+                (store.snapshot(app: app).map { CopyLinter.lint($0.document) } ?? []).map(\.jsonValue))
+            var headers = HTTPHeaders()
+            if let snapshot = store.snapshot(app: app) { headers.set("ETag", snapshot.etag.headerValue) }
+            return AdminResponse.json(.object(body), pretty: context.pretty, headers: headers)
+        }
+    }
+
+    /// The `lintStrict` member of a settings patch (nil when absent); 422 with the pointer for anything else.
+    private static func lintStrictSetting(_ patch: JSONValue) throws(ProblemDetails) -> Bool? {
+        guard case .object(let object) = patch else {
+            throw AdminProblem.invalidRequest(
+                "the body must be a JSON object of app settings (\(appSettings.joined(separator: ", ")))",
+                pointer: "", code: "type.mismatch", status: .unprocessableContent)
+        }
+        var problems: [FieldProblem] = []
+        var strict: Bool?
+        for (key, value) in object.members {
+            if key == "lintStrict" {
+                if case .bool(let flag) = value {
+                    strict = flag
+                } else {
+                    problems.append(
+                        FieldProblem(
+                            pointer: "/lintStrict", code: "type.mismatch", detail: "lintStrict is true or false"))
+                }
+            } else {
+                problems.append(
+                    FieldProblem(
+                        pointer: JSONPointer.root.appending(key).description, code: "member.unknown",
+                        detail: "'\(key)' is not an app setting; settings: \(appSettings.joined(separator: ", "))"))
+            }
+        }
+        guard problems.isEmpty else {
+            throw ProblemDetails(
+                status: .unprocessableContent, type: AdminProblem.invalidRequestType, title: "The request is not valid",
+                detail: problems.map(\.detail).joined(separator: "; ") + "; nothing was changed", errors: problems)
+        }
+        return strict
+    }
+}

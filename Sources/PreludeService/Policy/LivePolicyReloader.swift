@@ -1,0 +1,70 @@
+import Dispatch
+import PreludeStorage
+import Synchronization
+
+/// Makes revisions committed by another process go live here within a poll interval (docs/operations.md,
+/// "Changing the database from outside the server").
+///
+/// Every `interval` it asks ``DataVersionWatcher`` whether any other connection committed; only then it runs
+/// ``PolicyStore/refreshChanged()`` (one query of the `apps` table). Event ingestion commits too, so a busy
+/// server runs that query at most once per interval. Failures are logged and retried at the next tick.
+package final class LivePolicyReloader: Sendable {
+    /// The default poll interval: a revision written elsewhere is served within a quarter of a second.
+    package static let defaultInterval = 0.25
+
+    private let watcher: DataVersionWatcher
+    private let store: PolicyStore
+    private let logger: Logger
+    private let queue = DispatchQueue(label: "prelude.policy-reload")
+    private let timer: Mutex<(any DispatchSourceTimer)?> = Mutex(nil)
+
+    /// A reloader for `store`, watching the database file at `path` on a connection of its own.
+    package init(path: String, store: PolicyStore, logger: Logger) throws {
+        watcher = try DataVersionWatcher(path: path)
+        self.store = store
+        self.logger = logger
+    }
+
+    /// Starts polling every `interval` seconds. No-op when already started.
+    package func start(interval: Double = defaultInterval) {
+        timer.withLock { timer in
+            guard timer == nil else { return }
+            let source = DispatchSource.makeTimerSource(queue: queue)
+            source.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(20))
+            source.setEventHandler { [self] in pollOnce() }
+            source.resume()
+            timer = source
+        }
+    }
+
+    /// One poll: reloads the changed apps when another connection committed (and on the first poll, which covers
+    /// commits between the store's load at start and the watcher's first look). Returns the apps reloaded.
+    @discardableResult
+    package func pollOnce() -> [String] {
+        do {
+            guard try watcher.hasChanged() else { return [] }
+            let apps = try store.refreshChanged()
+            for app in apps {
+                let revision = store.snapshot(app: app)?.revision
+                logger.info(
+                    "policy reloaded from the database", ["app": app],
+                    numbers: revision.map { ["revision": Double($0)] } ?? [:])
+            }
+            return apps
+        } catch {
+            logger.error("policy reload failed", ["error": "\(error)"])
+            return []
+        }
+    }
+
+    /// Stops polling, waits for a poll in progress, and closes the watcher's connection.
+    package func stop() {
+        let source = timer.withLock { timer in
+            defer { timer = nil }
+            return timer
+        }
+        source?.cancel()
+        queue.sync {}
+        watcher.close()
+    }
+}

@@ -1,0 +1,64 @@
+import ArgumentParser
+import Foundation
+import PreludeService
+import PreludeStorage
+
+/// `prelude backup --output FILE`: a consistent copy of the database, taken while a server runs.
+struct BackupCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "backup",
+        abstract: "Write a consistent copy of the database to a new file, while the server keeps running.",
+        discussion: """
+            Uses SQLite's VACUUM INTO: the copy is one committed snapshot (a transaction in progress is either \
+            wholly in it or not at all), compacted, and self-contained (no -wal file). It reads in a read \
+            transaction, so a running server keeps serving and writing meanwhile. The output must not exist yet. \
+            The copy is checked (PRAGMA quick_check) before the command reports success. To restore, stop the \
+            server and put the copy in place of the database file (docs/operations.md, "Backup and restore"). \
+            Exit status: 0 written, 1 failed (nothing is left at --output), 78 bad settings.
+            """
+    )
+
+    @Option(help: ArgumentHelp("The file to write; must not exist.", valueName: "path"))
+    var output: String
+
+    @OptionGroup var options: DatabaseOptions
+
+    func run() throws {
+        let configuration = try options.load()
+        let target = ExistingDatabase.absolute(output)
+        guard !FileManager.default.fileExists(atPath: target) else {
+            throw Failure.exit(BackupFailure(description: "\(target) exists; choose a new file name"))
+        }
+        do {
+            let database = try OfflineDatabase.open(configuration)
+            defer { database.close() }
+            ExistingDatabase.announce(configuration.database)
+            try database.writeWithoutTransaction { try $0.execute("VACUUM INTO ?", [.text(target)]) }
+        } catch {
+            try? FileManager.default.removeItem(atPath: target)
+            throw Failure.exit(error)
+        }
+        do {
+            let copy = try Database(path: target, readerCount: 1)
+            defer { copy.close() }
+            let check = try copy.read { try $0.scalar("PRAGMA quick_check", as: String.self) }
+            guard check == "ok" else {
+                throw BackupFailure(description: "the copy fails PRAGMA quick_check: \(check ?? "")")
+            }
+            let apps = try copy.read { try $0.scalar("SELECT count(*) FROM apps", as: Int.self) } ?? 0
+            let size = (try? FileManager.default.attributesOfItem(atPath: target)[.size] as? Int) ?? 0
+            print(
+                "Backed up \(ExistingDatabase.absolute(configuration.database)) to \(target) (\(size) bytes, \(apps) apps)."
+            )
+        } catch {
+            try? FileManager.default.removeItem(atPath: target)
+            throw Failure.exit(error)
+        }
+    }
+}
+
+/// Why a backup was not written.
+struct BackupFailure: Error, CustomStringConvertible {
+    /// A sentence naming the file.
+    let description: String
+}

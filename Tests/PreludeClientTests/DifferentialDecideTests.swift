@@ -1,0 +1,207 @@
+import Foundation
+import PreludeClient
+import PreludeCore
+import PreludeHTTP
+import PreludeStorage
+import PreludeTestSupport
+import Synchronization
+import Testing
+
+@testable import PreludeService
+
+/// For every generated client state, the client's offline answer equals the server's `POST /decide` body byte
+/// for byte: the server's real routes (in-process, with its clock pinned to the instant the client decides at)
+/// against an ``OfflineDecider`` built from the server's own `/policy/document` bytes and ETag.
+@Suite struct DifferentialDecideTests {
+    /// The server side: the public routes over a database holding `policyText` as app `demo`, clock pinned.
+    final class Server {
+        let router: Router
+        /// The server's clock, set before each request.
+        final class PinnedClock: Sendable {
+            let seconds = Mutex<Double>(0)
+        }
+        let now = PinnedClock()
+        let directory: String
+
+        init(policyText: String) throws {
+            directory = (FileManager.default.temporaryDirectory.path as NSString)
+                .appendingPathComponent("prelude-diff-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let database = try Database(path: directory + "/prelude.sqlite", readerCount: 1)
+            _ = try Migrator(
+                migrations: try MigrationCatalog.load(directory: ClientFixture.repositoryRoot + "/migrations")
+            )
+            .migrate(database)
+            _ = try DemoSeeder.seedIfEmpty(database, documentText: policyText, sourcePath: "differential.json")
+            let store = PolicyStore(database: database)
+            try store.loadAll()
+            var router = Router()
+            let clock = now
+            PublicRoutes.register(
+                on: &router, store: store,
+                cacheControl: PolicyCacheControl(maxAge: 60, staleWhileRevalidate: 300, staleIfError: 86400),
+                events: EventIngestor(database: database), clock: { clock.seconds.withLock { $0 } })
+            self.router = router
+        }
+
+        deinit { try? FileManager.default.removeItem(atPath: directory) }
+
+        func handle(_ method: HTTPMethod, _ path: String, body: [UInt8] = [], headers: [(String, String)] = [])
+            throws -> HTTPResponse
+        {
+            guard case .found(let route, let parameters) = router.match(method: method, path: path) else {
+                throw HTTPTestFailure(description: "no route for \(path)")
+            }
+            var fields = HTTPHeaders()
+            for (name, value) in headers { fields.add(name, value) }
+            let request = HTTPRequest(
+                method: method, path: path, headers: fields, body: body, pathParameters: parameters)
+            do {
+                return try route.handler(request)
+            } catch let problem as ProblemDetails {
+                return HTTPResponse(status: problem.status, body: [])
+            }
+        }
+    }
+
+    struct HTTPTestFailure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The policies compared: the demo, one configuring every feature with targeting, experiments (strategy,
+    /// cadence, settings variants, partial coverage) and partial grants, and a strict one (short cadences, caps).
+    static let policies: [(String, String)] = [
+        ("demo", ClientFixture.demoPolicyText), ("every-feature", PolicyVariants.everyFeature),
+        ("strict", PolicyVariants.strict),
+    ]
+
+    @Test(arguments: [0, 1, 2])
+    func offlineDecisionsEqualTheServersByteForByte(_ index: Int) throws {
+        let (name, text) = Self.policies[index]
+        #expect(PolicyValidator.validate(text: text).problems.map(\.description) == [], "policy \(name)")
+        let server = try Server(policyText: text)
+
+        // The client's copy is what the server serves, as the client fetches it.
+        let fetched = try server.handle(.get, "/v1/apps/demo/policy/document")
+        let etag = try #require(fetched.headers["ETag"])
+        let document = try #require(PolicyValidator.validate(bytes: fetched.body).document)
+        let revision = try #require(Int(etag.dropFirst(2).prefix { $0.isNumber }))
+
+        var random = SplitMix64(state: 0x5EED_0000 + UInt64(index))
+        var compared = 0
+        var refused = 0
+        let features = document.orderedFeatures.map(\.feature)
+        for _ in 0..<3_000 {
+            let (context, contextJSON, headers) = Self.randomContext(&random)
+            var states: [ClientState] = []
+            var order = features
+            for i in stride(from: order.count - 1, to: 0, by: -1) { order.swapAt(i, random.below(i + 1)) }
+            for feature in order.prefix(1 + random.below(4)) {
+                states.append(Self.randomState(feature, &random))
+            }
+            let now = 1_800_000_000 + Double(random.below(90 * 86400)) + Double(random.below(1000)) / 1000
+            server.now.seconds.withLock { $0 = now }
+            let body = Array(
+                "{\(contextJSON)\"features\":[\(states.map(Self.json).joined(separator: ","))]}".utf8)
+            let answer = try server.handle(
+                .post, "/v1/apps/demo/decide", body: body, headers: [("Content-Type", "application/json")] + headers)
+
+            let decider = OfflineDecider(document: document, revision: revision, context: context)
+            let offline: [UInt8]?
+            do {
+                offline = try decider.responseBody(states, now: Instant(secondsSinceEpoch: now))
+            } catch {
+                offline = nil
+            }
+            if answer.status == .ok {
+                #expect(
+                    offline == answer.body,
+                    "\(name): \(String(decoding: body, as: UTF8.self)) at \(now)\nserver \(String(decoding: answer.body, as: UTF8.self))\nclient \(offline.map { String(decoding: $0, as: UTF8.self) } ?? "threw")"
+                )
+                compared += states.count
+            } else {
+                // A state no device can report: the server refuses the request, the client throws.
+                #expect(answer.status == .unprocessableContent, "\(name): \(String(decoding: body, as: UTF8.self))")
+                #expect(offline == nil, "\(name): the client decided what the server refused")
+                refused += 1
+            }
+        }
+        #expect(compared > 3_000)
+        #expect(refused > 100)
+    }
+
+    static func randomContext(_ random: inout SplitMix64) -> (ClientContext, String, [(String, String)]) {
+        var context = ClientContext()
+        var json = ""
+        var headers: [(String, String)] = []
+        func pick<T>(_ options: [T]) -> T { options[random.below(options.count)] }
+        if let platform = pick([Platform.ios, .ios, .ipados, .macos, nil]) {
+            context.platform = platform
+            json += "\"platform\":\"\(platform.rawValue)\","
+        }
+        if let os = pick(["13.0", "14.0", "15.2", "16.4", "17.0", "17.4", "18.0", "18.1", nil]) {
+            context.osVersion = SemanticVersion(os)
+            json += "\"os\":\"\(os)\","
+        }
+        if let app = pick(["1.0.0", "1.9.9", "2.0.0", "2.3.0", nil]) {
+            context.appVersion = SemanticVersion(app)
+            json += "\"appVersion\":\"\(app)\","
+        }
+        if let locale = pick(["en", "fr", "fr-CA", "ja", "zh-Hant-TW", "zh-Hans", "de", nil, nil]) {
+            context.locale = locale
+            json += "\"locale\":\"\(locale)\","
+        } else if let accept = pick(["fr-CA,fr;q=0.9,en;q=0.5", "ja", "de-DE, zh-Hant;q=0.8", nil]) {
+            context.acceptLanguage = accept
+            headers.append(("Accept-Language", accept))
+        }
+        if random.chance(0.85) {
+            let install = "install-\(random.below(100_000))"
+            context.installId = install
+            json += "\"installId\":\"\(install)\","
+        }
+        return (context, json, headers)
+    }
+
+    static func randomState(_ feature: Feature, _ random: inout SplitMix64) -> ClientState {
+        let statuses = AuthorizationStatus.allCases
+        var state = ClientState(feature: feature, status: statuses[random.below(statuses.count)])
+        if random.chance(0.6) {
+            let capabilities = feature.capabilities
+            let valid = statuses.filter { capabilities.statuses[$0] != nil }
+            state.status = valid[random.below(valid.count)]
+        }
+        // Only features the catalogue says may be missing can report `available: false` (others are refused).
+        let missing = random.chance(0.1)
+        state.available = !(missing && feature.capabilities.mayBeUnavailable)
+        if random.chance(0.3) {
+            state.osVersion = SemanticVersion(["12.0", "14.0", "15.0", "17.0", "18.0", "18.2"][random.below(6)])
+        }
+        for kind in CadenceKind.allCases where random.chance(0.5) {
+            let count = random.below(6)
+            let lastShown: Instant? =
+                count == 0 || random.chance(0.1)
+                ? nil : Instant(secondsSinceEpoch: Double(1_800_000_000 - 30 * 86400 + random.below(100 * 86400)))
+            let outcome = random.chance(0.2) ? nil : ScreenOutcome.allCases[random.below(3)]
+            state.history[kind] = ScreenHistory(shownCount: count, lastShown: lastShown, lastOutcome: outcome)
+        }
+        state.trackingPromptShown = random.chance(0.3)
+        return state
+    }
+
+    static func json(_ state: ClientState) -> String {
+        var members = ["\"feature\":\"\(state.feature.rawValue)\"", "\"status\":\"\(state.status.rawValue)\""]
+        members.append("\"available\":\(state.available)")
+        if let os = state.osVersion { members.append("\"osVersion\":\"\(os)\"") }
+        if !state.history.isEmpty {
+            let kinds = state.history.sorted { $0.key.rawValue < $1.key.rawValue }.map { kind, history in
+                var fields = ["\"shownCount\":\(history.shownCount)"]
+                if let last = history.lastShown { fields.append("\"lastShown\":\(Int(last.secondsSinceEpoch))") }
+                if let outcome = history.lastOutcome { fields.append("\"lastOutcome\":\"\(outcome.rawValue)\"") }
+                return "\"\(kind.rawValue)\":{\(fields.joined(separator: ","))}"
+            }
+            members.append("\"history\":{\(kinds.joined(separator: ","))}")
+        }
+        members.append("\"trackingPromptShown\":\(state.trackingPromptShown)")
+        return "{\(members.joined(separator: ","))}"
+    }
+}
