@@ -15,7 +15,8 @@
 #               policy-fetch cost as the policy grows (Benchmarks/make-large-policy.py)
 #   compare     two `prelude` binaries in the same run, rounds interleaved (BEFORE_BIN, AFTER_BIN; AFTER_BIN defaults
 #               to this checkout's release build): decide at c=32 and events open loop at 50,000 events/s (one
-#               install per batch) — the no-regression record for a change on the ingestion or decide path
+#               install per batch) — the no-regression record for a change on the ingestion or decide path;
+#               BEFORE_CONFIG: a config file the baseline understands (e.g. `git show OLD:config/prelude.json`)
 #
 # Settings (environment): REPEATS=3, DURATION=10s, WARMUP=3s, PEERS (default below; add vapor if built),
 #   PEERS_SRC (default ../shared/bench/peers beside the repository), BENCH_DIR=/tmp/prelude-bench (the peers are
@@ -145,7 +146,9 @@ PRELUDE_PID=""
 start_prelude() {
     local policy="$1" db="$2"
     rm -f "$db" "$db-wal" "$db-shm"
-    ( cd "$ROOT" && PRELUDE_PORT="$PUBLIC_PORT" PRELUDE_DATABASE="$db" PRELUDE_DEMO_POLICY="$policy" \
+    # SERVER_CONFIG: another config file (compare: the baseline binary may not know settings added since).
+    ( cd "$ROOT" && if [[ -n "${SERVER_CONFIG:-}" ]]; then export PRELUDE_CONFIG="$SERVER_CONFIG"; fi
+        PRELUDE_PORT="$PUBLIC_PORT" PRELUDE_DATABASE="$db" PRELUDE_DEMO_POLICY="$policy" \
         PRELUDE_LOG_LEVEL=warning exec taskset -c 0 "$PRELUDE_BIN" serve ) >>"$OUT/public/server.log" 2>&1 &
     PRELUDE_PID=$!
     local i
@@ -267,7 +270,8 @@ compare() {
     : >"$dir/summary.tsv"
     for round in $(seq 1 "$REPEATS"); do
         for side in before after; do
-            bin="$BEFORE_BIN"; [[ "$side" == after ]] && bin="$AFTER_BIN"
+            bin="$BEFORE_BIN" SERVER_CONFIG="${BEFORE_CONFIG:-}"
+            [[ "$side" == after ]] && bin="$AFTER_BIN" SERVER_CONFIG=""
             PRELUDE_BIN="$bin"   # a plain shell variable: exported, the server would refuse it as an unknown setting
             start_prelude "$ROOT/config/demo-policy.json" "$db" || return 1
             public_wrk "decide-$side-c32-r$round" 32 -s "$ROOT/Benchmarks/wrk/decide.lua" \
