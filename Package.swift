@@ -23,6 +23,8 @@ let package = Package(
 
         // Pure core: policy model, validation, locale, semver, bucketing, decision engine. No I/O, no dependencies.
         .target(name: "PreludeCore", swiftSettings: swiftSettings),
+        // Renders a policy's screens as one self-contained HTML page (the policy preview); depends on the core only.
+        .target(name: "PreludePreview", dependencies: ["PreludeCore"], swiftSettings: swiftSettings),
         // HTTP/1.1 on POSIX sockets and Dispatch; knows nothing of policy.
         .target(name: "PreludeHTTP", dependencies: ["CZlib"], swiftSettings: swiftSettings),
         // SQLite over the C API: connections, statements, transactions, migrations.
@@ -30,7 +32,7 @@ let package = Package(
         // Wires core, storage and HTTP into the service: configuration, routes, repositories.
         .target(
             name: "PreludeService",
-            dependencies: ["PreludeCore", "PreludeHTTP", "PreludeStorage"],
+            dependencies: ["PreludeCore", "PreludeHTTP", "PreludeStorage", "PreludePreview"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -40,6 +42,7 @@ let package = Package(
                 "PreludeCore",
                 "PreludeHTTP",
                 "PreludeStorage",
+                "PreludePreview",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -64,6 +67,9 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "PreludeCoreTests", dependencies: ["PreludeCore", "PreludeTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "PreludePreviewTests", dependencies: ["PreludePreview", "PreludeCore"], exclude: ["Fixtures"],
+            swiftSettings: swiftSettings),
         .testTarget(name: "PreludeHTTPTests", dependencies: ["PreludeHTTP"], swiftSettings: swiftSettings),
         .testTarget(name: "PreludeStorageTests", dependencies: ["PreludeStorage"], swiftSettings: swiftSettings),
         .testTarget(

@@ -17,6 +17,11 @@ package enum ConfigurationSetting: String, Sendable, CaseIterable {
     case resolvedCacheSize
     case eventRetentionDays
     case adminAuthFailuresPerMinute
+    case eventsPerInstallPerSecond
+    case eventsPerInstallBurst
+    case eventsPerAddressPerSecond
+    case eventsPerAddressBurst
+    case trustedProxies
 
     /// The key in config/prelude.json.
     package var jsonKey: String { rawValue }
@@ -41,6 +46,11 @@ package enum ConfigurationSetting: String, Sendable, CaseIterable {
         case .resolvedCacheSize: "PRELUDE_RESOLVED_CACHE_SIZE"
         case .eventRetentionDays: "PRELUDE_EVENT_RETENTION_DAYS"
         case .adminAuthFailuresPerMinute: "PRELUDE_ADMIN_AUTH_FAILURES_PER_MINUTE"
+        case .eventsPerInstallPerSecond: "PRELUDE_EVENTS_PER_INSTALL_PER_SECOND"
+        case .eventsPerInstallBurst: "PRELUDE_EVENTS_PER_INSTALL_BURST"
+        case .eventsPerAddressPerSecond: "PRELUDE_EVENTS_PER_ADDRESS_PER_SECOND"
+        case .eventsPerAddressBurst: "PRELUDE_EVENTS_PER_ADDRESS_BURST"
+        case .trustedProxies: "PRELUDE_TRUSTED_PROXIES"
         }
     }
 
@@ -64,6 +74,11 @@ package enum ConfigurationSetting: String, Sendable, CaseIterable {
         case .resolvedCacheSize: "--resolved-cache-size"
         case .eventRetentionDays: "--event-retention-days"
         case .adminAuthFailuresPerMinute: "--admin-auth-failures-per-minute"
+        case .eventsPerInstallPerSecond: "--events-per-install-per-second"
+        case .eventsPerInstallBurst: "--events-per-install-burst"
+        case .eventsPerAddressPerSecond: "--events-per-address-per-second"
+        case .eventsPerAddressBurst: "--events-per-address-burst"
+        case .trustedProxies: "--trusted-proxies"
         }
     }
 
@@ -72,6 +87,8 @@ package enum ConfigurationSetting: String, Sendable, CaseIterable {
         switch self {
         case .port, .shutdownGracePeriod, .drainSeconds, .databaseReaders, .policyMaxAge, .policyStaleWhileRevalidate,
             .policyStaleIfError, .resolvedCacheSize, .adminPort, .eventRetentionDays, .adminAuthFailuresPerMinute:
+            true
+        case .eventsPerInstallPerSecond, .eventsPerInstallBurst, .eventsPerAddressPerSecond, .eventsPerAddressBurst:
             true
         default: false
         }

@@ -2,35 +2,57 @@ import Foundation
 import PreludeHTTP
 import PreludeStorage
 
-/// `GET /healthz` (the process answers) and `GET /readyz` (the database is open and fully migrated,
-/// and the service is not draining), both answering JSON.
+/// `GET /healthz` (the process answers) and `GET /readyz` (the database is open and fully migrated, its writes
+/// are not failing on storage, and the service is not draining), both answering JSON.
+///
+/// Both answers carry `Cache-Control: no-store` (RFC 9111 §5.2.2.5): a health answer describes this instant, and a
+/// cache that assigned it a freshness lifetime of its own would report a dead or full service as healthy.
 package enum HealthRoutes {
-    /// Registers both routes.
+    /// Registers both routes; `storage`, when given, makes `/readyz` 503 while writes fail on storage (and probes
+    /// whether they work again, see ``StorageHealth/probeIfDue()``).
     package static func register(
-        on router: inout Router, database: Database, migrator: Migrator, isDraining: @escaping @Sendable () -> Bool
+        on router: inout Router, database: Database, migrator: Migrator, storage: StorageHealth? = nil,
+        isDraining: @escaping @Sendable () -> Bool
     ) {
         let alive = json(["status": "ok", "service": ServiceInfo.name, "version": ServiceInfo.version])
-        router.add(.get, "/healthz") { _ in .json(alive) }
+        router.add(.get, "/healthz") { _ in uncached(.json(alive)) }
         router.add(.get, "/readyz") { _ in
-            if isDraining() {
-                return .json(json(["status": "unavailable", "reason": "shutting down"]), status: .serviceUnavailable)
-            }
-            guard database.isOpen else {
-                return .json(json(["status": "unavailable", "reason": "database closed"]), status: .serviceUnavailable)
-            }
-            do {
-                let pending = try migrator.pendingMigrations(database)
-                guard pending.isEmpty else {
-                    return .json(
-                        json(["status": "unavailable", "reason": "\(pending.count) migrations pending"]),
-                        status: .serviceUnavailable)
-                }
-            } catch {
-                return .json(
-                    json(["status": "unavailable", "reason": "database check failed"]), status: .serviceUnavailable)
-            }
-            return .json(json(["status": "ready", "migrations": "\(migrator.migrations.count)"]))
+            uncached(readiness(database: database, migrator: migrator, storage: storage, isDraining: isDraining))
         }
+    }
+
+    private static func uncached(_ response: HTTPResponse) -> HTTPResponse {
+        var response = response
+        response.headers.set("Cache-Control", "no-store")
+        return response
+    }
+
+    private static func readiness(
+        database: Database, migrator: Migrator, storage: StorageHealth?, isDraining: @Sendable () -> Bool
+    ) -> HTTPResponse {
+        if isDraining() {
+            return .json(json(["status": "unavailable", "reason": "shutting down"]), status: .serviceUnavailable)
+        }
+        guard database.isOpen else {
+            return .json(json(["status": "unavailable", "reason": "database closed"]), status: .serviceUnavailable)
+        }
+        do {
+            let pending = try migrator.pendingMigrations(database)
+            guard pending.isEmpty else {
+                return .json(
+                    json(["status": "unavailable", "reason": "\(pending.count) migrations pending"]),
+                    status: .serviceUnavailable)
+            }
+        } catch {
+            return .json(
+                json(["status": "unavailable", "reason": "database check failed"]), status: .serviceUnavailable)
+        }
+        if let fault = storage?.probeIfDue() {
+            return .json(
+                json(["status": "unavailable", "reason": "database writes failing: \(fault.description)"]),
+                status: .serviceUnavailable)
+        }
+        return .json(json(["status": "ready", "migrations": "\(migrator.migrations.count)"]))
     }
 
     private static func json(_ object: [String: String]) -> [UInt8] {

@@ -70,14 +70,20 @@ package final class PreludeService: Sendable {
             let observability = Observability(logger: logger, database: database, policies: policyStore)
             let draining = DrainFlag()
             var router = Router()
-            HealthRoutes.register(on: &router, database: database, migrator: migrator) { draining.isSet }
+            let storageHealth = StorageHealth(database: database)
+            storageHealth.register(on: observability.registry)
+            HealthRoutes.register(on: &router, database: database, migrator: migrator, storage: storageHealth) {
+                draining.isSet
+            }
             ObservabilityRoutes.register(on: &router, observability: observability)
             let aggregator = ExperimentAggregator { policyStore.snapshot(app: $0)?.document }
             let eventIngestor = EventIngestor(database: database, observers: [aggregator] + eventObservers)
             observability.observe(events: eventIngestor)
+            let eventBudget = IngestionBudget(configuration)
+            eventBudget.register(on: observability.registry)
             PublicRoutes.register(
                 on: &router, store: policyStore, cacheControl: PolicyCacheControl(configuration), events: eventIngestor,
-                clock: clock)
+                eventBudget: eventBudget, clock: clock)
             let admin = try AdminAPI.make(
                 configuration: configuration, database: database, store: policyStore, logger: logger)
             var adminRouter = Router()

@@ -45,6 +45,17 @@ package struct ServiceConfiguration: Sendable, Equatable {
     /// `PRELUDE_*` variables that Kubernetes injected for a Service named `prelude` and that were therefore ignored
     /// (``ServiceLinkVariables``), sorted; `serve` logs them once.
     package var ignoredServiceLinkVariables: [String] = []
+    /// Events one install may send per second on average (its budget's refill rate); 0 turns the budget off.
+    package var eventsPerInstallPerSecond = 20.0
+    /// Events one install may send at once (its budget's size); at least one full batch.
+    package var eventsPerInstallBurst = 2_000
+    /// Events one client address may send per second on average; 0 turns the budget off. High by default: without
+    /// `trustedProxies`, every client behind one load balancer shares its address.
+    package var eventsPerAddressPerSecond = 200_000.0
+    /// Events one client address may send at once; at least one full batch.
+    package var eventsPerAddressBurst = 1_000_000
+    /// Proxies whose `X-Forwarded-For` names the client (CIDR networks and addresses); none by default.
+    package var trustedProxies = TrustedProxies()
 
     /// The built-in defaults.
     package init() {}
@@ -183,6 +194,31 @@ package struct ServiceConfiguration: Sendable, Equatable {
             eventRetentionDays = try integer(in: 0...36500, "a number of days between 0 (keep forever) and 36500")
         case .adminAuthFailuresPerMinute:
             adminAuthFailuresPerMinute = try integer(in: 1...100_000, "a number of failures between 1 and 100000")
+        case .eventsPerInstallPerSecond, .eventsPerAddressPerSecond:
+            guard let rate = Double(value), rate.isFinite, (0...10_000_000).contains(rate) else {
+                throw fail("'\(raw)' is not a number of events per second between 0 (no budget) and 10000000")
+            }
+            if setting == .eventsPerInstallPerSecond {
+                eventsPerInstallPerSecond = rate
+            } else {
+                eventsPerAddressPerSecond = rate
+            }
+        case .eventsPerInstallBurst, .eventsPerAddressBurst:
+            // A burst below one full batch would refuse a valid batch forever.
+            let burst = try integer(
+                in: EventBatch.maxEvents...100_000_000,
+                "a number of events between \(EventBatch.maxEvents) (one full batch) and 100000000")
+            if setting == .eventsPerInstallBurst {
+                eventsPerInstallBurst = burst
+            } else {
+                eventsPerAddressBurst = burst
+            }
+        case .trustedProxies:
+            do {
+                trustedProxies = try TrustedProxies(parsing: value)
+            } catch {
+                throw fail("'\(error.entry)' is not an IP address or CIDR network (e.g. 10.0.0.0/8, fd00::/8)")
+            }
         }
     }
 }

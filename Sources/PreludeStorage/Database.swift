@@ -28,6 +28,7 @@ package final class Database: @unchecked Sendable {
     private let closed = Mutex(false)
     private let readerCount: Int
     private let writeObserver = Mutex<(@Sendable (_ nanoseconds: UInt64) -> Void)?>(nil)
+    private let outcomeObserver = Mutex<(@Sendable (_ failure: (any Error)?) -> Void)?>(nil)
 
     /// Opens the file, creating it when absent, and opens `readerCount` reader connections.
     ///
@@ -68,18 +69,21 @@ package final class Database: @unchecked Sendable {
             try checkOpen()
             // Timed from BEGIN to COMMIT or ROLLBACK (the time the write lock is held), for the service's metrics.
             let observer = writeObserver.withLock { $0 }
+            let outcome = outcomeObserver.withLock { $0 }
             let started = observer == nil ? 0 : DispatchTime.now().uptimeNanoseconds
             defer { observer?(DispatchTime.now().uptimeNanoseconds &- started) }
-            try writer.execute("BEGIN IMMEDIATE")
             let result: T
             do {
+                try writer.execute("BEGIN IMMEDIATE")
                 result = try body(writer)
                 try writer.execute("COMMIT")
             } catch {
                 // COMMIT itself may have failed (e.g. SQLITE_FULL); the transaction may still be open.
                 if writer.isInTransaction { try? writer.executeScript("ROLLBACK") }
+                outcome?(error)
                 throw error
             }
+            outcome?(nil)
             return result
         }
     }
@@ -88,6 +92,13 @@ package final class Database: @unchecked Sendable {
     /// called on the writer queue after the transaction ended; it must be quick. Replaces any earlier one.
     package func observeWrites(_ observer: (@Sendable (_ nanoseconds: UInt64) -> Void)?) {
         writeObserver.withLock { $0 = observer }
+    }
+
+    /// Sets the function told how each `write` transaction ended: nil when it committed, else the error it failed
+    /// with (thrown by the body, by BEGIN or by COMMIT; the transaction was rolled back). Called on the writer queue
+    /// after the transaction ended; it must be quick and must not call `write`. Replaces any earlier one.
+    package func observeWriteOutcomes(_ observer: (@Sendable (_ failure: (any Error)?) -> Void)?) {
+        outcomeObserver.withLock { $0 = observer }
     }
 
     /// Runs `body` on the writer queue outside any transaction: for statements that cannot run in one

@@ -44,3 +44,53 @@ package struct StorageError: Error, Sendable, CustomStringConvertible {
             extendedCode: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)), sql: sql)
     }
 }
+
+extension StorageError {
+    /// SQLite result codes the service tells apart, by name (https://sqlite.org/rescode.html); the extended
+    /// codes are macros Swift does not import, so their values are spelled out here.
+    package enum ResultCode {
+        /// SQLITE_FULL (13): the disk, or the `max_page_count` limit, is full.
+        package static let full = SQLITE_FULL
+        /// SQLITE_IOERR (10): the operating system reported an I/O error (every SQLITE_IOERR_* code has it as its
+        /// primary code).
+        package static let ioError = SQLITE_IOERR
+        /// SQLITE_READONLY (8): the file cannot be written (a file system remounted read-only, permissions).
+        package static let readOnly = SQLITE_READONLY
+        /// SQLITE_CANTOPEN (14): a file the database needs (its journal, its WAL) cannot be opened.
+        package static let cantOpen = SQLITE_CANTOPEN
+        /// SQLITE_BUSY (5): another connection or process holds the lock past the busy timeout.
+        package static let busy = SQLITE_BUSY
+        /// SQLITE_LOCKED (6): a conflict inside this process's connections.
+        package static let locked = SQLITE_LOCKED
+        /// SQLITE_CONSTRAINT_FOREIGNKEY (787 = SQLITE_CONSTRAINT | 3 << 8): a row refers to a missing parent.
+        package static let constraintForeignKey: Int32 = SQLITE_CONSTRAINT | (3 << 8)
+    }
+
+    /// What a failure says about the storage under the database, when it says something about it.
+    package enum StorageFault: String, Sendable, CaseIterable {
+        /// No space left (SQLITE_FULL): the disk or the configured size limit is full.
+        case full
+        /// The operating system failed a read or write (the SQLITE_IOERR family, SQLITE_CANTOPEN).
+        case ioError = "io_error"
+        /// The file cannot be written (SQLITE_READONLY family).
+        case readOnly = "read_only"
+        /// The write lock is held elsewhere past the busy timeout (SQLITE_BUSY, SQLITE_LOCKED): transient, and
+        /// no sign that the storage itself is failing.
+        case busy
+    }
+
+    /// The storage fault this error reports, or nil for failures that are not about storage (constraints,
+    /// misuse, decoding).
+    package var storageFault: StorageFault? {
+        switch primaryCode {
+        case ResultCode.full: .full
+        case ResultCode.ioError, ResultCode.cantOpen: .ioError
+        case ResultCode.readOnly: .readOnly
+        case ResultCode.busy, ResultCode.locked: .busy
+        default: nil
+        }
+    }
+
+    /// SQLITE_CONSTRAINT_FOREIGNKEY: a row refers to a parent that does not exist.
+    package var isForeignKeyViolation: Bool { extendedCode == ResultCode.constraintForeignKey }
+}

@@ -121,6 +121,29 @@ struct ServeOptions: ParsableArguments {
             "Failed admin authentications per minute from one address before 429. [default: 10]", valueName: "count"))
     var adminAuthFailuresPerMinute: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Events one install may send per second; 0 turns the budget off. [default: 20]", valueName: "rate"))
+    var eventsPerInstallPerSecond: String?
+
+    @Option(help: ArgumentHelp("Events one install may send at once. [default: 2000]", valueName: "count"))
+    var eventsPerInstallBurst: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Events one client address may send per second; 0 turns the budget off. [default: 200000]",
+            valueName: "rate"))
+    var eventsPerAddressPerSecond: String?
+
+    @Option(help: ArgumentHelp("Events one client address may send at once. [default: 1000000]", valueName: "count"))
+    var eventsPerAddressBurst: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Proxies whose X-Forwarded-For names the client: comma-separated CIDRs. [default: none]",
+            valueName: "cidrs"))
+    var trustedProxies: String?
+
     /// The serve-only flags given, by setting.
     var flags: [ConfigurationSetting: String] {
         var flags: [ConfigurationSetting: String] = [:]
@@ -138,6 +161,11 @@ struct ServeOptions: ParsableArguments {
         flags[.resolvedCacheSize] = resolvedCacheSize
         flags[.eventRetentionDays] = eventRetentionDays
         flags[.adminAuthFailuresPerMinute] = adminAuthFailuresPerMinute
+        flags[.eventsPerInstallPerSecond] = eventsPerInstallPerSecond
+        flags[.eventsPerInstallBurst] = eventsPerInstallBurst
+        flags[.eventsPerAddressPerSecond] = eventsPerAddressPerSecond
+        flags[.eventsPerAddressBurst] = eventsPerAddressBurst
+        flags[.trustedProxies] = trustedProxies
         return flags
     }
 

@@ -8,7 +8,8 @@ struct PolicyCommand: ParsableCommand {
         commandName: "policy",
         abstract: "Check policy documents; import and export an app's policy.",
         subcommands: [
-            PolicyValidateCommand.self, PolicyLintCommand.self, PolicyImportCommand.self, PolicyExportCommand.self,
+            PolicyValidateCommand.self, PolicyLintCommand.self, PolicyPreviewCommand.self, PolicyImportCommand.self,
+            PolicyExportCommand.self,
         ]
     )
 }

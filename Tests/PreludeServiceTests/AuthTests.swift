@@ -110,24 +110,60 @@ import Testing
         #expect(query.status == .unauthorized)
     }
 
-    @Test func repeatedFailuresFromOneAddressGet429EvenWithAGoodToken() throws {
+    @Test func badTokensFromOneSourceGet429ButAValidTokenIsNeverRefused() throws {
         let harness = try AuthHarness()
         let (_, good) = try harness.tokens.create(name: "ops", scope: .write, actor: "test", now: 1)
         for _ in 0..<10 { #expect(harness.failure("prl_wrong", .read).status == .unauthorized) }
-        let limited = harness.failure(good, .read)
-        #expect(limited.status == .tooManyRequests)
-        #expect(limited.headers["Retry-After"] == "6")
+        // The limit is exhausted for this address: bad tokens keep getting 429 with Retry-After ...
+        for _ in 0..<3 {
+            let limited = harness.failure("prl_wrong", .read)
+            #expect(limited.status == .tooManyRequests)
+            #expect(limited.headers["Retry-After"] == "6")
+        }
+        // ... and a valid token from the very same address still gets through (issue 13: one wrong token must not
+        // lock every operator behind one NAT or load balancer out).
+        #expect(try harness.authorize(good, .read).name == "ops")
+        #expect(try harness.authorize(good, .write).name == "ops")
+        #expect(harness.failure("prl_wrong", .read).status == .tooManyRequests)
         // A request with no credentials guesses nothing: it keeps getting a plain 401, never 429.
         let bare = harness.failure(nil, .read)
         #expect(bare.status == .unauthorized)
         #expect(bare.headers["WWW-Authenticate"] == #"Bearer realm="prelude""#)
-        // Another address is not affected; the first recovers after Retry-After seconds.
-        #expect(try harness.authorize(good, .read, address: "10.9.9.9:1").name == "ops")
+        // Another address is not affected; the first recovers after Retry-After seconds (the 429s above counted
+        // as failures too, so it waits for one allowance to come back).
+        #expect(harness.failure("prl_wrong", .read, address: "10.9.9.9:1").status == .unauthorized)
         harness.advance(6)
-        #expect(try harness.authorize(good, .read).name == "ops")
-        // Missing credentials and a too-small scope do not count as failures.
-        for _ in 0..<20 { _ = harness.failure(nil, .read) }
-        #expect(try harness.authorize(good, .read).name == "ops")
+        #expect(harness.failure("prl_wrong", .read).status == .unauthorized)
+    }
+
+    @Test func failuresBehindATrustedProxyCountPerForwardedClient() throws {
+        let harness = try AuthHarness(proxies: try TrustedProxies(parsing: "10.0.0.0/8"))
+        let (_, good) = try harness.tokens.create(name: "ops", scope: .write, actor: "test", now: 1)
+        let proxy = "10.1.2.3:443"
+        func forwarded(_ client: String) -> [(String, String)] { [("X-Forwarded-For", "\(client), 10.0.0.9")] }
+        for _ in 0..<10 {
+            #expect(
+                harness.failure("prl_wrong", .read, address: proxy, headers: forwarded("203.0.113.7")).status
+                    == .unauthorized)
+        }
+        #expect(
+            harness.failure("prl_wrong", .read, address: proxy, headers: forwarded("203.0.113.7")).status
+                == .tooManyRequests)
+        // Another client behind the same proxy has its own budget.
+        #expect(
+            harness.failure("prl_wrong", .read, address: proxy, headers: forwarded("198.51.100.4")).status
+                == .unauthorized)
+        // An untrusted peer's X-Forwarded-For is ignored: it is counted under its own address.
+        for _ in 0..<10 {
+            _ = harness.failure("prl_wrong", .read, address: "192.0.2.1:5", headers: forwarded("198.51.100.99"))
+        }
+        #expect(
+            harness.failure("prl_wrong", .read, address: "192.0.2.1:5", headers: forwarded("198.51.100.50")).status
+                == .tooManyRequests)
+        #expect(
+            harness.failure("prl_wrong", .read, address: proxy, headers: forwarded("198.51.100.99")).status
+                == .unauthorized)
+        #expect(try harness.authorize(good, .read, address: proxy).name == "ops")
     }
 
     @Test func lastUsedIsWrittenAtMostOncePerInterval() throws {
@@ -188,7 +224,7 @@ final class AuthHarness: Sendable {
     let clock = TestClock()
     private let lines = LockedLines()
 
-    init() throws {
+    init(proxies: TrustedProxies = TrustedProxies()) throws {
         directory = TemporaryTestDirectory()
         database = try Database(path: directory.path("auth.sqlite"))
         let migrations = try MigrationCatalog.load(directory: ServiceFixture.repositoryRoot + "/migrations")
@@ -197,7 +233,7 @@ final class AuthHarness: Sendable {
         let lines = self.lines
         let clock = self.clock
         authenticator = AdminAuthenticator(
-            tokens: tokens, logger: Logger(level: .debug) { lines.append($0) }, clock: { clock.now })
+            tokens: tokens, logger: Logger(level: .debug) { lines.append($0) }, proxies: proxies, clock: { clock.now })
     }
 
     deinit { database.close() }
@@ -205,9 +241,13 @@ final class AuthHarness: Sendable {
     func advance(_ seconds: Double) { clock.advance(seconds) }
     func logLines() -> [String] { lines.all }
 
-    func request(_ secret: String?, address: String, query: [(name: String, value: String)] = []) -> HTTPRequest {
+    func request(
+        _ secret: String?, address: String, query: [(name: String, value: String)] = [],
+        headers extra: [(String, String)] = []
+    ) -> HTTPRequest {
         var headers = HTTPHeaders()
         if let secret { headers.add("Authorization", "Bearer \(secret)") }
+        for (name, value) in extra { headers.add(name, value) }
         return HTTPRequest(method: .get, path: "/v1/admin/apps", query: query, headers: headers, remoteAddress: address)
     }
 
@@ -217,10 +257,11 @@ final class AuthHarness: Sendable {
 
     func failure(
         _ secret: String?, _ scope: TokenScope, address: String = "127.0.0.1:40000",
-        query: [(name: String, value: String)] = []
+        query: [(name: String, value: String)] = [], headers: [(String, String)] = []
     ) -> ProblemDetails {
         do {
-            _ = try authenticator.authorize(request(secret, address: address, query: query), required: scope)
+            _ = try authenticator.authorize(
+                request(secret, address: address, query: query, headers: headers), required: scope)
             return ProblemDetails(status: .ok)
         } catch {
             return error

@@ -51,4 +51,22 @@ import Testing
         #expect(closed.1["reason"] == "database closed")
         #expect(try call(router, "/healthz").0 == 200)  // liveness does not depend on the database
     }
+
+    @Test func healthAnswersAreNeverServedFromACache() throws {
+        let database = try Database(path: fixture.path("c.sqlite"), readerCount: 1)
+        let migrator = Migrator(migrations: Self.migrations)
+        var router = Router()
+        HealthRoutes.register(on: &router, database: database, migrator: migrator) { false }
+        func cacheControl(_ path: String) throws -> (Int, String?) {
+            guard case .found(let route, _) = router.match(method: .get, path: path) else { return (0, nil) }
+            let response = try route.handler(HTTPRequest(method: .get, path: path))
+            return (response.status.code, response.headers["Cache-Control"])
+        }
+        // RFC 9111 §5.2.2.5: no-store on every answer, ready or not.
+        #expect(try cacheControl("/healthz") == (200, "no-store"))
+        #expect(try cacheControl("/readyz") == (503, "no-store"))
+        try migrator.migrate(database)
+        #expect(try cacheControl("/readyz") == (200, "no-store"))
+        database.close()
+    }
 }

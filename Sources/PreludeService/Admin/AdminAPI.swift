@@ -65,6 +65,7 @@ package final class AdminAPI: Sendable {
         api.registerAuditRoutes(on: &router)
         api.registerResultsRoutes(on: &router)
         api.registerExperimentRoutes(on: &router)
+        api.registerPreviewRoutes(on: &router)
     }
 
     /// Adds one route: authentication with `scope` (default: `read` for GET, `write` otherwise), the query check
@@ -93,8 +94,11 @@ package final class AdminAPI: Sendable {
                 response = AdminResponse.problem(Self.problem(for: error), pretty: pretty)
             } catch {
                 logger.error("admin request failed", ["route": "\(method) \(pattern)", "error": "\(error)"])
+                // A write that failed on storage (disk full, I/O error): 503 with Retry-After and its own type.
                 response = AdminResponse.problem(
-                    ProblemDetails(status: .internalServerError, detail: "the request failed; nothing was changed"),
+                    StorageHealth.problem(for: error)
+                        ?? ProblemDetails(
+                            status: .internalServerError, detail: "the request failed; nothing was changed"),
                     pretty: pretty)
             }
             // The request log names who made an admin call: the token's name, never its secret.
@@ -134,7 +138,8 @@ extension AdminAPI {
     ) throws -> AdminAPI {
         let authenticator = AdminAuthenticator(
             tokens: TokenStore(database: database), logger: logger,
-            limiter: FailureRateLimiter(burst: configuration.adminAuthFailuresPerMinute, window: 60))
+            limiter: FailureRateLimiter(burst: configuration.adminAuthFailuresPerMinute, window: 60),
+            proxies: configuration.trustedProxies)
         let api = AdminAPI(database: database, store: store, logger: logger, authenticator: authenticator)
         try AdminBootstrap.run(secret: configuration.adminToken, tokens: api.tokens, logger: logger, now: api.now)
         return api

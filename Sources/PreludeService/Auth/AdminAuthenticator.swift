@@ -4,10 +4,16 @@ import Synchronization
 
 /// Checks the bearer token of every `/v1/admin/**` request (RFC 6750) and its scope.
 ///
-/// Order: an address over its failure budget gets 429 before anything else; then missing credentials → 401
-/// with `WWW-Authenticate: Bearer realm="prelude"`; a wrong, malformed or revoked token → 401 with
-/// `error="invalid_token"` (and counts as a failure for the address); a read token on a write → 403 with
-/// `error="insufficient_scope"`. The secret is never logged; failures log the address and the reason only.
+/// Order: missing credentials → 401 with `WWW-Authenticate: Bearer realm="prelude"`; a wrong, malformed or revoked
+/// token → 401 with `error="invalid_token"` (and counts as a failure for its source), or 429 with `Retry-After`
+/// once the source is over its failure budget; a read token on a write → 403 with `error="insufficient_scope"`.
+///
+/// A valid token is never refused by the failure limiter: behind NAT, a load balancer or a container port proxy,
+/// operators share an address, and one bad request every few seconds must not lock every one of them out. The
+/// limiter therefore slows down guessing (a guess over budget gets 429 instead of 401), it does not stop a right
+/// answer; guessing a token (at least 32 characters from a 66-character alphabet) is hopeless either way. The source
+/// is the client address as ``TrustedProxies`` gives it. The secret is never logged; failures log the source and
+/// the reason only.
 package final class AdminAuthenticator: Sendable {
     /// The realm named in every challenge.
     package static let realm = "prelude"
@@ -19,13 +25,15 @@ package final class AdminAuthenticator: Sendable {
     private let clock: @Sendable () -> Date
     private let limiter: Mutex<FailureRateLimiter>
     private let lastTouched = Mutex<[Int64: Double]>([:])
+    private let proxies: TrustedProxies
 
     /// An authenticator over `tokens`; `clock` is injected so tests control rate limits and `last_used_at`.
     package init(
         tokens: TokenStore, logger: Logger, limiter: FailureRateLimiter = FailureRateLimiter(),
-        clock: @escaping @Sendable () -> Date = { Date() }
+        proxies: TrustedProxies = TrustedProxies(), clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.tokens = tokens
+        self.proxies = proxies
         self.logger = logger
         self.limiter = Mutex(limiter)
         self.clock = clock
@@ -34,7 +42,8 @@ package final class AdminAuthenticator: Sendable {
     /// The token allowed to make `request` with at least `required` scope, or the problem to answer.
     package func authorize(_ request: HTTPRequest, required: TokenScope) throws(ProblemDetails) -> AdminToken {
         let now = clock().timeIntervalSince1970
-        let address = FailureRateLimiter.clientAddress(request.remoteAddress)
+        let address = proxies.clientAddress(
+            remoteAddress: request.remoteAddress, forwardedFor: request.headers.values(for: "X-Forwarded-For"))
         let values = request.headers.values(for: "Authorization")
         // A request with no credentials at all guesses nothing, so it gets its 401 even from an address over the
         // failure limit; the limiter only slows down attempts that present a token.
@@ -44,13 +53,6 @@ package final class AdminAuthenticator: Sendable {
                 detail: "this endpoint needs an admin token: Authorization: Bearer $PRELUDE_TOKEN"
                     + (noTokensExist() ? Self.howToCreate : ""),
                 challenge: "Bearer realm=\"\(Self.realm)\"")
-        }
-        if let wait = limiter.withLock({ $0.retryAfter(address, now: now) }) {
-            // RFC 6585 §4: 429 with Retry-After (delay-seconds, RFC 9110 §10.2.3).
-            throw ProblemDetails(
-                status: .tooManyRequests,
-                detail: "too many failed authentications from this address; retry in \(wait) s",
-                headers: ["Retry-After": "\(wait)"])
         }
         // RFC 6750 §2.3 allows access_token in the query; we refuse it because URLs end up in logs and histories.
         if request.queryValue("access_token") != nil {
@@ -104,8 +106,19 @@ package final class AdminAuthenticator: Sendable {
     private func noTokensExist() -> Bool { ((try? tokens.activeCount()) ?? 1) == 0 }
 
     private func failure(_ address: String, now: Double, reason: String, detail: String) -> ProblemDetails {
-        limiter.withLock { $0.recordFailure(address, now: now) }
+        let wait = limiter.withLock { limiter -> Int? in
+            let wait = limiter.retryAfter(address, now: now)
+            limiter.recordFailure(address, now: now)
+            return wait
+        }
         logger.warning("admin authentication failed", ["address": address, "reason": reason])
+        if let wait {
+            // RFC 6585 §4: 429 with Retry-After (delay-seconds, RFC 9110 §10.2.3), instead of the 401.
+            return ProblemDetails(
+                status: .tooManyRequests,
+                detail: "too many failed authentications from this address; retry in \(wait) s",
+                headers: ["Retry-After": "\(wait)"])
+        }
         return Self.unauthorized(
             detail: detail,
             challenge: "Bearer realm=\"\(Self.realm)\", error=\"invalid_token\"")

@@ -1,10 +1,10 @@
-/// Counts failed authentications per client address and says when an address must wait: a token bucket per
-/// address (reliability.md §3: failed auth at 10/min per IP).
+/// Counts failed authentications per source (the client address, trusted-proxy aware) and says when a source must
+/// wait: a token bucket per source (reliability.md §3: failed auth at 10/min per IP).
 ///
-/// Pure: the caller passes the time, so tests step a clock instead of sleeping. Each address starts with
-/// `burst` allowances; each failure spends one; allowances come back at `burst` per `window` seconds. An
-/// address with less than one allowance left is blocked until one has come back, and gets 429 with
-/// `Retry-After` (RFC 6585 §4) before its credentials are even looked at, so a blocked guesser learns nothing.
+/// Pure: the caller passes the time, so tests step a clock instead of sleeping. Each source starts with
+/// `burst` allowances; each failure spends one; allowances come back at `burst` per `window` seconds. A source
+/// with less than one allowance left is blocked until one has come back: its failed attempts get 429 with
+/// `Retry-After` (RFC 6585 §4) instead of 401. A valid token is never refused (``AdminAuthenticator``).
 package struct FailureRateLimiter: Sendable {
     /// Failures allowed in a burst.
     package let burst: Double
@@ -62,8 +62,5 @@ package struct FailureRateLimiter: Sendable {
     }
 
     /// The address part of `ip:port` (IPv6 addresses contain colons, so the port is after the last one).
-    package static func clientAddress(_ remoteAddress: String) -> String {
-        guard let colon = remoteAddress.lastIndex(of: ":") else { return remoteAddress }
-        return String(remoteAddress[..<colon])
-    }
+    package static func clientAddress(_ remoteAddress: String) -> String { TrustedProxies.host(of: remoteAddress) }
 }

@@ -153,6 +153,9 @@ package final class EventIngestor: Sendable {
                         results.append(.success(outcome))
                     } catch {
                         insert.reset()
+                        // Storage failing (disk full, I/O error) is not this batch's fault: fail the whole group
+                        // (nothing of it is stored), so the transaction's outcome reports it to StorageHealth.
+                        if (error as? StorageError)?.storageFault != nil { throw error }
                         try db.execute("ROLLBACK TO batch")
                         try db.execute("RELEASE batch")
                         results.append(.failure(error))

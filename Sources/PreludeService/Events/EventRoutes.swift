@@ -5,18 +5,32 @@ import PreludeStorage
 /// `POST /v1/apps/{app}/events`: validates a batch as a whole, stores it durably, answers
 /// `202 {"accepted": n, "duplicates": m}`.
 package enum EventRoutes {
-    /// Registers the route. The batch is decoded and validated on the worker pool, then handed to the ingestor's
-    /// group commit; the 202 is sent when the commit holding it has finished, without a thread waiting for it.
-    package static func register(on router: inout Router, store: PolicyStore, ingestor: EventIngestor) {
+    /// Registers the route. The batch is decoded and validated on the worker pool, checked against the live
+    /// policy's experiments and the ingestion `budget`, then handed to the ingestor's group commit; the 202 is sent
+    /// when the commit holding it has finished, without a thread waiting for it.
+    package static func register(
+        on router: inout Router, store: PolicyStore, ingestor: EventIngestor, budget: IngestionBudget? = nil
+    ) {
         router.addDeferred(.post, "/v1/apps/{app}/events", options: RouteOptions(maxBodySize: EventBatch.maxBodySize)) {
             request, completion in
             try requireJSON(request)
             let app = request.pathParameters["app"] ?? ""
             // Events are accepted for any app that exists, served or not (a broken policy must not lose them).
-            guard store.snapshot(app: app) != nil || store.unavailability(app: app) != nil else {
-                throw PolicyStoreProblem.unknownApp(app)
-            }
+            let snapshot = store.snapshot(app: app)
+            let unavailable = snapshot == nil ? store.unavailability(app: app) : nil
+            guard snapshot != nil || unavailable != nil else { throw PolicyStoreProblem.unknownApp(app) }
+            let address = budget?.clientAddress(request)
+            if let budget, let address { try budget.precheck(address: address) }
             let batch = try EventBatch.decode(request.body, now: ingestor.now)
+            if let snapshot {
+                let problems = batch.problems(against: snapshot.document)
+                guard problems.isEmpty else { throw PublicProblem.unprocessable(problems) }
+            } else if let unavailable, batch.namesExperiments {
+                // No live document to check the experiments against: 503, so the client keeps the batch and
+                // retries once the policy is fixed (untagged events are still stored).
+                throw PublicProblem.unavailable(app, unavailable)
+            }
+            if let budget, let address { try budget.admit(batch, address: address) }
             ingestor.submit(app: app, batch: batch) { result in
                 completion(
                     result.map { outcome in
@@ -28,7 +42,8 @@ package enum EventRoutes {
                         if let error = error as? StorageError, error.isForeignKeyViolation {
                             return PolicyStoreProblem.unknownApp(app)
                         }
-                        return error
+                        // A full disk or failing storage: 503 with Retry-After, never a 202 for what is not stored.
+                        return StorageHealth.problem(for: error) ?? error
                     })
             }
         }
@@ -81,9 +96,4 @@ package enum EventRoutes {
                 headers: ["Accept-Post": "application/json"])
         }
     }
-}
-
-extension StorageError {
-    /// SQLITE_CONSTRAINT_FOREIGNKEY (787): a row refers to a parent that does not exist.
-    fileprivate var isForeignKeyViolation: Bool { extendedCode == 787 }
 }

@@ -16,7 +16,7 @@ package enum PublicRoutes {
     /// Registers every public route.
     package static func register(
         on router: inout Router, store: PolicyStore, cacheControl: PolicyCacheControl, events: EventIngestor,
-        clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+        eventBudget: IngestionBudget? = nil, clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) {
         router.add(.get, "/v1/apps/{app}/policy/document", options: RouteOptions(runsInline: true)) { request in
             let snapshot = try liveSnapshot(request, store: store)
@@ -92,7 +92,7 @@ package enum PublicRoutes {
             return response
         }
 
-        EventRoutes.register(on: &router, store: store, ingestor: events)
+        EventRoutes.register(on: &router, store: store, ingestor: events, budget: eventBudget)
     }
 
     /// The live snapshot of the `{app}` in the path, or the 404 (unknown) / 503 (not servable) problem.

@@ -1,0 +1,110 @@
+import PreludeCore
+import PreludeHTTP
+import PreludePreview
+import PreludeStorage
+
+extension AdminAPI {
+    /// The policy preview (docs/preview.md): every screen of the live policy, of a stored revision, or of a proposed
+    /// document next to the live one, as one self-contained HTML page. Read scope: nothing is written.
+    ///
+    /// Rendered per request, off the policy hot path: a preview is a review tool, asked for by people.
+    func registerPreviewRoutes(on router: inout Router) {
+        add(&router, .get, "/v1/admin/apps/{app}/preview", query: []) { [self] context in
+            let app = context.parameter("app")
+            return Self.html(PreviewRenderer.render(try liveInput(app)))
+        }
+        add(&router, .get, "/v1/admin/apps/{app}/revisions/{number}/preview", query: []) { [self] context in
+            let app = context.parameter("app")
+            let number = try Self.revisionNumber(context.parameter("number"))
+            return Self.html(PreviewRenderer.render(try revisionInput(app: app, number: number)))
+        }
+        // Previewing a proposed document changes nothing, so a read token may use it.
+        add(&router, .post, "/v1/admin/apps/{app}/preview", scope: .read, query: []) { [self] context in
+            let app = context.parameter("app")
+            let candidate = try AdminRequestBody.parse(context.request)
+            let live = store.snapshot(app: app)
+            if live == nil, store.unavailability(app: app) == nil { throw PolicyStoreProblem.unknownApp(app) }
+            let validation = PolicyValidator.validate(candidate)
+            guard let document = validation.document else {
+                throw AdminProblem.invalidPolicy(
+                    validation.problems,
+                    detail: "\(validation.problems.count) problem\(validation.problems.count == 1 ? "" : "s"); "
+                        + "nothing to preview")
+            }
+            guard document.app.id == app else {
+                throw ProblemDetails(
+                    status: .unprocessableContent, type: PolicyStoreProblem.appMismatch,
+                    detail: "the document is for app \"\(document.app.id)\", not \"\(app)\"",
+                    errors: [
+                        FieldProblem(
+                            pointer: "/app/id", code: "app.mismatch",
+                            detail: "app.id must be \"\(app)\" at this address")
+                    ])
+            }
+            let proposed = PreviewInput(
+                document: document, origin: "proposed (not saved)", sha256: Self.sha256(of: document))
+            return Self.html(PreviewRenderer.render(proposed, comparedWith: live.map(Self.input)))
+        }
+    }
+
+    /// The live revision's preview input; 404 for an unknown app, 503 when its live revision cannot be served.
+    private func liveInput(_ app: String) throws -> PreviewInput {
+        guard let snapshot = store.snapshot(app: app) else {
+            if let reason = store.unavailability(app: app) { throw PublicProblem.unavailable(app, reason) }
+            throw PolicyStoreProblem.unknownApp(app)
+        }
+        return Self.input(snapshot)
+    }
+
+    private static func input(_ snapshot: LiveSnapshot) -> PreviewInput {
+        PreviewInput(
+            document: snapshot.document, origin: "revision \(snapshot.revision) (live)", revision: snapshot.revision,
+            sha256: SHA256.hex(SHA256.digest(snapshot.canonicalBytes)))
+    }
+
+    /// A stored revision's preview input; 404 for an unknown app or revision, 422 when it no longer validates.
+    private func revisionInput(app: String, number: Int) throws -> PreviewInput {
+        let text = try database.read { db -> String?? in
+            guard try db.queryOne("SELECT 1 FROM apps WHERE id = ?", [.text(app)]) != nil else { return nil }
+            return .some(
+                try db.scalar(
+                    "SELECT document FROM policy_revisions WHERE app_id = ? AND number = ?",
+                    [.text(app), .integer(Int64(number))], as: String.self))
+        }
+        guard let found = text else { throw PolicyStoreProblem.unknownApp(app) }
+        guard let found else {
+            throw ProblemDetails(
+                status: .notFound, type: PolicyStoreProblem.unknownRevision,
+                detail: "app \"\(app)\" has no revision \(number)")
+        }
+        let validation = PolicyValidator.validate(try JSONValue(parsing: found))
+        guard let document = validation.document else {
+            throw ProblemDetails(
+                status: .unprocessableContent, type: PolicyStoreProblem.invalidRevision,
+                detail: "revision \(number) does not validate with this version of the service",
+                errors: validation.problems.map {
+                    FieldProblem(pointer: $0.pointer.description, code: $0.code.rawValue, detail: $0.message)
+                })
+        }
+        let live = store.snapshot(app: app)?.revision == number
+        return PreviewInput(
+            document: document, origin: "revision \(number)\(live ? " (live)" : "")", revision: number,
+            sha256: Self.sha256(of: document))
+    }
+
+    /// SHA-256 (hex) of the document's canonical JSON, the bytes a live snapshot serves.
+    private static func sha256(of document: PolicyDocument) -> String {
+        SHA256.hex(SHA256.digest(document.jsonValue.serializedBytes()))
+    }
+
+    /// An HTML page: never stored by shared caches, and (RFC 9110 has no say; CSP Level 3 does) allowed to load
+    /// nothing but its own inline style, so copy can never become script even if escaping failed.
+    private static func html(_ page: String) -> HTTPResponse {
+        var response = HTTPResponse(status: .ok, body: Array(page.utf8))
+        response.headers.set("Content-Type", "text/html; charset=utf-8")
+        response.headers.set("Cache-Control", "no-store")
+        response.headers.set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
+        response.headers.set("X-Content-Type-Options", "nosniff")
+        return response
+    }
+}

@@ -1,0 +1,231 @@
+#!/usr/bin/env python3
+"""Real-browser test of `prelude policy preview` (issue 14), in Debian's headless Chromium driven by Playwright.
+
+Usage: scripts/preview-browser-test.py PRELUDE_BINARY [--screenshots DIR]
+
+Renders the demo policy twice, a right-to-left test policy, a deliberately bad policy and a changed demo policy
+compared with the demo, opens them in Chromium and checks:
+  - the two renders are byte-identical, and so are screenshots of them;
+  - the page loads nothing but itself (no network, no external asset);
+  - every feature x locale of the demo has its screens (every screen the feature writes copy for, per variant);
+  - nothing overflows: no text box's scrollHeight/scrollWidth exceeds its box, and the measure agrees;
+  - dark mode renders (dark devices have dark surfaces; the theme switch hides one theme);
+  - Arabic and Hebrew screens render right to left, English left to right;
+  - the bad policy's lint findings appear on its screens, offending words in <mark>, HTML in copy stays text,
+    and its overlong message overflows in the browser as the measure says;
+  - comparing with the live document marks exactly the screens that changed.
+Chromium is /usr/bin/chromium or $CHROMIUM; if it cannot start, the test fails (it never skips).
+"""
+import argparse
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+REPO = Path(__file__).resolve().parent.parent
+FIXTURES = REPO / "Tests/PreludePreviewTests/Fixtures"
+DEMO = REPO / "config/demo-policy.json"
+failures = []
+
+
+def check(condition, message):
+    print(("ok   " if condition else "FAIL ") + message)
+    if not condition:
+        failures.append(message)
+
+
+def render(binary, policy, out, against=None):
+    command = [binary, "policy", "preview", str(policy), "--output", str(out)]
+    if against:
+        command += ["--against", str(against)]
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    return out / "index.html"
+
+
+def policy_locales(doc):
+    locales = {doc["app"]["defaultLocale"]}
+    layers = [doc.get("defaults", {})]
+    for feature in doc["features"].values():
+        layers.append(feature)
+        layers += [rule.get("set", {}) for rule in feature.get("targeting", [])]
+    for experiment in doc.get("experiments", []):
+        layers += [variant.get("set", {}) for variant in experiment["variants"]]
+    for layer in layers:
+        locales |= set(layer.get("copy", {}).keys())
+    return locales
+
+
+def figures(page):
+    return page.eval_on_selector_all(
+        "main figure.screen",
+        """els => els.map(e => ({feature: e.dataset.feature, locale: e.dataset.locale, variant: e.dataset.variant,
+            action: e.dataset.action, screen: e.dataset.screen, overflow: e.dataset.overflow,
+            findings: +e.dataset.findings, change: e.dataset.change, id: e.id}))""",
+    )
+
+
+def real_overflows(page, root="main"):
+    """Text boxes whose content is taller or wider than the box (CSS clips each at the screen's budget)."""
+    return page.eval_on_selector_all(
+        f"{root} .t",
+        """els => els.filter(e => e.offsetParent !== null &&
+                 (e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1))
+             .map(e => e.closest('figure').id + ' ' + e.dataset.field + ' ' + e.closest('.device').dataset.theme)""",
+    )
+
+
+def open_page(browser, path, external):
+    page = browser.new_page(viewport={"width": 1280, "height": 900}, device_scale_factor=1)
+    page.on("request", lambda request: None if request.url.startswith("file://") else external.append(request.url))
+    page.goto(path.as_uri())
+    return page
+
+
+def luminance(css_colour):
+    parts = css_colour[css_colour.index("(") + 1 : css_colour.index(")")].split(",")
+    r, g, b = (float(p) for p in parts[:3])
+    return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("binary")
+    parser.add_argument("--screenshots", help="folder for the PNG screenshots (default: a temporary folder)")
+    args = parser.parse_args()
+    chromium = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    work = Path(tempfile.mkdtemp(prefix="preview-browser-"))
+    shots = Path(args.screenshots) if args.screenshots else work / "screenshots"
+    shots.mkdir(parents=True, exist_ok=True)
+
+    demo1 = render(args.binary, DEMO, work / "demo1")
+    demo2 = render(args.binary, DEMO, work / "demo2")
+    check(demo1.read_bytes() == demo2.read_bytes(), "two renders of the demo policy are byte-identical")
+    rtl = render(args.binary, FIXTURES / "rtl-policy.json", work / "rtl")
+    bad = render(args.binary, FIXTURES / "bad-policy.json", work / "bad")
+    changed_policy = json.loads(DEMO.read_text())
+    changed_policy["features"]["camera"]["copy"]["en"]["prime"]["title"] = "Scan documents with {appName}"
+    (work / "changed.json").write_text(json.dumps(changed_policy, ensure_ascii=False))
+    compared = render(args.binary, work / "changed.json", work / "compared", against=DEMO)
+
+    external = []
+    with sync_playwright() as playwright:
+        try:
+            browser = playwright.chromium.launch(
+                executable_path=chromium, headless=True, args=["--no-sandbox", "--disable-gpu"])
+        except Exception as error:  # noqa: BLE001 - any failure to start is fatal, never a skip
+            print(f"FAIL chromium ({chromium}) did not start: {error}", file=sys.stderr)
+            return 1
+        print(f"chromium {browser.version} from {chromium}")
+
+        # The demo: every feature x locale x screen, nothing overflowing, dark mode, identical screenshots.
+        page = open_page(browser, demo1, external)
+        doc = json.loads(DEMO.read_text())
+        found = figures(page)
+        locales = policy_locales(doc)
+        check(len(found) > 0, f"the demo preview draws {len(found)} screens")
+        for feature, policy in doc["features"].items():
+            written = set(policy.get("copy", {}).get(doc["app"]["defaultLocale"], {}).keys())
+            variants = ["base"] + [
+                f"experiment:{e['key']}:{v['name']}"
+                for e in doc.get("experiments", []) if e["feature"] == feature for v in e["variants"]]
+            for locale in sorted(locales):
+                for variant in variants:
+                    drawn = {f["screen"] for f in found
+                             if f["feature"] == feature and f["locale"] == locale and f["variant"] == variant}
+                    missing = written - drawn - {"button"}
+                    check(not missing and "denied" in drawn,
+                          f"demo {feature} {locale} {variant}: screens {sorted(drawn)} cover {sorted(written)}")
+            check(any(f["feature"] == feature and f["screen"] == "button" for f in found) == ("button" in written),
+                  f"demo {feature}: a button caption screen exactly when the feature writes one")
+        check(all(f["overflow"] == "" for f in found), "the measure finds no overflowing text in the demo")
+        overflowing = real_overflows(page)
+        check(not overflowing, f"no text overflows its box in the browser (demo): {overflowing[:5]}")
+        light_bg = page.eval_on_selector("main .device.alert.light .alert-box", "e => getComputedStyle(e).backgroundColor")
+        dark_bg = page.eval_on_selector("main .device.alert.dark .alert-box", "e => getComputedStyle(e).backgroundColor")
+        dark_text = page.eval_on_selector("main .device.sheet.dark .t-title", "e => getComputedStyle(e).color")
+        check(luminance(light_bg) > 0.8 and luminance(dark_bg) < 0.25 and luminance(dark_text) > 0.8,
+              f"dark mode renders: light alert {light_bg}, dark alert {dark_bg}, dark title {dark_text}")
+        visible = "sel => document.querySelectorAll(sel).length - [...document.querySelectorAll(sel)].filter(e => e.offsetParent === null).length"
+        both = (page.evaluate(visible, "main .device.light"), page.evaluate(visible, "main .device.dark"))
+        first = hashlib.sha256(page.screenshot(full_page=False)).hexdigest()
+        page.click("label[for=show-dark]")
+        dark_only = (page.evaluate(visible, "main .device.light"), page.evaluate(visible, "main .device.dark"))
+        check(both[0] > 0 and both[0] == both[1] and dark_only == (0, both[1]),
+              f"the theme switch shows dark only: light/dark visible {both} then {dark_only}")
+        page.click("label[for=show-both]")
+        page.screenshot(path=str(shots / "preview-index.png"))
+        section = page.locator("section.variant").first.bounding_box()
+        page.screenshot(path=str(shots / "preview-screens.png"), full_page=True, clip={
+            "x": section["x"], "y": section["y"], "width": section["width"], "height": min(section["height"], 720)})
+        again = open_page(browser, demo2, external)
+        check(hashlib.sha256(again.screenshot(full_page=False)).hexdigest() == first,
+              "screenshots of the two demo renders are identical")
+        again.close()
+        page.close()
+
+        # Right to left.
+        page = open_page(browser, rtl, external)
+        found = figures(page)
+        for locale in ("ar", "he"):
+            direction = page.eval_on_selector_all(
+                f"main figure[data-locale={locale}] .device .t-message",
+                "els => [...new Set(els.map(e => getComputedStyle(e).direction))]")
+            check(direction == ["rtl"], f"{locale} screens render right to left ({direction})")
+        direction = page.eval_on_selector_all(
+            "main figure[data-locale=en] .device .t-message", "els => [...new Set(els.map(e => getComputedStyle(e).direction))]")
+        check(direction == ["ltr"], f"en screens render left to right ({direction})")
+        overflowing = real_overflows(page)
+        check(not overflowing, f"no text overflows in the right-to-left policy: {overflowing[:5]}")
+        page.locator("figure[data-locale=ar][data-action=prime]").first.screenshot(path=str(shots / "preview-rtl.png"))
+        page.locator("figure[data-locale=ar][data-action=openSettings]").first.screenshot(
+            path=str(shots / "preview-rtl-alert.png"))
+        page.close()
+
+        # The bad policy: findings on screens, marks, escaping, overflow the browser sees too.
+        page = open_page(browser, bad, external)
+        rules = set(page.eval_on_selector_all("main li.finding", "els => els.map(e => e.dataset.rule)"))
+        check({"PA-1", "PA-2", "PA-3", "PA-6", "DN-2"} <= rules, f"lint findings appear on the bad policy's screens: {sorted(rules)}")
+        marks = set(page.eval_on_selector_all("main mark", "els => els.map(e => e.textContent.toLowerCase())"))
+        check({"allow", "free"} <= marks, f"offending words are highlighted: {sorted(marks)}")
+        check(page.evaluate("document.scripts.length") == 0, "no script element (copy's <script> stays text)")
+        title = page.eval_on_selector("main figure[data-feature=camera][data-action=deniedScreen] .t-title", "e => e.textContent")
+        check("<script>" in title, f"HTML in copy is shown as text: {title!r}")
+        check(page.eval_on_selector("h1", "e => e.children.length") == 0 and "<b>App</b>" in page.inner_text("h1"),
+              "HTML in the app name is shown as text")
+        measured = [f for f in figures(page) if "message" in f["overflow"].split()]
+        check([f["feature"] for f in measured] == ["microphone"], f"the measure flags the overlong message: {[f['id'] for f in measured]}")
+        overflowing = real_overflows(page)
+        check(overflowing and all(o.startswith("s.microphone.en.base.prime message") for o in overflowing),
+              f"the browser sees the same overflow: {overflowing}")
+        page.locator("figure[data-feature=tracking][data-action=prime]").screenshot(path=str(shots / "preview-lint.png"))
+        page.close()
+
+        # A change compared with the live document.
+        page = open_page(browser, compared, external)
+        found = figures(page)
+        changed = sorted(f["id"] for f in found if f["change"] == "changed")
+        expected = sorted(f["id"] for f in found
+                          if f["feature"] == "camera" and f["locale"] == "en" and f["action"] == "prime")
+        check(changed == expected and len(expected) == 3, f"exactly the changed screens are marked: {changed}")
+        check(all(f["change"] in ("unchanged", "changed") for f in found), "no screen is added or removed by a copy change")
+        check(page.locator("figure.changed .side.live").count() == len(expected), "each changed screen shows the live one beside it")
+        page.locator("figure.changed").first.screenshot(path=str(shots / "preview-changed.png"))
+        page.close()
+        browser.close()
+
+    check(not external, f"the pages load nothing from outside: {external[:5]}")
+    print(f"screenshots in {shots}")
+    if failures:
+        print(f"{len(failures)} check(s) failed", file=sys.stderr)
+        return 1
+    print("preview browser test passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
