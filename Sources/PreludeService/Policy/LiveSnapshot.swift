@@ -27,8 +27,9 @@ package final class LiveSnapshot: Sendable {
     /// The revision's message, if any.
     package let message: String?
     /// Every locale with copy in the document, plus its default locale.
-    package let availableLocales: Set<LocaleTag>
-    /// Which client inputs can change a resolved policy of this document (the cache key keeps only those).
+    package var availableLocales: Set<LocaleTag> { keyShape.availableLocales }
+    /// Which client inputs can change a resolved policy of this document (the cache key keeps only those);
+    /// derived by the core, next to the resolver that reads them.
     package let keyShape: ResolutionKeyShape
     /// Resolved-policy responses prepared for this revision, by resolution.
     package let resolvedResponses: LRUCache<ResolutionKey, ResolvedPolicyResponse.Entry>
@@ -52,7 +53,6 @@ package final class LiveSnapshot: Sendable {
         self.createdAt = createdAt
         self.author = author
         self.message = message
-        availableLocales = document.availableLocales
         keyShape = ResolutionKeyShape(document)
         resolvedResponses = LRUCache(capacity: resolvedCacheCapacity)
         resolvedPolicies = LRUCache(capacity: resolvedCacheCapacity)

@@ -1,24 +1,25 @@
-import PreludeCore
-
-/// Which client inputs can change the resolved policy of one document, and the experiments' bucketing inputs.
+/// Which client inputs can change what ``PolicyResolver`` resolves for one document, with what the key needs to
+/// serve and bucket: the document's locales and the experiments' precomputed bucket ranges.
 ///
-/// Computed once per revision. A ``ResolutionKey`` keeps only the inputs that matter, so clients that differ
-/// only in, say, app version share one prepared response when no rule targets app versions.
-package struct ResolutionKeyShape: Sendable {
+/// Computed once per document (a server keeps it with the live revision). A ``ResolutionKey`` keeps only the
+/// inputs that matter, so clients that differ only in, say, app version share one resolution when no rule
+/// targets app versions. It lives next to the resolver because it must name every input the resolver reads:
+/// `ResolutionKeyPropertyTests` checks over generated documents that equal keys give identical resolved policies.
+public struct ResolutionKeyShape: Sendable {
     /// One experiment's bucketing inputs, in document order.
-    package struct ExperimentInputs: Sendable {
+    public struct ExperimentInputs: Sendable {
         /// The hash seed.
-        package let seed: String
+        public let seed: String
         /// The variants' weights, in bucket order.
-        package let weights: [Double]
+        public let weights: [Double]
         /// The enrolled fraction.
-        package let coverage: Double
+        public let coverage: Double
         /// The variants' bucket ranges, computed once as `Bucketing.assign` computes them per call; nil when the
         /// weights cannot be normalised (then nobody is enrolled).
-        package let ranges: [Bucketing.BucketRange]?
+        public let ranges: [Bucketing.BucketRange]?
 
         /// The inputs of one experiment.
-        package init(seed: String, weights: [Double], coverage: Double) {
+        public init(seed: String, weights: [Double], coverage: Double) {
             self.seed = seed
             self.weights = weights
             self.coverage = coverage
@@ -28,7 +29,7 @@ package struct ResolutionKeyShape: Sendable {
         }
 
         /// The variant index `installId` draws, or nil when not enrolled; equal to `Bucketing.assign`.
-        package func variant(for installId: String) -> Int? {
+        public func variant(for installId: String) -> Int? {
             guard let ranges, let n = Bucketing.hash(seed: seed, value: installId, version: 2) else { return nil }
             return Bucketing.chooseVariation(n, ranges: ranges)
         }
@@ -36,18 +37,22 @@ package struct ResolutionKeyShape: Sendable {
 
     /// True when a rule matches on locales (then the client's *preferred* locale, not only the served one,
     /// changes the result).
-    package let usesPreferredLocale: Bool
+    public let usesPreferredLocale: Bool
     /// True when a rule matches on the OS version or a strategy may be `button` (which needs the OS version).
-    package let usesOSVersion: Bool
+    public let usesOSVersion: Bool
     /// True when a rule matches on the app version.
-    package let usesAppVersion: Bool
+    public let usesAppVersion: Bool
     /// The experiments, in document order.
-    package let experiments: [ExperimentInputs]
+    public let experiments: [ExperimentInputs]
+    /// Every locale with copy in the document, plus its default locale (what the served locale is chosen from).
+    public let availableLocales: Set<LocaleTag>
+    /// The document's default locale.
+    public let defaultLocale: LocaleTag
 
-    /// The shape of `document`.
-    package init(_ document: PolicyDocument) {
+    /// The shape of `document`: walks every override and rule the resolver may apply.
+    public init(_ document: PolicyDocument) {
         var locales = false
-        var os = false
+        var os = document.defaults.strategy == .button
         var app = false
         for policy in document.features.values {
             if policy.settings.strategy == .button { os = true }
@@ -68,5 +73,7 @@ package struct ResolutionKeyShape: Sendable {
         experiments = document.experiments.map {
             ExperimentInputs(seed: $0.hashSeed, weights: $0.variants.map(\.weight), coverage: $0.coverage)
         }
+        availableLocales = document.availableLocales
+        defaultLocale = document.app.defaultLocale
     }
 }
