@@ -391,8 +391,12 @@ final class HTTPConnection: @unchecked Sendable {
                 headers: HTTPHeaders(),
                 framing: .none, keepAlive: false, expectsContinue: false)
         }
+        // The id the answer will carry, drawn now so the event's log line names it too.
+        if requestID == nil, loop.core.requestIDHeader != nil { requestID = loop.requestIDs.next() }
         loop.core.configuration.eventHandler?(
-            .protocolError(status: error.status.code, reason: error.reason, remoteAddress: remoteAddress))
+            .protocolError(
+                status: error.status.code, reason: error.reason, remoteAddress: remoteAddress,
+                requestID: requestID ?? ""))
         closeAfterResponse = true
         drainBeforeClose = true
         phase = .processing

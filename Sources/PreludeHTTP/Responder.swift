@@ -88,7 +88,8 @@ package struct Responder: Sendable {
             do {
                 return try route.handler(request)
             } catch {
-                return render(error, route: route, method: head.method, eventHandler: eventHandler)
+                return render(
+                    error, route: route, method: head.method, requestID: requestID, eventHandler: eventHandler)
             }
         }
     }
@@ -109,11 +110,12 @@ package struct Responder: Sendable {
                 switch result {
                 case .success(let response): completion(response)
                 case .failure(let error):
-                    completion(render(error, route: route, method: method, eventHandler: eventHandler))
+                    completion(
+                        render(error, route: route, method: method, requestID: requestID, eventHandler: eventHandler))
                 }
             }
         } catch {
-            completion(render(error, route: route, method: method, eventHandler: eventHandler))
+            completion(render(error, route: route, method: method, requestID: requestID, eventHandler: eventHandler))
         }
     }
 
@@ -126,11 +128,13 @@ package struct Responder: Sendable {
     }
 
     private static func render(
-        _ error: any Error, route: Router.Route, method: HTTPMethod,
+        _ error: any Error, route: Router.Route, method: HTTPMethod, requestID: String,
         eventHandler: (@Sendable (HTTPServerEvent) -> Void)?
     ) -> HTTPResponse {
         if let error = error as? any HTTPResponseError { return error.response() }
-        eventHandler?(.handlerFailed(method: method, route: route.pattern, error: String(describing: error)))
+        eventHandler?(
+            .handlerFailed(
+                method: method, route: route.pattern, error: String(describing: error), requestID: requestID))
         return ProblemDetails(status: .internalServerError, detail: "the server failed to handle the request")
             .response()
     }

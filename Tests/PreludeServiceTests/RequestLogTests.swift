@@ -247,6 +247,33 @@ import Testing
         #expect(!(listening["port"] is String))
     }
 
+    @Test func refusedAuthenticationAndProtocolErrorLinesCarryTheRequestID() throws {
+        let lines = RequestLogTests.Lines()
+        var configuration = ServiceFixture.make(fixture)
+        configuration.logLevel = .debug
+        configuration.adminToken = RedactedSecret("prelude_admin_secret_0123456789abcdef0123456789")
+        let logger = Logger(level: .debug) { line in lines.value.withLock { $0.append(line) } }
+        let service = try PreludeService.start(configuration: configuration, logger: logger)
+        let port = service.port
+        defer { service.stop() }
+
+        let refused = try RequestLogTests.Client.exchange(
+            port: port,
+            "GET /v1/admin/apps HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer wrong\r\nX-Request-ID: trace-7\r\n"
+                + "Connection: close\r\n\r\n")
+        #expect(refused.status == 401)
+        let malformed = try RequestLogTests.Client.exchange(port: port, "GET / HTTP/9.9\r\nHost: t\r\n\r\n")
+        let malformedID = try #require(malformed.headers["x-request-id"])
+
+        let parsed = lines.all.compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        let failure = try #require(parsed.first { $0["msg"] as? String == "admin authentication failed" })
+        #expect(failure["request_id"] as? String == "trace-7")
+        let protocolError = try #require(parsed.first { $0["msg"] as? String == "request refused" })
+        #expect(protocolError["request_id"] as? String == malformedID)
+    }
+
     @Test(arguments: [(8080.0, "8080"), (0.25, "0.25"), (-3, "-3"), (Double.nan, "null"), (1e300, "1e+300")])
     func rendersNumbersAsJSONNumbers(value: Double, expected: String) {
         #expect(Logger.number(value) == expected)

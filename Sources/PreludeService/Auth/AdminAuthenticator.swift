@@ -57,24 +57,24 @@ package final class AdminAuthenticator: Sendable {
         // RFC 6750 §2.3 allows access_token in the query; we refuse it because URLs end up in logs and histories.
         if request.queryValue("access_token") != nil {
             throw failure(
-                address, now: now, reason: "token in query string",
+                address, requestID: request.requestID, now: now, reason: "token in query string",
                 detail: "send the token in an Authorization: Bearer header, never in the URL")
         }
         guard values.count == 1, let secret = Self.bearerCredentials(values[0]) else {
             throw failure(
-                address, now: now, reason: "malformed Authorization",
+                address, requestID: request.requestID, now: now, reason: "malformed Authorization",
                 detail: "the Authorization field must be exactly one 'Bearer <token>'")
         }
         let token: AdminToken?
         do {
             token = try tokens.authenticate(secret: secret)
         } catch {
-            logger.error("admin token lookup failed", ["error": "\(error)"])
+            logger.error("admin token lookup failed", ["error": "\(error)", "request_id": request.requestID])
             throw ProblemDetails(status: .serviceUnavailable, detail: "the token store is unavailable; retry later")
         }
         guard let token else {
             throw failure(
-                address, now: now, reason: "unknown or revoked token",
+                address, requestID: request.requestID, now: now, reason: "unknown or revoked token",
                 detail: "the token is unknown or revoked" + (noTokensExist() ? Self.howToCreate : ""))
         }
         guard token.scope.allows(required) else {
@@ -105,13 +105,16 @@ package final class AdminAuthenticator: Sendable {
 
     private func noTokensExist() -> Bool { ((try? tokens.activeCount()) ?? 1) == 0 }
 
-    private func failure(_ address: String, now: Double, reason: String, detail: String) -> ProblemDetails {
+    private func failure(_ address: String, requestID: String, now: Double, reason: String, detail: String)
+        -> ProblemDetails
+    {
         let wait = limiter.withLock { limiter -> Int? in
             let wait = limiter.retryAfter(address, now: now)
             limiter.recordFailure(address, now: now)
             return wait
         }
-        logger.warning("admin authentication failed", ["address": address, "reason": reason])
+        logger.warning(
+            "admin authentication failed", ["address": address, "reason": reason, "request_id": requestID])
         if let wait {
             // RFC 6585 §4: 429 with Retry-After (delay-seconds, RFC 9110 §10.2.3), instead of the 401.
             return ProblemDetails(

@@ -108,12 +108,14 @@ package final class Observability: Sendable {
             },
             eventHandler: { event in
                 switch event {
-                case .handlerFailed(let method, let route, let error):
-                    logger.error("handler failed", ["method": method.rawValue, "route": route, "error": error])
-                case .protocolError(let status, let reason, let remoteAddress):
+                case .handlerFailed(let method, let route, let error, let requestID):
+                    logger.error(
+                        "handler failed",
+                        ["method": method.rawValue, "route": route, "error": error, "request_id": requestID])
+                case .protocolError(let status, let reason, let remoteAddress, let requestID):
                     // The request line (status, request id) is logged by the request log; this adds the reason.
                     logger.debug(
-                        "request refused", ["reason": reason, "remote": remoteAddress],
+                        "request refused", ["reason": reason, "remote": remoteAddress, "request_id": requestID],
                         numbers: ["status": Double(status)])
                 case .acceptFailed(let error):
                     logger.error("accept failed", ["error": error.description])
