@@ -17,9 +17,10 @@ let package = Package(
         .target(name: "PreludeCore", path: "Sources/PreludeCore"),
         .target(name: "PreludeHTTP", dependencies: ["CZlib"], path: "Sources/PreludeHTTP"),
         .target(name: "PreludeStorage", dependencies: ["CSQLite"], path: "Sources/PreludeStorage"),
+        .target(name: "PreludePreview", dependencies: ["PreludeCore"], path: "Sources/PreludePreview"),
         .target(
             name: "PreludeService",
-            dependencies: ["PreludeCore", "PreludeHTTP", "PreludeStorage"],
+            dependencies: ["PreludeCore", "PreludeHTTP", "PreludeStorage", "PreludePreview"],
             path: "Sources/PreludeService",
             swiftSettings: [.unsafeFlags(["-enable-testing"])]
         ),
