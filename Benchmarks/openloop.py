@@ -7,9 +7,11 @@ sustained, p99 under 50 ms" is an open-loop statement: offer exactly that rate a
 from the moment it was *due* to be sent until its answer is read. A batch that waits for a free connection, or
 for this process, counts that wait too (no coordinated omission), so the figures are conservative.
 
-Every event id is unique (run id, batch number, index) and each batch is one install's events under a random
-install id, as the mobile SDK sends them; `--installs-per-batch 100` mixes 100 installs from a pool of 1,000 per
-batch instead. Prints one JSON object: offered and achieved rates, latency percentiles in ms, statuses, and the
+Every event id is unique and each batch is one install's events under a random install id, as the mobile SDK
+sends them; `--installs-per-batch 100` mixes 100 installs from a pool of 1,000 per batch instead (a relay). Event
+ids are UUIDv7 stamped with the batch's due time, as the SDK makes them (`--ids counter`: "<run id>-<batch>-<index>",
+the shape before issue 16). Install ids start with the run id, so the stored events of a run can be counted
+(`install_id LIKE '<run id>-%'`). Prints one JSON object: offered and achieved rates, latency percentiles in ms, statuses, and the
 sum of "accepted"/"duplicates" from the 202 answers (compare with the events table: scripts/bench.sh public).
 
 Usage: openloop.py --port 8080 --rate 500 --duration 10 [--connections 64] [--batch 100] [--run-id X]
@@ -26,14 +28,23 @@ ACCEPTED = re.compile(rb'"accepted":(\d+),"duplicates":(\d+)')
 TYPES = ["primeShown", "primeAccepted", "primeDismissed", "systemGranted", "systemDenied"]
 
 
-def make_body(run_id, number, batch, installs_per_batch, rng):
-    own = "%016x" % rng.getrandbits(64)
+def uuid7(milliseconds, rng):
+    """A UUIDv7 (RFC 9562) for `milliseconds`, lowercase, as PreludeClient's EventID makes them."""
+    value = (milliseconds & 0xFFFFFFFFFFFF) << 80 | 0x7 << 76 | rng.getrandbits(12) << 64 | 0b10 << 62
+    value |= rng.getrandbits(62)
+    text = "%032x" % value
+    return "%s-%s-%s-%s-%s" % (text[:8], text[8:12], text[12:16], text[16:20], text[20:])
+
+
+def make_body(run_id, number, batch, installs_per_batch, rng, ids, milliseconds):
+    own = "%s-%016x" % (run_id, rng.getrandbits(64))
     events = []
     for i in range(batch):
-        install = own if installs_per_batch <= 1 else "install-%d" % rng.randrange(1000)
+        install = own if installs_per_batch <= 1 else "%s-install-%d" % (run_id, rng.randrange(1000))
+        event_id = uuid7(milliseconds, rng) if ids == "uuid7" else "%s-%d-%d" % (run_id, number, i)
         events.append(
-            '{"id":"%s-%d-%d","installId":"%s","type":"%s","feature":"camera","occurredAt":"2026-11-22T12:30:00Z"}'
-            % (run_id, number, i, install, TYPES[i % len(TYPES)])
+            '{"id":"%s","installId":"%s","type":"%s","feature":"camera","occurredAt":"2026-11-22T12:30:00Z"}'
+            % (event_id, install, TYPES[i % len(TYPES)])
         )
     return ('{"events":[' + ",".join(events) + "]}").encode()
 
@@ -60,6 +71,7 @@ async def main():
     parser.add_argument("--connections", type=int, default=64, help="keep-alive connections in the pool")
     parser.add_argument("--batch", type=int, default=100)
     parser.add_argument("--installs-per-batch", type=int, default=1)
+    parser.add_argument("--ids", choices=["uuid7", "counter"], default="uuid7", help="event id shape")
     parser.add_argument("--run-id", default="open%d" % int(time.time()))
     args = parser.parse_args()
 
@@ -71,8 +83,10 @@ async def main():
     )
     # Bodies are built before the clock starts, so building them never delays a send.
     requests = []
+    begin = int(time.time() * 1000) + 200
     for n in range(total):
-        body = make_body(args.run_id, n, args.batch, args.installs_per_batch, rng)
+        due = begin + int(n * 1000 / args.rate)
+        body = make_body(args.run_id, n, args.batch, args.installs_per_batch, rng, args.ids, due)
         requests.append((head % len(body)).encode() + body)
 
     pool = asyncio.Queue()
@@ -116,6 +130,7 @@ async def main():
         json.dumps(
             {
                 "run_id": args.run_id,
+                "ids": args.ids,
                 "batches": total,
                 "events_sent": total * args.batch,
                 "offered_events_per_s": round(args.rate * args.batch),

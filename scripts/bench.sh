@@ -15,7 +15,7 @@
 #               policy-fetch cost as the policy grows (Benchmarks/make-large-policy.py)
 #   compare     two `prelude` binaries in the same run, rounds interleaved (BEFORE_BIN, AFTER_BIN; AFTER_BIN defaults
 #               to this checkout's release build): decide at c=32 and events open loop at 50,000 events/s (one
-#               install per batch) — the no-regression record for a change on the ingestion or decide path;
+#               install per batch, then 100) — the no-regression record for a change on the ingestion or decide path;
 #               BEFORE_CONFIG: a config file the baseline understands (e.g. `git show OLD:config/prelude.json`)
 #
 # Settings (environment): REPEATS=3, DURATION=10s, WARMUP=3s, PEERS (default below; add vapor if built),
@@ -206,25 +206,27 @@ public() {
     # 3. Events, batches of 100 (target >= 50,000 events/s sustained, p99 < 50 ms, count in = count stored).
     #    Open loop first (Benchmarks/openloop.py: 500 batches/s offered on a fixed timetable for DURATION, latency
     #    from each batch's due time), then wrk's closed loop at c=32. Each twice: one install per batch (what the
-    #    SDK sends) and 100 installs per batch (a relay mixing devices: one dedupe-index page per event).
+    #    SDK sends) and 100 installs per batch (a relay mixing devices). Event ids are UUIDv7 as the SDK makes them
+    #    (IDS=counter: the "<run>-<batch>-<index>" ids of before issue 16; with them a mixed batch dirties one
+    #    dedupe-index page per install).
     local run_id mode installs seconds="${DURATION%s}"
     for round in $(seq 1 "$REPEATS"); do
         for mode in one:1 mixed:100; do
             installs="${mode#*:}" mode="${mode%%:*}"
             run_id="open$mode$round$(date +%s)"
             taskset -c 1 python3 "$ROOT/Benchmarks/openloop.py" --port "$PUBLIC_PORT" --rate 500 \
-                --duration "$seconds" --installs-per-batch "$installs" --run-id "$run_id" >"$dir/events-open-$mode-r$round.json"
+                --duration "$seconds" --installs-per-batch "$installs" --ids "${IDS:-uuid7}" --run-id "$run_id" >"$dir/events-open-$mode-r$round.json"
             sleep 1   # every batch is answered before openloop.py exits; this only lets the log settle
             printf 'events-open-%s-r%s\t%s\tstored %s\n' "$mode" "$round" "$(cat "$dir/events-open-$mode-r$round.json")" \
-                "$(sqlite3 "$db" "SELECT count(*) FROM events WHERE client_event_id LIKE '$run_id-%'")" \
+                "$(sqlite3 "$db" "SELECT count(*) FROM events WHERE install_id LIKE '$run_id-%'")" \
                 | tee -a "$dir/summary.tsv"
             run_id="bench$mode$round$(date +%s)"
-            RUN_ID="$run_id" BATCH=100 INSTALLS_PER_BATCH="$installs" public_wrk "events-$mode-c32-r$round" 32 \
+            RUN_ID="$run_id" BATCH=100 INSTALLS_PER_BATCH="$installs" IDS="${IDS:-uuid7}" public_wrk "events-$mode-c32-r$round" 32 \
                 -s "$ROOT/Benchmarks/wrk/events.lua" "http://127.0.0.1:$PUBLIC_PORT/v1/apps/demo/events"
             sleep 1   # batches still in flight when wrk stopped are answered and stored
             printf 'events-%s-c32-r%s\t%s\tstored %s\n' "$mode" "$round" \
                 "$(grep -h '^events generated' "$dir/events-$mode-c32-r$round.txt")" \
-                "$(sqlite3 "$db" "SELECT count(*) FROM events WHERE client_event_id LIKE '$run_id-%'")" \
+                "$(sqlite3 "$db" "SELECT count(*) FROM events WHERE install_id LIKE '$run_id-%'")" \
                 | tee -a "$dir/summary.tsv"
         done
     done
@@ -265,7 +267,7 @@ compare() {
         swift build --package-path "$ROOT" -c release --product prelude >&2
         AFTER_BIN="$(swift build --package-path "$ROOT" -c release --show-bin-path)/prelude"
     fi
-    local dir="$OUT/public" db="$OUT/public/prelude.sqlite" round side bin run_id seconds="${DURATION%s}"
+    local dir="$OUT/public" db="$OUT/public/prelude.sqlite" round side bin run_id mode installs seconds="${DURATION%s}"
     mkdir -p "$dir"
     : >"$dir/summary.tsv"
     for round in $(seq 1 "$REPEATS"); do
@@ -276,13 +278,18 @@ compare() {
             start_prelude "$ROOT/config/demo-policy.json" "$db" || return 1
             public_wrk "decide-$side-c32-r$round" 32 -s "$ROOT/Benchmarks/wrk/decide.lua" \
                 "http://127.0.0.1:$PUBLIC_PORT/v1/apps/demo/decide"
-            run_id="open$side$round$(date +%s)"
-            taskset -c 1 python3 "$ROOT/Benchmarks/openloop.py" --port "$PUBLIC_PORT" --rate 500 \
-                --duration "$seconds" --installs-per-batch 1 --run-id "$run_id" >"$dir/events-open-$side-r$round.json"
-            sleep 1
-            printf 'events-open-%s-r%s\t%s\tstored %s\n' "$side" "$round" "$(cat "$dir/events-open-$side-r$round.json")" \
-                "$(sqlite3 "$db" "SELECT count(*) FROM events WHERE client_event_id LIKE '$run_id-%'")" \
-                | tee -a "$dir/summary.tsv"
+            for mode in one:1 mixed:100; do
+                installs="${mode#*:}" mode="${mode%%:*}"
+                run_id="open$side$mode$round$(date +%s)"
+                taskset -c 1 python3 "$ROOT/Benchmarks/openloop.py" --port "$PUBLIC_PORT" --rate 500 \
+                    --duration "$seconds" --installs-per-batch "$installs" --ids "${IDS:-uuid7}" --run-id "$run_id" \
+                    >"$dir/events-open-$mode-$side-r$round.json"
+                sleep 1
+                printf 'events-open-%s-%s-r%s\t%s\tstored %s\n' "$mode" "$side" "$round" \
+                    "$(cat "$dir/events-open-$mode-$side-r$round.json")" \
+                    "$(sqlite3 "$db" "SELECT count(*) FROM events WHERE install_id LIKE '$run_id-%'")" \
+                    | tee -a "$dir/summary.tsv"
+            done
             stop_prelude
         done
     done

@@ -1,8 +1,10 @@
--- wrk script: POST /v1/apps/demo/events in batches of BATCH (default 100) events. Every event id is unique
--- (RUN_ID, thread number, counter), so every event must be stored exactly once (scripts/bench.sh public).
+-- wrk script: POST /v1/apps/demo/events in batches of BATCH (default 100) events. Every event id is unique, so
+-- every event must be stored exactly once (scripts/bench.sh public counts them by install id, which starts with
+-- RUN_ID). Ids are UUIDv7 stamped with the send time, as the SDK makes them (PreludeClient's EventID); IDS=counter
+-- gives "<RUN_ID>-<thread>-<counter>", the shape before issue 16.
 --
 -- INSTALLS_PER_BATCH (default 1) is how many installs share one batch. 1 is what the mobile SDK sends: one
--- device's own events, under a random 16-hex-digit install id per batch (so each batch lands at a random place
+-- device's own events, under a random install id per batch (RUN_ID, "-", 16 hex digits) (so each batch lands at a random place
 -- of the dedupe index, as a fleet of devices does). 100 mixes 100 installs drawn from a pool of 1,000 in every
 -- batch (a relay forwarding many devices' events): every event then dirties its own page of the dedupe index.
 -- At the end it prints the events generated, the responses by status and the sum of their "accepted" and
@@ -20,11 +22,25 @@ init = function(args)
     generated, accepted, duplicates, ok202, other = 0, 0, 0, 0, 0
     installs_per_batch = tonumber(os.getenv("INSTALLS_PER_BATCH") or "1")
     types = {"primeShown", "primeAccepted", "primeDismissed", "systemGranted", "systemDenied"}
+    ids = os.getenv("IDS") or "uuid7"
     math.randomseed(os.time() * 100 + thread_id)
 end
 
 local function random_install()
-    return string.format("%08x%08x", math.random(0, 0x7fffffff), math.random(0, 0x7fffffff))
+    return string.format("%s-%08x%08x", run, math.random(0, 0x7fffffff), math.random(0, 0x7fffffff))
+end
+
+-- A UUIDv7 (RFC 9562) for the current time: 48 bits of Unix milliseconds, version 7, variant 10, random bits.
+-- wrk's Lua has no clock finer than os.time(), so the milliseconds advance with a per-thread counter within the
+-- second (ids stay unique and time-ordered; the exact millisecond does not matter to the server).
+local last_second, tick = 0, 0
+local function uuid7()
+    local second = os.time()
+    if second ~= last_second then last_second, tick = second, 0 end
+    tick = tick + 1
+    local ms = second * 1000 + math.floor(tick / 100) % 1000
+    return string.format("%08x-%04x-7%03x-%04x-%04x%08x", math.floor(ms / 0x10000), ms % 0x10000, math.random(0, 0xfff),
+        0x8000 + math.random(0, 0x3fff), math.random(0, 0xffff), math.random(0, 0x7fffffff))
 end
 
 request = function()
@@ -33,11 +49,13 @@ request = function()
     for i = 1, batch do
         generated = generated + 1
         local install = own
-        if installs_per_batch > 1 then install = string.format("install-%d", generated % 1000) end
+        if installs_per_batch > 1 then install = string.format("%s-install-%d", run, generated % 1000) end
+        local id
+        if ids == "counter" then id = string.format("%s-%d-%d", run, thread_id, generated) else id = uuid7() end
         parts[i] = string.format(
-            '{"id":"%s-%d-%d","installId":"%s","type":"%s","feature":"camera",'
+            '{"id":"%s","installId":"%s","type":"%s","feature":"camera",'
                 .. '"occurredAt":"2026-11-22T12:30:00Z"}',
-            run, thread_id, generated, install, types[(generated % #types) + 1])
+            id, install, types[(generated % #types) + 1])
     end
     return wrk.format("POST", "/v1/apps/demo/events", {["Content-Type"] = "application/json"},
         '{"events":[' .. table.concat(parts, ",") .. ']}')

@@ -121,10 +121,10 @@ public actor PreludeClient {
             self.ledger = ledger
         }
         guard let type = step.event(in: decision.events) else { return nil }
+        let occurredAt = Int64((now.secondsSinceEpoch * 1000).rounded())
         let event = QueuedEvent(
-            id: UUID().uuidString, installId: installId, type: type, feature: decision.feature,
-            experiment: decision.variant?.experiment, variant: decision.variant?.variant,
-            occurredAt: Int64((now.secondsSinceEpoch * 1000).rounded()))
+            id: EventID.make(milliseconds: occurredAt), installId: installId, type: type, feature: decision.feature,
+            experiment: decision.variant?.experiment, variant: decision.variant?.variant, occurredAt: occurredAt)
         return try queue.append(event) ? event : nil
     }
 

@@ -6,8 +6,9 @@ import Synchronization
 
 /// Stores validated event batches durably, deduplicated, with group commit.
 ///
-/// Each batch is stored with `INSERT … ON CONFLICT (app_id, install_id, client_event_id) DO NOTHING` through one
-/// cached prepared statement; ``EventIngestionObserver``s see each batch's new rows inside the same transaction,
+/// Each batch is stored with `INSERT … ON CONFLICT DO NOTHING` through one cached prepared statement: the table's
+/// one uniqueness constraint is the dedupe index on (app, install, client event id), which orders UUIDv7 ids by
+/// time (migration 0006, docs/storage.md "Dedupe index"); ``EventIngestionObserver``s see each batch's new rows inside the same transaction,
 /// once per batch (``EventIngestionObserver/didInsert(batch:connection:)``). A batch's outcome is delivered only
 /// after `COMMIT` (synchronous=FULL: on stable storage).
 ///
@@ -51,7 +52,7 @@ package final class EventIngestor: Sendable {
     private static let insertSQL = """
         INSERT INTO events (app_id, install_id, client_event_id, type, feature, experiment, variant, occurred_at, received_at)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-        ON CONFLICT (app_id, install_id, client_event_id) DO NOTHING
+        ON CONFLICT DO NOTHING
         """
 
     private let database: Database
