@@ -1,6 +1,13 @@
-import Foundation
 import PreludeCore
 import PreludeStorage
+
+#if canImport(FoundationEssentials)
+    import Dispatch
+    import FoundationEssentials
+    import Glibc
+#else
+    import Foundation
+#endif
 
 /// Loads the demo policy as revision 1 of app `demo` when the database has no app yet.
 package enum DemoSeeder {
@@ -16,14 +23,13 @@ package enum DemoSeeder {
         _ database: Database, documentText: String, sourcePath: String, now: Date = Date()
     ) throws -> Bool {
         do {
-            let parsed = try JSONSerialization.jsonObject(with: Data(documentText.utf8))
-            guard parsed is [String: Any] else {
+            guard case .object = try JSONValue(parsing: documentText) else {
                 throw StartupError.invalidDemoPolicy(path: sourcePath, reason: "the top level is not an object")
             }
         } catch let error as StartupError {
             throw error
         } catch {
-            throw StartupError.invalidDemoPolicy(path: sourcePath, reason: error.localizedDescription)
+            throw StartupError.invalidDemoPolicy(path: sourcePath, reason: "not valid JSON (\(error))")
         }
         let milliseconds = Int64((now.timeIntervalSince1970 * 1000).rounded())
         // The tag the policy store serves for this revision (PolicyETag) when the document is valid; otherwise a

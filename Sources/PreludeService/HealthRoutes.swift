@@ -1,6 +1,13 @@
-import Foundation
 import PreludeHTTP
 import PreludeStorage
+
+#if canImport(FoundationEssentials)
+    import Dispatch
+    import FoundationEssentials
+    import Glibc
+#else
+    import Foundation
+#endif
 
 /// `GET /healthz` (the process answers) and `GET /readyz` (the database is open and fully migrated, its writes
 /// are not failing on storage, and the service is not draining), both answering JSON.

@@ -1,4 +1,10 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import Dispatch
+    import FoundationEssentials
+    import Glibc
+#else
+    import Foundation
+#endif
 
 /// Writes one JSON object per line (time, level, message, fields) to standard error, dropping lines
 /// below its level. Each line goes out in a single `write(2)` so concurrent lines do not interleave.

@@ -1,7 +1,14 @@
-import Foundation
 import PreludeHTTP
 import PreludeStorage
 import Synchronization
+
+#if canImport(FoundationEssentials)
+    import Dispatch
+    import FoundationEssentials
+    import Glibc
+#else
+    import Foundation
+#endif
 
 /// The running service: database opened and migrated, demo seeded, HTTP server listening.
 ///
@@ -146,7 +153,10 @@ package final class PreludeService: Sendable {
         draining.set()
         if drain, configuration.drainSeconds > 0 {
             logger.info("draining", numbers: ["drainSeconds": configuration.drainSeconds])
-            Thread.sleep(forTimeInterval: configuration.drainSeconds)
+            let nanoseconds = Int(configuration.drainSeconds * 1e9)
+            var duration = timespec(tv_sec: nanoseconds / 1_000_000_000, tv_nsec: nanoseconds % 1_000_000_000)
+            var remaining = timespec()
+            while nanosleep(&duration, &remaining) == -1 && errno == EINTR { duration = remaining }
         }
         logger.info("stopping", numbers: ["gracePeriod": configuration.shutdownGracePeriod])
         // Both listeners drain at the same time, so stopping never takes more than one grace period.

@@ -1,4 +1,10 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import Dispatch
+    import FoundationEssentials
+    import Glibc
+#else
+    import Foundation
+#endif
 
 /// Finds files shipped beside the binary (migrations/, config/) whether it runs from the repository
 /// (`swift run`, `.build/release/prelude`), from an install prefix, or in the container.
@@ -23,12 +29,12 @@ package enum ResourceLocator {
         if path.hasPrefix("/") { return [path] }
         var result = [join(currentDirectory, path)]
         if let executablePath {
-            var directory = (executablePath as NSString).deletingLastPathComponent
+            var directory = FilePath.directory(of: executablePath)
             while !directory.isEmpty {
                 result.append(join(directory, path))
                 result.append(join(join(directory, "share/prelude"), path))
                 if directory == "/" { break }
-                directory = (directory as NSString).deletingLastPathComponent
+                directory = FilePath.directory(of: directory)
             }
         }
         var seen = Set<String>()
@@ -41,6 +47,6 @@ package enum ResourceLocator {
     }
 
     private static func join(_ base: String, _ path: String) -> String {
-        (base as NSString).appendingPathComponent(path)
+        FilePath.join(base, path)
     }
 }

@@ -1,4 +1,10 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import Dispatch
+    import FoundationEssentials
+    import Glibc
+#else
+    import Foundation
+#endif
 
 extension ServiceConfiguration {
     /// Reads the configuration file and merges every source (see `resolve`).

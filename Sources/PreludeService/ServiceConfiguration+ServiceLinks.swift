@@ -66,7 +66,7 @@ package enum ServiceLinkVariables {
     /// `proto://address:port`, e.g. `tcp://10.96.12.34:8080` or `tcp://[fd00::1]:8080`; when given, the port and
     /// protocol must be those of the variable's name.
     private static func isLink(_ value: String, port: String?, protocol expected: String?) -> Bool {
-        guard let separator = value.range(of: "://") else { return false }
+        guard let separator = value.firstRange(of: "://") else { return false }
         let proto = String(value[..<separator.lowerBound])
         guard protocols.contains(proto), expected == nil || proto == expected else { return false }
         let authority = value[separator.upperBound...]

@@ -1,4 +1,12 @@
-import Foundation
+import PreludeCore
+
+#if canImport(FoundationEssentials)
+    import Dispatch
+    import FoundationEssentials
+    import Glibc
+#else
+    import Foundation
+#endif
 
 /// The service's settings after merging, lowest precedence first: built-in defaults, the JSON file
 /// (config/prelude.json), `PRELUDE_*` environment variables, command-line flags.
@@ -108,13 +116,13 @@ package struct ServiceConfiguration: Sendable, Equatable {
 
     /// Applies the JSON file: an object whose keys are setting names; unknown keys are errors.
     mutating func apply(fileText: String, fileName: String) throws(ConfigurationError) {
-        let parsed: Any
+        let parsed: JSONValue
         do {
-            parsed = try JSONSerialization.jsonObject(with: Data(fileText.utf8))
+            parsed = try JSONValue(parsing: fileText)
         } catch {
-            throw ConfigurationError(setting: fileName, problem: "not valid JSON (\(error.localizedDescription))")
+            throw ConfigurationError(setting: fileName, problem: "not valid JSON (\(error))")
         }
-        guard let object = parsed as? [String: Any] else {
+        guard case .object(let object) = parsed else {
             throw ConfigurationError(setting: fileName, problem: "must hold a JSON object of settings")
         }
         for key in object.keys.sorted() {
@@ -125,14 +133,14 @@ package struct ServiceConfiguration: Sendable, Equatable {
                     problem:
                         "unknown key; known: \(ConfigurationSetting.allCases.map(\.jsonKey).joined(separator: ", "))")
             }
-            let value = object[key]!
             let text: String
-            // JSONSerialization gives NSNumber for both numbers and booleans; a boolean's objCType is "c".
-            if setting.isNumeric, let number = value as? NSNumber, String(cString: number.objCType) != "c" {
-                text = number.stringValue
-            } else if !setting.isNumeric, let string = value as? String {
-                text = string
-            } else {
+            switch (object[key]!, setting.isNumeric) {
+            case (.integer(let number), true): text = String(number)
+            // A whole number written as 8080.0 or 8.08e3 is that integer, as before; others fail in apply.
+            case (.double(let number), true):
+                text = number.rounded() == number && abs(number) < 1e15 ? String(Int(number)) : String(number)
+            case (.string(let string), false): text = string
+            default:
                 throw ConfigurationError(
                     setting: source, problem: "must be a JSON \(setting.isNumeric ? "number" : "string")")
             }
@@ -142,7 +150,7 @@ package struct ServiceConfiguration: Sendable, Equatable {
 
     /// Parses and checks one value; `source` names where it came from in the error.
     mutating func apply(_ setting: ConfigurationSetting, _ raw: String, source: String) throws(ConfigurationError) {
-        let value = raw.trimmingCharacters(in: .whitespaces)
+        let value = raw.trimmingWhitespace()
         func fail(_ problem: String) -> ConfigurationError { ConfigurationError(setting: source, problem: problem) }
         /// The value as a whole number in `range`, else the error "'raw' is not <description>".
         func integer(in range: ClosedRange<Int>, _ description: String) throws(ConfigurationError) -> Int {
@@ -151,8 +159,7 @@ package struct ServiceConfiguration: Sendable, Equatable {
         }
         switch setting {
         case .host, .adminHost:
-            let allowed = CharacterSet(
-                charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:")
+            let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:".unicodeScalars)
             guard !value.isEmpty, value.unicodeScalars.allSatisfy(allowed.contains) else {
                 throw fail("'\(raw)' is not an IP address or host name")
             }

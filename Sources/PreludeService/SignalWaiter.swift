@@ -1,6 +1,13 @@
 import Dispatch
-import Foundation
 import Synchronization
+
+#if canImport(FoundationEssentials)
+    import Dispatch
+    import FoundationEssentials
+    import Glibc
+#else
+    import Foundation
+#endif
 
 /// Turns SIGINT and SIGTERM into a blocking wait, so shutdown runs as ordinary code on a normal thread.
 ///

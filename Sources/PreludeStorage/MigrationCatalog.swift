@@ -1,4 +1,10 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import Dispatch
+    import FoundationEssentials
+    import Glibc
+#else
+    import Foundation
+#endif
 
 /// Loads the migrations of a directory: every `NNNN_name.sql`, ordered by number.
 package enum MigrationCatalog {
@@ -8,7 +14,9 @@ package enum MigrationCatalog {
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory)
         } catch {
-            throw MigrationError.directoryUnreadable(path: directory, reason: "\(error.localizedDescription)")
+            let reason =
+                FileManager.default.fileExists(atPath: directory) ? "not a readable directory" : "no such directory"
+            throw MigrationError.directoryUnreadable(path: directory, reason: reason)
         }
         var migrations: [Migration] = []
         for file in names.sorted() where file.hasSuffix(".sql") {
@@ -17,7 +25,7 @@ package enum MigrationCatalog {
             guard digits.count == 4, let number = Int(digits), name.count > 5,
                 name[name.index(name.startIndex, offsetBy: 4)] == "_"
             else { throw MigrationError.badFileName(file) }
-            let path = (directory as NSString).appendingPathComponent(file)
+            let path = directory.hasSuffix("/") ? directory + file : directory + "/" + file
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw MigrationError.directoryUnreadable(path: path, reason: "file cannot be read")
             }

@@ -1,4 +1,10 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import Dispatch
+    import FoundationEssentials
+    import Glibc
+#else
+    import Foundation
+#endif
 
 /// Applies migrations in order, each in one `BEGIN IMMEDIATE` transaction together with its ledger row
 /// in `schema_migrations`, so a crash leaves either both or neither.
@@ -93,8 +99,6 @@ package struct Migrator: Sendable {
     }
 
     private static func timestamp() -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: Date())
+        Date().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 }

@@ -1,7 +1,14 @@
 import ArgumentParser
-import Foundation
 import PreludeService
 import PreludeStorage
+
+#if canImport(FoundationEssentials)
+    import Dispatch
+    import FoundationEssentials
+    import Glibc
+#else
+    import Foundation
+#endif
 
 /// `prelude backup --output FILE`: a consistent copy of the database, taken while a server runs.
 struct BackupCommand: ParsableCommand {

@@ -1,5 +1,12 @@
 import ArgumentParser
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import Dispatch
+    import FoundationEssentials
+    import Glibc
+#else
+    import Foundation
+#endif
 
 /// Catches a mistyped subcommand before argument parsing: with `serve` as the default subcommand, the parser would
 /// otherwise report `prelude tokn list` as "unexpected argument 'tokn'" of `serve`.

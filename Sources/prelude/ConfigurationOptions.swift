@@ -1,7 +1,14 @@
 import ArgumentParser
-import Foundation
 import PreludeService
 import PreludeStorage
+
+#if canImport(FoundationEssentials)
+    import Dispatch
+    import FoundationEssentials
+    import Glibc
+#else
+    import Foundation
+#endif
 
 /// The flags of every command that opens the database: where it is, how to migrate it, how much to log. Values stay
 /// strings so that `ServiceConfiguration` checks them and its errors name the setting the same way for every source.
@@ -192,13 +199,13 @@ enum ExistingDatabase {
 
     /// Names the database used, on standard error (standard output stays the command's result).
     static func announce(_ path: String) {
-        FileHandle.standardError.write(Data("prelude: database \(absolute(path))\n".utf8))
+        StandardIO.error("prelude: database \(absolute(path))\n")
     }
 
     /// `path` made absolute against the working directory.
     static func absolute(_ path: String) -> String {
         path.hasPrefix("/")
-            ? path : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(path)
+            ? path : FilePath.join(FileManager.default.currentDirectoryPath, path)
     }
 }
 
@@ -207,7 +214,7 @@ enum Failure {
     /// EX_CONFIG (78) for configuration, 1 otherwise.
     static func exit(_ error: any Error, code: Int32 = 1) -> ExitCode {
         let line = "prelude: error: \(error)\n"
-        FileHandle.standardError.write(Data(line.utf8))
+        StandardIO.error(line)
         return ExitCode(code)
     }
 

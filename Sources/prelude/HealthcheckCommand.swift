@@ -1,6 +1,13 @@
 import ArgumentParser
-import Foundation
 import PreludeService
+
+#if canImport(FoundationEssentials)
+    import Dispatch
+    import FoundationEssentials
+    import Glibc
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc

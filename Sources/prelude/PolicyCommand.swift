@@ -1,6 +1,13 @@
 import ArgumentParser
-import Foundation
 import PreludeCore
+
+#if canImport(FoundationEssentials)
+    import Dispatch
+    import FoundationEssentials
+    import Glibc
+#else
+    import Foundation
+#endif
 
 /// `prelude policy …`: tools for policy documents (offline) and for an app's policy in the database.
 struct PolicyCommand: ParsableCommand {
@@ -37,7 +44,7 @@ struct PolicyValidateCommand: ParsableCommand {
         do {
             bytes = try PolicyFile.read(file)
         } catch {
-            FileHandle.standardError.write(Data("prelude: \(error.localizedDescription)\n".utf8))
+            StandardIO.error("prelude: \(error)\n")
             throw ExitCode(2)
         }
         let validation = PolicyValidator.validate(bytes: bytes)
@@ -58,7 +65,7 @@ struct PolicyValidateCommand: ParsableCommand {
 enum PolicyFile {
     /// The file's bytes.
     static func read(_ path: String) throws -> [UInt8] {
-        if path == "-" { return Array(FileHandle.standardInput.readDataToEndOfFile()) }
-        return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        if path == "-" { return try StandardIO.readInput() }
+        return try StandardIO.readFile(path)
     }
 }

@@ -1,8 +1,15 @@
 import ArgumentParser
-import Foundation
 import PreludeCore
 import PreludeService
 import PreludeStorage
+
+#if canImport(FoundationEssentials)
+    import Dispatch
+    import FoundationEssentials
+    import Glibc
+#else
+    import Foundation
+#endif
 
 /// `prelude policy export --app APP [--revision N] [--output FILE] [--pretty]`: an app's live (or given) revision
 /// from the database `serve` uses, in canonical form, ready for `prelude policy import`.
@@ -65,13 +72,13 @@ struct PolicyExportCommand: ParsableCommand {
         }
         if let output {
             do {
-                try Data(bytes).write(to: URL(fileURLWithPath: output), options: .atomic)
+                try StandardIO.writeFile(output, bytes)
             } catch {
-                throw PolicyImportCommand.refuse("\(output): \(error.localizedDescription)")
+                throw PolicyImportCommand.refuse("\(error)")
             }
             PolicyImportCommand.printError("Exported revision \(stored.number) of app \"\(app)\" to \(output).")
         } else {
-            FileHandle.standardOutput.write(Data(bytes))
+            StandardIO.output(bytes)
         }
     }
 

@@ -1,9 +1,16 @@
 import ArgumentParser
-import Foundation
 import PreludeCore
 import PreludeHTTP
 import PreludeService
 import PreludeStorage
+
+#if canImport(FoundationEssentials)
+    import Dispatch
+    import FoundationEssentials
+    import Glibc
+#else
+    import Foundation
+#endif
 
 /// `prelude policy import FILE [--app APP] [--message TEXT] [--create] [--if-match ETAG] [--dry-run] [--json]`:
 /// a policy file becomes the live revision of an app in the database `serve` uses, through the same policy store
@@ -51,7 +58,7 @@ struct PolicyImportCommand: ParsableCommand {
 
     func validate() throws {
         if let message, message.count > 500 { throw ValidationError("--message is longer than 500 characters") }
-        if let ifMatch, ifMatch.trimmingCharacters(in: .whitespaces).isEmpty {
+        if let ifMatch, ifMatch.trimmingWhitespace().isEmpty {
             throw ValidationError("--if-match needs an ETag, e.g. --if-match '\"r3-…\"' or '*'")
         }
     }
@@ -61,7 +68,7 @@ struct PolicyImportCommand: ParsableCommand {
         do {
             bytes = try PolicyFile.read(file)
         } catch {
-            FileHandle.standardError.write(Data("prelude: error: \(file): \(error.localizedDescription)\n".utf8))
+            StandardIO.error("prelude: error: \(error)\n")
             throw ExitCode(2)
         }
         let validation = PolicyValidator.validate(bytes: bytes)
@@ -254,7 +261,7 @@ struct PolicyImportCommand: ParsableCommand {
     }
 
     static func printError(_ line: String) {
-        FileHandle.standardError.write(Data("\(line)\n".utf8))
+        StandardIO.error("\(line)\n")
     }
 
     /// Prints `prelude: error: …` and returns exit status 1.

@@ -1,6 +1,13 @@
 import ArgumentParser
-import Foundation
 import PreludeCore
+
+#if canImport(FoundationEssentials)
+    import Dispatch
+    import FoundationEssentials
+    import Glibc
+#else
+    import Foundation
+#endif
 
 /// `prelude policy lint FILE [--json] [--strict] [--info-plist-strings FILE.json] [--locale TAG]`.
 struct PolicyLintCommand: ParsableCommand {
@@ -36,7 +43,7 @@ struct PolicyLintCommand: ParsableCommand {
     func run() throws {
         let validation = PolicyValidator.validate(bytes: try readOrExit(file))
         guard let document = validation.document else {
-            for problem in validation.problems { FileHandle.standardError.write(Data("\(problem.description)\n".utf8)) }
+            for problem in validation.problems { StandardIO.error("\(problem.description)\n") }
             fail("\(file) is not a valid policy (\(validation.problems.count) problems); lint needs a valid document.")
         }
         var findings = CopyLinter.lint(document)
@@ -77,13 +84,13 @@ struct PolicyLintCommand: ParsableCommand {
         do {
             return try PolicyFile.read(path)
         } catch {
-            fail("\(path): \(error.localizedDescription)")
+            fail("\(error)")
         }
     }
 
     private func fail(_ message: String) -> Never {
-        FileHandle.standardError.write(Data("prelude: \(message)\n".utf8))
-        Foundation.exit(2)
+        StandardIO.error("prelude: \(message)\n")
+        StandardIO.exit(2)
     }
 }
 

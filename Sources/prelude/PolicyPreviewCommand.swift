@@ -1,8 +1,16 @@
 import ArgumentParser
-import Foundation
 import PreludeCore
 import PreludePreview
+import PreludeService
 import PreludeStorage
+
+#if canImport(FoundationEssentials)
+    import Dispatch
+    import FoundationEssentials
+    import Glibc
+#else
+    import Foundation
+#endif
 
 /// `prelude policy preview FILE --output DIR [--against FILE]`: every screen of a policy drawn in one HTML page.
 struct PolicyPreviewCommand: ParsableCommand {
@@ -33,15 +41,14 @@ struct PolicyPreviewCommand: ParsableCommand {
         let proposed = try input(file, origin: file == "-" ? "standard input" : Self.name(of: file))
         let base = try against.map { path in try input(path, origin: Self.name(of: path)) }
         let html = PreviewRenderer.render(proposed, comparedWith: base)
-        let folder = URL(fileURLWithPath: output, isDirectory: true)
-        let target = folder.appendingPathComponent("index.html")
+        let target = FilePath.join(output, "index.html")
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try Data(html.utf8).write(to: target)
+            try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+            try StandardIO.writeFile(target, Array(html.utf8))
         } catch {
-            fail("cannot write \(target.path): \(error.localizedDescription)")
+            fail("cannot write \(target): \(error)")
         }
-        print("\(target.path): \(proposed.screens.count) screens, \(proposed.findings.count) lint findings")
+        print("\(target): \(proposed.screens.count) screens, \(proposed.findings.count) lint findings")
     }
 
     private func input(_ path: String, origin: String) throws -> PreviewInput {
@@ -49,11 +56,11 @@ struct PolicyPreviewCommand: ParsableCommand {
         do {
             bytes = try PolicyFile.read(path)
         } catch {
-            fail("\(path): \(error.localizedDescription)")
+            fail("\(error)")
         }
         let validation = PolicyValidator.validate(bytes: bytes)
         guard let document = validation.document else {
-            for problem in validation.problems { FileHandle.standardError.write(Data("\(problem.description)\n".utf8)) }
+            for problem in validation.problems { StandardIO.error("\(problem.description)\n") }
             fail(
                 "\(path) is not a valid policy (\(validation.problems.count) problems); preview needs a valid document."
             )
@@ -63,10 +70,10 @@ struct PolicyPreviewCommand: ParsableCommand {
     }
 
     /// The file's name without its folders, so the page does not depend on where it was rendered.
-    private static func name(of path: String) -> String { URL(fileURLWithPath: path).lastPathComponent }
+    private static func name(of path: String) -> String { String(path.split(separator: "/").last ?? Substring(path)) }
 
     private func fail(_ message: String) -> Never {
-        FileHandle.standardError.write(Data("prelude: \(message)\n".utf8))
-        Foundation.exit(2)
+        StandardIO.error("prelude: \(message)\n")
+        StandardIO.exit(2)
     }
 }

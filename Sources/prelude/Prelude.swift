@@ -1,6 +1,13 @@
 import ArgumentParser
-import Foundation
 import PreludeService
+
+#if canImport(FoundationEssentials)
+    import Dispatch
+    import FoundationEssentials
+    import Glibc
+#else
+    import Foundation
+#endif
 
 @main
 struct Prelude: ParsableCommand {
@@ -31,8 +38,8 @@ struct Prelude: ParsableCommand {
     /// Refuses a mistyped subcommand with a suggestion (exit 64, EX_USAGE), then parses and runs as usual.
     static func main() {
         if let problem = CommandSuggestion.problem(in: Array(CommandLine.arguments.dropFirst()), root: Prelude.self) {
-            FileHandle.standardError.write(Data("prelude: error: \(problem)\n".utf8))
-            Foundation.exit(64)
+            StandardIO.error("prelude: error: \(problem)\n")
+            StandardIO.exit(64)
         }
         main(nil)
     }

@@ -1,7 +1,14 @@
 import ArgumentParser
-import Foundation
 import PreludeCore
 import PreludeService
+
+#if canImport(FoundationEssentials)
+    import Dispatch
+    import FoundationEssentials
+    import Glibc
+#else
+    import Foundation
+#endif
 
 struct ResultsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

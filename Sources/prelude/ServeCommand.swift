@@ -1,6 +1,13 @@
 import ArgumentParser
-import Foundation
 import PreludeService
+
+#if canImport(FoundationEssentials)
+    import Dispatch
+    import FoundationEssentials
+    import Glibc
+#else
+    import Foundation
+#endif
 
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,7 +1,14 @@
 import ArgumentParser
-import Foundation
 import PreludeCore
 import PreludeService
+
+#if canImport(FoundationEssentials)
+    import Dispatch
+    import FoundationEssentials
+    import Glibc
+#else
+    import Foundation
+#endif
 
 /// `prelude token create|list|revoke`: admin tokens in the database `serve` uses (same settings and flags).
 struct TokenCommand: ParsableCommand {
@@ -44,10 +51,9 @@ struct TokenCreateCommand: ParsableCommand {
                 name: name, scope: TokenScope(rawValue: scope)!, actor: "cli", now: TokenDatabase.now)
             // The secret alone on stdout, so `TOKEN=$(prelude token create ...)` works; the note on stderr.
             print(secret)
-            FileHandle.standardError.write(
-                Data(
-                    "Created \(token.scope.rawValue) token '\(token.name)'. Store the secret now: it cannot be shown again.\n"
-                        .utf8))
+            StandardIO.error(
+                "Created \(token.scope.rawValue) token '\(token.name)'. Store the secret now: it cannot be shown again.\n"
+            )
         }
     }
 }
@@ -88,7 +94,8 @@ struct TokenListCommand: ParsableCommand {
             let widths = (0..<5).map { column in rows.map { $0[column].count }.max() ?? 0 }
             for row in rows {
                 let line = row.enumerated().map { column, cell in
-                    column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+                    column == row.count - 1
+                        ? cell : cell + String(repeating: " ", count: max(0, widths[column] - cell.count))
                 }
                 print(line.joined(separator: "  "))
             }

@@ -104,7 +104,9 @@ import Testing
                 app: "demo", batch: EventBatch(events: batch.map { Self.event("c-\($0.id)", install: $0.installID) }))
         }
         let later = start + 3_600_000
-        let timeOrdered = (0..<400).map { Self.event(Self.uuid7(later + Int64($0), $0), install: "install-\($0 % 100)") }
+        let timeOrdered = (0..<400).map {
+            Self.event(Self.uuid7(later + Int64($0), $0), install: "install-\($0 % 100)")
+        }
         let otherShape = (0..<400).map { Self.event("c-late-\($0)", install: "install-\($0 % 100)") }
 
         let timeOrderedFrames = try framesWritten(by: timeOrdered, database: database, ingestor: ingestor)

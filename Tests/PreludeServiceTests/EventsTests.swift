@@ -208,7 +208,8 @@ import Testing
         }
         #expect(indexes == ["events_dedupe"])
         let unique = try database.read { db in
-            try db.scalar("SELECT \"unique\" FROM pragma_index_list('events') WHERE name = 'events_dedupe'", as: Int64.self)
+            try db.scalar(
+                "SELECT \"unique\" FROM pragma_index_list('events') WHERE name = 'events_dedupe'", as: Int64.self)
         }
         #expect(unique == 1)
     }

@@ -1,7 +1,14 @@
-import Foundation
 import PreludeCore
 import PreludeHTTP
 import PreludeStorage
+
+#if canImport(FoundationEssentials)
+    import Dispatch
+    import FoundationEssentials
+    import Glibc
+#else
+    import Foundation
+#endif
 
 extension AdminAPI {
     /// `GET`/`PUT /v1/admin/apps/{app}/policy` and the dry run `POST /v1/admin/apps/{app}/policy/validate`.
@@ -141,12 +148,12 @@ extension AdminAPI {
     /// 400 when `If-Match` is neither `*` nor a list of quoted entity tags (RFC 9110 §8.8.3: `"…"` or `W/"…"`):
     /// an unquoted tag would otherwise never match and be reported as stale.
     static func checkEntityTags(_ value: String) throws(ProblemDetails) {
-        let entries = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let entries = value.split(separator: ",").map { $0.trimmingWhitespace() }
         let quoted = entries.allSatisfy { entry in
             let tag = entry.hasPrefix("W/") ? entry.dropFirst(2) : Substring(entry)
             return tag.count >= 2 && tag.first == "\"" && tag.last == "\"" && !tag.dropFirst().dropLast().contains("\"")
         }
-        guard value.trimmingCharacters(in: .whitespaces) == "*" || (!entries.isEmpty && quoted) else {
+        guard value.trimmingWhitespace() == "*" || (!entries.isEmpty && quoted) else {
             throw AdminProblem.invalidRequest(
                 "If-Match must be * or the ETag in double quotes, exactly as the ETag header gives it "
                     + "(If-Match: \"…\"), not \(value); nothing was changed",

@@ -1,7 +1,14 @@
-import Foundation
 import PreludeCore
 import PreludeHTTP
 import PreludeStorage
+
+#if canImport(FoundationEssentials)
+    import Dispatch
+    import FoundationEssentials
+    import Glibc
+#else
+    import Foundation
+#endif
 
 /// The admin API (`/v1/admin/**`): tokens, policy editing, revisions, audit. Every route is authenticated by
 /// `AdminAuthenticator`; GET needs `read`, every other method `write`.

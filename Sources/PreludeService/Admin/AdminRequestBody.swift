@@ -1,6 +1,13 @@
-import Foundation
 import PreludeCore
 import PreludeHTTP
+
+#if canImport(FoundationEssentials)
+    import Dispatch
+    import FoundationEssentials
+    import Glibc
+#else
+    import Foundation
+#endif
 
 /// Reads the JSON body of an admin write, refusing before anything is looked at when the body cannot be one.
 package enum AdminRequestBody {
@@ -40,7 +47,7 @@ package enum AdminRequestBody {
                     "send Content-Type: \(types.joined(separator: " or ")) with the body (curl: -H 'Content-Type: \(types[0])')",
                 headers: headers)
         }
-        let parts = contentType.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let parts = contentType.split(separator: ";").map { $0.trimmingWhitespace().lowercased() }
         guard let mediaType = parts.first, types.contains(mediaType) else {
             throw ProblemDetails(
                 status: .unsupportedMediaType,
@@ -48,7 +55,9 @@ package enum AdminRequestBody {
                 headers: headers)
         }
         for parameter in parts.dropFirst() where parameter.hasPrefix("charset=") {
-            let charset = parameter.dropFirst("charset=".count).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            var charset = parameter.dropFirst("charset=".count)
+            while charset.first == "\"" { charset = charset.dropFirst() }
+            while charset.last == "\"" { charset = charset.dropLast() }
             // RFC 8259 §8.1: JSON exchanged between systems is UTF-8.
             guard charset == "utf-8" || charset == "utf8" else {
                 throw ProblemDetails(

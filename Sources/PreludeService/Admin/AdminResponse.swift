@@ -1,6 +1,13 @@
-import Foundation
 import PreludeCore
 import PreludeHTTP
+
+#if canImport(FoundationEssentials)
+    import Dispatch
+    import FoundationEssentials
+    import Glibc
+#else
+    import Foundation
+#endif
 
 /// JSON responses of the admin API, compact or pretty-printed on request.
 package enum AdminResponse {
@@ -12,7 +19,7 @@ package enum AdminResponse {
         return accept.split(separator: ",").contains { range in
             range.split(separator: ";").dropFirst().contains {
                 let name = $0.split(separator: "=", maxSplits: 1).first ?? ""
-                return name.trimmingCharacters(in: .whitespaces).lowercased() == "indent"
+                return name.trimmingWhitespace().lowercased() == "indent"
             }
         }
     }

@@ -1,4 +1,10 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import Dispatch
+    import FoundationEssentials
+    import Glibc
+#else
+    import Foundation
+#endif
 
 /// Times in the admin API: stored as milliseconds since the Unix epoch, shown as ISO 8601 UTC.
 package enum AdminTime {

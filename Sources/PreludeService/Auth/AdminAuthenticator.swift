@@ -1,6 +1,13 @@
-import Foundation
 import PreludeHTTP
 import Synchronization
+
+#if canImport(FoundationEssentials)
+    import Dispatch
+    import FoundationEssentials
+    import Glibc
+#else
+    import Foundation
+#endif
 
 /// Checks the bearer token of every `/v1/admin/**` request (RFC 6750) and its scope.
 ///

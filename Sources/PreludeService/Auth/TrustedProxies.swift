@@ -1,4 +1,10 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import Dispatch
+    import FoundationEssentials
+    import Glibc
+#else
+    import Foundation
+#endif
 
 /// The networks whose `X-Forwarded-For` the service believes, and the client address of a request by that rule.
 ///
@@ -42,7 +48,7 @@ package struct TrustedProxies: Sendable, Equatable {
     package init(parsing text: String) throws(ParseError) {
         var networks: [Network] = []
         for piece in text.split(separator: ",") {
-            let entry = piece.trimmingCharacters(in: .whitespaces)
+            let entry = piece.trimmingWhitespace()
             guard !entry.isEmpty else { continue }
             let parts = entry.split(separator: "/", omittingEmptySubsequences: false)
             guard parts.count <= 2, let address = Self.parse(String(parts[0])) else { throw ParseError(entry: entry) }
@@ -78,7 +84,7 @@ package struct TrustedProxies: Sendable, Equatable {
         var reporter = peer
         let hops = forwardedFor.flatMap { $0.split(separator: ",") }
         for hop in hops.reversed() {
-            let candidate = hop.trimmingCharacters(in: .whitespaces)
+            let candidate = hop.trimmingWhitespace()
             guard let bytes = Self.parse(candidate) else {
                 // Not an address (garbage, `unknown`, an obfuscated id): the proxy that reported it is the last
                 // address we know.

@@ -1,8 +1,15 @@
-import Foundation
 import PreludeCore
 import PreludeHTTP
 import PreludeStorage
 import Synchronization
+
+#if canImport(FoundationEssentials)
+    import Dispatch
+    import FoundationEssentials
+    import Glibc
+#else
+    import Foundation
+#endif
 
 /// Stores validated event batches durably, deduplicated, with group commit.
 ///

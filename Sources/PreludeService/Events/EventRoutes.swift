@@ -86,7 +86,7 @@ package enum EventRoutes {
             accepted = asciiAnswer
         } else {
             let type = header.split(separator: ";").first.map {
-                $0.trimmingCharacters(in: .whitespaces).lowercased()
+                $0.trimmingWhitespace().lowercased()
             }
             accepted = type.map { $0 == "application/json" || $0.hasSuffix("+json") } ?? false
         }

@@ -1,6 +1,13 @@
-import Foundation
 import PreludeHTTP
 import Synchronization
+
+#if canImport(FoundationEssentials)
+    import Dispatch
+    import FoundationEssentials
+    import Glibc
+#else
+    import Foundation
+#endif
 
 /// How many events one install and one client address may send: a ``TokenBucketTable`` per kind, one token per
 /// event. A batch over either budget is refused whole with 429 and `Retry-After` (RFC 6585 §4), nothing of it
@@ -147,6 +154,8 @@ package final class IngestionBudget: Sendable {
 private enum DecimalText {
     static func format(_ value: Double) -> String {
         if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
-        return String(format: "%.2f", value)
+        let hundredths = Int((abs(value) * 100).rounded())
+        let fraction = hundredths % 100
+        return (value < 0 ? "-" : "") + "\(hundredths / 100)." + (fraction < 10 ? "0" : "") + "\(fraction)"
     }
 }

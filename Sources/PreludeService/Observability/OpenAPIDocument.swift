@@ -1,5 +1,12 @@
-import Foundation
 import PreludeHTTP
+
+#if canImport(FoundationEssentials)
+    import Dispatch
+    import FoundationEssentials
+    import Glibc
+#else
+    import Foundation
+#endif
 
 /// The service's OpenAPI description (`openapi.yaml` at the repository's top level), read once at start and
 /// served prepared (identity and gzip, ETag) at `GET /openapi.yaml`.

@@ -1,7 +1,14 @@
-import Foundation
 import PreludeHTTP
 import PreludeStorage
 import Synchronization
+
+#if canImport(FoundationEssentials)
+    import Dispatch
+    import FoundationEssentials
+    import Glibc
+#else
+    import Foundation
+#endif
 
 /// Whether the database's writes are failing on storage (a full disk, I/O errors, a read-only file system), fed by
 /// every write transaction's outcome (``Database/observeWriteOutcomes(_:)``).

@@ -1,8 +1,15 @@
-import Foundation
 import PreludeCore
 import PreludeHTTP
 import PreludeStorage
 import Synchronization
+
+#if canImport(FoundationEssentials)
+    import Dispatch
+    import FoundationEssentials
+    import Glibc
+#else
+    import Foundation
+#endif
 
 /// The live policy of every app: loaded from the database at start, served from memory, changed only through
 /// its write methods, which commit a revision and its audit row in one transaction and then swap the app's
@@ -34,7 +41,7 @@ package final class PolicyStore: Sendable {
 
     private let database: Database
     private let state = Mutex(State())
-    private let writeLock = NSLock()
+    private let writeLock = PosixLock(())
     private let clock: @Sendable () -> Int64
     /// Capacity of each snapshot's resolved-response cache.
     package let resolvedCacheCapacity: Int
@@ -316,9 +323,7 @@ package final class PolicyStore: Sendable {
     private struct StaleSnapshot: Error {}
 
     private func locked<T>(_ body: () throws -> T) throws -> T {
-        writeLock.lock()
-        defer { writeLock.unlock() }
-        return try body()
+        try writeLock.withLock { _ in try body() }
     }
 
     /// 412 unless `expectedETag` (an If-Match value) names the live snapshot; returns the live revision number

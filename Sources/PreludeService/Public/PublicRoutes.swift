@@ -1,6 +1,13 @@
-import Foundation
 import PreludeCore
 import PreludeHTTP
+
+#if canImport(FoundationEssentials)
+    import Dispatch
+    import FoundationEssentials
+    import Glibc
+#else
+    import Foundation
+#endif
 
 /// The public client API: the resolved policy, the whole policy document, decide, and event ingestion.
 ///

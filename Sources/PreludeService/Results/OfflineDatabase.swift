@@ -1,5 +1,12 @@
-import Foundation
 import PreludeStorage
+
+#if canImport(FoundationEssentials)
+    import Dispatch
+    import FoundationEssentials
+    import Glibc
+#else
+    import Foundation
+#endif
 
 /// Opens the service's existing database for a one-shot command (`prelude results`, `prelude events prune`),
 /// without creating or migrating it: a typo in `--database` must not leave an empty file behind.
