@@ -26,8 +26,6 @@ final class EventLoop: @unchecked Sendable {
     // Loop-thread state.
     var connections: [Int32: HTTPConnection] = [:]
     var date = HTTPDate()
-    /// Rendered head prefixes of the responses this loop sent recently.
-    var headCache: ResponseHeadCache
     var now: Int64 = SystemInfo.monotonicMilliseconds()
     var stopping = false
     /// Generates the request ids of this loop's connections.
@@ -40,8 +38,6 @@ final class EventLoop: @unchecked Sendable {
 
     init(core: ServerCore) throws {
         self.core = core
-        headCache = ResponseHeadCache(
-            serverName: core.configuration.serverName, requestIDHeader: core.configuration.requestIDHeader)
         epollFD = Epoll.create()
         guard epollFD >= 0 else { throw SocketError("epoll_create1") }
         wakeFD = Epoll.makeEventFD()

@@ -248,10 +248,12 @@ final class HTTPConnection: @unchecked Sendable {
 
     // MARK: Writing
 
-    private func send(_ response: HTTPResponse) {
+    private func send(_ handlerResponse: HTTPResponse) {
         guard let head else { preconditionFailure("response without request") }
-        // Status line, handler fields and Server, rendered once per prepared response (per loop).
-        let prefix = loop.headCache.prefix(for: response)
+        // A prepared response is negotiated here, once, against the request's fields (coding, 304).
+        let response = handlerResponse.negotiated(method: head.method, headers: head.headers)
+        // Status line and handler fields: rendered once per prepared head, else now.
+        let prefix = ResponseEncoder.prefix(response, requestIDHeader: loop.core.requestIDHeader)
         // A handler may ask to end the connection with `Connection: close` (e.g. after refusing a client).
         let keepAlive =
             head.keepAlive && !closeAfterResponse && !loop.stopping && !prefix.handlerCloses
@@ -273,7 +275,8 @@ final class HTTPConnection: @unchecked Sendable {
             idField = (name, requestID ?? loop.requestIDs.next())
         }
         ResponseEncoder.encodeHead(
-            prefix: prefix.bytes, plan: plan, keepAlive: keepAlive, date: loop.date.headerLine, requestID: idField,
+            prefix: prefix, serverLine: loop.core.serverLine, plan: plan, keepAlive: keepAlive,
+            date: loop.date.headerLine, requestID: idField,
             into: &output)
         outputBody = plan.sendBody ? response.body : []
         outputBodyOffset = 0

@@ -15,6 +15,8 @@ final class ServerCore: Sendable {
     /// `configuration.requestIDHeader`.
     let requestIDHeader: String?
     let parserLimits: HTTPParserLimits
+    /// `Server: <serverName>\r\n`, rendered once.
+    let serverLine: [UInt8]
     let headerTimeoutMs: Int64
     let bodyIdleTimeoutMs: Int64
     let bodyTimeoutMs: Int64
@@ -34,6 +36,7 @@ final class ServerCore: Sendable {
         requestObserver = configuration.onRequestCompleted
         requestIDHeader = configuration.requestIDHeader
         parserLimits = configuration.parserLimits
+        serverLine = ResponseEncoder.serverLine(configuration.serverName)
         func ms(_ seconds: Double) -> Int64 { Int64((seconds * 1000).rounded()) }
         headerTimeoutMs = ms(configuration.headerTimeout)
         bodyIdleTimeoutMs = ms(configuration.bodyIdleTimeout)
