@@ -19,7 +19,9 @@ reaches the origin in its /metrics (prelude_http_requests_total by route, method
     inputs (query or Accept-Language) each get exactly what the origin gives them;
   - decide, events and admin pass through uncached (no X-Cache-Status value, counted by the origin);
   - the origin killed with SIGKILL: the expired document is still served (STALE, same ETag: the origin's
-    stale-if-error), and the private resolved policy is not (502).
+    stale-if-error), and the private resolved policy is not (502);
+  - two origins behind one nginx (as a primary and a replica are): the same bytes and ETag from both; one killed
+    with SIGKILL, the other revalidates nginx's copy (304) and answers the resolved policy; both killed, STALE.
 
 Bounded: every request has a timeout, every wait is a poll with a deadline; both processes are stopped at the
 end (and on failure). Exits 1 listing every failed check.
@@ -130,17 +132,17 @@ def main():
     finally:
         for name, process in processes.items():
             if process.poll() is None:
-                process.send_signal(signal.SIGTERM if name == "nginx" else signal.SIGKILL)
+                process.send_signal(signal.SIGTERM if name.startswith("nginx") else signal.SIGKILL)
                 try:
                     process.wait(timeout=10)
                 except subprocess.TimeoutExpired:
                     process.kill()
         if failures:
-            for log in ("server.log", "error.log"):
-                path = os.path.join(work, log)
-                if os.path.exists(path):
-                    print(f"--- {log} (last 40 lines)")
-                    print("".join(open(path, errors="replace").readlines()[-40:]))
+            for directory, _, files in os.walk(work):
+                for log in sorted(f for f in files if f.endswith(".log") and f != "access.log"):
+                    path = os.path.join(directory, log)
+                    print(f"--- {os.path.relpath(path, work)} (last 30 lines)")
+                    print("".join(open(path, errors="replace").readlines()[-30:]))
         shutil.rmtree(work, ignore_errors=True)
     if failures:
         print(f"proxy-cache-test: {len(failures)} check(s) failed: {', '.join(failures)}")
@@ -148,12 +150,12 @@ def main():
     print("proxy-cache-test: all checks passed")
 
 
-def start_origin(binary, work, processes):
-    log = open(os.path.join(work, "server.log"), "w")
+def start_origin(binary, work, processes, name="prelude"):
+    log = open(os.path.join(work, f"{name}.log"), "w")
     env = dict(
         {k: v for k, v in os.environ.items() if not k.startswith("PRELUDE_")},
         PRELUDE_PORT="0",
-        PRELUDE_DATABASE=os.path.join(work, "prelude.sqlite"),
+        PRELUDE_DATABASE=os.path.join(work, f"{name}.sqlite"),
         PRELUDE_ADMIN_TOKEN=TOKEN,
         PRELUDE_POLICY_MAX_AGE=str(MAX_AGE),
         PRELUDE_POLICY_STALE_WHILE_REVALIDATE="0",
@@ -162,11 +164,11 @@ def start_origin(binary, work, processes):
         SWIFT_BACKTRACE="enable=no",
     )
     process = subprocess.Popen([binary, "serve"], cwd=ROOT, env=env, stdout=log, stderr=log)
-    processes["prelude"] = process
+    processes[name] = process
 
     def port():
         if process.poll() is not None:
-            raise SystemExit("prelude exited during start-up:\n" + open(log.name).read())
+            raise SystemExit(f"{name} exited during start-up:\n" + open(log.name).read())
         found = re.search(r'"msg":"listening".*?"port":(\d+)', open(log.name).read())
         return int(found.group(1)) if found else None
 
@@ -175,8 +177,13 @@ def start_origin(binary, work, processes):
     return origin
 
 
-def start_nginx(nginx, work, origin, processes):
+def start_nginx(nginx, work, origins, processes, name="nginx"):
+    """nginx with the repository's include files in front of the origin ports `origins` (round robin)."""
     port = free_port()
+    work = os.path.join(work, name)
+    os.makedirs(work)
+    os.chmod(work, 0o755)
+    servers = " ".join(f"server 127.0.0.1:{origin};" for origin in origins)
     for name in ("cache", "client_body", "proxy", "fastcgi", "uwsgi", "scgi"):
         os.makedirs(os.path.join(work, name), exist_ok=True)
         os.chmod(os.path.join(work, name), 0o777)
@@ -195,7 +202,7 @@ http {{
     uwsgi_temp_path {work}/uwsgi;
     scgi_temp_path {work}/scgi;
     include {ROOT}/deploy/nginx/prelude-http.conf;
-    upstream prelude_origin {{ server 127.0.0.1:{origin}; keepalive 16; }}
+    upstream prelude_origin {{ {servers} keepalive 16; }}
     proxy_cache_path {work}/cache levels=1:2 keys_zone=prelude_policy:10m max_size=64m inactive=1d use_temp_path=off;
     server {{
         listen 127.0.0.1:{port};
@@ -207,7 +214,7 @@ http {{
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     process = subprocess.Popen([nginx, "-p", work, "-c", config, "-e", f"{work}/error.log"],
                                stdout=subprocess.DEVNULL, stderr=open(f"{work}/nginx.stderr", "w"))
-    processes["nginx"] = process
+    processes[name] = process
 
     def up():
         if process.poll() is not None:
@@ -223,7 +230,7 @@ http {{
 
 def run(binary, nginx, work, processes):
     origin = start_origin(binary, work, processes)
-    proxy = start_nginx(nginx, work, origin, processes)
+    proxy = start_nginx(nginx, work, [origin], processes)
     print(f"origin 127.0.0.1:{origin}, nginx 127.0.0.1:{proxy}, max-age {MAX_AGE} s")
     gz = {"Accept-Encoding": "gzip"}
 
@@ -384,6 +391,41 @@ def run(binary, nginx, work, processes):
     private = request(proxy, "GET", RESOLVED + clients[0][0], gz)
     check("origin down: the private resolved policy is not served from any cache (502)", private.status == 502,
           str(private.status))
+
+    failover(binary, nginx, work, processes)
+
+
+def failover(binary, nginx, work, processes):
+    """Two origins behind one nginx (what a primary and a replica are to it): same bytes and ETags, since tags are
+    content-derived. One killed: the other answers, revalidation included; both killed: stale."""
+    first = start_origin(binary, work, processes, "origin-a")
+    second = start_origin(binary, work, processes, "origin-b")
+    proxy = start_nginx(nginx, work, [first, second], processes, "nginx-failover")
+    gz = {"Accept-Encoding": "gzip"}
+    a, b = request(first, "GET", DOC, gz), request(second, "GET", DOC, gz)
+    check("two origins: the same document bytes and ETag", a.body == b.body and a.header("ETag") == b.header("ETag"))
+    stored = request(proxy, "GET", DOC, gz)
+    stored_at = time.monotonic()
+    check("two origins: MISS, then HIT", stored.cache == "MISS" and request(proxy, "GET", DOC, gz).cache == "HIT")
+    processes["origin-a"].send_signal(signal.SIGKILL)
+    processes["origin-a"].wait(timeout=10)
+    time.sleep(max(0.0, stored_at + MAX_AGE + 1.1 - time.monotonic()))
+    before = origin_count(second, DOC_ROUTE, status=304)
+    results = [request(proxy, "GET", DOC, gz) for _ in range(2)]
+    check("one origin killed: the other revalidates the copy (304 to the stored ETag), never STALE",
+          results[0].cache == "REVALIDATED" and results[1].cache == "HIT"
+          and origin_count(second, DOC_ROUTE, status=304) - before == 1 and results[0].body == a.body,
+          ", ".join(r.cache for r in results))
+    resolved = request(proxy, "GET", RESOLVED + "?platform=ios&os=17.4&locale=fr", gz)
+    check("one origin killed: the resolved policy still served (next upstream)", resolved.status == 200,
+          str(resolved.status))
+    refreshed_at = time.monotonic()
+    processes["origin-b"].send_signal(signal.SIGKILL)
+    processes["origin-b"].wait(timeout=10)
+    time.sleep(max(0.0, refreshed_at + MAX_AGE + 1.1 - time.monotonic()))
+    stale = request(proxy, "GET", DOC, gz)
+    check("both origins killed: STALE", stale.status == 200 and stale.cache == "STALE" and stale.body == a.body,
+          f"{stale.status} {stale.cache}")
 
 
 if __name__ == "__main__":
