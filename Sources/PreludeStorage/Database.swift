@@ -150,7 +150,7 @@ package final class Database: @unchecked Sendable {
                 // TRUNCATE leaves an empty -wal file, so a copied-while-stopped database is self-contained.
                 try? writer.executeScript("PRAGMA wal_checkpoint(TRUNCATE);")
             case .passive:
-                try? writer.checkpointPassive()
+                _ = try? writer.checkpointPassive()
             }
             writer.close()
         }
