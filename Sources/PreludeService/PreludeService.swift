@@ -82,7 +82,7 @@ package final class PreludeService: Sendable {
             let eventBudget = IngestionBudget(configuration)
             eventBudget.register(on: observability.registry)
             PublicRoutes.register(
-                on: &router, store: policyStore, cacheControl: PolicyCacheControl(configuration), events: eventIngestor,
+                on: &router, store: policyStore, events: eventIngestor,
                 eventBudget: eventBudget, clock: clock)
             let admin = try AdminAPI.make(
                 configuration: configuration, database: database, store: policyStore, logger: logger)
