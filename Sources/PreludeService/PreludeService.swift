@@ -170,7 +170,9 @@ package final class PreludeService: Sendable {
         try DatabasePathCheck.check(configuration.database)
         let directory = try locate(configuration.migrationsDirectory, setting: .migrationsDirectory)
         let migrator = Migrator(migrations: try MigrationCatalog.load(directory: directory))
-        let database = try Database(path: configuration.database, readerCount: configuration.databaseReaders)
+        let database = try Database(
+            path: configuration.database, readerCount: configuration.databaseReaders,
+            closeCheckpoint: configuration.checkpoints)
         do {
             let applied = try migrator.migrate(database)
             if !applied.isEmpty {

@@ -1,4 +1,5 @@
 import Foundation
+import PreludeStorage
 
 /// The service's settings after merging, lowest precedence first: built-in defaults, the JSON file
 /// (config/prelude.json), `PRELUDE_*` environment variables, command-line flags.
@@ -56,6 +57,9 @@ package struct ServiceConfiguration: Sendable, Equatable {
     package var eventsPerAddressBurst = 1_000_000
     /// Proxies whose `X-Forwarded-For` names the client (CIDR networks and addresses); none by default.
     package var trustedProxies = TrustedProxies()
+    /// The checkpoint at close (docs/storage.md, "Checkpoints"): `truncate`, or `passive` beside a WAL-shipping
+    /// backup such as Litestream (docs/scaling.md).
+    package var checkpoints = CheckpointMode.truncate
 
     /// The built-in defaults.
     package init() {}
@@ -219,6 +223,13 @@ package struct ServiceConfiguration: Sendable, Equatable {
             } catch {
                 throw fail("'\(error.entry)' is not an IP address or CIDR network (e.g. 10.0.0.0/8, fd00::/8)")
             }
+        case .checkpoints:
+            guard let mode = CheckpointMode(rawValue: value.lowercased()) else {
+                throw fail(
+                    "'\(raw)' is not a checkpoint mode (\(CheckpointMode.allCases.map(\.rawValue).joined(separator: ", ")))"
+                )
+            }
+            checkpoints = mode
         }
     }
 }

@@ -144,6 +144,11 @@ struct ServeOptions: ParsableArguments {
             valueName: "cidrs"))
     var trustedProxies: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Checkpoint at close: truncate, or passive beside Litestream. [default: truncate]", valueName: "mode"))
+    var checkpoints: String?
+
     /// The serve-only flags given, by setting.
     var flags: [ConfigurationSetting: String] {
         var flags: [ConfigurationSetting: String] = [:]
@@ -158,6 +163,7 @@ struct ServeOptions: ParsableArguments {
         flags[.policyMaxAge] = policyMaxAge
         flags[.policyStaleWhileRevalidate] = policyStaleWhileRevalidate
         flags[.policyStaleIfError] = policyStaleIfError
+        flags[.checkpoints] = checkpoints
         flags[.resolvedCacheSize] = resolvedCacheSize
         flags[.eventRetentionDays] = eventRetentionDays
         flags[.adminAuthFailuresPerMinute] = adminAuthFailuresPerMinute
