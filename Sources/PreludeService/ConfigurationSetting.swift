@@ -22,6 +22,7 @@ package enum ConfigurationSetting: String, Sendable, CaseIterable {
     case eventsPerAddressPerSecond
     case eventsPerAddressBurst
     case trustedProxies
+    case checkpoints
 
     /// The key in config/prelude.json.
     package var jsonKey: String { rawValue }
@@ -51,6 +52,7 @@ package enum ConfigurationSetting: String, Sendable, CaseIterable {
         case .eventsPerAddressPerSecond: "PRELUDE_EVENTS_PER_ADDRESS_PER_SECOND"
         case .eventsPerAddressBurst: "PRELUDE_EVENTS_PER_ADDRESS_BURST"
         case .trustedProxies: "PRELUDE_TRUSTED_PROXIES"
+        case .checkpoints: "PRELUDE_CHECKPOINTS"
         }
     }
 
@@ -79,6 +81,7 @@ package enum ConfigurationSetting: String, Sendable, CaseIterable {
         case .eventsPerAddressPerSecond: "--events-per-address-per-second"
         case .eventsPerAddressBurst: "--events-per-address-burst"
         case .trustedProxies: "--trusted-proxies"
+        case .checkpoints: "--checkpoints"
         }
     }
 

@@ -1,4 +1,5 @@
 import PreludeCore
+import PreludeStorage
 
 #if canImport(FoundationEssentials)
     import Dispatch
@@ -64,6 +65,9 @@ package struct ServiceConfiguration: Sendable, Equatable {
     package var eventsPerAddressBurst = 1_000_000
     /// Proxies whose `X-Forwarded-For` names the client (CIDR networks and addresses); none by default.
     package var trustedProxies = TrustedProxies()
+    /// The checkpoint at close (docs/storage.md, "Checkpoints"): `truncate`, or `passive` beside a WAL-shipping
+    /// backup such as Litestream (docs/scaling.md).
+    package var checkpoints = CheckpointMode.truncate
 
     /// The built-in defaults.
     package init() {}
@@ -226,6 +230,13 @@ package struct ServiceConfiguration: Sendable, Equatable {
             } catch {
                 throw fail("'\(error.entry)' is not an IP address or CIDR network (e.g. 10.0.0.0/8, fd00::/8)")
             }
+        case .checkpoints:
+            guard let mode = CheckpointMode(rawValue: value.lowercased()) else {
+                throw fail(
+                    "'\(raw)' is not a checkpoint mode (\(CheckpointMode.allCases.map(\.rawValue).joined(separator: ", ")))"
+                )
+            }
+            checkpoints = mode
         }
     }
 }

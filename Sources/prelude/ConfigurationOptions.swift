@@ -151,6 +151,11 @@ struct ServeOptions: ParsableArguments {
             valueName: "cidrs"))
     var trustedProxies: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Checkpoint at close: truncate, or passive beside Litestream. [default: truncate]", valueName: "mode"))
+    var checkpoints: String?
+
     /// The serve-only flags given, by setting.
     var flags: [ConfigurationSetting: String] {
         var flags: [ConfigurationSetting: String] = [:]
@@ -165,6 +170,7 @@ struct ServeOptions: ParsableArguments {
         flags[.policyMaxAge] = policyMaxAge
         flags[.policyStaleWhileRevalidate] = policyStaleWhileRevalidate
         flags[.policyStaleIfError] = policyStaleIfError
+        flags[.checkpoints] = checkpoints
         flags[.resolvedCacheSize] = resolvedCacheSize
         flags[.eventRetentionDays] = eventRetentionDays
         flags[.adminAuthFailuresPerMinute] = adminAuthFailuresPerMinute
