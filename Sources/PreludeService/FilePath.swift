@@ -5,7 +5,7 @@
 #endif
 
 /// String path operations the service needs, without `NSString` (the server links FoundationEssentials only,
-/// which keeps the full Foundation and its ICU data out of the process: docs/operations.md, "Memory").
+/// which keeps the full Foundation and its ICU data out of the process: BENCHMARKS.md, issue 16).
 package enum FilePath {
     /// The path without its last component, as `NSString.deletingLastPathComponent` gives it: "" for "name",
     /// "/" for "/name", "a/b" for "a/b/c" and "a/b/c/" (trailing slashes do not count).
