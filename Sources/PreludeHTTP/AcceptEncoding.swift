@@ -7,6 +7,11 @@ public enum AcceptEncoding {
     /// codings not listed; an explicitly listed identity with a higher q wins; ties go to gzip.
     public static func prefersGzip(_ headerValue: String?) -> Bool {
         guard let headerValue else { return false }
+        return plainList(headerValue) ?? negotiated(headerValue)
+    }
+
+    /// The general negotiation over codings and q-values (``prefersGzip(_:)`` without its fast path).
+    static func negotiated(_ headerValue: String) -> Bool {
         var gzip: Double?
         var identity: Double?
         var star: Double?
@@ -32,6 +37,43 @@ public enum AcceptEncoding {
         let gzipQ = gzip ?? star ?? 0
         // Identity not listed is only the implicit fallback, so any acceptable gzip wins over it.
         return gzipQ > 0 && gzipQ >= (identity ?? 0)
+    }
+
+    /// The answer for the common header without parameters ("gzip", "gzip, deflate, br"), read in place without
+    /// allocating: every listed coding has q=1, so gzip wins exactly when it is listed. Nil (the general parser
+    /// decides) when the value has a parameter, lists identity or `*`, or is not ASCII.
+    static func plainList(_ value: String) -> Bool? {
+        var value = value
+        return value.withUTF8 { bytes -> Bool? in
+            func isOWS(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+            func equals(_ start: Int, _ end: Int, _ lowercase: StaticString) -> Bool {
+                guard end - start == lowercase.utf8CodeUnitCount else { return false }
+                let expected = lowercase.utf8Start
+                for index in 0..<(end - start) {
+                    let byte = bytes[start + index]
+                    if (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) != expected[index] { return false }
+                }
+                return true
+            }
+            var listed = false
+            var start = 0
+            for index in 0...bytes.count {
+                let byte: UInt8 = index < bytes.count ? bytes[index] : UInt8(ascii: ",")
+                if byte == UInt8(ascii: ";") || byte >= 0x80 { return nil }
+                guard byte == UInt8(ascii: ",") else { continue }
+                var first = start
+                var end = index
+                while first < end && isOWS(bytes[first]) { first += 1 }
+                while end > first && isOWS(bytes[end - 1]) { end -= 1 }
+                start = index + 1
+                if equals(first, end, "gzip") || equals(first, end, "x-gzip") {
+                    listed = true
+                } else if equals(first, end, "identity") || (end - first == 1 && bytes[first] == UInt8(ascii: "*")) {
+                    return nil
+                }
+            }
+            return listed
+        }
     }
 
     /// Parses a qvalue; nil when malformed.

@@ -1,5 +1,6 @@
-import PreludeHTTP
 import Testing
+
+@testable import PreludeHTTP
 
 @Suite struct NegotiationTests {
     @Test func gzipRoundTrips() throws {
@@ -44,6 +45,30 @@ import Testing
         ] as [(String?, Bool)])
     func negotiatesGzipWithQValues(header: String?, gzip: Bool) {
         #expect(AcceptEncoding.prefersGzip(header) == gzip)
+    }
+
+    /// The allocation-free fast path answers the common headers itself and, whenever it answers, agrees with the
+    /// general parser (which it leaves parameters, identity, `*` and non-ASCII to).
+    @Test func theFastPathAgreesWithTheGeneralParser() {
+        let common = [
+            "gzip", "gzip, deflate", "gzip, deflate, br", "br, gzip", "GZIP", " x-gzip ", "deflate", "br,zstd",
+        ]
+        for value in common { #expect(AcceptEncoding.plainList(value) != nil, "\(value)") }
+        let codings = [
+            "gzip", "GZip", "x-gzip", "deflate", "br", "identity", "*", "gzip;q=0", "gzip ;q=0.5", "", " ",
+            "gzipx", "gzi", "x-gzi", "é", "\t gzip\t",
+        ]
+        var checked = 0
+        for a in codings {
+            for b in codings {
+                for value in [a, "\(a),\(b)", "\(a), \(b)", "\(b) ,\(a),deflate"] {
+                    guard let fast = AcceptEncoding.plainList(value) else { continue }
+                    #expect(fast == AcceptEncoding.negotiated(value), "\(value)")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked > 200)
     }
 
     @Test func etagIsStableAndContentDerived() {
