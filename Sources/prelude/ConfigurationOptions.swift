@@ -144,6 +144,12 @@ struct ServeOptions: ParsableArguments {
             valueName: "cidrs"))
     var trustedProxies: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Run as a read replica of the primary at this http:// URL (token in PRELUDE_FOLLOW_TOKEN).",
+            valueName: "url"))
+    var follow: String?
+
     /// The serve-only flags given, by setting.
     var flags: [ConfigurationSetting: String] {
         var flags: [ConfigurationSetting: String] = [:]
@@ -166,6 +172,7 @@ struct ServeOptions: ParsableArguments {
         flags[.eventsPerAddressPerSecond] = eventsPerAddressPerSecond
         flags[.eventsPerAddressBurst] = eventsPerAddressBurst
         flags[.trustedProxies] = trustedProxies
+        flags[.followURL] = follow
         return flags
     }
 
