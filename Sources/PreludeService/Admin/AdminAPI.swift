@@ -83,7 +83,9 @@ package final class AdminAPI: Sendable {
         let authenticator = self.authenticator
         // A read replica refuses writes before authenticating: its tokens are its own, and the answer names where
         // the write must go (docs/scaling.md).
-        let refusal = followURL.flatMap { method == .get || method == .head ? nil : ReplicationRoutes.readReplica(primary: $0) }
+        let refusal = followURL.flatMap {
+            method == .get || method == .head ? nil : ReplicationRoutes.readReplica(primary: $0)
+        }
         router.add(method, pattern, options: RouteOptions(maxBodySize: maxBodySize ?? Self.maxBodySize)) { request in
             let pretty = AdminResponse.wantsPretty(request)
             if let refusal { return AdminResponse.problem(refusal, pretty: pretty) }

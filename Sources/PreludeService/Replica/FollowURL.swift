@@ -54,7 +54,9 @@ package struct FollowURL: Sendable, Equatable, CustomStringConvertible {
             host = String(host[..<colon])
         }
         guard !host.isEmpty,
-            host.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || "0123456789.-:_".unicodeScalars.contains($0)) })
+            host.unicodeScalars.allSatisfy({
+                $0.isASCII && ($0.properties.isAlphabetic || "0123456789.-:_".unicodeScalars.contains($0))
+            })
         else {
             return .failure(Problem(reason: "'\(text)' has no valid host"))
         }

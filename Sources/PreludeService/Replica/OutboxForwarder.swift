@@ -163,8 +163,10 @@ package final class OutboxForwarder: Sendable {
                 stats.withLock { $0.dropped += batch.ids.count }
                 logger.error(
                     "primary refused forwarded events; dropped",
-                    ["app": batch.app, "status": "\(response.status)",
-                     "detail": String(decoding: response.body.prefix(300), as: UTF8.self)],
+                    [
+                        "app": batch.app, "status": "\(response.status)",
+                        "detail": String(decoding: response.body.prefix(300), as: UTF8.self),
+                    ],
                     numbers: ["events": Double(batch.ids.count)])
                 machine.withLock { $0.delivered() }
             default:
