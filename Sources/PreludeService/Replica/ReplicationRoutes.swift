@@ -88,7 +88,8 @@ package enum ReplicationRoutes {
             guard store.snapshot(app: app) != nil || store.unavailability(app: app) != nil else {
                 throw PolicyStoreProblem.unknownApp(app)
             }
-            let batch = try EventBatch.decode(request.body, now: ingestor.now)
+            let body = try EventBodyCoding.decodedBody(request, maxSize: EventBatch.maxBodySize)
+            let batch = try EventBatch.decode(body, now: ingestor.now)
             ingestor.submit(app: app, batch: batch) { completion(EventRoutes.response(app: app, $0)) }
         }
     }
