@@ -6,11 +6,11 @@ import PreludeStorage
 /// (number, entity tag, document, author, times). The body of `GET /v1/admin/changes` (docs/scaling.md).
 ///
 /// ```json
-/// {"apps": [{"id": "demo", "name": "Demo", "createdAt": "…", "updatedAt": "…", "lintStrict": false,
-///            "live": {"revision": 3, "etag": "\"r3-…\"", "createdAt": "…", "author": "ops", "message": null,
+/// {"apps": [{"id": "demo", "name": "Demo", "createdAtMs": 1795…, "updatedAtMs": 1795…, "lintStrict": false,
+///            "live": {"revision": 3, "etag": "\"r3-…\"", "createdAtMs": 1795…, "author": "ops", "message": null,
 ///                     "document": {…}}}]}
 /// ```
-/// Apps are sorted by id, so the same database state always gives the same bytes, and the feed's entity tag (a hash
+/// Times are integer milliseconds since the epoch, exactly as stored. Apps are sorted by id, so the same database state always gives the same bytes, and the feed's entity tag (a hash
 /// of those bytes) changes exactly when something a replica serves changed. The replica stores the revision rows as
 /// they are and rebuilds its snapshots from them with the same code the primary uses: hence the same bytes and tags.
 package struct ChangeFeed: Sendable, Equatable {
@@ -94,14 +94,14 @@ package struct ChangeFeed: Sendable, Equatable {
                             var object = JSONObject()
                             object["id"] = .string(app.id)
                             object["name"] = .string(app.name)
-                            object["createdAt"] = .string(AdminTime.iso8601(app.createdAt))
-                            object["updatedAt"] = .string(AdminTime.iso8601(app.updatedAt))
+                            object["createdAtMs"] = .integer(Int(app.createdAt))
+                            object["updatedAtMs"] = .integer(Int(app.updatedAt))
                             object["lintStrict"] = .bool(app.lintStrict)
                             if let live = app.live {
                                 object["live"] = .object(
                                     JSONObject([
                                         ("revision", .integer(live.number)), ("etag", .string(live.etag)),
-                                        ("createdAt", .string(AdminTime.iso8601(live.createdAt))),
+                                        ("createdAtMs", .integer(Int(live.createdAt))),
                                         ("author", .string(live.author)),
                                         ("message", live.message.map(JSONValue.string) ?? .null),
                                         ("document", try JSONValue(parsing: live.document)),
@@ -131,10 +131,10 @@ package struct ChangeFeed: Sendable, Equatable {
         }
         guard let list = root["apps"]?.arrayValue else { throw FormatError(description: "no /apps array") }
         func time(_ value: JSONValue?, _ pointer: String) throws -> Int64 {
-            guard let text = value?.stringValue, let ms = AdminTime.parse(text) else {
-                throw FormatError(description: "\(pointer) is not a time")
+            guard case .integer(let ms)? = value else {
+                throw FormatError(description: "\(pointer) is not a time in milliseconds")
             }
-            return ms
+            return Int64(ms)
         }
         func text(_ value: JSONValue?, _ pointer: String) throws -> String {
             guard let text = value?.stringValue else { throw FormatError(description: "\(pointer) is not a string") }
@@ -151,7 +151,7 @@ package struct ChangeFeed: Sendable, Equatable {
                 let message = revision["message"]
                 live = Revision(
                     number: number, etag: try text(revision["etag"], "\(at)/live/etag"),
-                    createdAt: try time(revision["createdAt"], "\(at)/live/createdAt"),
+                    createdAt: try time(revision["createdAtMs"], "\(at)/live/createdAtMs"),
                     author: try text(revision["author"], "\(at)/live/author"),
                     message: message == nil || message!.isNull ? nil : try text(message, "\(at)/live/message"),
                     document: document.serialized())
@@ -159,8 +159,8 @@ package struct ChangeFeed: Sendable, Equatable {
             apps.append(
                 App(
                     id: try text(item["id"], "\(at)/id"), name: try text(item["name"], "\(at)/name"),
-                    createdAt: try time(item["createdAt"], "\(at)/createdAt"),
-                    updatedAt: try time(item["updatedAt"], "\(at)/updatedAt"),
+                    createdAt: try time(item["createdAtMs"], "\(at)/createdAtMs"),
+                    updatedAt: try time(item["updatedAtMs"], "\(at)/updatedAtMs"),
                     lintStrict: item["lintStrict"]?.boolValue ?? false, live: live))
         }
         self.init(apps: apps)

@@ -9,7 +9,7 @@ import PreludeStorage
 ///
 /// - `GET /v1/admin/changes?wait=S` with `If-None-Match`: the ``ChangeFeed``, tagged with a strong entity tag of its
 ///   bytes. When the tag still matches, the answer is held until a revision goes live (then 200 at once) or `wait`
-///   seconds pass (then 304). `wait` is 0–``maxWait``, default 0 (no holding).
+///   seconds pass (then 304). `wait` is 0–``maxWait``, default 0 (no holding); `If-None-Match: *` is never held.
 /// - `POST /v1/admin/apps/{app}/events`: a replica forwarding its outbox. The batch is parsed by the same decoder as
 ///   the public endpoint and stored by the same ingestor, deduplicated on the client event ids; the per-install and
 ///   per-address ingestion budgets are not applied (the replica applied them to the clients), nor the experiment
@@ -60,7 +60,8 @@ package enum ReplicationRoutes {
                 }
                 let notModified = HTTPResponse(status: .notModified, headers: headers, body: [])
                 let now = DispatchTime.now()
-                guard now < deadline else {
+                // `*` matches any feed: answered at once, never held (only a replica's own tag waits for news).
+                guard now < deadline, !ETag.parseList(ifNoneMatch).isWildcard else {
                     completion(.success(notModified))
                     return
                 }
