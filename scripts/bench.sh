@@ -13,6 +13,9 @@
 #               the same bytes; decide; events in batches of 100, open loop at 50,000 events/s and wrk at c=32,
 #               one install and 100 installs per batch (count in vs count stored, via sqlite3);
 #               policy-fetch cost as the policy grows (Benchmarks/make-large-policy.py)
+#   proxy       the release `prelude` binary behind nginx with deploy/nginx (docs/scaling.md): the policy document
+#               and the resolved policy (gzip, c=32), direct and through the proxy, rounds interleaved, with the
+#               origin's request count for each run (from its /metrics) and so the proxy's hit rate
 #   compare     two `prelude` binaries in the same run, rounds interleaved (BEFORE_BIN, AFTER_BIN; AFTER_BIN defaults
 #               to this checkout's release build): decide at c=32 and events open loop at 50,000 events/s (one
 #               install per batch) — the no-regression record for a change on the ingestion or decide path;
@@ -165,7 +168,7 @@ stop_prelude() {
     wait "$PRELUDE_PID" 2>/dev/null || true
     PRELUDE_PID=""
 }
-trap 'stop_prelude' EXIT
+trap 'stop_nginx; stop_prelude' EXIT
 
 # wrk on CPU 1 against prelude: $1 label, $2 connections, rest: wrk arguments. Warmup, then the measured run.
 public_wrk() {
@@ -258,6 +261,112 @@ public() {
     log "public: $dir/summary.tsv, peers: $dir/peers-summary.md"
 }
 
+# ---------------------------------------------------------------- the caching proxy (deploy/nginx) in front
+
+PROXY_PORT="${PROXY_PORT:-18181}"
+NGINX_PID=""
+
+# nginx (one worker, CPU 0 like prelude: the server side gets one core, wrk the other) with deploy/nginx's two
+# include files and the upstream, cache and listen lines a deployment writes; sets NGINX_PID.
+start_nginx() {
+    local dir="$1" name
+    for name in cache client_body proxy fastcgi uwsgi scgi; do mkdir -p "$dir/nginx/$name"; done
+    chmod -R 0777 "$dir/nginx"
+    cat >"$dir/nginx/nginx.conf" <<CONF
+daemon off;
+worker_processes 1;
+pid $dir/nginx/nginx.pid;
+error_log $dir/nginx/error.log warn;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    client_body_temp_path $dir/nginx/client_body;
+    proxy_temp_path $dir/nginx/proxy;
+    fastcgi_temp_path $dir/nginx/fastcgi;
+    uwsgi_temp_path $dir/nginx/uwsgi;
+    scgi_temp_path $dir/nginx/scgi;
+    keepalive_requests 1000000;
+    include $ROOT/deploy/nginx/prelude-http.conf;
+    upstream prelude_origin { server 127.0.0.1:$PUBLIC_PORT; keepalive 64; }
+    proxy_cache_path $dir/nginx/cache levels=1:2 keys_zone=prelude_policy:10m max_size=64m inactive=1d use_temp_path=off;
+    server {
+        listen 127.0.0.1:$PROXY_PORT;
+        include $ROOT/deploy/nginx/prelude-locations.conf;
+    }
+}
+CONF
+    taskset -c 0 "$(command -v nginx || echo /usr/sbin/nginx)" -p "$dir/nginx" -c "$dir/nginx/nginx.conf" \
+        -e "$dir/nginx/error.log" >>"$dir/nginx/stderr.log" 2>&1 &
+    NGINX_PID=$!
+    local i
+    for i in $(seq 1 100); do
+        curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$PROXY_PORT/healthz" && return 0
+        kill -0 "$NGINX_PID" 2>/dev/null || { log "nginx exited; see $dir/nginx/error.log"; return 1; }
+        sleep 0.1
+    done
+    log "nginx never answered"; return 1
+}
+stop_nginx() {
+    [[ -n "$NGINX_PID" ]] || return 0
+    kill -TERM "$NGINX_PID" 2>/dev/null || true
+    wait "$NGINX_PID" 2>/dev/null || true
+    NGINX_PID=""
+}
+
+# Requests the origin has answered on route $1 (GET, every status), from its /metrics.
+origin_requests() {
+    curl -s "http://127.0.0.1:$PUBLIC_PORT/metrics" | awk -v route="$1" '
+        index($0, "prelude_http_requests_total{route=\"" route "\",method=\"GET\"") == 1 {n += $NF}
+        END {printf "%d", n}'
+}
+
+# public_wrk plus the origin's count for route $3 during the measured run: prints the run's line, then
+# `origin N of M requests (hit rate H)`.
+proxy_wrk() {
+    local label="$1" conc="$2" route="$3"; shift 3
+    RUN_ID="" timeout 60 taskset -c 1 wrk -t1 -c"$conc" -d"$WARMUP" "$@" >/dev/null 2>&1 || true
+    local before after total
+    before="$(origin_requests "$route")"
+    timeout 60 taskset -c 1 wrk -t1 -c"$conc" -d"$DURATION" --latency "$@" >"$OUT/proxy/$label.txt" 2>&1 || true
+    after="$(origin_requests "$route")"
+    total="$(awk '/requests in/ {print $1}' "$OUT/proxy/$label.txt")"
+    awk -v l="$label" -v o="$((after - before))" -v t="${total:-0}" \
+        '/Requests\/sec/ {r=$2} / 50%/ {p50=$2} / 99%/ {p99=$2} /Non-2xx/ {e=$NF}
+        END {printf "%s\treq/s %s\tp50 %s\tp99 %s\tnon-2xx %s\torigin %d of %d\thit rate %.4f\n", l, r, p50, p99,
+            (e == "" ? 0 : e), o, t, (t > 0 && o < t ? 1 - o / t : 0)}' "$OUT/proxy/$label.txt" | tee -a "$OUT/proxy/summary.tsv"
+}
+
+proxy() {
+    log "building prelude (release)"
+    swift build --package-path "$ROOT" -c release --product prelude >&2
+    PRELUDE_BIN="$(swift build --package-path "$ROOT" -c release --show-bin-path)/prelude"
+    local dir="$OUT/proxy" round path
+    mkdir -p "$dir" "$OUT/public"
+    : >"$dir/summary.tsv"
+    start_prelude "$ROOT/config/demo-policy.json" "$dir/prelude.sqlite" || return 1
+    start_nginx "$dir" || { stop_prelude; return 1; }
+    local doc="/v1/apps/demo/policy/document" resolved="/v1/apps/demo/policy?$POLICY_QUERY"
+    # The proxy must give the origin's bytes before anything is measured.
+    for path in "$doc" "$resolved"; do
+        cmp -s <(curl -s -H 'Accept-Encoding: gzip' "http://127.0.0.1:$PUBLIC_PORT$path") \
+            <(curl -s -H 'Accept-Encoding: gzip' "http://127.0.0.1:$PROXY_PORT$path") \
+            || { log "nginx does not serve the origin's bytes for $path"; stop_nginx; stop_prelude; return 1; }
+    done
+    for round in $(seq 1 "$REPEATS"); do
+        proxy_wrk "document-direct-r$round" 32 "/v1/apps/{app}/policy/document" -H 'Accept-Encoding: gzip' \
+            "http://127.0.0.1:$PUBLIC_PORT$doc"
+        proxy_wrk "document-nginx-r$round" 32 "/v1/apps/{app}/policy/document" -H 'Accept-Encoding: gzip' \
+            "http://127.0.0.1:$PROXY_PORT$doc"
+        proxy_wrk "resolved-direct-r$round" 32 "/v1/apps/{app}/policy" -H 'Accept-Encoding: gzip' \
+            "http://127.0.0.1:$PUBLIC_PORT$resolved"
+        proxy_wrk "resolved-nginx-r$round" 32 "/v1/apps/{app}/policy" -H 'Accept-Encoding: gzip' \
+            "http://127.0.0.1:$PROXY_PORT$resolved"
+    done
+    stop_nginx
+    stop_prelude
+    log "proxy: $dir/summary.tsv"
+}
+
 # Two binaries, rounds interleaved (before, after, before, after, ...) so machine noise hits both alike.
 compare() {
     [[ -x "${BEFORE_BIN:-}" ]] || { log "compare: set BEFORE_BIN to the baseline prelude binary"; return 1; }
@@ -299,6 +408,7 @@ case "$ACTION" in
     all) build; throughput; latency; memory ;;
     public) build; public ;;
     compare) compare ;;
-    *) echo "bench.sh: unknown action '$ACTION' (all|throughput|latency|memory|quick|build)" >&2; exit 1 ;;
+    proxy) proxy ;;
+    *) echo "bench.sh: unknown action '$ACTION' (all|throughput|latency|memory|quick|build|public|compare|proxy)" >&2; exit 1 ;;
 esac
 log "results in $OUT"

@@ -26,9 +26,7 @@ final class EventLoop: @unchecked Sendable {
     // Loop-thread state.
     var connections: [Int32: HTTPConnection] = [:]
     var date = HTTPDate()
-    /// Rendered head prefixes of the responses this loop sent recently.
-    var headCache: ResponseHeadCache
-    var now: Int64 = SystemInfo.monotonicMilliseconds()
+    var now: Int64
     var stopping = false
     /// Generates the request ids of this loop's connections.
     var requestIDs = RequestIDGenerator()
@@ -40,8 +38,7 @@ final class EventLoop: @unchecked Sendable {
 
     init(core: ServerCore) throws {
         self.core = core
-        headCache = ResponseHeadCache(
-            serverName: core.configuration.serverName, requestIDHeader: core.configuration.requestIDHeader)
+        now = core.configuration.monotonicClock()
         epollFD = Epoll.create()
         guard epollFD >= 0 else { throw SocketError("epoll_create1") }
         wakeFD = Epoll.makeEventFD()
@@ -85,7 +82,7 @@ final class EventLoop: @unchecked Sendable {
         defer { events.deallocate() }
         while true {
             let n = Epoll.wait(epollFD, events, capacity: maxEvents, timeout: tickMilliseconds)
-            now = SystemInfo.monotonicMilliseconds()
+            now = core.configuration.monotonicClock()
             date.refresh()
             if n > 0 {
                 for i in 0..<Int(n) {
@@ -145,7 +142,7 @@ final class EventLoop: @unchecked Sendable {
             return
         }
         for connection in Array(connections.values) where connection.deadline <= now {
-            connection.deadlinePassed()
+            connection.tick(now: now)
         }
     }
 

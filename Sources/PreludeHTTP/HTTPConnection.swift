@@ -6,51 +6,34 @@ import Dispatch
 
 /// One client connection: reads, decodes one request at a time, runs it, writes the response, repeats.
 ///
+/// The I/O shell of a ``ConnectionStateMachine``: this class makes the syscalls, runs the decoder and the
+/// handler and owns the buffers; every protocol decision (phases, deadlines, keep-alive, lingering, 408) is the
+/// machine's, fed with the loop's `now`.
+///
 /// `@unchecked Sendable` invariant: all state is read and written only on the owning loop's thread. Worker
 /// threads hold a reference only to post `.completed` back to that loop; they never touch the fields.
 final class HTTPConnection: @unchecked Sendable {
-    enum Phase {
-        /// Waiting for the first byte of a request (new or kept-alive connection).
-        case idle
-        /// Part of a head has arrived; the absolute header deadline runs.
-        case head
-        /// Reading the body.
-        case body
-        /// The handler runs on the worker pool; nothing is read (pipelined requests wait, RFC 9112 §9.3.2).
-        case processing
-        /// The response is being written.
-        case writing
-        /// Our side is shut down after a final response; unread input is drained until EOF or the deadline.
-        case lingering
-        case closed
-    }
-
     let fd: Int32
     let remoteAddress: String
     /// The owning loop. `unowned(unsafe)`: the loop keeps this connection in its table until it closes and is
     /// itself kept by the server until every loop thread ended; worker threads that outlive a close hold
     /// their own strong reference to the loop. Saves a reference-count round trip on every access.
     unowned(unsafe) let loop: EventLoop
-    private(set) var phase = Phase.idle
+    /// The protocol state.
+    private(set) var machine: ConnectionStateMachine
     /// When the current phase's timeout fires (monotonic ms).
-    private(set) var deadline: Int64
+    var deadline: Int64 { machine.deadline }
 
     private var decoder: RequestDecoder
     private var input: [UInt8] = []
     private var inputStart = 0
-    private var peerClosedInput = false
     private var head: RequestHead?
     private var decision: Responder.Decision?
-    private var bodyDeadline: Int64 = .max
-    private var requestCount = 0
-    private var closeAfterResponse = false
-    private var drainBeforeClose = false
 
     private var output: [UInt8] = []
     private var outputOffset = 0
     private var outputBody: [UInt8] = []
     private var outputBodyOffset = 0
-    private var writingInterim = false
     private var interest: UInt32 = Epoll.readable
 
     // The current request, for `X-Request-ID` and `onRequestCompleted`.
@@ -66,7 +49,9 @@ final class HTTPConnection: @unchecked Sendable {
         self.remoteAddress = remoteAddress
         self.loop = loop
         self.decoder = RequestDecoder(limits: loop.core.parserLimits)
-        self.deadline = loop.now + loop.core.keepAliveTimeoutMs
+        self.machine = ConnectionStateMachine(
+            timeouts: loop.core.timeouts, maxRequests: loop.core.configuration.maxRequestsPerConnection,
+            now: loop.now)
     }
 
     // MARK: Events
@@ -77,18 +62,18 @@ final class HTTPConnection: @unchecked Sendable {
             close()
             return
         }
-        if events & Epoll.writable != 0 && (phase == .writing || writingInterim) {
-            if flush() && phase == .idle { processInput() }
+        if events & Epoll.writable != 0 && (machine.phase == .writing || machine.writingInterim) {
+            if flush() && machine.phase == .idle { processInput() }
         }
         if events & Epoll.readable != 0 { readable() }
     }
 
     private func readable() {
-        if phase == .lingering {
+        if machine.phase == .lingering {
             drainForLinger()
             return
         }
-        guard phase == .idle || phase == .head || phase == .body else { return }
+        guard machine.isReading else { return }
         let scratch = loop.scratch
         var received = false
         while true {
@@ -100,7 +85,7 @@ final class HTTPConnection: @unchecked Sendable {
                 // Bound what one connection may buffer in one go; the decoder's limits apply as it parses.
                 if input.count - inputStart > 256 * 1024 { break }
             } else if n == 0 {
-                peerClosedInput = true
+                machine.peerClosed()
                 break
             } else {
                 if errno == EINTR { continue }
@@ -109,12 +94,9 @@ final class HTTPConnection: @unchecked Sendable {
                 return
             }
         }
-        if received && phase == .body {
-            // Body idle timeout restarts with every read, capped by the absolute body deadline.
-            deadline = min(loop.now + loop.core.bodyIdleTimeoutMs, bodyDeadline)
-        }
+        if received { machine.received(now: loop.now) }
         processInput()
-        if peerClosedInput && (phase == .processing || phase == .writing) {
+        if machine.peerClosedInput && (machine.phase == .processing || machine.phase == .writing) {
             // Half-closed client: answer what it sent (pipelined requests included), then close.
             updateInterest()
         }
@@ -122,9 +104,9 @@ final class HTTPConnection: @unchecked Sendable {
 
     /// Decodes and serves as many buffered requests as possible, in order.
     private func processInput() {
-        while phase == .idle || phase == .head || phase == .body {
-            if inputStart == input.count && phase == .idle { break }
-            if phase == .idle && requestStart == 0 && loop.core.requestObserver != nil {
+        while machine.isReading {
+            if inputStart == input.count && machine.phase == .idle { break }
+            if machine.phase == .idle && requestStart == 0 && loop.core.requestObserver != nil {
                 requestStart = SystemInfo.monotonicNanoseconds()
             }
             let step: (RequestDecoder.Event, Int)
@@ -139,16 +121,11 @@ final class HTTPConnection: @unchecked Sendable {
             inputStart += step.1
             switch step.0 {
             case .needMore:
-                if phase == .idle && inputStart < input.count {
-                    phase = .head
-                    // RFC-independent hardening: the head must complete within an absolute deadline (slowloris).
-                    deadline = loop.now + loop.core.headerTimeoutMs
-                }
+                machine.needMore(partial: inputStart < input.count, now: loop.now)
                 compactInput()
                 closeIfInputEnded()
                 return
             case .head(let parsed):
-                requestCount += 1
                 if let name = loop.core.requestIDHeader {
                     // A client's id is kept when it is safe to log and echo; otherwise we make one.
                     if let sent = parsed.headers[name], RequestIDGenerator.isAcceptable(sent) {
@@ -166,17 +143,16 @@ final class HTTPConnection: @unchecked Sendable {
                 }
                 head = parsed
                 decision = decided
-                phase = .body
-                bodyDeadline = loop.now + loop.core.bodyTimeoutMs
-                deadline = min(loop.now + loop.core.bodyIdleTimeoutMs, bodyDeadline)
                 // RFC 9110 §10.1.1: send 100 Continue before reading the body, unless some of it is already here.
-                if parsed.expectsContinue && inputStart == input.count {
+                let continues = parsed.expectsContinue && inputStart == input.count
+                if machine.headReceived(expectsContinue: continues, now: loop.now) == .sendContinue {
                     sendInterimContinue()
-                    if phase == .closed { return }
+                    if machine.phase == .closed { return }
                 }
             case .body(let body):
                 guard let head, let decision else { preconditionFailure("body without head") }
                 compactInput()
+                _ = machine.bodyReceived()
                 dispatch(head: head, decision: decision, body: body)
             }
         }
@@ -186,7 +162,7 @@ final class HTTPConnection: @unchecked Sendable {
 
     /// After EOF from the client, a connection with no complete request left has nothing more to answer.
     private func closeIfInputEnded() {
-        if peerClosedInput && (phase == .idle || phase == .head || phase == .body) { close() }
+        if machine.inputEnded() == .close { close() }
     }
 
     private func compactInput() {
@@ -202,9 +178,7 @@ final class HTTPConnection: @unchecked Sendable {
     }
 
     private func dispatch(head: RequestHead, decision: Responder.Decision, body: [UInt8]) {
-        phase = .processing
-        deadline = .max
-        if case .fixed(_, close: true) = decision { closeAfterResponse = true }
+        if case .fixed(_, close: true) = decision { machine.closesAfterResponse() }
         if case .route(let route, _) = decision { handlerRoute = route.pattern }
         let requestID = self.requestID ?? ""
         if case .route(let route, let parameters) = decision, let deferred = route.deferredHandler {
@@ -241,29 +215,30 @@ final class HTTPConnection: @unchecked Sendable {
 
     /// Called on the loop thread when a worker finished.
     func handlerFinished(_ response: HTTPResponse) {
-        guard phase == .processing else { return }
+        guard machine.phase == .processing else { return }
         send(response)
-        if phase == .idle { processInput() }
+        if machine.phase == .idle { processInput() }
     }
 
     // MARK: Writing
 
-    private func send(_ response: HTTPResponse) {
+    private func send(_ handlerResponse: HTTPResponse) {
         guard let head else { preconditionFailure("response without request") }
-        // Status line, handler fields and Server, rendered once per prepared response (per loop).
-        let prefix = loop.headCache.prefix(for: response)
+        // A prepared response is negotiated here, once, against the request's fields (coding, 304).
+        let response = handlerResponse.negotiated(method: head.method, headers: head.headers)
+        // Status line and handler fields: rendered once per prepared head, else now.
+        let prefix = ResponseEncoder.prefix(response, requestIDHeader: loop.core.requestIDHeader)
+        let interimPending = machine.writingInterim
         // A handler may ask to end the connection with `Connection: close` (e.g. after refusing a client).
-        let keepAlive =
-            head.keepAlive && !closeAfterResponse && !loop.stopping && !prefix.handlerCloses
-            && requestCount < loop.core.configuration.maxRequestsPerConnection
-        if !keepAlive { closeAfterResponse = true }
+        let keepAlive = machine.responseStarted(
+            clientKeepsAlive: head.keepAlive, handlerCloses: prefix.handlerCloses, stopping: loop.stopping,
+            now: loop.now)
         let plan = ResponseEncoder.plan(
             status: response.status, isHead: head.method == .head, bodyCount: response.body.count,
             handlerContentLength: prefix.handlerContentLength)
-        if writingInterim {
+        if interimPending {
             // The 100 Continue line is still partly unsent: keep its rest in front of the final response.
             output.removeSubrange(0..<outputOffset)
-            writingInterim = false
         } else {
             output.removeAll(keepingCapacity: true)
         }
@@ -273,7 +248,8 @@ final class HTTPConnection: @unchecked Sendable {
             idField = (name, requestID ?? loop.requestIDs.next())
         }
         ResponseEncoder.encodeHead(
-            prefix: prefix.bytes, plan: plan, keepAlive: keepAlive, date: loop.date.headerLine, requestID: idField,
+            prefix: prefix, serverLine: loop.core.serverLine, plan: plan, keepAlive: keepAlive,
+            date: loop.date.headerLine, requestID: idField,
             into: &output)
         outputBody = plan.sendBody ? response.body : []
         outputBodyOffset = 0
@@ -298,8 +274,6 @@ final class HTTPConnection: @unchecked Sendable {
                     requestID: idField?.value ?? "", remoteAddress: remoteAddress, pathParameters: pathParameters,
                     logFields: response.logFields))
         }
-        phase = .writing
-        deadline = loop.now + loop.core.writeTimeoutMs
         _ = flush()
     }
 
@@ -311,7 +285,6 @@ final class HTTPConnection: @unchecked Sendable {
         outputOffset = 0
         outputBody = []
         outputBodyOffset = 0
-        writingInterim = true
         _ = flush()
     }
 
@@ -353,7 +326,7 @@ final class HTTPConnection: @unchecked Sendable {
                 close()
                 return false
             }
-            deadline = loop.now + loop.core.writeTimeoutMs
+            machine.wroteSome(now: loop.now)
             var remaining = written
             let headLeft = output.count - outputOffset
             if headLeft > 0 {
@@ -363,21 +336,23 @@ final class HTTPConnection: @unchecked Sendable {
             }
             outputBodyOffset += remaining
         }
-        if writingInterim {
-            writingInterim = false
-            deadline = min(loop.now + loop.core.bodyIdleTimeoutMs, bodyDeadline)
+        if !machine.writingInterim { outputBody = [] }
+        switch machine.writeFinished(inputConsumed: inputStart == input.count, now: loop.now) {
+        case .readNext:
             updateInterest()
-            return false
+            return true
+        case .linger:
+            // Half-close our side so the client reads the response before any reset; drain what it still sends.
+            shutdown(fd, Int32(SHUT_WR))
+            input = []
+            inputStart = 0
+            updateInterest()
+        case .close:
+            close()
+        default:
+            updateInterest()
         }
-        outputBody = []
-        if closeAfterResponse {
-            beginLinger()
-            return false
-        }
-        phase = .idle
-        deadline = loop.now + loop.core.keepAliveTimeoutMs
-        updateInterest()
-        return true
+        return false
     }
 
     // MARK: Errors, timeouts, closing
@@ -397,47 +372,27 @@ final class HTTPConnection: @unchecked Sendable {
             .protocolError(
                 status: error.status.code, reason: error.reason, remoteAddress: remoteAddress,
                 requestID: requestID ?? ""))
-        closeAfterResponse = true
-        drainBeforeClose = true
-        phase = .processing
+        machine.failed()
         handlerRoute = nil
         send(ProblemDetails(status: error.status, detail: error.reason).response())
     }
 
-    func deadlinePassed() {
-        switch phase {
-        case .idle, .lingering, .writing:
+    /// The loop's sweep: acts on a passed deadline.
+    func tick(now: Int64) {
+        switch machine.tick(now: now) {
+        case .close:
             close()
-        case .head, .body:
-            // RFC 9110 §15.5.9: 408 when the client did not produce a request in time; then close.
+        case .sendRequestTimeout:
             head = nil
             fail(HTTPParseError(.requestTimeout, "the request was not received in time"))
-        case .processing, .closed:
+        default:
             break
         }
     }
 
     /// Graceful stop: idle connections close now; the others finish the current exchange, then close.
     func beginShutdown() {
-        closeAfterResponse = true
-        if phase == .idle { close() }
-    }
-
-    private func beginLinger() {
-        // Lingering matters only when the client may still be sending (an error cut its request short, or it
-        // pipelined more): closing with unread input makes the kernel send RST, which can destroy our response
-        // before the client reads it. After a clean exchange there is nothing to drain.
-        if peerClosedInput || (!drainBeforeClose && inputStart == input.count) {
-            close()
-            return
-        }
-        // Half-close our side so the client reads the response before any reset; drain what it still sends.
-        shutdown(fd, Int32(SHUT_WR))
-        phase = .lingering
-        deadline = loop.now + loop.core.lingerTimeoutMs
-        input = []
-        inputStart = 0
-        updateInterest()
+        if machine.beginShutdown() == .close { close() }
     }
 
     private func drainForLinger() {
@@ -453,27 +408,17 @@ final class HTTPConnection: @unchecked Sendable {
     }
 
     private func updateInterest() {
-        var wanted: UInt32 = 0
-        switch phase {
-        case .idle, .head, .body, .lingering:
-            wanted = peerClosedInput && phase != .lingering ? 0 : Epoll.readable
-            if writingInterim { wanted |= Epoll.writable }
-        case .writing:
-            wanted = Epoll.writable
-        case .processing, .closed:
-            wanted = 0
-        }
-        if wanted != interest {
-            interest = wanted
-            loop.setInterest(fd, wanted)
+        let wanted = machine.interest
+        let events = (wanted.readable ? Epoll.readable : 0) | (wanted.writable ? Epoll.writable : 0)
+        if events != interest {
+            interest = events
+            loop.setInterest(fd, events)
         }
     }
 
     /// Closes the socket at once.
     func close() {
-        guard phase != .closed else { return }
-        phase = .closed
-        deadline = .max
+        guard machine.closed() else { return }
         loop.remove(fd)
         _ = Glibc.close(fd)
         input = []

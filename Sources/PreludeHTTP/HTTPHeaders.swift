@@ -46,10 +46,22 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
 
     public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
 
-    /// The address of the field list's storage: equal for two `HTTPHeaders` that share it (copies of one
-    /// prepared response), so a cache holding a copy can recognise it without comparing fields.
-    package var storageIdentity: UnsafeRawPointer? {
-        fields.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+    /// Every value of the named field joined with commas (RFC 9110 §5.3), or nil when there is none or the
+    /// result is empty. One field line's value is returned as is, without building a list.
+    public func combinedValue(for name: String) -> String? {
+        var first: String?
+        var joined: String?
+        for field in fields where Self.namesEqual(field.name, name) {
+            if let value = joined {
+                joined = value + ", " + field.value
+            } else if let value = first {
+                joined = value + ", " + field.value
+            } else {
+                first = field.value
+            }
+        }
+        let value = joined ?? first
+        return value?.isEmpty == true ? nil : value
     }
 
     /// ASCII case-insensitive comparison of field names (RFC 9110 §5.1).

@@ -20,25 +20,13 @@ extension HTTPResponse {
         }
     }
 
-    /// Serves a prepared representation: gzip when `Accept-Encoding` prefers it, `Vary: Accept-Encoding`
-    /// always (RFC 9110 §12.5.5), the matching ETag, and 304 when `If-None-Match` matches (RFC 9110 §13.1.2).
-    /// `headers` (e.g. `Cache-Control`) go on both the 200 and the 304.
+    /// Serves a prepared representation to one request, as ``PreparedResponse`` does: gzip when
+    /// `Accept-Encoding` prefers it, `Vary: Accept-Encoding` always (RFC 9110 §12.5.5), the matching ETag, and 304
+    /// when `If-None-Match` matches (RFC 9110 §13.1.2). `headers` (e.g. `Cache-Control`) go on both the 200 and
+    /// the 304. A handler serving the same bytes repeatedly should keep a ``PreparedResponse`` instead.
     public static func negotiated(
         _ request: HTTPRequest, _ prepared: Prepared, contentType: String, headers: HTTPHeaders = HTTPHeaders()
     ) -> HTTPResponse {
-        let gzip = AcceptEncoding.prefersGzip(
-            request.headers.values(for: "Accept-Encoding").joined(separator: ", ").nilIfEmpty)
-        let etag = gzip ? prepared.gzipETag : prepared.identityETag
-        var h = headers
-        h.set("Vary", "Accept-Encoding")
-        h.set("ETag", etag.headerValue)
-        if let notModified = ConditionalRequest.notModified(request, etag: etag, headers: h) { return notModified }
-        h.set("Content-Type", contentType)
-        if gzip { h.set("Content-Encoding", "gzip") }
-        return HTTPResponse(status: .ok, headers: h, body: gzip ? prepared.gzip : prepared.identity)
+        PreparedResponse(prepared, contentType: contentType, headers: headers).response(to: request)
     }
-}
-
-extension String {
-    var nilIfEmpty: String? { isEmpty ? nil : self }
 }

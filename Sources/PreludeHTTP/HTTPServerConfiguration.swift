@@ -55,6 +55,10 @@ public struct HTTPServerConfiguration: Sendable {
     /// generated; it is echoed on the response and given to handlers as `HTTPRequest.requestID`. Default
     /// `X-Request-ID`; nil turns request ids off.
     public var requestIDHeader: String?
+    /// The event loops' clock, in monotonic milliseconds: read once per loop wake-up and handed to every
+    /// connection's ``ConnectionStateMachine`` as `now`. Tests inject one to drive timeouts without waiting.
+    /// Default `SystemInfo.monotonicMilliseconds`.
+    package var monotonicClock: @Sendable () -> Int64 = SystemInfo.monotonicMilliseconds
 
     /// Creates a configuration with default limits.
     public init(host: String = "127.0.0.1", port: Int = 8080) {

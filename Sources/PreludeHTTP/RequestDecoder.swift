@@ -171,14 +171,53 @@ package struct RequestDecoder: Sendable {
         headerLines = 0
     }
 
-    /// Parses a complete head (request line and field lines, each ending in CRLF, then an empty line).
+    /// Parses a complete head (request line and field lines, each ending in CRLF, then an empty line), in named
+    /// steps: the request line, each field line (recording the framing fields), the framing, then the target.
+    /// Errors keep the steps' order, so a head with several faults is refused for the first.
     package static func parseHead(_ head: UnsafeBufferPointer<UInt8>, limits: HTTPParserLimits) throws(HTTPParseError)
         -> RequestHead
     {
         // Lines are walked in place (no array of line ranges: this runs for every request).
         guard let firstLF = findLF(head, from: 0), firstLF >= 1 else { throw .bad("incomplete head") }
-        let requestLine = UnsafeBufferPointer(rebasing: head[0..<(firstLF - 1)])
+        let requestLine = try parseRequestLine(UnsafeBufferPointer(rebasing: head[0..<(firstLF - 1)]))
 
+        // Header fields (RFC 9112 §5).
+        var headers = HTTPHeaders()
+        var fields = FramingFields()
+        var lineStart = firstLF + 1
+        while true {
+            // Each field line ends in CRLF (checked by the scan); the empty line ends the head.
+            guard let lf = findLF(head, from: lineStart), lf > lineStart else { throw .bad("incomplete head") }
+            if lf - 1 == lineStart { break }
+            let line = UnsafeBufferPointer(rebasing: head[lineStart..<(lf - 1)])
+            lineStart = lf + 1
+            try parseHeaderLine(line, minor: requestLine.minor, into: &headers, fields: &fields)
+        }
+
+        let framing = try fields.framing(minor: requestLine.minor)
+        let target = try parseTarget(requestLine.target, method: requestLine.method)
+        let method = HTTPMethod(rawValue: String(decoding: requestLine.method, as: UTF8.self))
+        // RFC 9112 §9.3: HTTP/1.1 defaults to persistent; HTTP/1.0 only with keep-alive.
+        let minor = requestLine.minor
+        let keepAlive = minor == 1 ? !fields.connectionClose : (fields.connectionKeepAlive && !fields.connectionClose)
+        return RequestHead(
+            method: method, path: target.path, rawQuery: target.rawQuery, query: target.query,
+            isAsterisk: target.isAsterisk, minorVersion: minor, headers: headers, framing: framing,
+            keepAlive: keepAlive, expectsContinue: fields.expectsContinue && framing != .none)
+    }
+
+    /// The parts of a request line, as bytes of the head.
+    private struct RequestLine {
+        var method: UnsafeBufferPointer<UInt8>
+        var target: UnsafeBufferPointer<UInt8>
+        /// 0 for HTTP/1.0, 1 for HTTP/1.1.
+        var minor: Int
+    }
+
+    /// Step 1: the request line (without its CRLF).
+    private static func parseRequestLine(_ requestLine: UnsafeBufferPointer<UInt8>) throws(HTTPParseError)
+        -> RequestLine
+    {
         // RFC 9112 §3: request-line = method SP request-target SP HTTP-version, single spaces.
         var firstSpace = -1
         for i in 0..<requestLine.count where requestLine[i] == ByteClass.sp {
@@ -209,10 +248,11 @@ package struct RequestDecoder: Sendable {
         guard version[5] == UInt8(ascii: "1"), version[7] == UInt8(ascii: "0") || version[7] == UInt8(ascii: "1") else {
             throw HTTPParseError(.httpVersionNotSupported, "only HTTP/1.0 and HTTP/1.1 are supported")
         }
-        let minor = Int(version[7] - 48)
+        return RequestLine(method: methodBytes, target: target, minor: Int(version[7] - 48))
+    }
 
-        // Header fields (RFC 9112 §5).
-        var headers = HTTPHeaders()
+    /// What the field lines say about framing and persistence, gathered line by line.
+    private struct FramingFields {
         var contentLength: Int?
         var contentLengthFields = 0
         var transferCodings: [String] = []
@@ -222,20 +262,12 @@ package struct RequestDecoder: Sendable {
         var connectionKeepAlive = false
         var expectsContinue = false
         var unknownExpectation = false
-        var lineStart = firstLF + 1
-        while true {
-            // Each field line ends in CRLF (checked by the scan); the empty line ends the head.
-            guard let lf = findLF(head, from: lineStart), lf > lineStart else { throw .bad("incomplete head") }
-            if lf - 1 == lineStart { break }
-            let line = UnsafeBufferPointer(rebasing: head[lineStart..<(lf - 1)])
-            lineStart = lf + 1
-            let (name, value) = try parseFieldLine(line)
-            let nameBytes = UnsafeBufferPointer(rebasing: line[0..<name])
-            let valueBytes = UnsafeBufferPointer(rebasing: line[value])
-            let nameString = String(decoding: nameBytes, as: UTF8.self)
-            let valueString = String(decoding: valueBytes, as: UTF8.self)
-            headers.add(nameString, valueString)
 
+        /// Records one field, rejecting framing fields that are malformed on their own.
+        mutating func record(
+            name nameBytes: UnsafeBufferPointer<UInt8>, value valueBytes: UnsafeBufferPointer<UInt8>,
+            valueString: String, minor: Int
+        ) throws(HTTPParseError) {
             switch nameBytes.count {
             case 4 where ByteClass.equalsLowercase(nameBytes, "host"):
                 hostCount += 1
@@ -276,41 +308,65 @@ package struct RequestDecoder: Sendable {
             }
         }
 
-        // RFC 9112 §3.2: an HTTP/1.1 request without Host, or with more than one, → 400.
-        if minor == 1 && hostCount != 1 {
-            throw .bad(hostCount == 0 ? "missing Host" : "repeated Host")
-        }
-        if hostCount > 1 { throw .bad("repeated Host") }
+        /// Step 3: the body's framing from all the fields together (and the checks that need all of them).
+        func framing(minor: Int) throws(HTTPParseError) -> RequestHead.Framing {
+            // RFC 9112 §3.2: an HTTP/1.1 request without Host, or with more than one, → 400.
+            if minor == 1 && hostCount != 1 {
+                throw .bad(hostCount == 0 ? "missing Host" : "repeated Host")
+            }
+            if hostCount > 1 { throw .bad("repeated Host") }
 
-        var framing = RequestHead.Framing.none
-        if sawTransferEncoding {
-            // RFC 9112 §6.1: Content-Length with Transfer-Encoding MAY be rejected; we do (smuggling), and close.
-            if contentLength != nil { throw .bad("both Content-Length and Transfer-Encoding") }
-            // RFC 9112 §6.1: Transfer-Encoding in an HTTP/1.0 message means faulty framing.
-            if minor == 0 { throw .bad("Transfer-Encoding in an HTTP/1.0 request") }
-            let known: Set<String> = ["chunked", "gzip", "x-gzip", "deflate", "compress", "x-compress"]
-            // RFC 9112 §6.1: a transfer coding the server does not understand → 501.
-            if transferCodings.contains(where: { !known.contains($0) }) {
-                throw HTTPParseError(.notImplemented, "unknown transfer coding")
+            var framing = RequestHead.Framing.none
+            if sawTransferEncoding {
+                // RFC 9112 §6.1: Content-Length with Transfer-Encoding MAY be rejected; we do (smuggling), and close.
+                if contentLength != nil { throw .bad("both Content-Length and Transfer-Encoding") }
+                // RFC 9112 §6.1: Transfer-Encoding in an HTTP/1.0 message means faulty framing.
+                if minor == 0 { throw .bad("Transfer-Encoding in an HTTP/1.0 request") }
+                let known: Set<String> = ["chunked", "gzip", "x-gzip", "deflate", "compress", "x-compress"]
+                // RFC 9112 §6.1: a transfer coding the server does not understand → 501.
+                if transferCodings.contains(where: { !known.contains($0) }) {
+                    throw HTTPParseError(.notImplemented, "unknown transfer coding")
+                }
+                // RFC 9112 §6.3: chunked must be the final coding, applied once, else 400 and close.
+                let chunkedCount = transferCodings.filter { $0 == "chunked" }.count
+                guard transferCodings.last == "chunked", chunkedCount == 1 else {
+                    throw .bad("chunked is not the final transfer coding")
+                }
+                // We decode no content codings in transfer: gzip, chunked is understood but not implemented.
+                guard transferCodings.count == 1 else {
+                    throw HTTPParseError(.notImplemented, "unsupported transfer coding")
+                }
+                framing = .chunked
+            } else if let contentLength, contentLength > 0 {
+                framing = .length(contentLength)
             }
-            // RFC 9112 §6.3: chunked must be the final coding, applied once, else 400 and close.
-            let chunkedCount = transferCodings.filter { $0 == "chunked" }.count
-            guard transferCodings.last == "chunked", chunkedCount == 1 else {
-                throw .bad("chunked is not the final transfer coding")
+            if unknownExpectation {
+                throw HTTPParseError(.expectationFailed, "unsupported expectation")
             }
-            // We decode no content codings in transfer: gzip, chunked is understood but not implemented.
-            guard transferCodings.count == 1 else {
-                throw HTTPParseError(.notImplemented, "unsupported transfer coding")
-            }
-            framing = .chunked
-        } else if let contentLength, contentLength > 0 {
-            framing = .length(contentLength)
+            return framing
         }
-        if unknownExpectation {
-            throw HTTPParseError(.expectationFailed, "unsupported expectation")
-        }
+    }
 
-        // Request target forms (RFC 9112 §3.2).
+    /// Step 2: one field line (without its CRLF), added to `headers` and recorded in `fields`.
+    private static func parseHeaderLine(
+        _ line: UnsafeBufferPointer<UInt8>, minor: Int, into headers: inout HTTPHeaders, fields: inout FramingFields
+    ) throws(HTTPParseError) {
+        let (name, value) = try parseFieldLine(line)
+        let nameBytes = UnsafeBufferPointer(rebasing: line[0..<name])
+        let valueBytes = UnsafeBufferPointer(rebasing: line[value])
+        let valueString = String(decoding: valueBytes, as: UTF8.self)
+        headers.add(String(decoding: nameBytes, as: UTF8.self), valueString)
+        try fields.record(name: nameBytes, value: valueBytes, valueString: valueString, minor: minor)
+    }
+
+    /// Step 4: the request target's path and query (RFC 9112 §3.2).
+    private static func parseTarget(
+        _ target: UnsafeBufferPointer<UInt8>, method methodBytes: UnsafeBufferPointer<UInt8>
+    )
+        throws(HTTPParseError) -> (
+            isAsterisk: Bool, path: String, rawQuery: String, query: [(name: String, value: String)]
+        )
+    {
         var isAsterisk = false
         var pathBytes = target
         if target.count == 1 && target[0] == UInt8(ascii: "*") {
@@ -348,15 +404,7 @@ package struct RequestDecoder: Sendable {
         guard let query = PercentDecoding.parseQuery(rawQueryBytes) else {
             throw .bad("invalid percent-encoding in query")
         }
-        let rawQuery = String(decoding: rawQueryBytes, as: UTF8.self)
-
-        let method = HTTPMethod(rawValue: String(decoding: methodBytes, as: UTF8.self))
-        // RFC 9112 §9.3: HTTP/1.1 defaults to persistent; HTTP/1.0 only with keep-alive.
-        let keepAlive = minor == 1 ? !connectionClose : (connectionKeepAlive && !connectionClose)
-        return RequestHead(
-            method: method, path: path, rawQuery: rawQuery, query: query, isAsterisk: isAsterisk, minorVersion: minor,
-            headers: headers, framing: framing, keepAlive: keepAlive,
-            expectsContinue: expectsContinue && framing != .none)
+        return (isAsterisk, path, String(decoding: rawQueryBytes, as: UTF8.self), query)
     }
 
     /// Splits a field line into the name's length and the value's range (OWS trimmed), enforcing RFC 9112 §5.

@@ -30,31 +30,33 @@ package enum ResponseEncoder {
         return BodyPlan(sendBody: true, contentLength: bodyCount)
     }
 
-    /// The part of a response head that depends only on the response (status line, the handler's fields,
-    /// `Server`), rendered once and reused while the same prepared response is served (`ResponseHeadCache`).
+    /// The part of a response head that depends only on the response (status line and the handler's fields),
+    /// rendered once per ``PreparedHead`` and reused for every response made from it.
     package struct Prefix: Sendable {
-        /// `HTTP/1.1 200 OK\r\n` and the handler's field lines, `Server` included.
+        /// `HTTP/1.1 200 OK\r\n` and the handler's field lines.
         package var bytes: [UInt8]
+        /// The handler set `Server` itself (the engine's is then left out).
+        package var hasServer: Bool
         /// The handler asked to close the connection (`Connection: close`).
         package var handlerCloses: Bool
         /// The handler's own Content-Length value (meaningful for HEAD), if any.
         package var handlerContentLength: String?
     }
 
-    /// Renders the response-dependent part of the head.
-    /// A handler's own field named `requestIDHeader` is dropped: the engine sends the request id itself, once.
-    package static func prefix(_ response: HTTPResponse, serverName: String, requestIDHeader: String? = nil) -> Prefix {
+    /// Renders the response-dependent part of the head. A handler's own field named `requestIDHeader` is
+    /// dropped: the engine sends the request id itself, once.
+    package static func prefix(status: HTTPStatus, headers: HTTPHeaders, requestIDHeader: String? = nil) -> Prefix {
         var out: [UInt8] = []
         out.reserveCapacity(128)
         out.append(contentsOf: "HTTP/1.1 ".utf8)
-        appendDecimal(response.status.code, to: &out)
+        appendDecimal(status.code, to: &out)
         out.append(ByteClass.sp)
-        out.append(contentsOf: response.status.reasonPhrase.utf8)
+        out.append(contentsOf: status.reasonPhrase.utf8)
         out.append(contentsOf: crlf)
         var sawServer = false
         var closes = false
         var contentLength: String?
-        for field in response.headers {
+        for field in headers {
             let name = field.name
             if HTTPHeaders.namesEqual(name, "content-length") {
                 if contentLength == nil { contentLength = field.value }
@@ -74,15 +76,35 @@ package enum ResponseEncoder {
             out.append(contentsOf: field.value.utf8)
             out.append(contentsOf: crlf)
         }
-        if !sawServer {
-            out.append(contentsOf: "Server: ".utf8)
-            out.append(contentsOf: serverName.utf8)
-            out.append(contentsOf: crlf)
-        }
-        return Prefix(bytes: out, handlerCloses: closes, handlerContentLength: contentLength)
+        return Prefix(bytes: out, hasServer: sawServer, handlerCloses: closes, handlerContentLength: contentLength)
     }
 
-    /// Appends the head to `out`: the prefix, the request id, then the fields the server owns.
+    /// The rendered prefix of `response`: its ``PreparedHead``'s when it has one (and that head holds no field
+    /// named `requestIDHeader`, which must be left out), else rendered now.
+    package static func prefix(_ response: HTTPResponse, requestIDHeader: String?) -> Prefix {
+        if let head = response.head, requestIDHeader.map({ !head.headers.contains($0) }) ?? true {
+            return head.rendered
+        }
+        return prefix(status: response.status, headers: response.headers, requestIDHeader: requestIDHeader)
+    }
+
+    /// The `Server` field line the engine adds for a server named `serverName`.
+    package static func serverLine(_ serverName: String) -> [UInt8] {
+        Array("Server: \(serverName)\r\n".utf8)
+    }
+
+    /// Appends the head to `out`: the prefix, `serverLine` unless the handler set `Server`, the request id,
+    /// then the fields the server owns.
+    package static func encodeHead(
+        prefix: Prefix, serverLine: [UInt8], plan: BodyPlan, keepAlive: Bool, date: [UInt8],
+        requestID: (name: String, value: String)? = nil, into out: inout [UInt8]
+    ) {
+        out.append(contentsOf: prefix.bytes)
+        if !prefix.hasServer { out.append(contentsOf: serverLine) }
+        encodeHead(prefix: [], plan: plan, keepAlive: keepAlive, date: date, requestID: requestID, into: &out)
+    }
+
+    /// Appends the head to `out`: `prefix` bytes, the request id, then the fields the server owns.
     package static func encodeHead(
         prefix: [UInt8], plan: BodyPlan, keepAlive: Bool, date: [UInt8],
         requestID: (name: String, value: String)? = nil, into out: inout [UInt8]
@@ -102,16 +124,6 @@ package enum ResponseEncoder {
         }
         // RFC 9112 §9.3: HTTP/1.0 needs an explicit keep-alive; close is always announced (§9.6).
         out.append(contentsOf: keepAlive ? keepAliveEnd : closeEnd)
-    }
-
-    /// Appends the head of `response` to `out` (the uncached path: prefix and the rest in one call).
-    package static func encodeHead(
-        _ response: HTTPResponse, plan: BodyPlan, keepAlive: Bool, date: [UInt8], serverName: String,
-        requestID: (name: String, value: String)? = nil, into out: inout [UInt8]
-    ) {
-        encodeHead(
-            prefix: prefix(response, serverName: serverName, requestIDHeader: requestID?.name).bytes, plan: plan,
-            keepAlive: keepAlive, date: date, requestID: requestID, into: &out)
     }
 
     private static let contentLengthName: [UInt8] = Array("Content-Length: ".utf8)

@@ -15,12 +15,10 @@ final class ServerCore: Sendable {
     /// `configuration.requestIDHeader`.
     let requestIDHeader: String?
     let parserLimits: HTTPParserLimits
-    let headerTimeoutMs: Int64
-    let bodyIdleTimeoutMs: Int64
-    let bodyTimeoutMs: Int64
-    let writeTimeoutMs: Int64
-    let keepAliveTimeoutMs: Int64
-    let lingerTimeoutMs: Int64
+    /// `Server: <serverName>\r\n`, rendered once.
+    let serverLine: [UInt8]
+    /// The configured timeouts in milliseconds.
+    let timeouts: ConnectionStateMachine.Timeouts
     /// Open connections (accepted and not yet closed).
     let openConnections = Atomic<Int>(0)
     /// Written to when the acceptor should look again (a slot freed up, or shutdown).
@@ -34,13 +32,12 @@ final class ServerCore: Sendable {
         requestObserver = configuration.onRequestCompleted
         requestIDHeader = configuration.requestIDHeader
         parserLimits = configuration.parserLimits
+        serverLine = ResponseEncoder.serverLine(configuration.serverName)
         func ms(_ seconds: Double) -> Int64 { Int64((seconds * 1000).rounded()) }
-        headerTimeoutMs = ms(configuration.headerTimeout)
-        bodyIdleTimeoutMs = ms(configuration.bodyIdleTimeout)
-        bodyTimeoutMs = ms(configuration.bodyTimeout)
-        writeTimeoutMs = ms(configuration.writeTimeout)
-        keepAliveTimeoutMs = ms(configuration.keepAliveTimeout)
-        lingerTimeoutMs = ms(configuration.lingerTimeout)
+        timeouts = ConnectionStateMachine.Timeouts(
+            header: ms(configuration.headerTimeout), bodyIdle: ms(configuration.bodyIdleTimeout),
+            body: ms(configuration.bodyTimeout), write: ms(configuration.writeTimeout),
+            keepAlive: ms(configuration.keepAliveTimeout), linger: ms(configuration.lingerTimeout))
         acceptorWakeFD = Epoll.makeEventFD()
         guard acceptorWakeFD >= 0 else { throw SocketError("eventfd") }
     }

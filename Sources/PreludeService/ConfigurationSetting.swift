@@ -23,6 +23,7 @@ package enum ConfigurationSetting: String, Sendable, CaseIterable {
     case eventsPerAddressBurst
     case trustedProxies
     case followURL
+    case checkpoints
 
     /// The key in config/prelude.json.
     package var jsonKey: String { rawValue }
@@ -53,6 +54,7 @@ package enum ConfigurationSetting: String, Sendable, CaseIterable {
         case .eventsPerAddressBurst: "PRELUDE_EVENTS_PER_ADDRESS_BURST"
         case .trustedProxies: "PRELUDE_TRUSTED_PROXIES"
         case .followURL: "PRELUDE_FOLLOW_URL"
+        case .checkpoints: "PRELUDE_CHECKPOINTS"
         }
     }
 
@@ -82,6 +84,7 @@ package enum ConfigurationSetting: String, Sendable, CaseIterable {
         case .eventsPerAddressBurst: "--events-per-address-burst"
         case .trustedProxies: "--trusted-proxies"
         case .followURL: "--follow"
+        case .checkpoints: "--checkpoints"
         }
     }
 

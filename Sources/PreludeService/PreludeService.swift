@@ -106,7 +106,7 @@ package final class PreludeService: Sendable {
             let eventBudget = IngestionBudget(configuration)
             eventBudget.register(on: observability.registry)
             PublicRoutes.register(
-                on: &router, store: policyStore, cacheControl: PolicyCacheControl(configuration), events: eventIngestor,
+                on: &router, store: policyStore, events: eventIngestor,
                 eventBudget: eventBudget, clock: clock)
             let admin = try AdminAPI.make(
                 configuration: configuration, database: database, store: policyStore, logger: logger)
@@ -209,7 +209,9 @@ package final class PreludeService: Sendable {
         try DatabasePathCheck.check(configuration.database)
         let directory = try locate(configuration.migrationsDirectory, setting: .migrationsDirectory)
         let migrator = Migrator(migrations: try MigrationCatalog.load(directory: directory))
-        let database = try Database(path: configuration.database, readerCount: configuration.databaseReaders)
+        let database = try Database(
+            path: configuration.database, readerCount: configuration.databaseReaders,
+            closeCheckpoint: configuration.checkpoints)
         do {
             let applied = try migrator.migrate(database)
             if !applied.isEmpty {

@@ -1,4 +1,5 @@
 import Foundation
+import PreludeStorage
 
 /// The service's settings after merging, lowest precedence first: built-in defaults, the JSON file
 /// (config/prelude.json), `PRELUDE_*` environment variables, command-line flags.
@@ -60,6 +61,9 @@ package struct ServiceConfiguration: Sendable, Equatable {
     package var followURL: FollowURL?
     /// `PRELUDE_FOLLOW_TOKEN`: the replica's `read` token on the primary. Environment only.
     package var followToken: RedactedSecret?
+    /// The checkpoint at close (docs/storage.md, "Checkpoints"): `truncate`, or `passive` beside a WAL-shipping
+    /// backup such as Litestream (docs/scaling.md).
+    package var checkpoints = CheckpointMode.truncate
 
     /// The built-in defaults.
     package init() {}
@@ -246,6 +250,13 @@ package struct ServiceConfiguration: Sendable, Equatable {
             case .success(let url): followURL = url
             case .failure(let problem): throw fail(problem.reason)
             }
+        case .checkpoints:
+            guard let mode = CheckpointMode(rawValue: value.lowercased()) else {
+                throw fail(
+                    "'\(raw)' is not a checkpoint mode (\(CheckpointMode.allCases.map(\.rawValue).joined(separator: ", ")))"
+                )
+            }
+            checkpoints = mode
         }
     }
 }

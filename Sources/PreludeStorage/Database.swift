@@ -17,6 +17,7 @@ package final class Database: @unchecked Sendable {
     package let path: String
     private let writer: Connection
     private let checkpointer: Checkpointer
+    private let closeCheckpoint: CheckpointMode
     /// The writer connection's page cache limit, in KiB (64 MiB; SQLite's default is 2 MiB): event ingestion
     /// inserts into the dedupe index at scattered places, and every page that falls out of the cache is read again
     /// with pread on the next insert there (docs/storage.md, "Writer cache").
@@ -35,9 +36,14 @@ package final class Database: @unchecked Sendable {
     /// - Parameters:
     ///   - busyTimeoutMilliseconds: how long a connection waits for a lock held by another process
     ///     (for example `prelude migrate` run beside a server) before SQLITE_BUSY.
-    package init(path: String, readerCount: Int = 4, busyTimeoutMilliseconds: Int32 = 5000) throws {
+    ///   - closeCheckpoint: the checkpoint ``close()`` runs.
+    package init(
+        path: String, readerCount: Int = 4, busyTimeoutMilliseconds: Int32 = 5000,
+        closeCheckpoint: CheckpointMode = .truncate
+    ) throws {
         precondition(readerCount > 0, "a database needs at least one reader")
         self.path = path
+        self.closeCheckpoint = closeCheckpoint
         writer = try Connection(
             path: path, readOnly: false, create: true, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
             cacheKiB: Self.writerCacheKiB)
@@ -129,8 +135,8 @@ package final class Database: @unchecked Sendable {
         return try body(connection)
     }
 
-    /// Checkpoints the WAL into the main file and closes every connection. Waits for the write in
-    /// progress and for readers to come back. Later calls throw SQLITE_MISUSE.
+    /// Checkpoints the WAL into the main file (as `closeCheckpoint` says) and closes every connection. Waits for
+    /// the write in progress and for readers to come back. Later calls throw SQLITE_MISUSE.
     package func close() {
         let alreadyClosed = closed.withLock { value in
             defer { value = true }
@@ -139,8 +145,13 @@ package final class Database: @unchecked Sendable {
         guard !alreadyClosed else { return }
         checkpointer.close()
         writerQueue.sync {
-            // TRUNCATE leaves an empty -wal file, so a copied-while-stopped database is self-contained.
-            try? writer.executeScript("PRAGMA wal_checkpoint(TRUNCATE);")
+            switch closeCheckpoint {
+            case .truncate:
+                // TRUNCATE leaves an empty -wal file, so a copied-while-stopped database is self-contained.
+                try? writer.executeScript("PRAGMA wal_checkpoint(TRUNCATE);")
+            case .passive:
+                _ = try? writer.checkpointPassive()
+            }
             writer.close()
         }
         // Take back every reader slot so no read is in flight while we close.

@@ -150,6 +150,11 @@ struct ServeOptions: ParsableArguments {
             valueName: "url"))
     var follow: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Checkpoint at close: truncate, or passive beside Litestream. [default: truncate]", valueName: "mode"))
+    var checkpoints: String?
+
     /// The serve-only flags given, by setting.
     var flags: [ConfigurationSetting: String] {
         var flags: [ConfigurationSetting: String] = [:]
@@ -164,6 +169,7 @@ struct ServeOptions: ParsableArguments {
         flags[.policyMaxAge] = policyMaxAge
         flags[.policyStaleWhileRevalidate] = policyStaleWhileRevalidate
         flags[.policyStaleIfError] = policyStaleIfError
+        flags[.checkpoints] = checkpoints
         flags[.resolvedCacheSize] = resolvedCacheSize
         flags[.eventRetentionDays] = eventRetentionDays
         flags[.adminAuthFailuresPerMinute] = adminAuthFailuresPerMinute

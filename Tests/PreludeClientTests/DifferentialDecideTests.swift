@@ -38,9 +38,8 @@ import Testing
             var router = Router()
             let clock = now
             PublicRoutes.register(
-                on: &router, store: store,
-                cacheControl: PolicyCacheControl(maxAge: 60, staleWhileRevalidate: 300, staleIfError: 86400),
-                events: EventIngestor(database: database), clock: { clock.seconds.withLock { $0 } })
+                on: &router, store: store, events: EventIngestor(database: database),
+                clock: { clock.seconds.withLock { $0 } })
             self.router = router
         }
 

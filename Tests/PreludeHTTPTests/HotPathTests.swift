@@ -40,33 +40,35 @@ import Testing
         #expect(Self.describe(Self.router().match(method: method, path: path)) == expected)
     }
 
-    @Test func headCacheReusesAPreparedResponseAndSeesChanges() {
-        var cache = ResponseHeadCache(serverName: "prelude", capacity: 2)
-        let prepared = HTTPResponse.json(Array("{}".utf8))
-        let first = cache.prefix(for: prepared)
+    @Test func preparedHeadRendersOnceAndTheEngineAddsServer() {
+        let head = PreparedHead(headers: ["Content-Type": "application/json"])
         #expect(
-            String(decoding: first.bytes, as: UTF8.self)
-                == "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nServer: prelude\r\n")
-        #expect(cache.prefix(for: prepared).bytes == first.bytes)
+            String(decoding: head.rendered.bytes, as: UTF8.self)
+                == "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n")
+        #expect(!head.rendered.hasServer)
+        let response = HTTPResponse(head: head, body: Array("{}".utf8))
+        #expect(ResponseEncoder.prefix(response, requestIDHeader: "X-Request-ID").bytes == head.rendered.bytes)
 
-        // A copy changed by a handler gets its own storage, so it is not mistaken for the cached one.
-        var changed = prepared
-        changed.headers.set("Content-Type", "text/plain")
-        changed.headers.add("Connection", "close")
-        changed.headers.add("Content-Length", "7")
-        let other = cache.prefix(for: changed)
+        // Fields the engine owns are left out and remembered; a handler's Server replaces the engine's.
+        let own = PreparedHead(
+            status: .created, headers: ["Server": "mine", "Connection": "close", "Content-Length": "7"])
+        #expect(own.rendered.hasServer)
+        #expect(own.rendered.handlerCloses)
+        #expect(own.rendered.handlerContentLength == "7")
+        var out: [UInt8] = []
+        ResponseEncoder.encodeHead(
+            prefix: own.rendered, serverLine: ResponseEncoder.serverLine("prelude"),
+            plan: ResponseEncoder.plan(status: .created, isHead: false, bodyCount: 0, handlerContentLength: "7"),
+            keepAlive: false, date: Array("Date: X\r\n".utf8), into: &out)
         #expect(
-            String(decoding: other.bytes, as: UTF8.self)
-                == "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nServer: prelude\r\n")
-        #expect(other.handlerCloses)
-        #expect(other.handlerContentLength == "7")
-        #expect(!first.handlerCloses)
+            String(decoding: out, as: UTF8.self)
+                == "HTTP/1.1 201 Created\r\nServer: mine\r\nDate: X\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
 
-        // Same headers, another status: another prefix. Eviction keeps answers right.
-        let created = HTTPResponse(status: .created, headers: prepared.headers)
-        #expect(String(decoding: cache.prefix(for: created).bytes, as: UTF8.self).hasPrefix("HTTP/1.1 201 Created\r\n"))
-        #expect(cache.prefix(for: prepared).bytes == first.bytes)
-        #expect(cache.prefix(for: changed).bytes == other.bytes)
+        // A head holding the request-id field is rendered again without it.
+        let withID = HTTPResponse(head: PreparedHead(headers: ["X-Request-ID": "h", "A": "b"]))
+        #expect(
+            String(decoding: ResponseEncoder.prefix(withID, requestIDHeader: "x-request-id").bytes, as: UTF8.self)
+                == "HTTP/1.1 200 OK\r\nA: b\r\n")
     }
 
     @Test func headEncodingAddsTheServerFields() {

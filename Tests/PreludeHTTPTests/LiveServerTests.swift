@@ -184,34 +184,64 @@ import Testing
         #expect(try c2.readResponse().status == 413)
     }
 
+    /// The loops' clock for timeout tests: once started, every reading (one per loop wake-up) is `step` ms later
+    /// than the last, so a deadline set at one wake-up has passed at the next, however fast the machine is.
+    final class SteppingClock: Sendable {
+        private let milliseconds = Atomic<Int64>(1_000_000)
+        private let step = Atomic<Int64>(0)
+
+        func start(step: Int64) { self.step.store(step, ordering: .relaxed) }
+
+        var read: @Sendable () -> Int64 {
+            { [self] in milliseconds.wrappingAdd(step.load(ordering: .relaxed), ordering: .relaxed).newValue }
+        }
+    }
+
+    static func timeoutServer(_ clock: SteppingClock, _ configure: @escaping (inout HTTPServerConfiguration) -> Void)
+        throws -> TestServer
+    {
+        try TestServer.make(configure: { c in
+            // Hours: nothing times out unless the stepping clock jumps past it.
+            (c.headerTimeout, c.bodyIdleTimeout, c.bodyTimeout) = (3600, 3600, 3600)
+            (c.writeTimeout, c.keepAliveTimeout) = (3600, 3600)
+            c.monotonicClock = clock.read
+            configure(&c)
+        })
+    }
+
     @Test func cutsOffSlowlorisWith408() throws {
-        let t = try TestServer.make(configure: { $0.headerTimeout = 0.3 })
+        let clock = SteppingClock()
+        let t = try Self.timeoutServer(clock) { $0.headerTimeout = 10 }
         defer { t.stop() }
         let c = try t.client()
-        let start = ContinuousClock.now
+        clock.start(step: 10_000)
         try c.send("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ")
         let r = try c.readResponse()
         #expect(r.status == 408)
         #expect(r.header("Connection") == "close")
         #expect(c.readsEOF())
-        #expect(ContinuousClock.now - start < .seconds(3))
     }
 
     @Test func cutsOffSlowBodiesWith408() throws {
-        let t = try TestServer.make(configure: { $0.bodyIdleTimeout = 0.3 })
+        let clock = SteppingClock()
+        let t = try Self.timeoutServer(clock) { $0.bodyIdleTimeout = 10 }
         defer { t.stop() }
         let c = try t.client()
+        clock.start(step: 10_000)
         try c.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc")
         #expect(try c.readResponse().status == 408)
         #expect(c.readsEOF())
     }
 
     @Test func closesIdleKeepAliveConnections() throws {
-        let t = try TestServer.make(configure: { $0.keepAliveTimeout = 0.2 })
+        let clock = SteppingClock()
+        let t = try Self.timeoutServer(clock) { $0.keepAliveTimeout = 5 }
         defer { t.stop() }
         let c = try t.client()
         try c.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(try c.readResponse().status == 200)
+        // Idle from here on (the deadline was set with a time read before the clock starts stepping).
+        clock.start(step: 5_000)
         #expect(c.readsEOF())
     }
 

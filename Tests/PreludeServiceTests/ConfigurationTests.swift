@@ -22,6 +22,20 @@ import Testing
         #expect(configuration.logLevel == .debug)
     }
 
+    @Test func checkpointsSettingFromEachSource() throws {
+        #expect(ServiceConfiguration().checkpoints == .truncate)
+        #expect(
+            try ServiceConfiguration.resolve(fileText: #"{"checkpoints": "passive"}"#, environment: [:], flags: [:])
+                .checkpoints == .passive)
+        #expect(
+            try ServiceConfiguration.resolve(fileText: nil, environment: ["PRELUDE_CHECKPOINTS": "PASSIVE"], flags: [:])
+                .checkpoints == .passive)
+        #expect(
+            try ServiceConfiguration.resolve(
+                fileText: nil, environment: ["PRELUDE_CHECKPOINTS": "passive"], flags: [.checkpoints: "truncate"]
+            ).checkpoints == .truncate)
+    }
+
     @Test func repositoryConfigFileHoldsTheDefaults() throws {
         let root = #filePath.split(separator: "/").dropLast(3).joined(separator: "/")
         let text = try String(contentsOfFile: "/\(root)/config/prelude.json", encoding: .utf8)
@@ -39,6 +53,7 @@ import Testing
         (.database, "", "database path is empty"),
         (.shutdownGracePeriod, "soon", "is not a number of seconds"),
         (.databaseReaders, "0", "is not a reader count"),
+        (.checkpoints, "off", "is not a checkpoint mode (truncate, passive)"),
     ])
     func badFlagValuesNameTheFlag(setting: ConfigurationSetting, value: String, problem: String) {
         let error = #expect(throws: ConfigurationError.self) {

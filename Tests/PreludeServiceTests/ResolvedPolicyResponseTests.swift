@@ -4,14 +4,14 @@ import Testing
 
 @testable import PreludeService
 
-/// The cached 200s of a resolved-policy entry must be exactly what negotiating each request gives, and the same
-/// response value each time (so the engine's head cache, keyed by header storage, hits).
+/// A resolved-policy entry is one prepared response per resolution: the fields the endpoint always sent, in
+/// the same order, for both codings and the 304, and the same prepared value for every request.
 @Suite struct ResolvedPolicyResponseTests {
+    static let cacheControl = PolicyCacheControl(maxAge: 60, staleWhileRevalidate: 1, staleIfError: 2)
     static let snapshot = LiveSnapshot(
         appID: "demo", revision: 1, document: PublicFixture.demoDocument,
         prepared: LiveSnapshot.PreparedDocument(PublicFixture.demoDocument), createdAt: 0, author: "t", message: nil,
-        resolvedCacheCapacity: 8)
-    static let cacheControl = "private, max-age=60"
+        resolvedCacheCapacity: 8, cacheControl: cacheControl)
 
     static func request(_ headers: HTTPHeaders) -> HTTPRequest {
         HTTPRequest(method: .get, path: "/v1/apps/demo/policy", headers: headers)
@@ -21,38 +21,42 @@ import Testing
         response.headers.map { "\($0.name): \($0.value)" }
     }
 
-    @Test(arguments: [
-        HTTPHeaders(), ["Accept-Encoding": "gzip"], ["Accept-Encoding": "gzip;q=0, identity"],
-        ["Accept-Encoding": "br, gzip;q=0.5"], ["Accept-Language": "de"],
-    ])
-    func cachedResponseEqualsNegotiated(_ headers: HTTPHeaders) {
+    @Test func entryServesTheEndpointsFieldsForEachCoding() {
         let context = ClientContext(platform: .ios, locale: "fr", installId: "X")
-        let (entry, key) = ResolvedPolicyResponse.prepared(
-            Self.snapshot, context: context, cacheControl: Self.cacheControl)
-        let request = Self.request(headers)
-        let cached = entry.response(to: request, cacheControl: Self.cacheControl)
-        let negotiated = ResolvedPolicyResponse.response(
-            request, entry.prepared, locale: key.locale, cacheControl: Self.cacheControl)
-        #expect(cached.status == negotiated.status)
-        #expect(Self.fields(cached) == Self.fields(negotiated))
-        #expect(cached.body == negotiated.body)
-        let again = entry.response(to: request, cacheControl: Self.cacheControl)
-        #expect(again.headers.storageIdentity == cached.headers.storageIdentity)
+        let (entry, key) = ResolvedPolicyResponse.prepared(Self.snapshot, context: context)
+        #expect(key.locale.description == "fr")
+        let resolved = Self.cacheControl.resolved
+        let identity = entry.response.response(to: Self.request(["Accept-Encoding": "gzip;q=0, identity"]))
+        #expect(
+            Self.fields(identity) == [
+                "Cache-Control: \(resolved)", "Content-Language: fr", "ETag: \(entry.prepared.identityETag)",
+                "Content-Type: application/json", "Vary: Accept-Encoding, Accept-Language",
+            ])
+        #expect(identity.body == entry.prepared.identity)
+        let gzip = entry.response.response(to: Self.request(["Accept-Encoding": "br, gzip;q=0.5"]))
+        #expect(
+            Self.fields(gzip) == [
+                "Cache-Control: \(resolved)", "Content-Language: fr", "ETag: \(entry.prepared.gzipETag)",
+                "Content-Type: application/json", "Content-Encoding: gzip", "Vary: Accept-Encoding, Accept-Language",
+            ])
+        #expect(gzip.body == entry.prepared.gzip)
+        // Served again from the snapshot's cache: the same prepared response.
+        #expect(ResolvedPolicyResponse.prepared(Self.snapshot, context: context).0.response === entry.response)
     }
 
-    @Test func ifNoneMatchIsNegotiatedAgain() {
+    @Test func ifNoneMatchGivesTheCodingsNotModified() {
         let context = ClientContext(platform: .ios, locale: "fr", installId: "X")
-        let (entry, _) = ResolvedPolicyResponse.prepared(
-            Self.snapshot, context: context, cacheControl: Self.cacheControl)
+        let (entry, _) = ResolvedPolicyResponse.prepared(Self.snapshot, context: context)
         let tag = entry.prepared.gzipETag.headerValue
-        let response = entry.response(
-            to: Self.request(["Accept-Encoding": "gzip", "If-None-Match": tag]), cacheControl: Self.cacheControl)
+        let response = entry.response.response(to: Self.request(["Accept-Encoding": "gzip", "If-None-Match": tag]))
         #expect(response.status == .notModified)
-        #expect(response.headers["ETag"] == tag)
-        #expect(response.headers["Cache-Control"] == Self.cacheControl)
-        let other = entry.response(
-            to: Self.request(["Accept-Encoding": "gzip", "If-None-Match": "\"other\""]), cacheControl: Self.cacheControl
-        )
+        #expect(
+            Self.fields(response) == [
+                "Cache-Control: \(Self.cacheControl.resolved)", "Content-Language: fr", "ETag: \(tag)",
+                "Vary: Accept-Encoding, Accept-Language",
+            ])
+        let other = entry.response.response(
+            to: Self.request(["Accept-Encoding": "gzip", "If-None-Match": "\"other\""]))
         #expect(other.status == .ok)
         #expect(other.headers["Content-Encoding"] == "gzip")
     }

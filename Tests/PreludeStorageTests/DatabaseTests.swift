@@ -160,6 +160,35 @@ import Testing
         #expect(try database.read { try $0.scalar("SELECT count(*) FROM t", as: Int64.self) } == 2)
     }
 
+    /// Another process holding a read transaction on the WAL, as Litestream does the whole time (docs/scaling.md):
+    /// the default TRUNCATE checkpoint at close waits the whole busy timeout for it, a `passive` close does not.
+    /// Both directions, so the foreign reader is known to reproduce the wait the option avoids.
+    @Test(arguments: [CheckpointMode.truncate, .passive])
+    func closeCheckpointAndAForeignReader(mode: CheckpointMode) throws {
+        let busyMilliseconds: Int32 = 2_000
+        let path = directory.file("reader-\(mode.rawValue).sqlite")
+        let database = try Database(
+            path: path, readerCount: 1, busyTimeoutMilliseconds: busyMilliseconds, closeCheckpoint: mode)
+        try database.write { try $0.executeScript("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT NOT NULL)") }
+        try database.write { try $0.execute("INSERT INTO t (v) VALUES (?)", [.text("kept")]) }
+        let foreign = try Connection(path: path, readOnly: true, create: false, busyTimeoutMilliseconds: 0)
+        defer { foreign.close() }
+        try foreign.execute("BEGIN")
+        #expect(try foreign.scalar("SELECT count(*) FROM t", as: Int64.self) == 1)
+
+        let clock = ContinuousClock()
+        let elapsed = clock.measure { database.close() }
+        switch mode {
+        case .truncate: #expect(elapsed >= .milliseconds(Int(busyMilliseconds) / 2), "closed in \(elapsed)")
+        case .passive: #expect(elapsed < .milliseconds(Int(busyMilliseconds) / 2), "closed in \(elapsed)")
+        }
+        try foreign.execute("COMMIT")
+        // Either way every committed row is in the database file or its WAL.
+        let reopened = try Database(path: path, readerCount: 1)
+        defer { reopened.close() }
+        #expect(try reopened.read { try $0.scalar("SELECT count(*) FROM t", as: Int64.self) } == 1)
+    }
+
     @Test func closedDatabaseRefusesWork() throws {
         let database = try makeDatabase()
         database.close()

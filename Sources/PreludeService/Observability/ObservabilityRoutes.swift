@@ -25,9 +25,7 @@ package enum ObservabilityRoutes {
                     status: .notFound, detail: "the OpenAPI document is not installed with this server",
                     instance: request.path)
             }
-            return .negotiated(
-                request, openAPI.prepared, contentType: OpenAPIDocument.contentType,
-                headers: ["Cache-Control": "public, max-age=300"])
+            return HTTPResponse(openAPI.response)
         }
     }
 }

@@ -14,14 +14,16 @@ package struct OpenAPIDocument: Sendable {
 
     /// Where the document was read from.
     package let path: String
-    /// The prepared bytes.
-    package let prepared: HTTPResponse.Prepared
+    /// The response, prepared once (both codings, 200 and 304 heads).
+    package let response: PreparedResponse
 
     /// Reads the document at `path`; nil when it cannot be read.
     package init?(path: String) {
         guard let data = FileManager.default.contents(atPath: path), !data.isEmpty else { return nil }
         self.path = path
-        prepared = HTTPResponse.Prepared(identity: Array(data))
+        response = PreparedResponse(
+            HTTPResponse.Prepared(identity: Array(data)), contentType: Self.contentType,
+            headers: ["Cache-Control": "public, max-age=300"])
     }
 
     /// Finds and reads `openapi.yaml`; nil when no candidate exists.

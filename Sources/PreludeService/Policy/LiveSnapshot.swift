@@ -18,8 +18,12 @@ package final class LiveSnapshot: Sendable {
     package let document: PolicyDocument
     /// The canonical JSON bytes of `document` (compact, members in documented order).
     package let canonicalBytes: [UInt8]
-    /// The document response, identity and gzip, tagged `etag` and `etag.gz`.
+    /// The document's bodies, identity and gzip, tagged `etag` and `etag.gz`.
     package let documentResponse: HTTPResponse.Prepared
+    /// The `Cache-Control` values this snapshot's responses carry.
+    package let cacheControl: PolicyCacheControl
+    /// `GET /v1/apps/{app}/policy/document` for this revision, prepared (both codings, 200 and 304 heads).
+    package let servedDocument: PreparedResponse
     /// When the revision was created (milliseconds since the Unix epoch).
     package let createdAt: Int64
     /// Who created the revision (a token name, or `system`).
@@ -39,7 +43,7 @@ package final class LiveSnapshot: Sendable {
     /// Builds a snapshot from parts computed outside any lock (``PreparedDocument``).
     package init(
         appID: String, revision: Int, document: PolicyDocument, prepared: PreparedDocument, createdAt: Int64,
-        author: String, message: String?, resolvedCacheCapacity: Int
+        author: String, message: String?, resolvedCacheCapacity: Int, cacheControl: PolicyCacheControl = .defaults
     ) {
         self.appID = appID
         self.revision = revision
@@ -50,6 +54,9 @@ package final class LiveSnapshot: Sendable {
         response.identityETag = etag
         response.gzipETag = PolicyETag.gzip(etag)
         documentResponse = response
+        self.cacheControl = cacheControl
+        servedDocument = PreparedResponse(
+            response, contentType: "application/json", headers: ["Cache-Control": cacheControl.document])
         self.createdAt = createdAt
         self.author = author
         self.message = message

@@ -6,7 +6,9 @@ extension PolicyStore {
     package static func start(database: Database, configuration: ServiceConfiguration, logger: Logger) throws
         -> PolicyStore
     {
-        let store = PolicyStore(database: database, resolvedCacheCapacity: configuration.resolvedCacheCapacity)
+        let store = PolicyStore(
+            database: database, resolvedCacheCapacity: configuration.resolvedCacheCapacity,
+            cacheControl: PolicyCacheControl(configuration))
         let unavailable = try store.loadAll()
         for (app, problem) in unavailable.sorted(by: { $0.key < $1.key }) {
             logger.error(

@@ -40,18 +40,22 @@ package final class PolicyStore: Sendable {
     package let resolvedCacheCapacity: Int
     /// Bumped after every change of what is served (a swap, a reload, a deletion): the change feed waits on it.
     package let changes = ChangeSignal()
+    /// The `Cache-Control` values of the responses prepared for each snapshot.
+    package let cacheControl: PolicyCacheControl
 
     /// A store over `database`; call ``loadAll()`` before serving.
     ///
     /// - Parameters:
     ///   - resolvedCacheCapacity: the most resolved-policy responses kept per revision.
+    ///   - cacheControl: the `Cache-Control` values of the policy responses prepared when a revision goes live.
     ///   - clock: milliseconds since the Unix epoch, for revision and audit times (tests inject a fixed one).
     package init(
-        database: Database, resolvedCacheCapacity: Int = 1024,
+        database: Database, resolvedCacheCapacity: Int = 1024, cacheControl: PolicyCacheControl = .defaults,
         clock: @escaping @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
     ) {
         self.database = database
         self.resolvedCacheCapacity = resolvedCacheCapacity
+        self.cacheControl = cacheControl
         self.clock = clock
     }
 
@@ -88,7 +92,7 @@ package final class PolicyStore: Sendable {
         var fresh = State()
         for row in rows {
             let app = try row.get("id", as: String.self)
-            switch try Self.decodeLive(row, capacity: resolvedCacheCapacity) {
+            switch try Self.decodeLive(row, capacity: resolvedCacheCapacity, cacheControl: cacheControl) {
             case .success(let snapshot): fresh.snapshots[app] = snapshot
             case .failure(let unavailable): fresh.unavailable[app] = unavailable
             }
@@ -109,7 +113,9 @@ package final class PolicyStore: Sendable {
                 WHERE a.id = ?
                 """, [.text(app)])
         }
-        let outcome = try row.map { try Self.decodeLive($0, capacity: resolvedCacheCapacity) }
+        let outcome = try row.map {
+            try Self.decodeLive($0, capacity: resolvedCacheCapacity, cacheControl: cacheControl)
+        }
         state.withLock { state in
             state.snapshots[app] = nil
             state.unavailable[app] = nil
@@ -199,7 +205,8 @@ package final class PolicyStore: Sendable {
             return swapIn(
                 LiveSnapshot(
                     appID: app, revision: revision, document: document, prepared: prepared, createdAt: now,
-                    author: author, message: message, resolvedCacheCapacity: resolvedCacheCapacity))
+                    author: author, message: message, resolvedCacheCapacity: resolvedCacheCapacity,
+                    cacheControl: cacheControl))
         }
     }
 
@@ -242,7 +249,7 @@ package final class PolicyStore: Sendable {
             return swapIn(
                 LiveSnapshot(
                     appID: app, revision: 1, document: document, prepared: prepared, createdAt: now, author: author,
-                    message: message, resolvedCacheCapacity: resolvedCacheCapacity))
+                    message: message, resolvedCacheCapacity: resolvedCacheCapacity, cacheControl: cacheControl))
         }
     }
 
@@ -399,7 +406,9 @@ package final class PolicyStore: Sendable {
     }
 
     /// Decodes one `apps ⟕ policy_revisions` row into a snapshot, or why it cannot be served.
-    private static func decodeLive(_ row: Row, capacity: Int) throws -> Result<LiveSnapshot, Unavailable> {
+    private static func decodeLive(_ row: Row, capacity: Int, cacheControl: PolicyCacheControl) throws -> Result<
+        LiveSnapshot, Unavailable
+    > {
         let app = try row.get("id", as: String.self)
         guard let revision = try row.get("live_revision", as: Int64?.self).map(Int.init),
             let text = try row.get("document", as: String?.self)
@@ -424,7 +433,8 @@ package final class PolicyStore: Sendable {
             LiveSnapshot(
                 appID: app, revision: revision, document: document, prepared: LiveSnapshot.PreparedDocument(document),
                 createdAt: try row.get("created_at", as: Int64.self), author: try row.get("author", as: String.self),
-                message: try row.get("message", as: String?.self), resolvedCacheCapacity: capacity))
+                message: try row.get("message", as: String?.self), resolvedCacheCapacity: capacity,
+                cacheControl: cacheControl))
     }
 }
 

@@ -13,6 +13,9 @@ package struct PolicyCacheControl: Sendable {
         resolved = "private, " + lifetimes
     }
 
+    /// The values of the default configuration.
+    package static let defaults = PolicyCacheControl(ServiceConfiguration())
+
     /// The values for a service configuration.
     package init(_ configuration: ServiceConfiguration) {
         self.init(

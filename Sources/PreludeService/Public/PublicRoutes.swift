@@ -15,29 +15,22 @@ package enum PublicRoutes {
 
     /// Registers every public route.
     package static func register(
-        on router: inout Router, store: PolicyStore, cacheControl: PolicyCacheControl, events: EventIngestor,
+        on router: inout Router, store: PolicyStore, events: EventIngestor,
         eventBudget: IngestionBudget? = nil, clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) {
         router.add(.get, "/v1/apps/{app}/policy/document", options: RouteOptions(runsInline: true)) { request in
-            let snapshot = try liveSnapshot(request, store: store)
-            var headers = HTTPHeaders()
-            headers.set("Cache-Control", cacheControl.document)
-            return HTTPResponse.negotiated(
-                request, snapshot.documentResponse, contentType: "application/json", headers: headers)
+            HTTPResponse(try liveSnapshot(request, store: store).servedDocument)
         }
 
         router.add(.get, "/v1/apps/{app}/policy", options: RouteOptions(runsInline: true)) { request in
             let snapshot = try liveSnapshot(request, store: store)
             let context = try PolicyQuery.context(request)
-            let (entry, _) = ResolvedPolicyResponse.prepared(
-                snapshot, context: context, cacheControl: cacheControl.resolved)
-            return entry.response(to: request, cacheControl: cacheControl.resolved)
+            return HTTPResponse(ResolvedPolicyResponse.prepared(snapshot, context: context).0.response)
         }
 
-        // The decide response's header fields depend only on the served locale: one header list per locale,
-        // reused, so the HTTP engine also reuses the head it rendered for it (ResponseHeadCache keys on the
-        // list's storage) instead of building fields and rendering a head per request.
-        let decideHeaders = LRUCache<String, HTTPHeaders>(capacity: 64)
+        // The decide response's status and fields depend only on the served locale: one prepared head per
+        // locale, rendered once, instead of building fields and rendering a head per request.
+        let decideHeads = LRUCache<String, PreparedHead>(capacity: 64)
         router.add(
             .post, "/v1/apps/{app}/decide", options: RouteOptions(maxBodySize: maxDecideBodySize, runsInline: true)
         ) { request in
@@ -81,15 +74,12 @@ package enum PublicRoutes {
             }
             guard problems.isEmpty else { throw PublicProblem.unprocessable(problems) }
             JSONValue.writeLiteral("]}", to: &body)
-            if let headers = decideHeaders.value(for: locale) {
-                return HTTPResponse(status: .ok, headers: headers, body: body)
-            }
-            var response = HTTPResponse.json(body)
+            if let head = decideHeads.value(for: locale) { return HTTPResponse(head: head, body: body) }
             // A decision depends on the request time: never reuse it.
-            response.headers.set("Cache-Control", "no-store")
-            response.headers.set("Content-Language", locale)
-            decideHeaders.insert(response.headers, for: locale)
-            return response
+            let head = PreparedHead(
+                headers: ["Content-Type": "application/json", "Cache-Control": "no-store", "Content-Language": locale])
+            decideHeads.insert(head, for: locale)
+            return HTTPResponse(head: head, body: body)
         }
 
         EventRoutes.register(on: &router, store: store, ingestor: events, budget: eventBudget)
