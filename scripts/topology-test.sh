@@ -6,11 +6,23 @@
 #   3. the primary SIGKILLed: replicas keep serving and accept events into their outbox; a replica restarted
 #      meanwhile serves its stored copy;
 #   4. the primary back, a replica SIGKILLed again and again while it forwards: every event stored exactly once.
+# nginx with the repository's deploy/nginx include files sits in front of the replicas (primary as backup, admin
+# to the primary, as deploy/nginx/nginx.conf does): resolved policies through it are the primary's bytes, and
+# during the outage it keeps serving and takes events into the replicas' outboxes.
 # Usage: scripts/topology-test.sh [path/to/prelude]     (default: the release build's binary)
-# Needs curl and python3 (to read the primary's database). Every wait is bounded; the whole run takes ~20 s.
+# Needs curl, python3 (to read the primary's database) and nginx (installed like scripts/proxy-cache-test.sh does
+# when missing). Every wait is bounded; the whole run takes ~20 s.
 set -euo pipefail
 
 repo="$(cd "$(dirname "$0")/.." && pwd)"
+if ! command -v nginx >/dev/null && [[ ! -x /usr/sbin/nginx ]]; then
+    echo "installing: nginx"
+    sudo_cmd=()
+    if [[ "$(id -u)" != 0 ]]; then sudo_cmd=(sudo); fi
+    "${sudo_cmd[@]}" apt-get update -qq
+    "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends nginx
+fi
+nginx="$(command -v nginx || echo /usr/sbin/nginx)"
 binary="${1:-$(cd "$repo" && swift build -c release --show-bin-path)/prelude}"
 [[ -x "$binary" ]] || { echo "topology-test: no binary at $binary" >&2; exit 1; }
 work="$(mktemp -d)"
@@ -18,6 +30,7 @@ token="topo_$(od -An -tx1 -N24 /dev/urandom | tr -d ' \n')"
 declare -A pids=() ports=()
 
 cleanup() {
+    [[ -f "$work/nginx/nginx.pid" ]] && kill -TERM "$(cat "$work/nginx/nginx.pid")" 2>/dev/null
     for name in "${!pids[@]}"; do kill -KILL "${pids[$name]}" 2>/dev/null || true; done
     rm -rf "$work"
 }
@@ -67,7 +80,48 @@ for replica in "${replicas[@]}"; do
     [[ "$(etag_of "$replica")" == "$primary_etag" ]] || fail "$replica did not sync"
     curl -fsS -o /dev/null "$(url "$replica")/readyz" || fail "$replica not ready after its first sync"
 done
-echo "topology-test: primary $(url primary), replicas $(for r in "${replicas[@]}"; do printf '%s ' "$(url "$r")"; done)"
+# nginx in front: the replicas round robin, the primary as backup; /v1/admin/ to the primary.
+start_nginx() {
+    local dir="$work/nginx" port
+    mkdir -p "$dir"/{cache,client_body,proxy,fastcgi,uwsgi,scgi}
+    chmod -R 0777 "$dir"
+    port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+    cat >"$dir/nginx.conf" <<CONF
+daemon on;
+worker_processes 1;
+pid $dir/nginx.pid;
+error_log $dir/error.log warn;
+events { worker_connections 256; }
+http {
+    access_log off;
+    client_body_temp_path $dir/client_body;
+    proxy_temp_path $dir/proxy;
+    fastcgi_temp_path $dir/fastcgi;
+    uwsgi_temp_path $dir/uwsgi;
+    scgi_temp_path $dir/scgi;
+    include $repo/deploy/nginx/prelude-http.conf;
+    upstream prelude_origin {
+        server 127.0.0.1:${ports[replica1]}; server 127.0.0.1:${ports[replica2]}; server 127.0.0.1:${ports[replica3]};
+        server 127.0.0.1:${ports[primary]} backup;
+        keepalive 16;
+    }
+    upstream prelude_primary { server 127.0.0.1:${ports[primary]}; }
+    proxy_cache_path $dir/cache levels=1:2 keys_zone=prelude_policy:10m max_size=64m inactive=1d use_temp_path=off;
+    server {
+        listen 127.0.0.1:$port;
+        location /v1/admin/ { proxy_pass http://prelude_primary; proxy_set_header Host \$host; }
+        include $repo/deploy/nginx/prelude-locations.conf;
+    }
+}
+CONF
+    "$nginx" -t -p "$dir" -c "$dir/nginx.conf" -e "$dir/error.log" 2>/dev/null || fail "nginx -t refused the config"
+    "$nginx" -p "$dir" -c "$dir/nginx.conf" -e "$dir/error.log" 2>/dev/null || fail "nginx did not start"
+    ports[nginx]="$port"
+    for _ in $(seq 1 100); do curl -fsS -o /dev/null "$(url nginx)/healthz" 2>/dev/null && return; sleep 0.05; done
+    fail "nginx does not answer"
+}
+start_nginx
+echo "topology-test: primary $(url primary), replicas $(for r in "${replicas[@]}"; do printf '%s ' "$(url "$r")"; done), nginx $(url nginx)"
 
 # 1. Propagation: 20 changes, each timed from the primary's 200 until every replica serves the new tag.
 : >"$work/latencies"
@@ -109,7 +163,13 @@ for path in "/v1/apps/demo/policy/document" "/v1/apps/demo/policy?platform=ios&o
         done
     done
 done
-echo "topology-test: every replica serves the primary's bytes and ETags"
+resolved="/v1/apps/demo/policy?platform=ios&os=17.4&locale=de-DE&installId=x1"
+curl -fsS -D "$work/p.head" -o "$work/p.body" "$(url primary)$resolved"
+for _ in 1 2 3 4; do # round robin over the replicas
+    curl -fsS -D "$work/n.head" -o "$work/n.body" "$(url nginx)$resolved"
+    cmp -s "$work/p.body" "$work/n.body" || fail "nginx (a replica behind it) answered other bytes for $resolved"
+done
+echo "topology-test: every replica (and nginx in front of them) serves the primary's bytes and ETags"
 
 # 2. Admin writes on a replica are refused, naming the primary.
 status="$(curl -sS -o "$work/refused.json" -w '%{http_code}' -X PUT -H "Authorization: Bearer $token" \
@@ -143,8 +203,13 @@ post_batch replica2 2 50
 for replica in "${replicas[@]}"; do
     [[ "$(etag_of "$replica")" == "$wanted" ]] || fail "$replica stopped serving with the primary down"
 done
+# Through nginx: the resolved policy (never cached by nginx) comes from a replica, events go into an outbox.
+curl -fsS -o "$work/n.body" "$(url nginx)$resolved" || fail "nginx stopped serving the resolved policy"
+cmp -s "$work/p.body" "$work/n.body" || fail "nginx answers other bytes with the primary down"
+post_batch nginx 61 50
+expected=$((expected + 50))
 kill9 replica1
-start replica1 0 --demo-policy "" --follow "http://127.0.0.1:$primary_port"
+start replica1 "${ports[replica1]}" --demo-policy "" --follow "http://127.0.0.1:$primary_port"
 curl -fsS -o /dev/null "$(url replica1)/readyz" || fail "replica1 restarted with the primary down is not ready"
 [[ "$(etag_of replica1)" == "$wanted" ]] || fail "replica1 restarted with the primary down does not serve its copy"
 echo "topology-test: primary down: replicas serve, $expected events queued in outboxes, restarted replica serves its stored copy"
@@ -154,7 +219,7 @@ start primary "$primary_port" --demo-policy "$repo/config/demo-policy.json"
 for round in 1 2 3 4 5; do
     sleep "0.0$((round * 2))"
     kill9 replica2
-    start replica2 0 --demo-policy "" --follow "$(url primary)"
+    start replica2 "${ports[replica2]}" --demo-policy "" --follow "$(url primary)"
 done
 deadline=$((SECONDS + 60))
 for replica in "${replicas[@]}"; do
@@ -173,5 +238,7 @@ print(total if total == distinct else f"{total} rows, {distinct} distinct")
 PY
 )"
 [[ "$stored" == "$expected" ]] || fail "the primary stored $stored events; $expected were sent"
+status="$(curl -sS -o /dev/null -w '%{http_code}' "$(url nginx)$resolved")"
+[[ "$status" == 200 ]] || fail "nginx answered $status after the replicas restarted"
 echo "topology-test: primary back: all $expected events stored exactly once (replica2 killed 5 times while forwarding)"
 echo "topology-test: ok"
