@@ -254,6 +254,23 @@ def timestamp_seeds():
         "+2026-11-22T12:30:00Z", "20261122T123000Z"]] + [b"2026-11-22T12:30:00Z\x00", b"2026-11-22T12:30:00\xc0\x80"]
 
 
+def results_seeds():
+    effects = ["0.02", "0.0001", "0.00009", "1.1125369292536007e-308", "1e-10", "1e-160", "-0", "0", "1", "0.9999999",
+               "1e400", "nan", "inf", "-1e-308", "5e-324", "0x1p-1074", "2.2250738585072014e-308", "99999999999999999999"]
+    seeds = [e.encode() for e in effects]
+    arm = '{"name":"%s","weight":%s,"counts":{"exposed":%s,"primeShown":%s,"systemGranted":%s,"granted":%s}}'
+    for effect in ["0.02", "1e-308", "0.0001"]:
+        for exposed, granted in [(5000, 2000), (0, 0), (9223372036854775807, 9223372036854775807), (100, 100), (1, 0)]:
+            variants = [arm % ("control", "1", exposed, exposed, granted, granted),
+                        arm % ("b", "0.5", exposed, exposed, 0, 0)]
+            seeds.append(('{"minimumEffect":"%s","control":"control","variants":[%s]}'
+                          % (effect, ",".join(variants))).encode())
+    seeds.append(b'{"minimumEffect":0.05,"alpha":1e-300,"power":0.9999999999,"variants":['
+                 + (arm % ("control", "1e-300", 10, 10, 5, 5)).encode() + b"," + (arm % ("x", "1e300", 10, 10, 0, 0)).encode()
+                 + b"]}")
+    return seeds
+
+
 def write(target, seeds):
     corpus = os.path.join(HERE, "corpus", target)
     os.makedirs(corpus, exist_ok=True)
@@ -277,6 +294,7 @@ def main():
     write("locale-tag", locale_tag_seeds())
     write("semver", semver_seeds())
     write("timestamp", timestamp_seeds())
+    write("results", results_seeds())
 
 
 if __name__ == "__main__":

@@ -31,6 +31,8 @@ public actor PreludeClient {
     private var flushFailures = 0
     private var flushNotBefore: Instant?
     private var lastFlushFailure: String?
+    /// Set when the server answered 415 to a gzip batch: later batches go uncompressed.
+    private var serverRefusesGzip = false
 
     private var forcedLocale: String?
     private var forcedVariants: [String: String] = [:]
@@ -236,11 +238,14 @@ public actor PreludeClient {
             var retryAfter: Double?
             let failure: String
             do {
+                let (headers, body, compressed) = eventRequest(batch)
                 let response = try await configuration.transport.send(
-                    TransportRequest(
-                        method: "POST", url: url, headers: ["Content-Type": "application/json"],
-                        body: Self.batchBody(batch)))
+                    TransportRequest(method: "POST", url: url, headers: headers, body: body))
                 switch response.status {
+                case 415 where compressed:
+                    // A server without gzip for events: send this batch again, and every later one, uncompressed.
+                    serverRefusesGzip = true
+                    continue
                 case 202, 200:
                     let counts = (try? JSONDecoder().decode(BatchAnswer.self, from: response.body)) ?? BatchAnswer()
                     result.accepted += counts.accepted
@@ -303,6 +308,17 @@ public actor PreludeClient {
     private struct BatchAnswer: Decodable {
         var accepted = 0
         var duplicates = 0
+    }
+
+    /// The headers and body of one batch: gzip from ``PreludeClientConfiguration/compressionThreshold`` bytes up
+    /// unless turned off or refused by the server.
+    private func eventRequest(_ batch: [QueuedEvent]) -> (headers: [String: String], body: Data, compressed: Bool) {
+        let body = Self.batchBody(batch)
+        guard configuration.compressEvents, !serverRefusesGzip,
+            body.count >= PreludeClientConfiguration.compressionThreshold
+        else { return (["Content-Type": "application/json"], body, false) }
+        let gzip = Data(GzipEncoder.encode(Array(body)))
+        return (["Content-Type": "application/json", "Content-Encoding": "gzip"], gzip, true)
     }
 
     private static func batchBody(_ events: [QueuedEvent]) -> Data {

@@ -30,6 +30,11 @@ public struct PreludeClientConfiguration: Sendable {
     public var eventBatchSize: Int
     /// The most events kept on disk while the server cannot be reached.
     public var eventQueueCapacity: Int
+    /// Whether event batches of at least ``compressionThreshold`` bytes are sent with `Content-Encoding: gzip`
+    /// (default true). A server that answers 415 to a gzip batch gets it again uncompressed, and no gzip after that.
+    public var compressEvents: Bool
+    /// Event batch bodies from this size up are compressed: a gzip member costs 18 bytes of framing.
+    public static let compressionThreshold = 1024
 
     /// A configuration with production defaults (URLSession, the system clock, system random jitter).
     public init(
@@ -37,7 +42,7 @@ public struct PreludeClientConfiguration: Sendable {
         context: ClientContext = ClientContext(), transport: any PreludeTransport = URLSessionTransport(),
         clock: any PreludeClock = SystemClock(), jitter: any JitterSource = SystemJitter(),
         fetchBackoff: Backoff = Backoff(base: 2, maximum: 3600), flushBackoff: Backoff = Backoff(base: 2, maximum: 600),
-        eventBatchSize: Int = 500, eventQueueCapacity: Int = 10_000
+        eventBatchSize: Int = 500, eventQueueCapacity: Int = 10_000, compressEvents: Bool = true
     ) {
         precondition((1...500).contains(eventBatchSize), "the events endpoint takes 1–500 events per batch")
         self.server = server
@@ -52,5 +57,6 @@ public struct PreludeClientConfiguration: Sendable {
         self.flushBackoff = flushBackoff
         self.eventBatchSize = eventBatchSize
         self.eventQueueCapacity = eventQueueCapacity
+        self.compressEvents = compressEvents
     }
 }

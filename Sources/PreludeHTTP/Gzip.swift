@@ -8,6 +8,8 @@ public enum Gzip {
         public let code: Int32
         /// zlib's message, when it gave one.
         public let message: String
+        /// Whether decompression stopped because the output passed its size limit (the input may be valid).
+        public var exceededLimit = false
         public var description: String { "zlib error \(code): \(message)" }
     }
 
@@ -37,8 +39,8 @@ public enum Gzip {
         return output
     }
 
-    /// Decompresses one gzip member (used by tests and by clients of the service). Refuses more than
-    /// `maxSize` bytes of output, so a small bomb cannot exhaust memory.
+    /// Decompresses exactly one gzip member (request bodies, tests). Refuses more than `maxSize` bytes of output
+    /// (``Failure/exceededLimit``), so a small bomb cannot exhaust memory, and bytes after the member.
     public static func decompress(_ bytes: [UInt8], maxSize: Int = 64 << 20) throws -> [UInt8] {
         var stream = z_stream()
         let rc = prelude_inflateInit2(&stream, 15 + 16)
@@ -59,9 +61,15 @@ public enum Gzip {
                 }
                 output.append(contentsOf: chunk[0..<produced])
                 guard output.count <= maxSize else {
-                    throw Failure(code: Z_BUF_ERROR, message: "output larger than \(maxSize) bytes")
+                    throw Failure(
+                        code: Z_BUF_ERROR, message: "output larger than \(maxSize) bytes", exceededLimit: true)
                 }
-                if result == Z_STREAM_END { return output }
+                if result == Z_STREAM_END {
+                    guard stream.avail_in == 0 else {
+                        throw Failure(code: Z_DATA_ERROR, message: "\(stream.avail_in) bytes after the gzip member")
+                    }
+                    return output
+                }
                 guard result == Z_OK else {
                     let message = stream.msg.map { String(cString: $0) } ?? "truncated or corrupt input"
                     throw Failure(code: result, message: message)

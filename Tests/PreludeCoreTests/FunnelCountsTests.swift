@@ -37,6 +37,30 @@ import Testing
         #expect(counts.validationProblems() == ["settingsOpened is negative (-1)"])
     }
 
+    /// Counts near Int.max once overflowed the sums below and in the sample-ratio check (found by the `results`
+    /// fuzz target); they are refused before any arithmetic.
+    @Test func countsBeyondTheLargestAnalysedAreReportedWithoutOverflow() {
+        let huge = FunnelCounts(
+            exposed: .max, primeShown: .max, systemGranted: .max, returnedGranted: .max, granted: .max)
+        #expect(
+            huge.validationProblems() == [
+                "exposed (\(Int.max)) exceeds the largest count analysed (2^40)",
+                "primeShown (\(Int.max)) exceeds the largest count analysed (2^40)",
+                "systemGranted (\(Int.max)) exceeds the largest count analysed (2^40)",
+                "returnedGranted (\(Int.max)) exceeds the largest count analysed (2^40)",
+                "granted (\(Int.max)) exceeds the largest count analysed (2^40)",
+            ])
+        let atTheLimit = FunnelCounts(exposed: FunnelCounts.largestCount, granted: FunnelCounts.largestCount)
+        #expect(
+            atTheLimit.validationProblems() == ["granted (1099511627776) exceeds systemGranted + returnedGranted = 0"])
+        let variants = [
+            (name: "control", weight: 1.0, counts: huge), (name: "b", weight: 0.5, counts: FunnelCounts(exposed: 10)),
+        ]
+        #expect(throws: ExperimentAnalysisError.self) {
+            try ExperimentAnalysis.analyze(experimentKey: "k", feature: "f", variants: variants, controlName: "control")
+        }
+    }
+
     @Test func fieldsListEveryCountInFunnelOrder() {
         #expect(
             Self.make().fields.map(\.name) == [

@@ -37,6 +37,20 @@ struct SequentialTestTests {
                 mixingVariance: 0.0004) == nil)
     }
 
+    /// A mixing variance that underflowed to 0 (a vanishing minimum effect squared) or is not finite gives no
+    /// answer rather than a trap.
+    @Test(arguments: [0, -1, Double.infinity, Double.nan, 1e-308 * 1e-308])
+    func unusableMixingVarianceGivesNoAnswer(tau2: Double) {
+        #expect(
+            SequentialTest.pValue(
+                treatmentSuccesses: 5, treatmentTrials: 10, controlSuccesses: 3, controlTrials: 10,
+                mixingVariance: tau2) == nil)
+        #expect(
+            SequentialTest.interval(
+                treatmentSuccesses: 5, treatmentTrials: 10, controlSuccesses: 3, controlTrials: 10,
+                mixingVariance: tau2, alpha: 0.05) == nil)
+    }
+
     /// 2,000 seeded A/A experiments (both arms grant at 30 %), looked at every 100 installs per arm up to 2,000:
     /// 20 looks each. An experiment is a false positive when any look says `better` or `worse`. The report's verdict
     /// keeps that rate within alpha = 5 %; the fixed-horizon z-test read at the same looks — what the report

@@ -235,6 +235,15 @@ func isClose(_ actual: Double, _ expected: Double, relative: Double = 1e-9, abso
         #expect(
             ProportionStatistics.sampleSizePerArm(baseline: 0.5, minimumEffect: 0.6, alpha: 0.05, power: 0.8) == nil)
         #expect(ProportionStatistics.sampleSizePerArm(baseline: 0.4, minimumEffect: 0.02, alpha: 1, power: 0.8) == nil)
+        // Samples no Int can hold: nil rather than a trap in the conversion.
+        for effect in [1e-10, 1e-160, 1.1125369292536007e-308] {
+            #expect(
+                ProportionStatistics.sampleSizePerArm(baseline: 0.4, minimumEffect: effect, alpha: 0.05, power: 0.8)
+                    == nil)
+        }
+        #expect(
+            ProportionStatistics.sampleSizePerArm(baseline: 0.4, minimumEffect: 0.0001, alpha: 0.05, power: 0.8)
+                .map { $0 > 1_000_000 } == true)
     }
 
     @Test(arguments: StatisticsReference.sampleRatioCases)

@@ -297,6 +297,12 @@ import Testing
         ("/v1/admin/apps/nope/experiments/camera-prime-copy/results", 404, "no app"),
         (path + "?minimumEffect=abc", 400, "minimumEffect"),
         (path + "?minimumEffect=0", 400, "minimumEffect"),
+        // Vanishing effects once trapped (a planned sample beyond Int, a mixing variance of 0): found by schemathesis.
+        (path + "?minimumEffect=1.1125369292536007e-308", 400, "minimumEffect"),
+        (path + "?minimumEffect=1e-10", 400, "minimumEffect"),
+        (path + "?minimumEffect=0.00009", 400, "minimumEffect"),
+        (path + "?minimumEffect=-1e-308", 400, "minimumEffect"),
+        (path + "?minimumEffect=1e300", 400, "minimumEffect"),
         (path + "?control=zzz", 400, "control"),
     ])
     func badRequestsAreProblems(target: String, status: Int, detail: String) throws {

@@ -17,6 +17,7 @@ let fuzzTargets: [String: @Sendable (UnsafeBufferPointer<UInt8>) -> Void] = [
     "locale-tag": fuzzLocaleTag,
     "semver": fuzzSemanticVersion,
     "timestamp": fuzzTimestamp,
+    "results": fuzzResults,
 ]
 
 /// The chosen target, read once.

@@ -32,13 +32,26 @@ public enum ExperimentAnalysis {
     /// The default minimum effect: two percentage points of grant rate.
     public static let defaultMinimumEffect = 0.02
 
+    /// The smallest minimum effect accepted: 0.0001 (a hundredth of a point). Below it the planned sample no longer
+    /// fits a count and the sequential test's mixing variance (δ²) underflows towards zero.
+    public static let smallestMinimumEffect = 0.0001
+
+    /// Whether `value` is a usable minimum effect: finite, at least ``smallestMinimumEffect`` and below 1.
+    public static func isValidMinimumEffect(_ value: Double) -> Bool {
+        value.isFinite && value >= smallestMinimumEffect && value < 1
+    }
+
+    /// What a usable minimum effect is, for error messages.
+    public static let minimumEffectRule =
+        "must be an absolute grant-rate change from 0.0001 (a hundredth of a point) up to, not including, 1 (0.02 = 2 points)"
+
     /// Analyses one experiment.
     ///
     /// - Parameters:
     ///   - variants: name, configured weight (any non-negative scale; normalized here) and funnel of each variant,
     ///     in display order. A single variant is allowed: it gets its rate and interval, nothing to compare.
     ///   - controlName: the variant every other one is compared with.
-    ///   - minimumEffect: the smallest absolute grant-rate change worth detecting, in (0, 1).
+    ///   - minimumEffect: the smallest absolute grant-rate change worth detecting, in [0.0001, 1).
     /// - Throws: ``ExperimentAnalysisError`` for unusable input (unknown control, bad weights, impossible counts...).
     public static func analyze(
         experimentKey: String, feature: String, variants: [(name: String, weight: Double, counts: FunnelCounts)],
@@ -138,7 +151,7 @@ public enum ExperimentAnalysis {
         guard settings.sampleRatioThreshold > 0, settings.sampleRatioThreshold < 1 else {
             throw .invalidSetting(name: "sampleRatioThreshold", value: settings.sampleRatioThreshold)
         }
-        guard minimumEffect > 0, minimumEffect < 1 else { throw .invalidMinimumEffect(minimumEffect) }
+        guard isValidMinimumEffect(minimumEffect) else { throw .invalidMinimumEffect(minimumEffect) }
         guard !variants.isEmpty else { throw .noVariants }
         var seen: Set<String> = []
         for variant in variants {

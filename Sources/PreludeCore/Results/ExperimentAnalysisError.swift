@@ -31,7 +31,7 @@ public enum ExperimentAnalysisError: Error, Sendable, Hashable, CustomStringConv
         case .zeroTotalWeight:
             "the variants' weights sum to 0; at least one weight must be positive"
         case .invalidMinimumEffect(let value):
-            "minimum effect \(value) must be an absolute rate difference strictly between 0 and 1 (0.02 = 2 points)"
+            "minimum effect \(value) " + ExperimentAnalysis.minimumEffectRule
         case .invalidSetting(let name, let value):
             "setting \(name) = \(value) is out of range"
         case .inconsistentCounts(let variant, let problems):

@@ -49,6 +49,10 @@ public struct FunnelCounts: Sendable, Hashable {
         self.granted = granted
     }
 
+    /// The largest count the analysis accepts, 2⁴⁰ (about 1.1 trillion installs): every sum and product of counts it
+    /// forms then fits an `Int` and keeps a `Double`'s integer precision.
+    public static let largestCount = 1 << 40
+
     /// The fields in funnel order with their JSON names.
     public var fields: [(name: String, value: Int)] {
         [
@@ -60,12 +64,17 @@ public struct FunnelCounts: Sendable, Hashable {
 
     /// What makes these counts impossible for unique installs, one sentence each; empty when they are consistent.
     ///
-    /// Every count is non-negative and at most `exposed` (an install that emitted an event is exposed), and
+    /// Every count is non-negative, at most ``largestCount`` and at most `exposed` (an install that emitted an event is exposed), and
     /// max(systemGranted, returnedGranted) ≤ granted ≤ systemGranted + returnedGranted (a union's size).
     public func validationProblems() -> [String] {
         var problems: [String] = []
         for (name, value) in fields where value < 0 {
             problems.append("\(name) is negative (\(value))")
+        }
+        let tooLarge = fields.filter { $0.value > Self.largestCount }
+        guard tooLarge.isEmpty else {
+            // Sums below would overflow; no real experiment comes near a trillion installs per arm.
+            return problems + tooLarge.map { "\($0.name) (\($0.value)) exceeds the largest count analysed (2^40)" }
         }
         for (name, value) in fields.dropFirst() where value > exposed {
             problems.append("\(name) (\(value)) exceeds exposed (\(exposed))")

@@ -64,7 +64,8 @@ package enum ProportionStatistics {
     }
 
     /// Installs needed in each of two equal arms to detect an absolute change `minimumEffect` from `baseline`
-    /// with a two-sided test at `alpha` and the given `power`; `nil` when the inputs are out of range.
+    /// with a two-sided test at `alpha` and the given `power`; `nil` when the inputs are out of range or the sample is
+    /// beyond 2⁵³ installs.
     ///
     /// n = ⌈(z_{1−α/2}·√(2p̄(1−p̄)) + z_{power}·√(p₁(1−p₁) + p₂(1−p₂)))² / δ²⌉ with p₁ = baseline,
     /// p₂ = p₁ + δ (or p₁ − δ when p₁ + δ > 1), p̄ = (p₁ + p₂)/2 — the pooled-variance-under-H₀ formula without
@@ -83,6 +84,8 @@ package enum ProportionStatistics {
         let zBeta = SpecialFunctions.normalQuantile(power)
         let root = zAlpha * (2 * pBar * (1 - pBar)).squareRoot() + zBeta * (p1 * (1 - p1) + p2 * (1 - p2)).squareRoot()
         let n = root * root / (minimumEffect * minimumEffect)
+        // A sample no count can hold (a vanishing effect) is no plan at all; Int(_:) would trap on it.
+        guard n.isFinite, n < 0x1p53 else { return nil }
         // Guard against a product like 1599.0000000000002 rounding a whole number up by one.
         return Int((n - 1e-9).rounded(.up))
     }

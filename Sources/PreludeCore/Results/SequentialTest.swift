@@ -14,7 +14,8 @@
 /// however often results are looked at. The price is width: at the planned sample the sequence is about 1.5 times
 /// as wide as the fixed-horizon interval.
 package enum SequentialTest {
-    /// The always-valid p-value of H₀: p_t = p_c at this look; nil when either arm has no trials.
+    /// The always-valid p-value of H₀: p_t = p_c at this look; nil when either arm has no trials or the mixing
+    /// variance is not a positive finite number.
     ///
     /// When both arms are all-success or all-failure (V = 0) there is no evidence of a difference unless the rates
     /// differ, which with V = 0 means one arm all-success and the other all-failure: p = 0 then, 1 otherwise.
@@ -22,8 +23,9 @@ package enum SequentialTest {
         treatmentSuccesses: Int, treatmentTrials: Int, controlSuccesses: Int, controlTrials: Int,
         mixingVariance tau2: Double
     ) -> Double? {
-        precondition(tau2 > 0, "the mixing variance must be positive")
-        guard let (theta, v) = estimate(treatmentSuccesses, treatmentTrials, controlSuccesses, controlTrials) else {
+        guard tau2 > 0, tau2.isFinite,
+            let (theta, v) = estimate(treatmentSuccesses, treatmentTrials, controlSuccesses, controlTrials)
+        else {
             return nil
         }
         guard v > 0 else { return theta == 0 ? 1 : 0 }
@@ -32,13 +34,15 @@ package enum SequentialTest {
         return min(1, SpecialFunctions.exp(-logLambda))
     }
 
-    /// The 1 − `alpha` confidence sequence for p_t − p_c at this look; nil when either arm has no trials.
+    /// The 1 − `alpha` confidence sequence for p_t − p_c at this look; nil when either arm has no trials, the mixing
+    /// variance is not a positive finite number or `alpha` is outside (0, 1).
     package static func interval(
         treatmentSuccesses: Int, treatmentTrials: Int, controlSuccesses: Int, controlTrials: Int,
         mixingVariance tau2: Double, alpha: Double
     ) -> ConfidenceInterval? {
-        precondition(tau2 > 0 && alpha > 0 && alpha < 1, "the mixing variance must be positive, alpha in (0, 1)")
-        guard let (theta, v) = estimate(treatmentSuccesses, treatmentTrials, controlSuccesses, controlTrials) else {
+        guard tau2 > 0, tau2.isFinite, alpha > 0, alpha < 1,
+            let (theta, v) = estimate(treatmentSuccesses, treatmentTrials, controlSuccesses, controlTrials)
+        else {
             return nil
         }
         guard v > 0 else { return ConfidenceInterval(lower: theta, upper: theta) }

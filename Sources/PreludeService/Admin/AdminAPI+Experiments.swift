@@ -145,20 +145,6 @@ extension AdminAPI {
     /// `running`, or `stopped` when no install is enrolled (coverage 0).
     static func status(_ experiment: Experiment) -> String { experiment.coverage > 0 ? "running" : "stopped" }
 
-    /// The live snapshot of `app`; 404 for an unknown app, 409 for one whose live revision cannot be served.
-    private func servedPolicy(_ app: String) throws -> LiveSnapshot {
-        guard let snapshot = store.snapshot(app: app) else {
-            if let unavailable = store.unavailability(app: app) {
-                throw ProblemDetails(
-                    status: .conflict,
-                    detail: "app \"\(app)\" is not being served (\(unavailable.reason)); replace the whole policy with "
-                        + "PUT /v1/admin/apps/\(app)/policy and If-Match: *")
-            }
-            throw PolicyStoreProblem.unknownApp(app)
-        }
-        return snapshot
-    }
-
     /// The coverage an experiment had before its last `experiment.stop` (the audit log keeps it), or 1.
     private func coverageBeforeStop(_ app: String, _ key: String) throws -> Double {
         let value = try database.read { db in

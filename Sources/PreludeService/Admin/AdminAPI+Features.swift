@@ -57,17 +57,7 @@ extension AdminAPI {
     /// The live snapshot of the addressed app and the feature name; 404 for an unknown app, 409 for an app whose
     /// live revision cannot be served (replace the whole policy instead).
     private func servedSnapshot(_ context: Context) throws -> (LiveSnapshot, String) {
-        let app = context.parameter("app")
-        guard let snapshot = store.snapshot(app: app) else {
-            if let unavailable = store.unavailability(app: app) {
-                throw ProblemDetails(
-                    status: .conflict,
-                    detail: "app \"\(app)\" is not being served (\(unavailable.reason)); replace the whole policy with "
-                        + "PUT /v1/admin/apps/\(app)/policy and If-Match: *")
-            }
-            throw PolicyStoreProblem.unknownApp(app)
-        }
-        return (snapshot, context.parameter("feature"))
+        (try servedPolicy(context.parameter("app")), context.parameter("feature"))
     }
 
     private static func setting(_ feature: String, to value: JSONValue, in document: JSONValue) -> JSONValue {

@@ -70,15 +70,10 @@ extension AdminAPI {
         _ candidate: JSONValue, app: String, ifMatch: String, context: Context, action: String,
         status: HTTPStatus = .ok, extraDetail: JSONObject = JSONObject()
     ) throws -> HTTPResponse {
-        let live = store.snapshot(app: app)
-        if live == nil, store.unavailability(app: app) == nil { throw PolicyStoreProblem.unknownApp(app) }
-        let validation = PolicyValidator.validate(candidate)
-        guard let document = validation.document else {
-            throw AdminProblem.invalidPolicy(
-                validation.problems,
-                detail: "\(validation.problems.count) problem\(validation.problems.count == 1 ? "" : "s") "
-                    + "(pointers refer to the app's policy document after the change); nothing was changed")
-        }
+        let live = try knownApp(app)
+        let document = try validatedCandidate(
+            candidate,
+            consequence: " (pointers refer to the app's policy document after the change); nothing was changed")
         let changes = JSONDiff.changes(from: try liveJSON(app), to: document.jsonValue)
         let findings = CopyLinter.lint(document)
         if changes.isEmpty, let live {

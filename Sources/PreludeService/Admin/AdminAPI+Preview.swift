@@ -22,15 +22,8 @@ extension AdminAPI {
         add(&router, .post, "/v1/admin/apps/{app}/preview", scope: .read, query: []) { [self] context in
             let app = context.parameter("app")
             let candidate = try AdminRequestBody.parse(context.request)
-            let live = store.snapshot(app: app)
-            if live == nil, store.unavailability(app: app) == nil { throw PolicyStoreProblem.unknownApp(app) }
-            let validation = PolicyValidator.validate(candidate)
-            guard let document = validation.document else {
-                throw AdminProblem.invalidPolicy(
-                    validation.problems,
-                    detail: "\(validation.problems.count) problem\(validation.problems.count == 1 ? "" : "s"); "
-                        + "nothing to preview")
-            }
+            let live = try knownApp(app)
+            let document = try validatedCandidate(candidate, consequence: "; nothing to preview")
             guard document.app.id == app else {
                 throw ProblemDetails(
                     status: .unprocessableContent, type: PolicyStoreProblem.appMismatch,

@@ -2,8 +2,8 @@ import PreludeCore
 import PreludeHTTP
 import PreludeStorage
 
-/// `POST /v1/apps/{app}/events`: validates a batch as a whole, stores it durably, answers
-/// `202 {"accepted": n, "duplicates": m}`.
+/// `POST /v1/apps/{app}/events`: validates a batch as a whole (sent plain or `Content-Encoding: gzip`), stores it
+/// durably, answers `202 {"accepted": n, "duplicates": m}`.
 package enum EventRoutes {
     /// Registers the route. The batch is decoded and validated on the worker pool, checked against the live
     /// policy's experiments and the ingestion `budget`, then handed to the ingestor's group commit; the 202 is sent
@@ -21,7 +21,8 @@ package enum EventRoutes {
             guard snapshot != nil || unavailable != nil else { throw PolicyStoreProblem.unknownApp(app) }
             let address = budget?.clientAddress(request)
             if let budget, let address { try budget.precheck(address: address) }
-            let batch = try EventBatch.decode(request.body, now: ingestor.now)
+            let body = try EventBodyCoding.decodedBody(request, maxSize: EventBatch.maxBodySize)
+            let batch = try EventBatch.decode(body, now: ingestor.now)
             if let snapshot {
                 let problems = batch.problems(against: snapshot.document)
                 guard problems.isEmpty else { throw PublicProblem.unprocessable(problems) }

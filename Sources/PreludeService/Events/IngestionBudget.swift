@@ -118,8 +118,8 @@ package final class IngestionBudget: Sendable {
         refusals.withLock { $0[kind, default: 0] += 1 }
         let limit = kind == .install ? install : address
         // A batch larger than the burst never fits; the limits are validated so that this cannot happen (burst ≥
-        // the largest batch), but keep Retry-After finite anyway.
-        let seconds = wait.isFinite ? max(1, Int(wait.rounded(.up))) : 60
+        // the largest batch), but keep Retry-After finite, at most a day, and the conversion in Int's range anyway.
+        let seconds = wait.isFinite ? Int(min(max(1, wait.rounded(.up)), 86_400)) : 60
         let subject = kind == .install ? "an install" : "this client address"
         return ProblemDetails(
             status: .tooManyRequests, type: Self.problemType, title: "Event budget exceeded",

@@ -22,17 +22,17 @@ package struct ExperimentResultsReader: Sendable {
     /// The results of one experiment.
     ///
     /// - Parameters:
-    ///   - minimumEffect: the absolute grant-rate change to size the sample for, in (0, 1); default 0.02.
+    ///   - minimumEffect: the absolute grant-rate change to size the sample for, in [0.0001, 1); default 0.02.
     ///   - control: a variant to compare with instead of the configured control.
     /// - Throws: ``ExperimentResultsError``, or a `StorageError` when the database fails.
     package func results(
         appID: String, experiment key: String, minimumEffect: Double = ExperimentAnalysis.defaultMinimumEffect,
         control: String? = nil
     ) throws -> ExperimentResults {
-        guard minimumEffect > 0, minimumEffect < 1 else {
+        guard ExperimentAnalysis.isValidMinimumEffect(minimumEffect) else {
             throw ExperimentResultsError.invalidParameter(
                 name: "minimumEffect", value: "\(minimumEffect)",
-                reason: "must be an absolute grant-rate change strictly between 0 and 1 (0.02 = 2 points)")
+                reason: ExperimentAnalysis.minimumEffectRule)
         }
         let (definition, arms, mislabelled) = try database.read { connection in
             guard let app = try connection.queryOne("SELECT live_revision FROM apps WHERE id = ?", [.text(appID)])

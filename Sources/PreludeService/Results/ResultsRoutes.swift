@@ -4,7 +4,7 @@ import PreludeHTTP
 /// `GET /v1/admin/apps/{app}/experiments/{key}/results`: an experiment's funnel, grant rates, intervals,
 /// comparisons, verdicts and sample-ratio check as JSON (docs/results.md, "Service").
 ///
-/// Query parameters, all optional: `minimumEffect` (absolute grant-rate change to size the sample for, in (0, 1),
+/// Query parameters, all optional: `minimumEffect` (absolute grant-rate change to size the sample for, in [0.0001, 1),
 /// default 0.02), `control` (compare with another variant), `pretty` (indented JSON, as every admin route).
 /// Errors: 404 unknown app or experiment, 400 bad parameter, 422 a configuration that cannot be analysed.
 /// Registered with the admin routes (read scope) by ``AdminAPI/registerResultsRoutes(on:)``.
@@ -22,10 +22,10 @@ package enum ResultsRoutes {
         let key = request.pathParameters["key"] ?? ""
         var minimumEffect = ExperimentAnalysis.defaultMinimumEffect
         if let raw = request.queryValue("minimumEffect") {
-            guard let value = Double(raw), value.isFinite, value > 0, value < 1 else {
+            guard let value = Double(raw), ExperimentAnalysis.isValidMinimumEffect(value) else {
                 throw ExperimentResultsError.invalidParameter(
                     name: "minimumEffect", value: raw,
-                    reason: "must be an absolute grant-rate change strictly between 0 and 1 (0.02 = 2 points)")
+                    reason: ExperimentAnalysis.minimumEffectRule)
             }
             minimumEffect = value
         }
