@@ -41,7 +41,7 @@ package struct ServiceConfiguration: Sendable, Equatable {
     package var resolvedCacheCapacity = 1024
     /// Days raw events are kept before pruning (experiment aggregates are kept); 0 keeps them forever.
     package var eventRetentionDays = 90
-    /// Failed admin authentications allowed per minute from one address before it gets 429 (reliability.md §3).
+    /// Failed admin authentications allowed per minute from one address before it gets 429 (docs/security.md, "The admin failure limiter").
     package var adminAuthFailuresPerMinute = 10
     /// `PRELUDE_*` variables that Kubernetes injected for a Service named `prelude` and that were therefore ignored
     /// (``ServiceLinkVariables``), sorted; `serve` logs them once.
