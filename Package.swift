@@ -20,13 +20,14 @@ let package = Package(
         // System libraries (Debian: libsqlite3-dev, zlib1g-dev).
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CLinuxSystem", path: "Sources/CLinuxSystem"),
 
         // Pure core: policy model, validation, locale, semver, bucketing, decision engine. No I/O, no dependencies.
         .target(name: "PreludeCore", swiftSettings: swiftSettings),
         // Renders a policy's screens as one self-contained HTML page (the policy preview); depends on the core only.
         .target(name: "PreludePreview", dependencies: ["PreludeCore"], swiftSettings: swiftSettings),
         // HTTP/1.1 on POSIX sockets and Dispatch; knows nothing of policy.
-        .target(name: "PreludeHTTP", dependencies: ["CZlib"], swiftSettings: swiftSettings),
+        .target(name: "PreludeHTTP", dependencies: ["CZlib", "CLinuxSystem"], swiftSettings: swiftSettings),
         // SQLite over the C API: connections, statements, transactions, migrations.
         .target(name: "PreludeStorage", dependencies: ["CSQLite"], swiftSettings: swiftSettings),
         // Wires core, storage and HTTP into the service: configuration, routes, repositories.

@@ -13,9 +13,10 @@ let package = Package(
     platforms: [.macOS(.v15)],
     targets: [
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        .systemLibrary(name: "CLinuxSystem", path: "Sources/CLinuxSystem"),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         .target(name: "PreludeCore", path: "Sources/PreludeCore"),
-        .target(name: "PreludeHTTP", dependencies: ["CZlib"], path: "Sources/PreludeHTTP"),
+        .target(name: "PreludeHTTP", dependencies: ["CZlib", "CLinuxSystem"], path: "Sources/PreludeHTTP"),
         .target(name: "PreludeStorage", dependencies: ["CSQLite"], path: "Sources/PreludeStorage"),
         .target(name: "PreludePreview", dependencies: ["PreludeCore"], path: "Sources/PreludePreview"),
         .target(

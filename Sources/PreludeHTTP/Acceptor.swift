@@ -1,3 +1,4 @@
+import CLinuxSystem
 import Synchronization
 
 #if canImport(Glibc)
@@ -58,7 +59,7 @@ final class Acceptor: Sendable {
                 var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
                 let fd = withUnsafeMutablePointer(to: &storage) {
                     $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                        accept(listenFD, $0, &length)
+                        prelude_accept_nonblocking(listenFD, $0, &length)
                     }
                 }
                 if fd < 0 {
@@ -72,9 +73,6 @@ final class Acceptor: Sendable {
                     }
                     break
                 }
-                // accept4 is not in Swift's Glibc module; two fcntl calls per connection are cheap.
-                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
                 Socket.setNoDelay(fd)
                 let remote = Socket.describe(&storage)
                 core.openConnections.wrappingAdd(1, ordering: .acquiringAndReleasing)

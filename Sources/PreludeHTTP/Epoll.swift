@@ -1,75 +1,89 @@
+import CLinuxSystem
+
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// Linux epoll and eventfd, reached through `dlsym` because Swift's Glibc module does not import
-/// `<sys/epoll.h>` or `<sys/eventfd.h>` (and the package gives this module no C target of its own).
-/// The constants are the Linux ABI values; `epoll_event` is packed on x86_64 (12 bytes) and naturally
-/// aligned elsewhere (16 bytes), so events are read and written at explicit byte offsets.
+/// Linux epoll and eventfd through the `CLinuxSystem` shim, which includes the system headers (Swift's Glibc
+/// module does not import `<sys/epoll.h>` or `<sys/eventfd.h>`). The shim owns the `epoll_event` layout
+/// (packed on x86_64): Swift only holds an opaque buffer and reads flags and descriptors through it.
+/// Failures throw ``SocketError`` with the errno read right after the call.
 package enum Epoll {
-    package static let readable: UInt32 = 0x001
-    package static let writable: UInt32 = 0x004
-    package static let error: UInt32 = 0x008
-    package static let hangup: UInt32 = 0x010
+    package static let readable = prelude_epoll_readable
+    package static let writable = prelude_epoll_writable
+    package static let error = prelude_epoll_error
+    package static let hangup = prelude_epoll_hangup
 
-    static let controlAdd: Int32 = 1
-    static let controlDelete: Int32 = 2
-    static let controlModify: Int32 = 3
-    private static let closeOnExec: Int32 = 0x80000  // EPOLL_CLOEXEC = EFD_CLOEXEC = O_CLOEXEC
-    private static let nonBlocking: Int32 = 0x800  // EFD_NONBLOCK = O_NONBLOCK
+    /// An `epoll_ctl` operation.
+    package enum Operation {
+        case add, modify, delete
 
-    #if arch(x86_64)
-        /// sizeof(struct epoll_event).
-        package static let eventSize = 12
-        static let dataOffset = 4
-    #else
-        package static let eventSize = 16
-        static let dataOffset = 8
-    #endif
+        var code: Int32 {
+            switch self {
+            case .add: prelude_epoll_ctl_add
+            case .modify: prelude_epoll_ctl_mod
+            case .delete: prelude_epoll_ctl_del
+            }
+        }
 
-    private typealias CreateFunction = @convention(c) (Int32) -> Int32
-    private typealias ControlFunction = @convention(c) (Int32, Int32, Int32, UnsafeMutableRawPointer?) -> Int32
-    private typealias WaitFunction = @convention(c) (Int32, UnsafeMutableRawPointer?, Int32, Int32) -> Int32
-    private typealias EventFDFunction = @convention(c) (UInt32, Int32) -> Int32
-
-    private static func symbol<T>(_ name: String, as: T.Type) -> T {
-        guard let pointer = dlsym(nil, name) else { preconditionFailure("libc has no \(name)") }
-        return unsafeBitCast(pointer, to: T.self)
-    }
-
-    nonisolated(unsafe) private static let createFunction = symbol("epoll_create1", as: CreateFunction.self)
-    nonisolated(unsafe) private static let controlFunction = symbol("epoll_ctl", as: ControlFunction.self)
-    nonisolated(unsafe) private static let waitFunction = symbol("epoll_wait", as: WaitFunction.self)
-    nonisolated(unsafe) private static let eventFDFunction = symbol("eventfd", as: EventFDFunction.self)
-
-    /// `epoll_create1(EPOLL_CLOEXEC)`.
-    package static func create() -> Int32 { createFunction(closeOnExec) }
-
-    /// `eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)`.
-    package static func makeEventFD() -> Int32 { eventFDFunction(0, nonBlocking | closeOnExec) }
-
-    /// `epoll_ctl` with the descriptor itself as the event's data.
-    @discardableResult
-    package static func control(_ epollFD: Int32, _ operation: Int32, _ fd: Int32, events: UInt32) -> Int32 {
-        withUnsafeTemporaryAllocation(byteCount: 16, alignment: 8) { buffer in
-            buffer.storeBytes(of: events, toByteOffset: 0, as: UInt32.self)
-            buffer.storeBytes(of: UInt64(UInt32(bitPattern: fd)), toByteOffset: dataOffset, as: UInt64.self)
-            return controlFunction(epollFD, operation, fd, buffer.baseAddress)
+        var name: String {
+            switch self {
+            case .add: "epoll_ctl(ADD)"
+            case .modify: "epoll_ctl(MOD)"
+            case .delete: "epoll_ctl(DEL)"
+            }
         }
     }
 
-    /// `epoll_wait` into a buffer of `capacity` events.
-    package static func wait(_ epollFD: Int32, _ events: UnsafeMutableRawPointer, capacity: Int, timeout: Int32)
-        -> Int32
-    {
-        waitFunction(epollFD, events, Int32(capacity), timeout)
+    /// A buffer `epoll_wait` fills, laid out by the C side.
+    package struct Events {
+        let pointer: UnsafeMutablePointer<epoll_event>
+        /// How many events it holds.
+        package let capacity: Int32
+
+        /// Allocates room for `capacity` events; release with ``deallocate()``.
+        package init(capacity: Int32) {
+            guard let pointer = prelude_epoll_events_allocate(capacity) else {
+                preconditionFailure("out of memory for \(capacity) epoll events")
+            }
+            self.pointer = pointer
+            self.capacity = capacity
+        }
+
+        /// Frees the buffer.
+        package func deallocate() { prelude_epoll_events_free(pointer) }
+
+        /// The flags and descriptor of event `index`.
+        package subscript(index: Int32) -> (flags: UInt32, fd: Int32) {
+            (prelude_epoll_event_flags(pointer, index), prelude_epoll_event_fd(pointer, index))
+        }
     }
 
-    /// The flags and descriptor of event `index` in a buffer filled by `wait`.
-    package static func event(_ events: UnsafeMutableRawPointer, _ index: Int) -> (flags: UInt32, fd: Int32) {
-        let base = index * eventSize
-        let flags = events.loadUnaligned(fromByteOffset: base, as: UInt32.self)
-        let data = events.loadUnaligned(fromByteOffset: base + dataOffset, as: UInt64.self)
-        return (flags, Int32(bitPattern: UInt32(truncatingIfNeeded: data)))
+    /// `epoll_create1(EPOLL_CLOEXEC)`.
+    package static func create() throws(SocketError) -> Int32 {
+        let fd = prelude_epoll_create()
+        guard fd >= 0 else { throw SocketError("epoll_create1", code: errno) }
+        return fd
+    }
+
+    /// `eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)`.
+    package static func makeEventFD() throws(SocketError) -> Int32 {
+        let fd = prelude_eventfd()
+        guard fd >= 0 else { throw SocketError("eventfd", code: errno) }
+        return fd
+    }
+
+    /// `epoll_ctl` with the descriptor itself as the event's data.
+    package static func control(_ epollFD: Int32, _ operation: Operation, _ fd: Int32, events: UInt32)
+        throws(SocketError)
+    {
+        guard prelude_epoll_ctl(epollFD, operation.code, fd, events) == 0 else {
+            throw SocketError("\(operation.name) fd \(fd)", code: errno)
+        }
+    }
+
+    /// `epoll_wait` into `events`; the number of events, 0 on timeout, -1 when interrupted (EINTR).
+    package static func wait(_ epollFD: Int32, _ events: Events, timeout: Int32) -> Int32 {
+        prelude_epoll_wait(epollFD, events.pointer, events.capacity, timeout)
     }
 }

@@ -39,14 +39,17 @@ final class EventLoop: @unchecked Sendable {
     init(core: ServerCore) throws {
         self.core = core
         now = core.configuration.monotonicClock()
-        epollFD = Epoll.create()
-        guard epollFD >= 0 else { throw SocketError("epoll_create1") }
-        wakeFD = Epoll.makeEventFD()
-        guard wakeFD >= 0 else {
+        let epollFD = try Epoll.create()
+        let wakeFD: Int32
+        do {
+            wakeFD = try Epoll.makeEventFD()
+            try Epoll.control(epollFD, .add, wakeFD, events: Epoll.readable)
+        } catch {
             close(epollFD)
-            throw SocketError("eventfd")
+            throw error
         }
-        Epoll.control(epollFD, Epoll.controlAdd, wakeFD, events: Epoll.readable)
+        self.epollFD = epollFD
+        self.wakeFD = wakeFD
         let c = core.configuration
         let shortest =
             [c.headerTimeout, c.bodyIdleTimeout, c.bodyTimeout, c.writeTimeout, c.keepAliveTimeout, c.lingerTimeout]
@@ -77,16 +80,15 @@ final class EventLoop: @unchecked Sendable {
 
     /// Runs until stopped and every connection is closed.
     func run() {
-        let maxEvents = 256
-        let events = UnsafeMutableRawPointer.allocate(byteCount: maxEvents * Epoll.eventSize, alignment: 8)
+        let events = Epoll.Events(capacity: 256)
         defer { events.deallocate() }
         while true {
-            let n = Epoll.wait(epollFD, events, capacity: maxEvents, timeout: tickMilliseconds)
+            let n = Epoll.wait(epollFD, events, timeout: tickMilliseconds)
             now = core.configuration.monotonicClock()
             date.refresh()
             if n > 0 {
-                for i in 0..<Int(n) {
-                    let (flags, fd) = Epoll.event(events, i)
+                for i in 0..<n {
+                    let (flags, fd) = events[i]
                     if fd == wakeFD {
                         drainInbox()
                     } else if let connection = connections[fd] {
@@ -119,13 +121,16 @@ final class EventLoop: @unchecked Sendable {
                     core.connectionClosed()
                     continue
                 }
-                let connection = HTTPConnection(fd: fd, remoteAddress: remoteAddress, loop: self)
-                connections[fd] = connection
-                if Epoll.control(epollFD, Epoll.controlAdd, fd, events: Epoll.readable) != 0 {
-                    connections[fd] = nil
+                do {
+                    try Epoll.control(epollFD, .add, fd, events: Epoll.readable)
+                } catch {
+                    // Not watched, so never served: refuse it (closing sends the client a FIN or RST).
+                    core.configuration.eventHandler?(.pollFailed(error))
                     close(fd)
                     core.connectionClosed()
+                    continue
                 }
+                connections[fd] = HTTPConnection(fd: fd, remoteAddress: remoteAddress, loop: self)
             case .completed(let connection, let response):
                 connection.handlerFinished(response)
             case .shutdown(let grace):
@@ -146,14 +151,26 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
-    /// Changes the epoll interest of a connection's socket.
-    func setInterest(_ fd: Int32, _ events: UInt32) {
-        Epoll.control(epollFD, Epoll.controlModify, fd, events: events)
+    /// Changes the epoll interest of a connection's socket; false (reported) when the kernel refused, and the
+    /// connection must close, since it would no longer be woken.
+    func setInterest(_ fd: Int32, _ events: UInt32) -> Bool {
+        do {
+            try Epoll.control(epollFD, .modify, fd, events: events)
+            return true
+        } catch {
+            core.configuration.eventHandler?(.pollFailed(error))
+            return false
+        }
     }
 
     /// Forgets a connection whose socket is being closed.
     func remove(_ fd: Int32) {
-        Epoll.control(epollFD, Epoll.controlDelete, fd, events: 0)
+        do {
+            try Epoll.control(epollFD, .delete, fd, events: 0)
+        } catch {
+            // The descriptor is closed right after, which removes it from the interest list anyway.
+            core.configuration.eventHandler?(.pollFailed(error))
+        }
         connections[fd] = nil
         core.connectionClosed()
     }

@@ -412,7 +412,7 @@ final class HTTPConnection: @unchecked Sendable {
         let events = (wanted.readable ? Epoll.readable : 0) | (wanted.writable ? Epoll.writable : 0)
         if events != interest {
             interest = events
-            loop.setInterest(fd, events)
+            if !loop.setInterest(fd, events) { close() }
         }
     }
 

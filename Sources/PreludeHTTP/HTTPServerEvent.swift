@@ -8,13 +8,15 @@ public enum HTTPServerEvent: Sendable, CustomStringConvertible {
     case protocolError(status: Int, reason: String, remoteAddress: String, requestID: String)
     /// `accept` failed; for EMFILE/ENFILE the acceptor pauses for `acceptBackoff`.
     case acceptFailed(SocketError)
+    /// `epoll_ctl` refused to watch, re-arm or forget a connection's socket (the connection is closed).
+    case pollFailed(SocketError)
 
     public var description: String {
         switch self {
         case .handlerFailed(let method, let route, let error, _): "handler for \(method) \(route) failed: \(error)"
         case .protocolError(let status, let reason, let remote, _):
             "refused request from \(remote): \(status) \(reason)"
-        case .acceptFailed(let error): error.description
+        case .acceptFailed(let error), .pollFailed(let error): error.description
         }
     }
 }

@@ -38,8 +38,7 @@ final class ServerCore: Sendable {
             header: ms(configuration.headerTimeout), bodyIdle: ms(configuration.bodyIdleTimeout),
             body: ms(configuration.bodyTimeout), write: ms(configuration.writeTimeout),
             keepAlive: ms(configuration.keepAliveTimeout), linger: ms(configuration.lingerTimeout))
-        acceptorWakeFD = Epoll.makeEventFD()
-        guard acceptorWakeFD >= 0 else { throw SocketError("eventfd") }
+        acceptorWakeFD = try Epoll.makeEventFD()
     }
 
     deinit { close(acceptorWakeFD) }

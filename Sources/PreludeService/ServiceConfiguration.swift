@@ -49,7 +49,7 @@ package struct ServiceConfiguration: Sendable, Equatable {
     package var resolvedCacheCapacity = 1024
     /// Days raw events are kept before pruning (experiment aggregates are kept); 0 keeps them forever.
     package var eventRetentionDays = 90
-    /// Failed admin authentications allowed per minute from one address before it gets 429 (reliability.md §3).
+    /// Failed admin authentications allowed per minute from one address before it gets 429 (docs/security.md, "The admin failure limiter").
     package var adminAuthFailuresPerMinute = 10
     /// `PRELUDE_*` variables that Kubernetes injected for a Service named `prelude` and that were therefore ignored
     /// (``ServiceLinkVariables``), sorted; `serve` logs them once.
@@ -65,6 +65,10 @@ package struct ServiceConfiguration: Sendable, Equatable {
     package var eventsPerAddressBurst = 1_000_000
     /// Proxies whose `X-Forwarded-For` names the client (CIDR networks and addresses); none by default.
     package var trustedProxies = TrustedProxies()
+    /// The primary this server follows as a read replica (docs/scaling.md); nil runs a primary.
+    package var followURL: FollowURL?
+    /// `PRELUDE_FOLLOW_TOKEN`: the replica's `read` token on the primary. Environment only.
+    package var followToken: RedactedSecret?
     /// The checkpoint at close (docs/storage.md, "Checkpoints"): `truncate`, or `passive` beside a WAL-shipping
     /// backup such as Litestream (docs/scaling.md).
     package var checkpoints = CheckpointMode.truncate
@@ -114,6 +118,20 @@ package struct ServiceConfiguration: Sendable, Equatable {
                         + "(e.g. the output of `openssl rand -hex 32`)")
             }
             configuration.adminToken = RedactedSecret(secret)
+        }
+        if let secret = environment[ConfigurationSetting.followTokenVariable], !secret.isEmpty {
+            guard TokenSecret.isAcceptable(secret) else {
+                throw ConfigurationError(
+                    setting: ConfigurationSetting.followTokenVariable,
+                    problem: "must be \(TokenSecret.minimumLength)–512 characters of letters, digits and -._~+/= "
+                        + "(a token created on the primary with `prelude token create NAME --scope read`)")
+            }
+            configuration.followToken = RedactedSecret(secret)
+        }
+        if configuration.followURL != nil, configuration.followToken == nil {
+            throw ConfigurationError(
+                setting: ConfigurationSetting.followTokenVariable,
+                problem: "follow mode needs the replica's read token on the primary in PRELUDE_FOLLOW_TOKEN")
         }
         return configuration
     }
@@ -229,6 +247,15 @@ package struct ServiceConfiguration: Sendable, Equatable {
                 trustedProxies = try TrustedProxies(parsing: value)
             } catch {
                 throw fail("'\(error.entry)' is not an IP address or CIDR network (e.g. 10.0.0.0/8, fd00::/8)")
+            }
+        case .followURL:
+            guard !value.isEmpty else {
+                followURL = nil
+                return
+            }
+            switch FollowURL.parse(value) {
+            case .success(let url): followURL = url
+            case .failure(let problem): throw fail(problem.reason)
             }
         case .checkpoints:
             guard let mode = CheckpointMode(rawValue: value.lowercased()) else {

@@ -12,7 +12,7 @@ import Synchronization
 /// Turns SIGINT and SIGTERM into a blocking wait, so shutdown runs as ordinary code on a normal thread.
 ///
 /// The default actions are replaced by `SIG_IGN` first, then Dispatch signal sources observe them
-/// (reliability.md §1: as PID 1 in a container, a process without a handler is SIGKILLed after the stop timeout).
+/// (docs/container.md: as PID 1 in a container, a process without a handler is SIGKILLed after the stop timeout).
 /// Create it before starting the server so a signal during start-up is not lost.
 package final class SignalWaiter {
     /// What the handlers share with `wait()`: the first signal received.

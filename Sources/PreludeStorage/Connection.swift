@@ -12,7 +12,7 @@ package final class Connection: @unchecked Sendable {
     package let path: String
 
     /// Opens (and with `create`, creates) the file and applies the per-connection settings
-    /// (none of which persist in the file, see reliability.md §2).
+    /// (none of which persist in the file, see docs/storage.md, "Connections").
     init(path: String, readOnly: Bool, create: Bool, busyTimeoutMilliseconds: Int32, cacheKiB: Int? = nil) throws {
         self.path = path
         var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE

@@ -5,7 +5,7 @@ import Synchronization
 /// A SQLite database file: one writer connection on its own serial queue and a pool of readers.
 ///
 /// In WAL mode readers see the last committed snapshot and never wait for the writer, and the
-/// writer never waits for readers (reliability.md §2). Every write runs in `BEGIN IMMEDIATE`, so the
+/// writer never waits for readers (docs/storage.md). Every write runs in `BEGIN IMMEDIATE`, so the
 /// write lock is taken up front and `busy_timeout` applies (a DEFERRED transaction that upgrades to a
 /// write gets SQLITE_BUSY without waiting).
 ///

@@ -1,4 +1,4 @@
-// Writer half of the kill -9 durability test (reliability.md §2). Each iteration, in one write
+// Writer half of the kill -9 durability test (docs/storage.md). Each iteration, in one write
 // transaction, reads the version, bumps it with a 2 KB body and appends an audit row; only after
 // `write` returns (COMMIT done) does it print the new version: that line is the acknowledgement.
 // The test SIGKILLs this process at an arbitrary point and checks every acknowledged version survived.

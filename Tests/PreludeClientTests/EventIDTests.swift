@@ -25,7 +25,7 @@ struct EventIDTests {
         #expect(id.allSatisfy { $0 == "-" || $0.isHexDigit && !$0.isUppercase })
     }
 
-    /// What the server's index expression (migrations/0006) tests: 36 characters, '7' at 15, '-' at 9 and 24.
+    /// What the server's index expression (migrations/0007) tests: 36 characters, '7' at 15, '-' at 9 and 24.
     @Test func matchesTheServersTimeOrderedShape() {
         let id = EventID.make(milliseconds: 1_764_000_000_000)
         let characters = Array(id)

@@ -5,7 +5,7 @@ import Testing
 
 @testable import PreludeService
 
-/// Migration 0006: the events table is rebuilt with the dedupe index ordering UUIDv7 ids by time
+/// Migration 0007: the events table is rebuilt with the dedupe index ordering UUIDv7 ids by time
 /// (docs/storage.md, "Dedupe index").
 @Suite struct DedupeIndexTests {
     let fixture = PublicFixture()
@@ -53,7 +53,7 @@ import Testing
         let before = try rows()
 
         let applied = try Migrator(migrations: Self.allMigrations).migrate(database)
-        #expect(applied.contains("0006_events_dedupe_by_time"))
+        #expect(applied.contains("0007_events_dedupe_by_time"))
         #expect(try rows() == before)
         let integrity = try database.read { try $0.scalar("PRAGMA integrity_check", as: String.self) }
         #expect(integrity == "ok")
@@ -86,7 +86,7 @@ import Testing
         return frames
     }
 
-    /// The point of 0006: a batch mixing 100 installs whose ids are UUIDv7 dirties a few pages, not one per install,
+    /// The point of 0007: a batch mixing 100 installs whose ids are UUIDv7 dirties a few pages, not one per install,
     /// while ids of another shape keep the per-install order (and its one page per install).
     @Test func aBatchMixingInstallsWithTimeOrderedIdsDirtiesFewPages() throws {
         let database = try fixture.makeDatabase()

@@ -198,7 +198,7 @@ import Testing
     }
 
     /// Every index on `events` is paid by every insert; after 0003 and 0004 only the dedupe key is left, and since
-    /// 0006 it is an expression index (app, then install and id in an order that depends on the id's shape).
+    /// 0007 it is an expression index (app, then install and id in an order that depends on the id's shape).
     @Test func theDedupeKeyIsTheEventsTablesOnlyIndex() throws {
         let database = try fixture.makeDatabase()
         defer { database.close() }

@@ -1,4 +1,4 @@
-/// What the client shows now for one feature; the first column of DESIGN.md's decision table.
+/// What the client shows now for one feature; the first column of the decision table in docs/decisions.md.
 public enum DecisionAction: String, CaseIterable, Hashable, Sendable, Codable {
     /// Use the feature; nothing to show.
     case proceed

@@ -1,4 +1,4 @@
-/// The pure function (policy, client state, now) → decision of DESIGN.md's decision table.
+/// The pure function (policy, client state, now) → decision of the decision table in docs/decisions.md.
 ///
 /// No I/O and no clock: the server and a client library run the very same code and get the same answer.
 /// The order of the checks is the table's, top to bottom: availability first (no camera means no camera,

@@ -1,4 +1,4 @@
-/// Why the engine chose its action: one code per row of DESIGN.md's decision table, and its variations.
+/// Why the engine chose its action: one code per row of the decision table in docs/decisions.md, and its variations.
 public enum DecisionReason: String, CaseIterable, Hashable, Sendable, Codable {
     /// The device lacks the hardware or source.
     case hardwareUnavailable

@@ -1,4 +1,4 @@
-/// Lints a policy document's copy and settings against Apple's rules (reference/apple-permission-rules.md).
+/// Lints a policy document's copy and settings against Apple's rules (docs/lint.md).
 ///
 /// Every layer that can carry copy is checked where it is written — `defaults`, each feature, each targeting
 /// rule's `set`, each experiment variant's `set` — so each finding's pointer names the text to edit.

@@ -1,6 +1,6 @@
 /// One problem the linter found: which rule, how serious, where (a JSON pointer), and a sentence.
 public struct LintFinding: Hashable, Sendable, Comparable, CustomStringConvertible {
-    /// The rule id as reference/apple-permission-rules.md names it ("PA-2").
+    /// The rule id as docs/lint.md names it ("PA-2").
     public var ruleId: String
     /// How serious the finding is.
     public var severity: LintSeverity

@@ -1,4 +1,4 @@
-/// The lint rules of reference/apple-permission-rules.md, with their ids exactly as that file names them.
+/// The lint rules of docs/lint.md, with their ids exactly as that file names them.
 public enum LintRule: String, CaseIterable, Hashable, Sendable, Codable {
     case pa1 = "PA-1"
     case pa2 = "PA-2"

@@ -1,4 +1,4 @@
-/// How serious a lint finding is, from reference/apple-permission-rules.md ("E", "W", "I").
+/// How serious a lint finding is, from docs/lint.md ("E", "W", "I").
 public enum LintSeverity: String, CaseIterable, Hashable, Comparable, Sendable, Codable {
     /// Likely App Review rejection; `prelude policy lint` exits 1.
     case error

@@ -1,6 +1,6 @@
 /// Lints Info.plist purpose strings (usage descriptions), so an app's CI can check the strings compiled into it.
 ///
-/// Rules PS-1 to PS-10 of reference/apple-permission-rules.md; pointers are `/<key>` for one locale and
+/// Rules PS-1 to PS-10 of docs/lint.md; pointers are `/<key>` for one locale and
 /// `/<locale>/<key>` for several.
 public enum PurposeStringLinter {
     /// Lints the purpose strings of one locale (`["NSCameraUsageDescription": "We use the camera to scan receipts."]`).

@@ -1,6 +1,6 @@
 /// The facts about every feature: statuses, strategies, and the OS version (iOS numbering) where each appeared.
 ///
-/// Sources: the framework documentation summarised in shared/reference/apple-permission-rules.md
+/// Sources: the framework documentation summarised in docs/lint.md
 /// (AVFoundation, Photos, Contacts, CoreLocation, CoreLocationUI, UserNotifications, AppTrackingTransparency,
 /// EventKit, CoreBluetooth, CoreMotion, Speech, HealthKit, Network).
 ///

@@ -5,7 +5,7 @@ import PreludeStorage
 /// A secret is `prl_` followed by 43 base62 characters drawn uniformly from the system's CSPRNG
 /// (`SystemRandomNumberGenerator`: getrandom(2) on Linux), i.e. 256 bits. Only SHA-256 of the whole string is
 /// stored. A fast hash is enough because the secret is uniformly random, not a password a person chose
-/// (reliability.md §3); the prefix lets secret scanners and people recognise a leaked Prelude token.
+/// (docs/security.md); the prefix lets secret scanners and people recognise a leaked Prelude token.
 package enum TokenSecret {
     /// The prefix of generated secrets.
     package static let prefix = "prl_"

@@ -15,7 +15,7 @@ import Synchronization
 ///
 /// Each batch is stored with `INSERT … ON CONFLICT DO NOTHING` through one cached prepared statement: the table's
 /// one uniqueness constraint is the dedupe index on (app, install, client event id), which orders UUIDv7 ids by
-/// time (migration 0006, docs/storage.md "Dedupe index"); ``EventIngestionObserver``s see each batch's new rows inside the same transaction,
+/// time (migration 0007, docs/storage.md "Dedupe index"); ``EventIngestionObserver``s see each batch's new rows inside the same transaction,
 /// once per batch (``EventIngestionObserver/didInsert(batch:connection:)``). A batch's outcome is delivered only
 /// after `COMMIT` (synchronous=FULL: on stable storage).
 ///
@@ -56,27 +56,40 @@ package final class EventIngestor: Sendable {
         var draining = false
     }
 
-    private static let insertSQL = """
-        INSERT INTO events (app_id, install_id, client_event_id, type, feature, experiment, variant, occurred_at, received_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-        ON CONFLICT DO NOTHING
-        """
+    /// Where batches are stored: the primary's `events`, or a read replica's `replica_outbox` (same columns, same
+    /// dedupe key; docs/scaling.md, "Events through replicas").
+    package enum Table: String, Sendable {
+        /// `events`: the table results are computed from.
+        case events
+        /// `replica_outbox`: what a read replica still has to forward to its primary.
+        case outbox = "replica_outbox"
+    }
 
+    private let insertSQL: String
     private let database: Database
     private let observers: [any EventIngestionObserver]
     private let clock: @Sendable () -> Int64
+    private let afterCommit: (@Sendable () -> Void)?
     private let pending = Mutex(Pending())
     private let committer = DispatchQueue(label: "prelude.events.committer")
     private let stats = Mutex(Statistics())
 
-    /// An ingestor writing to `database` and notifying `observers` (in order) of each new event.
+    /// An ingestor writing to `table` of `database` and notifying `observers` (in order) of each new event;
+    /// `afterCommit` runs after every group commit that stored something (the replica's forwarder wakes on it).
     package init(
-        database: Database, observers: [any EventIngestionObserver] = [],
-        clock: @escaping @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
+        database: Database, observers: [any EventIngestionObserver] = [], table: Table = .events,
+        clock: @escaping @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded()) },
+        afterCommit: (@Sendable () -> Void)? = nil
     ) {
         self.database = database
         self.observers = observers
         self.clock = clock
+        self.afterCommit = afterCommit
+        insertSQL = """
+            INSERT INTO \(table.rawValue) (app_id, install_id, client_event_id, type, feature, experiment, variant, occurred_at, received_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT DO NOTHING
+            """
     }
 
     /// The current time in milliseconds, as the ingestor stamps `received_at`.
@@ -127,6 +140,7 @@ package final class EventIngestor: Sendable {
             if group.isEmpty { return }
             let results = commit(group)
             for (ticket, result) in zip(group, results) { ticket.completion(result) }
+            if let afterCommit, results.contains(where: { (try? $0.get())?.accepted ?? 0 > 0 }) { afterCommit() }
         }
     }
 
@@ -152,7 +166,7 @@ package final class EventIngestor: Sendable {
         results.reserveCapacity(group.count)
         do {
             try database.write { db in
-                let insert = try db.statement(Self.insertSQL)
+                let insert = try db.statement(insertSQL)
                 for ticket in group {
                     try db.execute("SAVEPOINT batch")
                     do {

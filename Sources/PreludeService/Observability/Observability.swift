@@ -119,6 +119,8 @@ package final class Observability: Sendable {
                         numbers: ["status": Double(status)])
                 case .acceptFailed(let error):
                     logger.error("accept failed", ["error": error.description])
+                case .pollFailed(let error):
+                    logger.error("epoll failed", ["error": error.description])
                 }
             })
     }

@@ -45,6 +45,8 @@ package final class PolicyStore: Sendable {
     private let clock: @Sendable () -> Int64
     /// Capacity of each snapshot's resolved-response cache.
     package let resolvedCacheCapacity: Int
+    /// Bumped after every change of what is served (a swap, a reload, a deletion): the change feed waits on it.
+    package let changes = ChangeSignal()
     /// The `Cache-Control` values of the responses prepared for each snapshot.
     package let cacheControl: PolicyCacheControl
 
@@ -104,6 +106,7 @@ package final class PolicyStore: Sendable {
         }
         let unavailable = fresh.unavailable
         state.withLock { $0 = fresh }
+        changes.bump()
         return unavailable
     }
 
@@ -129,6 +132,7 @@ package final class PolicyStore: Sendable {
             case nil: break
             }
         }
+        changes.bump()
     }
 
     /// Reloads every app whose live revision in the database differs from the one served, and drops apps that
@@ -160,6 +164,7 @@ package final class PolicyStore: Sendable {
                     state.unavailable[app] = nil
                 }
             }
+            if !gone.isEmpty { changes.bump() }
             changed += gone
             return changed.sorted()
         }
@@ -284,6 +289,7 @@ package final class PolicyStore: Sendable {
                 state.snapshots[app] = nil
                 state.unavailable[app] = nil
             }
+            changes.bump()
         }
     }
 
@@ -357,6 +363,7 @@ package final class PolicyStore: Sendable {
             state.snapshots[snapshot.appID] = snapshot
             state.unavailable[snapshot.appID] = nil
         }
+        changes.bump()
         return snapshot
     }
 

@@ -1,4 +1,4 @@
--- 0006_events_dedupe_by_time: the dedupe index orders time-ordered event ids by time (issue 16).
+-- 0007_events_dedupe_by_time: the dedupe index orders time-ordered event ids by time (issue 16).
 --
 -- Events are deduplicated on (app, install, client event id). Until now the index was exactly that, so the new
 -- events of one group commit landed one insertion point per install: fine for the SDK's batches (one install's
