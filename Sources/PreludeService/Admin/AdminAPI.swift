@@ -17,7 +17,7 @@ package final class AdminAPI: Sendable {
     /// The service log.
     package let logger: Logger
     /// The clock for audit times (injected in tests).
-    package let clock: @Sendable () -> Date
+    package let clock: ServiceClock
 
     /// Largest policy document or patch accepted, in bytes (docs/http.md: large apps exceed 64 KiB).
     package static let maxBodySize = 1 << 20
@@ -25,7 +25,7 @@ package final class AdminAPI: Sendable {
     /// Creates the API; `authenticator` defaults to one over `database`'s tokens with the same clock.
     package init(
         database: Database, store: PolicyStore, logger: Logger, authenticator: AdminAuthenticator? = nil,
-        clock: @escaping @Sendable () -> Date = { Date() }
+        clock: ServiceClock = .system
     ) {
         self.database = database
         self.store = store
@@ -37,7 +37,7 @@ package final class AdminAPI: Sendable {
     }
 
     /// The current time in milliseconds since the epoch.
-    package var now: Int64 { AdminTime.milliseconds(clock()) }
+    package var now: Int64 { clock.milliseconds }
 
     /// A request that passed authentication.
     package struct Context: Sendable {
@@ -90,6 +90,8 @@ package final class AdminAPI: Sendable {
                 response = try handler(Context(request: request, token: token, pretty: pretty, logger: logger))
             } catch let error as any HTTPResponseError {
                 response = AdminResponse.problem(error, pretty: pretty)
+            } catch let error as PolicyStoreError {
+                response = AdminResponse.problem(PolicyStoreProblem.problem(for: error), pretty: pretty)
             } catch let error as TokenError {
                 response = AdminResponse.problem(Self.problem(for: error), pretty: pretty)
             } catch {

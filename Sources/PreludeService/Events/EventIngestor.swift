@@ -56,7 +56,7 @@ package final class EventIngestor: Sendable {
 
     private let database: Database
     private let observers: [any EventIngestionObserver]
-    private let clock: @Sendable () -> Int64
+    private let clock: ServiceClock
     private let pending = Mutex(Pending())
     private let committer = DispatchQueue(label: "prelude.events.committer")
     private let stats = Mutex(Statistics())
@@ -64,7 +64,7 @@ package final class EventIngestor: Sendable {
     /// An ingestor writing to `database` and notifying `observers` (in order) of each new event.
     package init(
         database: Database, observers: [any EventIngestionObserver] = [],
-        clock: @escaping @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
+        clock: ServiceClock = .system
     ) {
         self.database = database
         self.observers = observers
@@ -72,12 +72,12 @@ package final class EventIngestor: Sendable {
     }
 
     /// The current time in milliseconds, as the ingestor stamps `received_at`.
-    package var now: Int64 { clock() }
+    package var now: Int64 { clock.milliseconds }
 
     /// Queues `batch` for `app` and returns at once; `completion` runs on the committer's thread once the batch
     /// is committed (possibly together with concurrent batches) or has failed. It must be quick.
     package func submit(app: String, batch: EventBatch, completion: @escaping Completion) {
-        let ticket = Ticket(app: app, batch: batch, receivedAt: clock(), completion: completion)
+        let ticket = Ticket(app: app, batch: batch, receivedAt: clock.milliseconds, completion: completion)
         let startCommitter = pending.withLock { pending in
             pending.tickets.append(ticket)
             defer { pending.draining = true }
