@@ -86,18 +86,6 @@ package final class EventIngestor: Sendable {
         if startCommitter { committer.async { self.drain() } }
     }
 
-    /// Stores `batch` for `app` and returns once it is committed; for callers that may block (CLI, tests).
-    package func ingest(app: String, batch: EventBatch) throws -> Outcome {
-        let outcome = Mutex<Result<Outcome, any Error>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        submit(app: app, batch: batch) { result in
-            outcome.withLock { $0 = result }
-            done.signal()
-        }
-        done.wait()
-        return try outcome.withLock { $0 }!.get()
-    }
-
     /// Commits queued batches, group after group, until none is left.
     private func drain() {
         while true {
