@@ -62,6 +62,10 @@ static inline int prelude_epoll_event_fd(const struct epoll_event *events, int i
 extern int accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);
 extern int sched_getaffinity(pid_t pid, size_t size, cpu_set_t *mask);
 
+/// The type argument of socket(2) for a non-blocking, close-on-exec TCP socket. Glibc's SOCK_CLOEXEC is not
+/// visible to Swift once this header brought <sys/socket.h> into a second module, so the engine takes it here.
+static const int prelude_stream_socket_type = SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC;
+
 /// accept4(fd, address, length, SOCK_NONBLOCK | SOCK_CLOEXEC): the accepted socket is non-blocking and
 /// close-on-exec from the start.
 static inline int prelude_accept_nonblocking(int fd, struct sockaddr *address, socklen_t *length) {

@@ -1,3 +1,5 @@
+import CLinuxSystem
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -22,9 +24,7 @@ package enum Socket {
         var candidate: UnsafeMutablePointer<addrinfo>? = first
         while let ai = candidate {
             candidate = ai.pointee.ai_next
-            let fd = socket(
-                ai.pointee.ai_family,
-                Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            let fd = socket(ai.pointee.ai_family, prelude_stream_socket_type, 0)
             if fd < 0 {
                 lastError = SocketError("socket")
                 continue

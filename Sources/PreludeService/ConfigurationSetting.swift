@@ -22,6 +22,7 @@ package enum ConfigurationSetting: String, Sendable, CaseIterable {
     case eventsPerAddressPerSecond
     case eventsPerAddressBurst
     case trustedProxies
+    case followURL
     case checkpoints
 
     /// The key in config/prelude.json.
@@ -52,6 +53,7 @@ package enum ConfigurationSetting: String, Sendable, CaseIterable {
         case .eventsPerAddressPerSecond: "PRELUDE_EVENTS_PER_ADDRESS_PER_SECOND"
         case .eventsPerAddressBurst: "PRELUDE_EVENTS_PER_ADDRESS_BURST"
         case .trustedProxies: "PRELUDE_TRUSTED_PROXIES"
+        case .followURL: "PRELUDE_FOLLOW_URL"
         case .checkpoints: "PRELUDE_CHECKPOINTS"
         }
     }
@@ -81,6 +83,7 @@ package enum ConfigurationSetting: String, Sendable, CaseIterable {
         case .eventsPerAddressPerSecond: "--events-per-address-per-second"
         case .eventsPerAddressBurst: "--events-per-address-burst"
         case .trustedProxies: "--trusted-proxies"
+        case .followURL: "--follow"
         case .checkpoints: "--checkpoints"
         }
     }
@@ -102,9 +105,13 @@ package enum ConfigurationSetting: String, Sendable, CaseIterable {
     /// to commit.
     /// `PRELUDE_URL` and `PRELUDE_TOKEN` are the client-side variables of the curl examples in docs/admin.md; an
     /// operator who exported them must still be able to run `prelude` in the same shell.
+    /// `PRELUDE_FOLLOW_TOKEN` (the replica's token for its primary) is environment-only for the same reason.
     package static let otherEnvironmentVariables: Set<String> = [
-        "PRELUDE_CONFIG", adminTokenVariable, "PRELUDE_URL", "PRELUDE_TOKEN",
+        "PRELUDE_CONFIG", adminTokenVariable, "PRELUDE_URL", "PRELUDE_TOKEN", followTokenVariable,
     ]
+
+    /// The read replica's token for the primary's change feed and event forwarding (docs/scaling.md).
+    package static let followTokenVariable = "PRELUDE_FOLLOW_TOKEN"
 
     /// The bootstrap admin token's variable (see docs/admin.md).
     package static let adminTokenVariable = "PRELUDE_ADMIN_TOKEN"

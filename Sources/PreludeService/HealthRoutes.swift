@@ -13,12 +13,14 @@ package enum HealthRoutes {
     /// whether they work again, see ``StorageHealth/probeIfDue()``).
     package static func register(
         on router: inout Router, database: Database, migrator: Migrator, storage: StorageHealth? = nil,
-        isDraining: @escaping @Sendable () -> Bool
+        replica: (@Sendable () -> String?)? = nil, isDraining: @escaping @Sendable () -> Bool
     ) {
         let alive = json(["status": "ok", "service": ServiceInfo.name, "version": ServiceInfo.version])
         router.add(.get, "/healthz") { _ in uncached(.json(alive)) }
         router.add(.get, "/readyz") { _ in
-            uncached(readiness(database: database, migrator: migrator, storage: storage, isDraining: isDraining))
+            uncached(
+                readiness(
+                    database: database, migrator: migrator, storage: storage, replica: replica, isDraining: isDraining))
         }
     }
 
@@ -29,7 +31,8 @@ package enum HealthRoutes {
     }
 
     private static func readiness(
-        database: Database, migrator: Migrator, storage: StorageHealth?, isDraining: @Sendable () -> Bool
+        database: Database, migrator: Migrator, storage: StorageHealth?, replica: (@Sendable () -> String?)?,
+        isDraining: @Sendable () -> Bool
     ) -> HTTPResponse {
         if isDraining() {
             return .json(json(["status": "unavailable", "reason": "shutting down"]), status: .serviceUnavailable)
@@ -52,6 +55,10 @@ package enum HealthRoutes {
             return .json(
                 json(["status": "unavailable", "reason": "database writes failing: \(fault.description)"]),
                 status: .serviceUnavailable)
+        }
+        // A read replica that holds no copy of the primary's policies yet (docs/scaling.md, "Readiness").
+        if let reason = replica?() {
+            return .json(json(["status": "unavailable", "reason": reason]), status: .serviceUnavailable)
         }
         return .json(json(["status": "ready", "migrations": "\(migrator.migrations.count)"]))
     }

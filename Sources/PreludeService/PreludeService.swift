@@ -30,13 +30,17 @@ package final class PreludeService: Sendable {
     private let draining: DrainFlag
     private let eventRetention: EventRetentionTask
     private let policyReloader: LivePolicyReloader
+    /// Follow mode's sync and forwarder; nil on a primary.
+    package let replica: ReadReplica?
     private let stopped = Mutex(false)
 
     private init(
         configuration: ServiceConfiguration, database: Database, migrator: Migrator, server: HTTPServer, port: Int,
         policyStore: PolicyStore, eventIngestor: EventIngestor, adminServer: HTTPServer?, adminPort: Int?,
-        logger: Logger, draining: DrainFlag, eventRetention: EventRetentionTask, policyReloader: LivePolicyReloader
+        logger: Logger, draining: DrainFlag, eventRetention: EventRetentionTask, policyReloader: LivePolicyReloader,
+        replica: ReadReplica?
     ) {
+        self.replica = replica
         self.policyStore = policyStore
         self.eventIngestor = eventIngestor
         self.configuration = configuration
@@ -62,7 +66,10 @@ package final class PreludeService: Sendable {
     ) throws -> PreludeService {
         let (database, migrator, _) = try openAndMigrate(configuration: configuration, logger: logger)
         do {
-            try seedDemo(configuration: configuration, database: database, logger: logger)
+            // A replica's apps are the primary's: a demo app of its own would be served until the first sync.
+            if configuration.followURL == nil {
+                try seedDemo(configuration: configuration, database: database, logger: logger)
+            }
             let policyStore = try PolicyStore.start(database: database, configuration: configuration, logger: logger)
             // Before listening, so a revision another process commits from now on is never missed.
             let policyReloader = try LivePolicyReloader(
@@ -72,12 +79,29 @@ package final class PreludeService: Sendable {
             var router = Router()
             let storageHealth = StorageHealth(database: database)
             storageHealth.register(on: observability.registry)
-            HealthRoutes.register(on: &router, database: database, migrator: migrator, storage: storageHealth) {
-                draining.isSet
+            let replica = try configuration.followURL.map { url in
+                try ReadReplica(
+                    primary: url, token: configuration.followToken ?? RedactedSecret(""), database: database,
+                    store: policyStore, logger: logger)
             }
+            replica?.register(on: observability.registry)
+            var replicaReadiness: (@Sendable () -> String?)?
+            if let replica { replicaReadiness = { replica.notReadyReason } }
+            HealthRoutes.register(
+                on: &router, database: database, migrator: migrator, storage: storageHealth, replica: replicaReadiness
+            ) { draining.isSet }
             ObservabilityRoutes.register(on: &router, observability: observability)
             let aggregator = ExperimentAggregator { policyStore.snapshot(app: $0)?.document }
-            let eventIngestor = EventIngestor(database: database, observers: [aggregator] + eventObservers)
+            // A replica stores accepted batches in its outbox, through the same group commit, and the forwarder
+            // wakes after each commit; the primary computes results from what it forwards.
+            let eventIngestor =
+                if let replica {
+                    EventIngestor(
+                        database: database, observers: eventObservers, table: .outbox,
+                        afterCommit: { replica.forwarder.wake() })
+                } else {
+                    EventIngestor(database: database, observers: [aggregator] + eventObservers)
+                }
             observability.observe(events: eventIngestor)
             let eventBudget = IngestionBudget(configuration)
             eventBudget.register(on: observability.registry)
@@ -88,6 +112,13 @@ package final class PreludeService: Sendable {
                 configuration: configuration, database: database, store: policyStore, logger: logger)
             var adminRouter = Router()
             AdminAPI.register(on: &router, or: &adminRouter, api: admin, configuration: configuration)
+            if configuration.adminPort == nil {
+                ReplicationRoutes.register(
+                    on: &router, api: admin, ingestor: eventIngestor, followURL: configuration.followURL)
+            } else {
+                ReplicationRoutes.register(
+                    on: &adminRouter, api: admin, ingestor: eventIngestor, followURL: configuration.followURL)
+            }
             let server = HTTPServer(
                 configuration: observability.instrumented(
                     HTTPServerConfiguration(host: configuration.host, port: configuration.port),
@@ -110,6 +141,10 @@ package final class PreludeService: Sendable {
             )
             eventRetention.start()
             policyReloader.start()
+            replica?.start()
+            if let replica {
+                logger.info("following the primary", ["primary": "\(replica.primary)"])
+            }
             logger.info(
                 "listening",
                 ["host": configuration.host, "database": configuration.database, "version": ServiceInfo.version],
@@ -117,7 +152,8 @@ package final class PreludeService: Sendable {
             return PreludeService(
                 configuration: configuration, database: database, migrator: migrator, server: server, port: port,
                 policyStore: policyStore, eventIngestor: eventIngestor, adminServer: adminServer, adminPort: adminPort,
-                logger: logger, draining: draining, eventRetention: eventRetention, policyReloader: policyReloader)
+                logger: logger, draining: draining, eventRetention: eventRetention, policyReloader: policyReloader,
+                replica: replica)
         } catch {
             database.close()
             throw error
@@ -149,6 +185,9 @@ package final class PreludeService: Sendable {
             Thread.sleep(forTimeInterval: configuration.drainSeconds)
         }
         logger.info("stopping", numbers: ["gracePeriod": configuration.shutdownGracePeriod])
+        // Held change-feed polls answer 304 now instead of holding the shutdown for their wait.
+        policyStore.changes.close()
+        replica?.stop()
         // Both listeners drain at the same time, so stopping never takes more than one grace period.
         if let adminServer {
             let grace = configuration.shutdownGracePeriod

@@ -57,6 +57,10 @@ package struct ServiceConfiguration: Sendable, Equatable {
     package var eventsPerAddressBurst = 1_000_000
     /// Proxies whose `X-Forwarded-For` names the client (CIDR networks and addresses); none by default.
     package var trustedProxies = TrustedProxies()
+    /// The primary this server follows as a read replica (docs/scaling.md); nil runs a primary.
+    package var followURL: FollowURL?
+    /// `PRELUDE_FOLLOW_TOKEN`: the replica's `read` token on the primary. Environment only.
+    package var followToken: RedactedSecret?
     /// The checkpoint at close (docs/storage.md, "Checkpoints"): `truncate`, or `passive` beside a WAL-shipping
     /// backup such as Litestream (docs/scaling.md).
     package var checkpoints = CheckpointMode.truncate
@@ -106,6 +110,20 @@ package struct ServiceConfiguration: Sendable, Equatable {
                         + "(e.g. the output of `openssl rand -hex 32`)")
             }
             configuration.adminToken = RedactedSecret(secret)
+        }
+        if let secret = environment[ConfigurationSetting.followTokenVariable], !secret.isEmpty {
+            guard TokenSecret.isAcceptable(secret) else {
+                throw ConfigurationError(
+                    setting: ConfigurationSetting.followTokenVariable,
+                    problem: "must be \(TokenSecret.minimumLength)–512 characters of letters, digits and -._~+/= "
+                        + "(a token created on the primary with `prelude token create NAME --scope read`)")
+            }
+            configuration.followToken = RedactedSecret(secret)
+        }
+        if configuration.followURL != nil, configuration.followToken == nil {
+            throw ConfigurationError(
+                setting: ConfigurationSetting.followTokenVariable,
+                problem: "follow mode needs the replica's read token on the primary in PRELUDE_FOLLOW_TOKEN")
         }
         return configuration
     }
@@ -222,6 +240,15 @@ package struct ServiceConfiguration: Sendable, Equatable {
                 trustedProxies = try TrustedProxies(parsing: value)
             } catch {
                 throw fail("'\(error.entry)' is not an IP address or CIDR network (e.g. 10.0.0.0/8, fd00::/8)")
+            }
+        case .followURL:
+            guard !value.isEmpty else {
+                followURL = nil
+                return
+            }
+            switch FollowURL.parse(value) {
+            case .success(let url): followURL = url
+            case .failure(let problem): throw fail(problem.reason)
             }
         case .checkpoints:
             guard let mode = CheckpointMode(rawValue: value.lowercased()) else {

@@ -146,6 +146,12 @@ struct ServeOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
+            "Run as a read replica of the primary at this http:// URL (token in PRELUDE_FOLLOW_TOKEN).",
+            valueName: "url"))
+    var follow: String?
+
+    @Option(
+        help: ArgumentHelp(
             "Checkpoint at close: truncate, or passive beside Litestream. [default: truncate]", valueName: "mode"))
     var checkpoints: String?
 
@@ -172,6 +178,7 @@ struct ServeOptions: ParsableArguments {
         flags[.eventsPerAddressPerSecond] = eventsPerAddressPerSecond
         flags[.eventsPerAddressBurst] = eventsPerAddressBurst
         flags[.trustedProxies] = trustedProxies
+        flags[.followURL] = follow
         return flags
     }
 

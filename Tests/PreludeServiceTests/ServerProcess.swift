@@ -8,15 +8,18 @@ struct ServerProcess {
     /// Standard error up to and including the "listening" line.
     let startLog: String
 
-    /// Starts `prelude serve` on port 0 with `database` and `policy` (the demo seed), waits for its "listening"
-    /// log line and reads the bound port from it.
-    static func start(database: String, policy: String, environment: [String: String] = [:]) throws -> ServerProcess {
+    /// Starts `prelude serve` on `port` (0: a free one) with `database` and `policy` (the demo seed) and any
+    /// further `arguments`, waits for its "listening" log line and reads the bound port from it.
+    static func start(
+        database: String, policy: String, environment: [String: String] = [:], arguments: [String] = [], port: Int = 0
+    ) throws -> ServerProcess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try #require(CommandLineTests.binary()))
-        process.arguments = [
-            "serve", "--port", "0", "--database", database, "--demo-policy", policy,
-            "--migrations-dir", ServiceFixture.repositoryRoot + "/migrations",
-        ]
+        process.arguments =
+            [
+                "serve", "--port", "\(port)", "--database", database, "--demo-policy", policy,
+                "--migrations-dir", ServiceFixture.repositoryRoot + "/migrations",
+            ] + arguments
         process.environment = ["SWIFT_BACKTRACE": "enable=no"].merging(environment) { $1 }
         let err = Pipe()
         process.standardError = err

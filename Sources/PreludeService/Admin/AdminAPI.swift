@@ -18,6 +18,8 @@ package final class AdminAPI: Sendable {
     package let logger: Logger
     /// The clock for audit times (injected in tests).
     package let clock: ServiceClock
+    /// The primary, when this server is a read replica: every admin write is then refused with 409 naming it.
+    package let followURL: FollowURL?
 
     /// Largest policy document or patch accepted, in bytes (docs/http.md: large apps exceed 64 KiB).
     package static let maxBodySize = 1 << 20
@@ -25,8 +27,9 @@ package final class AdminAPI: Sendable {
     /// Creates the API; `authenticator` defaults to one over `database`'s tokens with the same clock.
     package init(
         database: Database, store: PolicyStore, logger: Logger, authenticator: AdminAuthenticator? = nil,
-        clock: ServiceClock = .system
+        followURL: FollowURL? = nil, clock: ServiceClock = .system
     ) {
+        self.followURL = followURL
         self.database = database
         self.store = store
         self.tokens = TokenStore(database: database)
@@ -78,8 +81,14 @@ package final class AdminAPI: Sendable {
         let scope = scope ?? (method == .get || method == .head ? .read : .write)
         let logger = self.logger
         let authenticator = self.authenticator
+        // A read replica refuses writes before authenticating: its tokens are its own, and the answer names where
+        // the write must go (docs/scaling.md).
+        let refusal = followURL.flatMap {
+            method == .get || method == .head ? nil : ReplicationRoutes.readReplica(primary: $0)
+        }
         router.add(method, pattern, options: RouteOptions(maxBodySize: maxBodySize ?? Self.maxBodySize)) { request in
             let pretty = AdminResponse.wantsPretty(request)
+            if let refusal { return AdminResponse.problem(refusal, pretty: pretty) }
             let logger = logger.with(["request_id": request.requestID])
             var tokenName: String?
             var response: HTTPResponse
@@ -142,7 +151,9 @@ extension AdminAPI {
             tokens: TokenStore(database: database), logger: logger,
             limiter: FailureRateLimiter(burst: configuration.adminAuthFailuresPerMinute, window: 60),
             proxies: configuration.trustedProxies)
-        let api = AdminAPI(database: database, store: store, logger: logger, authenticator: authenticator)
+        let api = AdminAPI(
+            database: database, store: store, logger: logger, authenticator: authenticator,
+            followURL: configuration.followURL)
         try AdminBootstrap.run(secret: configuration.adminToken, tokens: api.tokens, logger: logger, now: api.now)
         return api
     }

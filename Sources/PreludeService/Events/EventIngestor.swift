@@ -48,27 +48,39 @@ package final class EventIngestor: Sendable {
         var draining = false
     }
 
-    private static let insertSQL = """
-        INSERT INTO events (app_id, install_id, client_event_id, type, feature, experiment, variant, occurred_at, received_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-        ON CONFLICT (app_id, install_id, client_event_id) DO NOTHING
-        """
+    /// Where batches are stored: the primary's `events`, or a read replica's `replica_outbox` (same columns, same
+    /// dedupe key; docs/scaling.md, "Events through replicas").
+    package enum Table: String, Sendable {
+        /// `events`: the table results are computed from.
+        case events
+        /// `replica_outbox`: what a read replica still has to forward to its primary.
+        case outbox = "replica_outbox"
+    }
 
+    private let insertSQL: String
     private let database: Database
     private let observers: [any EventIngestionObserver]
     private let clock: ServiceClock
+    private let afterCommit: (@Sendable () -> Void)?
     private let pending = Mutex(Pending())
     private let committer = DispatchQueue(label: "prelude.events.committer")
     private let stats = Mutex(Statistics())
 
-    /// An ingestor writing to `database` and notifying `observers` (in order) of each new event.
+    /// An ingestor writing to `table` of `database` and notifying `observers` (in order) of each new event;
+    /// `afterCommit` runs after every group commit that stored something (the replica's forwarder wakes on it).
     package init(
-        database: Database, observers: [any EventIngestionObserver] = [],
-        clock: ServiceClock = .system
+        database: Database, observers: [any EventIngestionObserver] = [], table: Table = .events,
+        clock: ServiceClock = .system, afterCommit: (@Sendable () -> Void)? = nil
     ) {
         self.database = database
         self.observers = observers
         self.clock = clock
+        self.afterCommit = afterCommit
+        insertSQL = """
+            INSERT INTO \(table.rawValue) (app_id, install_id, client_event_id, type, feature, experiment, variant, occurred_at, received_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (app_id, install_id, client_event_id) DO NOTHING
+            """
     }
 
     /// The current time in milliseconds, as the ingestor stamps `received_at`.
@@ -107,6 +119,7 @@ package final class EventIngestor: Sendable {
             if group.isEmpty { return }
             let results = commit(group)
             for (ticket, result) in zip(group, results) { ticket.completion(result) }
+            if let afterCommit, results.contains(where: { (try? $0.get())?.accepted ?? 0 > 0 }) { afterCommit() }
         }
     }
 
@@ -132,7 +145,7 @@ package final class EventIngestor: Sendable {
         results.reserveCapacity(group.count)
         do {
             try database.write { db in
-                let insert = try db.statement(Self.insertSQL)
+                let insert = try db.statement(insertSQL)
                 for ticket in group {
                     try db.execute("SAVEPOINT batch")
                     do {

@@ -32,21 +32,25 @@ package enum EventRoutes {
                 throw PublicProblem.unavailable(app, unavailable)
             }
             if let budget, let address { try budget.admit(batch, address: address) }
-            ingestor.submit(app: app, batch: batch) { result in
-                completion(
-                    result.map { outcome in
-                        .json(
-                            Array(#"{"accepted":\#(outcome.accepted),"duplicates":\#(outcome.duplicates)}"#.utf8),
-                            status: .accepted)
-                    }.mapError { error in
-                        // The app was deleted between the check and the write.
-                        if let error = error as? StorageError, error.isForeignKeyViolation {
-                            return PolicyStoreProblem.unknownApp(app)
-                        }
-                        // A full disk or failing storage: 503 with Retry-After, never a 202 for what is not stored.
-                        return StorageHealth.problem(for: error) ?? error
-                    })
+            ingestor.submit(app: app, batch: batch) { completion(response(app: app, $0)) }
+        }
+    }
+
+    /// The answer to a stored batch: `202 {"accepted": n, "duplicates": m}`, or the problem why nothing was stored.
+    package static func response(app: String, _ result: Result<EventIngestor.Outcome, any Error>) -> Result<
+        HTTPResponse, any Error
+    > {
+        result.map { outcome in
+            .json(
+                Array(#"{"accepted":\#(outcome.accepted),"duplicates":\#(outcome.duplicates)}"#.utf8),
+                status: .accepted)
+        }.mapError { error in
+            // The app was deleted between the check and the write.
+            if let error = error as? StorageError, error.isForeignKeyViolation {
+                return PolicyStoreProblem.unknownApp(app)
             }
+            // A full disk or failing storage: 503 with Retry-After, never a 202 for what is not stored.
+            return StorageHealth.problem(for: error) ?? error
         }
     }
 

@@ -39,6 +39,8 @@ package final class PolicyStore: Sendable {
     private let clock: ServiceClock
     /// Capacity of each snapshot's resolved-response cache.
     package let resolvedCacheCapacity: Int
+    /// Bumped after every change of what is served (a swap, a reload, a deletion): the change feed waits on it.
+    package let changes = ChangeSignal()
     /// The `Cache-Control` values of the responses prepared for each snapshot.
     package let cacheControl: PolicyCacheControl
 
@@ -98,6 +100,7 @@ package final class PolicyStore: Sendable {
         }
         let unavailable = fresh.unavailable
         state.withLock { $0 = fresh }
+        changes.bump()
         return unavailable
     }
 
@@ -123,6 +126,7 @@ package final class PolicyStore: Sendable {
             case nil: break
             }
         }
+        changes.bump()
     }
 
     /// Reloads every app whose live revision in the database differs from the one served, and drops apps that
@@ -154,6 +158,7 @@ package final class PolicyStore: Sendable {
                     state.unavailable[app] = nil
                 }
             }
+            if !gone.isEmpty { changes.bump() }
             changed += gone
             return changed.sorted()
         }
@@ -270,6 +275,7 @@ package final class PolicyStore: Sendable {
                 state.snapshots[app] = nil
                 state.unavailable[app] = nil
             }
+            changes.bump()
         }
     }
 
@@ -307,6 +313,7 @@ package final class PolicyStore: Sendable {
             state.snapshots[snapshot.appID] = snapshot
             state.unavailable[snapshot.appID] = nil
         }
+        changes.bump()
         return snapshot
     }
 

@@ -1,0 +1,176 @@
+import Foundation
+import PreludeCore
+import PreludeStorage
+import Synchronization
+import Testing
+
+@testable import PreludeService
+
+/// The primary's side of replication: the change feed (long poll with If-None-Match) and forwarded events.
+@Suite struct ChangeFeedTests {
+    @Test func feedCarriesEveryLiveRevisionAsStoredAndRoundTrips() throws {
+        let server = try AdminServer()
+        let response = try server.send("GET", "/v1/admin/changes")
+        #expect(response.status == 200)
+        #expect(response.headers["cache-control"] == "no-store")
+        let etag = try #require(response.headers["etag"])
+        #expect(etag.hasPrefix("\"f-"))
+        let feed = try ChangeFeed(parsing: response.bytes)
+        var stored = try server.service.database.read { try ChangeFeed.read($0) }
+        // The document travels as JSON: the same value, serialized compactly (the seeded one is stored as written).
+        for index in stored.apps.indices {
+            let text = stored.apps[index].live?.document ?? "null"
+            stored.apps[index].live?.document = try JSONValue(parsing: text).serialized()
+        }
+        #expect(feed == stored)
+        let demo = try #require(feed.apps.first)
+        #expect(demo.id == "demo")
+        #expect(demo.live?.number == 1)
+        #expect(demo.live?.etag == server.service.policyStore.snapshot(app: "demo")?.etag.headerValue)
+    }
+
+    @Test func matchingTagIsHeldThen304AndAnythingElseAnswersAtOnce() throws {
+        let server = try AdminServer()
+        let etag = try #require(try server.send("GET", "/v1/admin/changes").headers["etag"])
+        // wait=0 (the default) never holds: 304 at once for the current tag.
+        let now = try server.send("GET", "/v1/admin/changes", headers: [("If-None-Match", etag)])
+        #expect(now.status == 304)
+        #expect(now.headers["etag"] == etag)
+        #expect(now.bytes.isEmpty)
+        // A held poll with nothing changing ends with 304 after its wait.
+        let held = try server.send("GET", "/v1/admin/changes?wait=1", headers: [("If-None-Match", etag)])
+        #expect(held.status == 304)
+        // Another tag: the feed at once.
+        let other = try server.send("GET", "/v1/admin/changes?wait=30", headers: [("If-None-Match", "\"f-old\"")])
+        #expect(other.status == 200)
+    }
+
+    @Test func aHeldPollAnswersAsSoonAsARevisionGoesLive() throws {
+        let server = try AdminServer()
+        let etag = try #require(try server.send("GET", "/v1/admin/changes").headers["etag"])
+        let answer = Mutex<HTTPTestClient.Response?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let port = server.adminPort
+        DispatchQueue.global().async {
+            let response = try? AdminClient.send(
+                AdminClient.request(
+                    "GET", "/v1/admin/changes?wait=30", token: AdminServer.secret,
+                    headers: [("If-None-Match", etag)]), port: port)
+            answer.withLock { $0 = response }
+            done.signal()
+        }
+        // The poll is held until the commit below (a 304 would mean it was not).
+        let patched = try server.send(
+            "PATCH", "/v1/admin/apps/demo/features/camera",
+            headers: [("If-Match", try server.etag()), ("Content-Type", "application/merge-patch+json")],
+            body: #"{"copy": {"en": {"prime": {"title": "Held poll wakes."}}}}"#)
+        #expect(patched.status == 200)
+        #expect(done.wait(timeout: .now() + 20) == .success)
+        let response = try #require(answer.withLock { $0 })
+        #expect(response.status == 200)
+        #expect(response.headers["etag"] != etag)
+        #expect(response.body.contains("Held poll wakes."))
+        #expect(try ChangeFeed(parsing: response.bytes).apps.first?.live?.number == 2)
+    }
+
+    @Test func feedNeedsATokenAndABoundedWait() throws {
+        let server = try AdminServer()
+        #expect(try server.send("GET", "/v1/admin/changes", token: nil).status == 401)
+        let tooLong = try server.send("GET", "/v1/admin/changes?wait=31")
+        #expect(tooLong.status == 400)
+        #expect(tooLong.body.contains("wait"))
+        #expect(try server.send("GET", "/v1/admin/changes?since=3").status == 400)
+    }
+
+    @Test func forwardedEventsAreStoredOnceHoweverOftenTheyAreSent() throws {
+        let server = try AdminServer { $0.eventsPerInstallBurst = 500 }
+        let body =
+            #"{"events":[{"id":"f-1","installId":"i-1","type":"primeShown","feature":"camera","occurredAt":1795000000000}]}"#
+        #expect(try server.send("POST", "/v1/admin/apps/demo/events", token: nil, body: body).status == 401)
+        let first = try server.send("POST", "/v1/admin/apps/demo/events", body: body)
+        #expect(first.status == 202)
+        #expect(first.body == #"{"accepted":1,"duplicates":0}"#)
+        let again = try server.send("POST", "/v1/admin/apps/demo/events", body: body)
+        #expect(again.body == #"{"accepted":0,"duplicates":1}"#)
+        #expect(try server.send("POST", "/v1/admin/apps/nope/events", body: body).status == 404)
+        #expect(try server.send("POST", "/v1/admin/apps/demo/events", body: #"{"events":[]}"#).status == 422)
+        let count = try server.service.database.read { try $0.scalar("SELECT count(*) FROM events", as: Int64.self) }
+        #expect(count == 1)
+    }
+
+    @Test func forwardingIsNotThrottledByTheIngestionBudget() throws {
+        // One install may send one batch at once; the replica forwards many installs' batches as one source.
+        let server = try AdminServer {
+            $0.eventsPerInstallPerSecond = 0.001
+            $0.eventsPerInstallBurst = 500
+            $0.eventsPerAddressPerSecond = 0.001
+            $0.eventsPerAddressBurst = 500
+        }
+        for batch in 0..<4 {
+            let events = (0..<500).map {
+                #"{"id":"b\#(batch)-\#($0)","installId":"one","type":"primeShown","feature":"camera","occurredAt":1795000000000}"#
+            }
+            let response = try server.send(
+                "POST", "/v1/admin/apps/demo/events", body: #"{"events":[\#(events.joined(separator: ","))]}"#)
+            #expect(response.status == 202, "batch \(batch): \(response.body)")
+        }
+    }
+
+    @Test func followSettingsComeFromFlagAndEnvironmentAndNeedAToken() throws {
+        let token = "replica-token-0123456789abcdefghijklmnopqrstuvwxyz"
+        let configuration = try ServiceConfiguration.resolve(
+            fileText: nil,
+            environment: ["PRELUDE_FOLLOW_URL": "http://primary.internal:8081/base/", "PRELUDE_FOLLOW_TOKEN": token],
+            flags: [:])
+        #expect(configuration.followURL == FollowURL(host: "primary.internal", port: 8081, prefix: "/base"))
+        #expect(configuration.followToken?.value == token)
+        let flag = try ServiceConfiguration.resolve(
+            fileText: nil, environment: ["PRELUDE_FOLLOW_TOKEN": token], flags: [.followURL: "http://[::1]:9000"])
+        #expect(flag.followURL?.description == "http://[::1]:9000")
+        let missing = #expect(throws: ConfigurationError.self) {
+            try ServiceConfiguration.resolve(fileText: nil, environment: ["PRELUDE_FOLLOW_URL": "http://p"], flags: [:])
+        }
+        #expect(missing?.setting == "PRELUDE_FOLLOW_TOKEN")
+        let https = #expect(throws: ConfigurationError.self) {
+            try ServiceConfiguration.resolve(
+                fileText: nil, environment: ["PRELUDE_FOLLOW_TOKEN": token], flags: [.followURL: "https://p"])
+        }
+        #expect(https?.setting == "--follow")
+        #expect(https?.problem.contains("https") == true)
+        for bad in ["ftp://x", "http://", "http://host:0", "http://host:99999", "http://u@host", "http://h/p?q=1"] {
+            #expect(throws: ConfigurationError.self, "\(bad)") {
+                try ServiceConfiguration.resolve(
+                    fileText: nil, environment: ["PRELUDE_FOLLOW_TOKEN": token], flags: [.followURL: bad])
+            }
+        }
+    }
+
+    @Test func mirrorReplacesARecreatedAppAndDropsDeletedOnes() throws {
+        let fixture = ServiceFixture()
+        var configuration = ServiceFixture.make(fixture)
+        configuration.demoPolicy = ""
+        let (database, _, _) = try PreludeService.openAndMigrate(
+            configuration: configuration, logger: Logger(level: .error))
+        defer { database.close() }
+        let text = AdminServer.policyText
+        let document = try JSONValue(parsing: text).serialized()
+        func feed(_ etag: String, apps: [String] = ["demo"]) -> ChangeFeed {
+            ChangeFeed(
+                apps: apps.map {
+                    ChangeFeed.App(
+                        id: $0, name: "Demo", createdAt: 1, updatedAt: 2, lintStrict: false,
+                        live: ChangeFeed.Revision(
+                            number: 1, etag: etag, createdAt: 3, author: "ops", message: nil, document: document))
+                })
+        }
+        #expect(try ReplicaMirror.apply(feed("\"r1-a\""), database, primary: "p", etag: "\"f-1\"", now: 10).isEmpty)
+        #expect(try ReplicaMirror.apply(feed("\"r1-b\""), database, primary: "p", etag: "\"f-2\"", now: 11) == ["demo"])
+        let etag = try database.read {
+            try $0.scalar("SELECT etag FROM policy_revisions WHERE app_id = 'demo'", as: String.self)
+        }
+        #expect(etag == "\"r1-b\"")
+        try ReplicaMirror.apply(ChangeFeed(apps: []), database, primary: "p", etag: "\"f-3\"", now: 12)
+        #expect(try database.read { try $0.scalar("SELECT count(*) FROM apps", as: Int64.self) } == 0)
+        #expect(try ReplicaMirror.state(database) == .init(primary: "p", etag: "\"f-3\"", syncedAt: 12))
+    }
+}
