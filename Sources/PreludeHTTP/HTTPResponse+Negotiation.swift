@@ -19,14 +19,4 @@ extension HTTPResponse {
             self.gzipETag = ETag.strong(for: gzip)
         }
     }
-
-    /// Serves a prepared representation to one request, as ``PreparedResponse`` does: gzip when
-    /// `Accept-Encoding` prefers it, `Vary: Accept-Encoding` always (RFC 9110 §12.5.5), the matching ETag, and 304
-    /// when `If-None-Match` matches (RFC 9110 §13.1.2). `headers` (e.g. `Cache-Control`) go on both the 200 and
-    /// the 304. A handler serving the same bytes repeatedly should keep a ``PreparedResponse`` instead.
-    public static func negotiated(
-        _ request: HTTPRequest, _ prepared: Prepared, contentType: String, headers: HTTPHeaders = HTTPHeaders()
-    ) -> HTTPResponse {
-        PreparedResponse(prepared, contentType: contentType, headers: headers).response(to: request)
-    }
 }

@@ -44,20 +44,6 @@ package struct RequestDecoder: Sendable {
     /// Creates a decoder with the given limits.
     package init(limits: HTTPParserLimits) { self.limits = limits }
 
-    /// True while no byte of a new request has been consumed or scanned (the connection is idle).
-    package var isAtRequestBoundary: Bool {
-        if case .head = state { return scanned == 0 }
-        return false
-    }
-
-    /// True once a head has been decoded and its body is not complete yet.
-    package var isReadingBody: Bool {
-        switch state {
-        case .head: false
-        default: true
-        }
-    }
-
     /// Decides how to read the body of the head just returned: throws 413 when a declared length is over
     /// `maxSize`, before any of it is read (RFC 9110 §15.5.14).
     package mutating func beginBody(maxSize: Int) throws(HTTPParseError) {

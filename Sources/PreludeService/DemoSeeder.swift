@@ -20,7 +20,7 @@ package enum DemoSeeder {
     /// The check and the inserts run in one write transaction, so two starting processes cannot both seed.
     @discardableResult
     package static func seedIfEmpty(
-        _ database: Database, documentText: String, sourcePath: String, now: Date = Date()
+        _ database: Database, documentText: String, sourcePath: String, clock: ServiceClock = .system
     ) throws -> Bool {
         do {
             guard case .object = try JSONValue(parsing: documentText) else {
@@ -31,7 +31,7 @@ package enum DemoSeeder {
         } catch {
             throw StartupError.invalidDemoPolicy(path: sourcePath, reason: "not valid JSON (\(error))")
         }
-        let milliseconds = Int64((now.timeIntervalSince1970 * 1000).rounded())
+        let milliseconds = clock.milliseconds
         // The tag the policy store serves for this revision (PolicyETag) when the document is valid; otherwise a
         // content hash (the store will not serve it, and an admin replaces it with If-Match: *).
         let etag =
@@ -54,7 +54,7 @@ package enum DemoSeeder {
                 ])
             try db.execute(
                 "INSERT INTO audit_log (occurred_at, actor, app_id, action, revision, detail) VALUES (?, 'system', ?, 'app.seed', 1, ?)",
-                [.integer(milliseconds), .text(appID), .text("{\"source\":\(Logger.quote(sourcePath))}")])
+                [.integer(milliseconds), .text(appID), .text("{\"source\":\(JSONValue.quoted(sourcePath))}")])
             return true
         }
     }

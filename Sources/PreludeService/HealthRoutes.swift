@@ -1,3 +1,4 @@
+import PreludeCore
 import PreludeHTTP
 import PreludeStorage
 
@@ -70,7 +71,7 @@ package enum HealthRoutes {
     }
 
     private static func json(_ object: [String: String]) -> [UInt8] {
-        let body = object.sorted { $0.key < $1.key }.map { "\(Logger.quote($0.key)):\(Logger.quote($0.value))" }
+        let body = object.sorted { $0.key < $1.key }.map { "\(JSONValue.quoted($0.key)):\(JSONValue.quoted($0.value))" }
         return Array(("{" + body.joined(separator: ",") + "}").utf8)
     }
 }

@@ -5,6 +5,7 @@
 #else
     import Foundation
 #endif
+import PreludeCore
 
 /// Writes one JSON object per line (time, level, message, fields) to standard error, dropping lines
 /// below its level. Each line goes out in a single `write(2)` so concurrent lines do not interleave.
@@ -36,12 +37,12 @@ package struct Logger: Sendable {
         _ level: LogLevel, _ message: String, _ fields: [String: String] = [:], numbers: [String: Double] = [:]
     ) {
         guard level >= self.level else { return }
-        var line = "{\"time\":\(Self.quote(Self.timestamp())),\"level\":\(Self.quote(level.rawValue)),"
-        line += "\"msg\":\(Self.quote(message))"
-        var members = fields.map { ($0.key, Self.quote($0.value)) }
+        var line = "{\"time\":\(JSONValue.quoted(Self.timestamp())),\"level\":\(JSONValue.quoted(level.rawValue)),"
+        line += "\"msg\":\(JSONValue.quoted(message))"
+        var members = fields.map { ($0.key, JSONValue.quoted($0.value)) }
         members += numbers.map { ($0.key, Self.number($0.value)) }
         for (key, value) in members.sorted(by: { $0.0 < $1.0 }) {
-            line += ",\(Self.quote(key)):\(value)"
+            line += ",\(JSONValue.quoted(key)):\(value)"
         }
         line += context
         line += "}"
@@ -61,15 +62,15 @@ package struct Logger: Sendable {
     package func log(_ level: LogLevel, _ message: String, renderedMembers members: String) {
         guard level >= self.level else { return }
         sink(
-            "{\"time\":\(Self.quote(Self.timestamp())),\"level\":\(Self.quote(level.rawValue)),"
-                + "\"msg\":\(Self.quote(message))\(members)}")
+            "{\"time\":\(JSONValue.quoted(Self.timestamp())),\"level\":\(JSONValue.quoted(level.rawValue)),"
+                + "\"msg\":\(JSONValue.quoted(message))\(members)}")
     }
 
     /// This logger with `fields` added to every line it writes (e.g. the request id, for lines a request causes).
     package func with(_ fields: [String: String]) -> Logger {
         var copy = self
         for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
-            copy.context += ",\(Self.quote(key)):\(Self.quote(value))"
+            copy.context += ",\(JSONValue.quoted(key)):\(JSONValue.quoted(value))"
         }
         return copy
     }
@@ -92,30 +93,6 @@ package struct Logger: Sendable {
     /// Logs at `error`.
     package func error(_ message: String, _ fields: [String: String] = [:], numbers: [String: Double] = [:]) {
         log(.error, message, fields, numbers: numbers)
-    }
-
-    /// A JSON string literal (RFC 8259 §7): quotes, backslashes and control characters escaped.
-    package static func quote(_ text: String) -> String {
-        // Only `"`, `\` and control characters below U+0020 must be escaped; most log values have none, and then
-        // one copy beats the scalar-by-scalar loop below (the request log quotes four values per request).
-        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
-            return "\"" + text + "\""
-        }
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 
     /// Now as `2026-11-22T12:13:41.002Z` (UTC, milliseconds). Formatted by hand from `clock_gettime` and

@@ -66,10 +66,10 @@ package final class PreludeService: Sendable {
     /// Opens and migrates the database, seeds the demo on an empty one, and starts listening.
     ///
     /// `eventObservers` see every newly stored client event inside its transaction (``EventIngestionObserver``).
-    /// `clock` (Unix seconds) is the decide endpoint's "now"; tests that replay flows over simulated time set it.
+    /// `clock` is the decide endpoint's "now"; tests that replay flows over simulated time set it.
     package static func start(
         configuration: ServiceConfiguration, logger: Logger, eventObservers: [any EventIngestionObserver] = [],
-        clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+        clock: ServiceClock = .system
     ) throws -> PreludeService {
         let (database, migrator, _) = try openAndMigrate(configuration: configuration, logger: logger)
         do {

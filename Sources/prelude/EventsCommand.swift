@@ -36,7 +36,7 @@ struct EventsCommand: ParsableCommand {
                     return
                 }
                 let deleted = try EventPruner(retentionDays: configuration.eventRetentionDays)
-                    .prune(database, now: EventRetentionTask.systemClock())
+                    .prune(database, now: ServiceClock.system.milliseconds)
                 print("Pruned \(deleted) events received more than \(configuration.eventRetentionDays) days ago.")
             } catch {
                 throw Failure.exit(error)

@@ -95,8 +95,8 @@ struct PolicyImportCommand: ParsableCommand {
             report(outcome)
         } catch let error as ExitCode {
             throw error
-        } catch let problem as ProblemDetails {
-            throw Self.refuse(Self.describe(problem, ifMatch: ifMatch))
+        } catch let error as PolicyStoreError {
+            throw Self.refuse(Self.describe(error, ifMatch: ifMatch))
         } catch {
             throw Failure.exit(error, code: 1)
         }
@@ -145,7 +145,7 @@ struct PolicyImportCommand: ParsableCommand {
             // The same precondition the store applies on commit, checked up front so that --dry-run and an
             // unchanged document report a stale ETag too (as the admin API does).
             let matches = live?.matchesIfMatch(ifMatch) ?? ETag.parseList(ifMatch).isWildcard
-            guard matches else { throw PolicyStoreProblem.preconditionFailed(current: live) }
+            guard matches else { throw PolicyStoreError.stale(current: live) }
         }
         if changes.isEmpty, let live {
             return Outcome(
@@ -227,8 +227,9 @@ struct PolicyImportCommand: ParsableCommand {
         }
     }
 
-    /// A refusal from the policy store, worded for the command line.
-    static func describe(_ problem: ProblemDetails, ifMatch: String?) -> String {
+    /// A refusal from the policy store, worded for the command line from the problem the admin API answers with.
+    static func describe(_ error: PolicyStoreError, ifMatch: String?) -> String {
+        let problem = PolicyStoreProblem.problem(for: error)
         if problem.status == .preconditionFailed {
             let current = problem.headers["ETag"].map { "the live revision's ETag is \($0)" }
             return "--if-match \(ifMatch ?? "") does not name the live revision; "

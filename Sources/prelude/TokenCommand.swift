@@ -123,7 +123,7 @@ struct TokenRevokeCommand: ParsableCommand {
 
 /// Opens (and migrates) the configured database for a token command; failures exit 1 (78 for settings).
 enum TokenDatabase {
-    static var now: Int64 { AdminTime.milliseconds(Date()) }
+    static var now: Int64 { ServiceClock.system.milliseconds }
 
     static func with(_ options: DatabaseOptions, _ body: (TokenStore) throws -> Void) throws {
         let database = try options.openMigratedDatabase().database

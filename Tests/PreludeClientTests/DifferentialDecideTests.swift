@@ -39,7 +39,7 @@ import Testing
             let clock = now
             PublicRoutes.register(
                 on: &router, store: store, events: EventIngestor(database: database),
-                clock: { clock.seconds.withLock { $0 } })
+                clock: ServiceClock { Int64((clock.seconds.withLock { $0 } * 1000).rounded()) })
             self.router = router
         }
 

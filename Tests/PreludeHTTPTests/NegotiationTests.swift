@@ -123,27 +123,6 @@ import Testing
         try ConditionalRequest.requireIfMatch(HTTPRequest(method: .put, path: "/"), current: nil, required: false)
     }
 
-    @Test func servesPreparedRepresentations() throws {
-        let prepared = HTTPResponse.Prepared(identity: Array(String(repeating: "policy ", count: 100).utf8))
-        let plain = HTTPResponse.negotiated(
-            HTTPRequest(method: .get, path: "/"), prepared, contentType: "application/json")
-        #expect(plain.body == prepared.identity)
-        #expect(plain.headers["Content-Encoding"] == nil)
-        #expect(plain.headers["Vary"] == "Accept-Encoding")
-        let gz = HTTPResponse.negotiated(
-            HTTPRequest(method: .get, path: "/", headers: ["Accept-Encoding": "gzip"]), prepared,
-            contentType: "application/json")
-        #expect(gz.headers["Content-Encoding"] == "gzip")
-        #expect(try Gzip.decompress(gz.body) == prepared.identity)
-        #expect(gz.headers["ETag"] != plain.headers["ETag"])
-        let again = HTTPResponse.negotiated(
-            HTTPRequest(
-                method: .get, path: "/", headers: ["Accept-Encoding": "gzip", "If-None-Match": gz.headers["ETag"]!]),
-            prepared, contentType: "application/json")
-        #expect(again.status == .notModified)
-        #expect(again.body.isEmpty)
-    }
-
     @Test func problemDetailsRenderAsProblemJSON() {
         let problem = ProblemDetails(
             status: .unprocessableContent, type: "https://prelude.dev/problems/validation", detail: "2 \"problems\"",

@@ -152,7 +152,8 @@ import Testing
     static func ingest(_ events: [TestEvent], into database: Database, perEvent: Bool, batchSize: Int) throws {
         let observer: any EventIngestionObserver = perEvent ? PerEvent() : ExperimentAggregator()
         let clock = Mutex<Int64>(1_700_000_000_000)
-        let ingestor = EventIngestor(database: database, observers: [observer], clock: { clock.withLock { $0 } })
+        let ingestor = EventIngestor(
+            database: database, observers: [observer], clock: ServiceClock { clock.withLock { $0 } })
         for start in stride(from: 0, to: events.count, by: batchSize) {
             let batch = events[start..<min(start + batchSize, events.count)].map { event in
                 EventBatch.Event(
@@ -209,9 +210,9 @@ import Testing
         #expect(try fixture.arms().map(\.counts.granted) == [5, 4])
     }
 
-    @Test func jsonStringEscapesWhatRFC8259Requires() {
-        #expect(ExperimentAggregator.jsonString("abc") == #""abc""#)
-        #expect(ExperimentAggregator.jsonString("a\"b\\c\n\u{1F}") == #""a\"b\\c\u000a\u001f""#)
+    @Test func jsonArrayEscapesWhatRFC8259Requires() {
+        #expect(ExperimentAggregator.jsonArray(["abc"]) == #"["abc"]"#)
+        #expect(ExperimentAggregator.jsonArray(["a\"b\\c\n\u{1F}"]) == #"["a\"b\\c\n\u001f"]"#)
         #expect(ExperimentAggregator.jsonArray(["x", "y\""]) == #"["x","y\""]"#)
         #expect(ExperimentAggregator.jsonArray([]) == "[]")
     }

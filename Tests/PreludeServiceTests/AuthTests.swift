@@ -233,7 +233,8 @@ final class AuthHarness: Sendable {
         let lines = self.lines
         let clock = self.clock
         authenticator = AdminAuthenticator(
-            tokens: tokens, logger: Logger(level: .debug) { lines.append($0) }, proxies: proxies, clock: { clock.now })
+            tokens: tokens, logger: Logger(level: .debug) { lines.append($0) }, proxies: proxies,
+            clock: ServiceClock { AdminTime.milliseconds(clock.now) })
     }
 
     deinit { database.close() }

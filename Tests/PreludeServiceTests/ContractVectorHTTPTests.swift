@@ -24,7 +24,8 @@ import Testing
         #expect(vectors.count >= 10)
         let clock = StepClock()
         let service = try PreludeService.start(
-            configuration: fixture.configuration(), logger: Logger(level: .error), clock: { clock.now })
+            configuration: fixture.configuration(), logger: Logger(level: .error),
+            clock: ServiceClock { Int64((clock.now * 1000).rounded()) })
         defer { service.stop() }
         let http = PublicClient(port: service.port)
         var posted = 0

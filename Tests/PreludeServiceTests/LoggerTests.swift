@@ -1,4 +1,5 @@
 import Foundation
+import PreludeCore
 import Synchronization
 import Testing
 
@@ -25,6 +26,6 @@ import Testing
     }
 
     @Test func escapesControlCharacters() {
-        #expect(Logger.quote("a\u{01}b") == "\"a\\u0001b\"")
+        #expect(JSONValue.quoted("a\u{01}b") == "\"a\\u0001b\"")
     }
 }

@@ -40,7 +40,7 @@ import Testing
     @Test func commitStoresARevisionWithItsAuditRowAndSwapsTheSnapshot() throws {
         let database = try fixture.makeDatabase()
         defer { database.close() }
-        let store = PolicyStore(database: database, clock: { 1_800_000_000_000 })
+        let store = PolicyStore(database: database, clock: .fixed(1_800_000_000_000))
         try store.loadAll()
         let before = try #require(store.snapshot(app: "demo"))
         _ = before.resolvedResponses  // the old revision's cache goes with it
@@ -97,13 +97,16 @@ import Testing
             message: nil, expectedETag: first.etag.headerValue, auditDetail: .object(JSONObject()))
         let before = try counts(database)
         for stale in [first.etag.headerValue, #""nonsense""#, "W/" + first.etag.headerValue] {
-            let error = #expect(throws: ProblemDetails.self) {
+            let error = #expect(throws: PolicyStoreError.self) {
                 try store.commit(
                     app: "demo", document: PublicFixture.demoDocument(cameraTitle: "Two"), author: "b",
                     action: "policy.replace", message: nil, expectedETag: stale, auditDetail: .object(JSONObject()))
             }
-            #expect(error?.status == .preconditionFailed)
-            #expect(error?.headers["ETag"] == store.snapshot(app: "demo")?.etag.headerValue)
+            guard case .stale(let current) = error else {
+                Issue.record("expected a stale error, got \(String(describing: error))")
+                continue
+            }
+            #expect(current === store.snapshot(app: "demo"))
         }
         #expect(try counts(database) == before)
         #expect(store.snapshot(app: "demo")?.revision == 2)
@@ -136,16 +139,19 @@ import Testing
         try other.commit(
             app: "demo", document: PublicFixture.demoDocument(cameraTitle: "Other"), author: "b", action: "x",
             message: nil, expectedETag: etag, auditDetail: .null)
-        let error = #expect(throws: ProblemDetails.self) {
+        let error = #expect(throws: PolicyStoreError.self) {
             try store.commit(
                 app: "demo", document: PublicFixture.demoDocument(cameraTitle: "Mine"), author: "a", action: "x",
                 message: nil, expectedETag: etag, auditDetail: .null)
         }
-        #expect(error?.status == .preconditionFailed)
+        guard case .stale(let current) = error else {
+            Issue.record("expected a stale error, got \(String(describing: error))")
+            return
+        }
         // The store reloaded: it now serves the other process's revision and names its tag.
         #expect(store.snapshot(app: "demo")?.revision == 2)
         let otherTag = other.snapshot(app: "demo")?.etag.headerValue
-        #expect(error?.headers["ETag"] == otherTag)
+        #expect(current?.etag.headerValue == otherTag)
     }
 
     @Test func aDocumentForAnotherAppIsRefused() throws {
@@ -155,43 +161,17 @@ import Testing
         try store.loadAll()
         var document = PublicFixture.demoDocument
         document.app.id = "other"
-        let error = #expect(throws: ProblemDetails.self) {
+        let error = #expect(throws: PolicyStoreError.self) {
             try store.commit(
                 app: "demo", document: document, author: "a", action: "x", message: nil, expectedETag: nil,
                 auditDetail: .null)
         }
-        #expect(error?.status == .unprocessableContent)
-        #expect(error?.errors.first?.pointer == "/app/id")
-    }
-
-    @Test func rollbackMakesANewRevisionEqualToTheOldOne() throws {
-        let database = try fixture.makeDatabase()
-        defer { database.close() }
-        let store = PolicyStore(database: database)
-        try store.loadAll()
-        let first = try #require(store.snapshot(app: "demo"))
-        let second = try store.commit(
-            app: "demo", document: PublicFixture.demoDocument(cameraTitle: "Changed"), author: "a", action: "x",
-            message: nil, expectedETag: first.etag.headerValue, auditDetail: .null)
-        let third = try store.rollback(app: "demo", to: 1, author: "ops", expectedETag: second.etag.headerValue)
-        #expect(third.revision == 3)
-        #expect(third.document == first.document)
-        #expect(third.canonicalBytes == first.canonicalBytes)
-        #expect(third.etag != first.etag)  // the revision is part of the tag
-        let audit = try database.read { db in
-            try db.queryOne("SELECT action, detail, revision FROM audit_log ORDER BY id DESC")
+        guard case .appMismatch(let app, let documentApp) = error else {
+            Issue.record("expected an app mismatch, got \(String(describing: error))")
+            return
         }
-        #expect(try audit?.get("action", as: String.self) == "policy.rollback")
-        #expect(try audit?.get("detail", as: String.self) == #"{"from":2,"to":1}"#)
-
-        let missing = #expect(throws: ProblemDetails.self) {
-            try store.rollback(app: "demo", to: 99, author: "ops", expectedETag: third.etag.headerValue)
-        }
-        #expect(missing?.status == .notFound)
-        let unknown = #expect(throws: ProblemDetails.self) {
-            try store.rollback(app: "ghost", to: 1, author: "ops", expectedETag: nil)
-        }
-        #expect(unknown?.type == PolicyStoreProblem.unknownApp)
+        #expect(app == "demo")
+        #expect(documentApp == "other")
     }
 
     @Test func createsAndDeletesApps() throws {
@@ -206,26 +186,36 @@ import Testing
         #expect(store.appIDs == ["com.example.notes", "demo"])
 
         let before = try counts(database)
-        let conflict = #expect(throws: ProblemDetails.self) {
+        let conflict = #expect(throws: PolicyStoreError.self) {
             try store.createApp(app: "com.example.notes", document: document, author: "ops", message: nil)
         }
-        #expect(conflict?.status == .conflict)
+        guard case .appExists("com.example.notes") = conflict else {
+            Issue.record("expected app exists, got \(String(describing: conflict))")
+            return
+        }
         #expect(try counts(database) == before)
 
-        let stale = #expect(throws: ProblemDetails.self) {
+        let stale = #expect(throws: PolicyStoreError.self) {
             try store.deleteApp(app: "com.example.notes", author: "ops", expectedETag: #""r9-x""#)
         }
-        #expect(stale?.status == .preconditionFailed)
+        guard case .stale(let current) = stale else {
+            Issue.record("expected a stale error, got \(String(describing: stale))")
+            return
+        }
+        #expect(current === created)
         try store.deleteApp(app: "com.example.notes", author: "ops", expectedETag: created.etag.headerValue)
         #expect(store.snapshot(app: "com.example.notes") == nil)
         let after = try counts(database)
         #expect(after.apps == before.apps - 1)
         #expect(after.revisions == before.revisions - 1)
         #expect(after.audit == before.audit + 1)  // the trail outlives the app
-        let gone = #expect(throws: ProblemDetails.self) {
+        let gone = #expect(throws: PolicyStoreError.self) {
             try store.deleteApp(app: "com.example.notes", author: "ops", expectedETag: nil)
         }
-        #expect(gone?.status == .notFound)
+        guard case .unknownApp("com.example.notes") = gone else {
+            Issue.record("expected an unknown app, got \(String(describing: gone))")
+            return
+        }
     }
 
     @Test func anInvalidLiveRevisionIsReportedNotServedAndCanBeReplacedWithWildcard() throws {
@@ -240,10 +230,14 @@ import Testing
         #expect(unavailable["demo"]?.revision == 1)
         #expect(store.snapshot(app: "demo") == nil)
         #expect(store.unavailability(app: "demo") != nil)
-        #expect(throws: ProblemDetails.self) {
+        let refused = #expect(throws: PolicyStoreError.self) {
             try store.commit(
                 app: "demo", document: PublicFixture.demoDocument, author: "a", action: "x", message: nil,
                 expectedETag: #""r1-0""#, auditDetail: .null)
+        }
+        guard case .stale(.none) = refused else {
+            Issue.record("expected a stale error without a live snapshot, got \(String(describing: refused))")
+            return
         }
         let repaired = try store.commit(
             app: "demo", document: PublicFixture.demoDocument, author: "a", action: "x", message: nil,

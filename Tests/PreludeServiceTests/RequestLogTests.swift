@@ -1,4 +1,5 @@
 import Foundation
+import PreludeCore
 import PreludeHTTP
 import Synchronization
 import Testing
@@ -77,7 +78,7 @@ import Testing
     ])
     func quotesAsAJSONStringThatDecodesBack(text: String) throws {
         // Foundation's JSON parser is the independent oracle for both the plain fast path and the escaping path.
-        let quoted = RequestLog.quote(text)
+        let quoted = JSONValue.quoted(text)
         let decoded = try JSONSerialization.jsonObject(with: Data("[\(quoted)]".utf8)) as? [String]
         #expect(decoded == [text])
         #expect(!quoted.dropFirst().dropLast().contains("\n"))

@@ -113,7 +113,7 @@ final class ResultsFixture {
         _ events: [TestEvent], into database: Database, receivedAt: Int64 = 1_700_000_000_000, batchSize: Int = 500,
         aggregator: ExperimentAggregator = ExperimentAggregator()
     ) throws -> Int {
-        let ingestor = EventIngestor(database: database, observers: [aggregator], clock: { receivedAt })
+        let ingestor = EventIngestor(database: database, observers: [aggregator], clock: .fixed(receivedAt))
         let size = min(batchSize, 500)
         var inserted = 0
         for start in stride(from: 0, to: events.count, by: size) {

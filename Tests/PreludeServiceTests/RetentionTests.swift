@@ -107,7 +107,7 @@ import Testing
         let logger = Logger(level: .info) { line in lines.withLock { $0.append(line) } }
         let task = EventRetentionTask(
             pruner: EventPruner(retentionDays: 30), database: fixture.database, logger: logger,
-            clock: { clock.load(ordering: .relaxed) })
+            clock: ServiceClock { clock.load(ordering: .relaxed) })
         // 50 days before "now" the cutoff is 80 days back: only the 100-day-old traffic goes.
         let first = task.runOnce()
         #expect(first > 0)
@@ -127,7 +127,7 @@ import Testing
         let lines = Mutex<[String]>([])
         let task = EventRetentionTask(
             pruner: EventPruner(retentionDays: 30), database: fixture.database,
-            logger: Logger(level: .info) { line in lines.withLock { $0.append(line) } }, clock: { Self.now })
+            logger: Logger(level: .info) { line in lines.withLock { $0.append(line) } }, clock: .fixed(Self.now))
         #expect(task.runOnce() == 0)
         #expect(lines.withLock { $0 }.contains { $0.contains("event pruning failed") })
     }

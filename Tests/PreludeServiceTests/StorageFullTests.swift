@@ -92,7 +92,9 @@ import Testing
         let migrator = Migrator(migrations: HealthRoutesTests.migrations)
         try migrator.migrate(database)
         let clock = Clock()
-        let health = StorageHealth(database: database, probeInterval: 5) { clock.now.withLock { $0 } }
+        let health = StorageHealth(
+            database: database, probeInterval: 5,
+            clock: ServiceClock { Int64((clock.now.withLock { $0 } * 1000).rounded()) })
         var router = Router()
         HealthRoutes.register(on: &router, database: database, migrator: migrator, storage: health) { false }
         let probe = HealthRoutesTests()

@@ -25,14 +25,7 @@ extension AdminAPI {
             let live = try knownApp(app)
             let document = try validatedCandidate(candidate, consequence: "; nothing to preview")
             guard document.app.id == app else {
-                throw ProblemDetails(
-                    status: .unprocessableContent, type: PolicyStoreProblem.appMismatch,
-                    detail: "the document is for app \"\(document.app.id)\", not \"\(app)\"",
-                    errors: [
-                        FieldProblem(
-                            pointer: "/app/id", code: "app.mismatch",
-                            detail: "app.id must be \"\(app)\" at this address")
-                    ])
+                throw PolicyStoreProblem.appMismatch(app: app, documentApp: document.app.id)
             }
             let proposed = PreviewInput(
                 document: document, origin: "proposed (not saved)", sha256: Self.sha256(of: document))

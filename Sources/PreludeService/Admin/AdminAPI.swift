@@ -24,7 +24,7 @@ package final class AdminAPI: Sendable {
     /// The service log.
     package let logger: Logger
     /// The clock for audit times (injected in tests).
-    package let clock: @Sendable () -> Date
+    package let clock: ServiceClock
     /// The primary, when this server is a read replica: every admin write is then refused with 409 naming it.
     package let followURL: FollowURL?
 
@@ -34,7 +34,7 @@ package final class AdminAPI: Sendable {
     /// Creates the API; `authenticator` defaults to one over `database`'s tokens with the same clock.
     package init(
         database: Database, store: PolicyStore, logger: Logger, authenticator: AdminAuthenticator? = nil,
-        followURL: FollowURL? = nil, clock: @escaping @Sendable () -> Date = { Date() }
+        followURL: FollowURL? = nil, clock: ServiceClock = .system
     ) {
         self.followURL = followURL
         self.database = database
@@ -47,7 +47,7 @@ package final class AdminAPI: Sendable {
     }
 
     /// The current time in milliseconds since the epoch.
-    package var now: Int64 { AdminTime.milliseconds(clock()) }
+    package var now: Int64 { clock.milliseconds }
 
     /// A request that passed authentication.
     package struct Context: Sendable {
@@ -106,6 +106,8 @@ package final class AdminAPI: Sendable {
                 response = try handler(Context(request: request, token: token, pretty: pretty, logger: logger))
             } catch let error as any HTTPResponseError {
                 response = AdminResponse.problem(error, pretty: pretty)
+            } catch let error as PolicyStoreError {
+                response = AdminResponse.problem(PolicyStoreProblem.problem(for: error), pretty: pretty)
             } catch let error as TokenError {
                 response = AdminResponse.problem(Self.problem(for: error), pretty: pretty)
             } catch {

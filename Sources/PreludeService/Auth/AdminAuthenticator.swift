@@ -29,7 +29,7 @@ package final class AdminAuthenticator: Sendable {
 
     private let tokens: TokenStore
     private let logger: Logger
-    private let clock: @Sendable () -> Date
+    private let clock: ServiceClock
     private let limiter: Mutex<FailureRateLimiter>
     private let lastTouched = Mutex<[Int64: Double]>([:])
     private let proxies: TrustedProxies
@@ -37,7 +37,7 @@ package final class AdminAuthenticator: Sendable {
     /// An authenticator over `tokens`; `clock` is injected so tests control rate limits and `last_used_at`.
     package init(
         tokens: TokenStore, logger: Logger, limiter: FailureRateLimiter = FailureRateLimiter(),
-        proxies: TrustedProxies = TrustedProxies(), clock: @escaping @Sendable () -> Date = { Date() }
+        proxies: TrustedProxies = TrustedProxies(), clock: ServiceClock = .system
     ) {
         self.tokens = tokens
         self.proxies = proxies
@@ -48,7 +48,7 @@ package final class AdminAuthenticator: Sendable {
 
     /// The token allowed to make `request` with at least `required` scope, or the problem to answer.
     package func authorize(_ request: HTTPRequest, required: TokenScope) throws(ProblemDetails) -> AdminToken {
-        let now = clock().timeIntervalSince1970
+        let now = clock.seconds
         let address = proxies.clientAddress(
             remoteAddress: request.remoteAddress, forwardedFor: request.headers.values(for: "X-Forwarded-For"))
         let values = request.headers.values(for: "Authorization")

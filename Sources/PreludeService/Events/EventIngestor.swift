@@ -68,7 +68,7 @@ package final class EventIngestor: Sendable {
     private let insertSQL: String
     private let database: Database
     private let observers: [any EventIngestionObserver]
-    private let clock: @Sendable () -> Int64
+    private let clock: ServiceClock
     private let afterCommit: (@Sendable () -> Void)?
     private let pending = Mutex(Pending())
     private let committer = DispatchQueue(label: "prelude.events.committer")
@@ -78,8 +78,7 @@ package final class EventIngestor: Sendable {
     /// `afterCommit` runs after every group commit that stored something (the replica's forwarder wakes on it).
     package init(
         database: Database, observers: [any EventIngestionObserver] = [], table: Table = .events,
-        clock: @escaping @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded()) },
-        afterCommit: (@Sendable () -> Void)? = nil
+        clock: ServiceClock = .system, afterCommit: (@Sendable () -> Void)? = nil
     ) {
         self.database = database
         self.observers = observers
@@ -93,30 +92,18 @@ package final class EventIngestor: Sendable {
     }
 
     /// The current time in milliseconds, as the ingestor stamps `received_at`.
-    package var now: Int64 { clock() }
+    package var now: Int64 { clock.milliseconds }
 
     /// Queues `batch` for `app` and returns at once; `completion` runs on the committer's thread once the batch
     /// is committed (possibly together with concurrent batches) or has failed. It must be quick.
     package func submit(app: String, batch: EventBatch, completion: @escaping Completion) {
-        let ticket = Ticket(app: app, batch: batch, receivedAt: clock(), completion: completion)
+        let ticket = Ticket(app: app, batch: batch, receivedAt: clock.milliseconds, completion: completion)
         let startCommitter = pending.withLock { pending in
             pending.tickets.append(ticket)
             defer { pending.draining = true }
             return !pending.draining
         }
         if startCommitter { committer.async { self.drain() } }
-    }
-
-    /// Stores `batch` for `app` and returns once it is committed; for callers that may block (CLI, tests).
-    package func ingest(app: String, batch: EventBatch) throws -> Outcome {
-        let outcome = Mutex<Result<Outcome, any Error>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        submit(app: app, batch: batch) { result in
-            outcome.withLock { $0 = result }
-            done.signal()
-        }
-        done.wait()
-        return try outcome.withLock { $0 }!.get()
     }
 
     /// Commits queued batches, group after group, until none is left.

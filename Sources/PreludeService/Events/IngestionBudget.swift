@@ -49,16 +49,16 @@ package final class IngestionBudget: Sendable {
     private let tables: Mutex<Tables>
     private let refusals = Mutex<[Kind: Int]>([:])
     private let proxies: TrustedProxies
-    private let clock: @Sendable () -> Double
+    private let clock: ServiceClock
     /// The limits in force.
     package let install: Limit
     /// The limits in force.
     package let address: Limit
 
-    /// A budget with these limits; `clock` gives seconds (injected in tests).
+    /// A budget with these limits; the buckets refill by `clock`'s time (injected in tests).
     package init(
         install: Limit, address: Limit, proxies: TrustedProxies = TrustedProxies(), capacity: Int = 100_000,
-        clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+        clock: ServiceClock = .system
     ) {
         self.install = install
         self.address = address
@@ -86,7 +86,7 @@ package final class IngestionBudget: Sendable {
 
     /// Refuses early (429) a request from an address with no event left in its budget, before its body is decoded.
     package func precheck(address: String) throws(ProblemDetails) {
-        let now = clock()
+        let now = clock.seconds
         let wait = tables.withLock { $0.addresses?.wait(address, cost: 1, now: now) ?? 0 }
         if wait > 0 { throw refusal(.address, wait: wait) }
     }
@@ -94,7 +94,7 @@ package final class IngestionBudget: Sendable {
     /// Spends the batch's events from the address's budget and from each install's, or refuses the whole batch
     /// with 429 (spending nothing) when any of them has too few left.
     package func admit(_ batch: EventBatch, address: String) throws(ProblemDetails) {
-        let now = clock()
+        let now = clock.seconds
         // Events per install; a batch nearly always carries one install (the SDK sends one device's events).
         var perInstall: [(String, Double)] = []
         if let first = batch.events.first?.installID, batch.events.allSatisfy({ $0.installID == first }) {

@@ -1,3 +1,4 @@
+import PreludeCore
 import PreludeHTTP
 
 /// Writes one JSON line per completed request at `info`:
@@ -31,9 +32,9 @@ package struct RequestLog: Sendable {
     package static func members(_ request: CompletedRequest) -> String {
         var out = ",\"method\":"
         out.reserveCapacity(160)
-        out += quote(request.method.rawValue)
+        out += JSONValue.quoted(request.method.rawValue)
         out += ",\"route\":"
-        out += request.route.map(quote) ?? "null"
+        out += request.route.map(JSONValue.quoted) ?? "null"
         out += ",\"status\":"
         out += String(request.status)
         out += ",\"duration_ms\":"
@@ -41,24 +42,21 @@ package struct RequestLog: Sendable {
         out += ",\"bytes\":"
         out += String(request.bytesSent)
         out += ",\"request_id\":"
-        out += quote(request.requestID)
+        out += JSONValue.quoted(request.requestID)
         out += ",\"remote\":"
-        out += quote(request.remoteAddress)
+        out += JSONValue.quoted(request.remoteAddress)
         if let app = request.pathParameters["app"] {
             out += ",\"app\":"
-            out += quote(app)
+            out += JSONValue.quoted(app)
         }
         // What the handler added (the admin API: the token's name as "token", never its secret).
         if !request.logFields.isEmpty {
             for (key, value) in request.logFields.sorted(by: { $0.key < $1.key }) {
-                out += ",\(quote(key)):\(quote(value))"
+                out += ",\(JSONValue.quoted(key)):\(JSONValue.quoted(value))"
             }
         }
         return out
     }
-
-    /// A JSON string literal; `Logger.quote` copies plain values (every method, route, id and address) whole.
-    static func quote(_ text: String) -> String { Logger.quote(text) }
 
     /// Nanoseconds as milliseconds with three decimals (microsecond resolution), without Foundation formatting.
     static func milliseconds(_ nanoseconds: UInt64) -> String {

@@ -31,14 +31,14 @@ package final class StorageHealth: Sendable {
     }
 
     private let database: Database
-    private let clock: @Sendable () -> Double
+    private let clock: ServiceClock
     private let probeInterval: Double
     private let state = Mutex(State())
 
-    /// Health of `database`'s writes; installs the outcome observer. `clock` (seconds) spaces the probes.
+    /// Health of `database`'s writes; installs the outcome observer. `clock` spaces the probes.
     package init(
         database: Database, probeInterval: Double = 5,
-        clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+        clock: ServiceClock = .system
     ) {
         self.database = database
         self.probeInterval = probeInterval
@@ -72,7 +72,7 @@ package final class StorageHealth: Sendable {
     /// outcome updates the state like any write). Returns the fault writes are failing with afterwards.
     @discardableResult
     package func probeIfDue() -> StorageError.StorageFault? {
-        let now = clock()
+        let now = clock.seconds
         let due = state.withLock { state -> Bool in
             guard state.failing != nil, now - state.lastProbe >= probeInterval || now < state.lastProbe else {
                 return false

@@ -20,11 +20,12 @@ import Synchronization
 ///
 /// Writes are serialized by the store's own lock around the database transaction *and* the swap, so two
 /// commits cannot swap in the opposite order of their transactions. Every write first checks the caller's
-/// `If-Match` value against the live snapshot (412 otherwise), then, inside the transaction, that the database
-/// still holds that revision as live (a write by another process gives a 412 too, after reloading the app).
+/// `If-Match` value against the live snapshot (``PolicyStoreError/stale(current:)`` otherwise), then, inside the
+/// transaction, that the database still holds that revision as live (a write by another process makes it stale too,
+/// after reloading the app).
 ///
-/// Errors are `ProblemDetails` (404 unknown app or revision, 409 app exists, 412 stale ETag, 422 a document
-/// for another app or a revision that no longer validates) or `StorageError`.
+/// Errors are ``PolicyStoreError`` (unknown app, app exists, a document for another app, stale `If-Match`), which
+/// the HTTP layer maps to problems (``PolicyStoreProblem/problem(for:)``), or `StorageError`.
 package final class PolicyStore: Sendable {
     /// Why an app in the database is not being served.
     package struct Unavailable: Sendable, Equatable {
@@ -42,7 +43,7 @@ package final class PolicyStore: Sendable {
     private let database: Database
     private let state = Mutex(State())
     private let writeLock = PosixLock(())
-    private let clock: @Sendable () -> Int64
+    private let clock: ServiceClock
     /// Capacity of each snapshot's resolved-response cache.
     package let resolvedCacheCapacity: Int
     /// Bumped after every change of what is served (a swap, a reload, a deletion): the change feed waits on it.
@@ -55,10 +56,10 @@ package final class PolicyStore: Sendable {
     /// - Parameters:
     ///   - resolvedCacheCapacity: the most resolved-policy responses kept per revision.
     ///   - cacheControl: the `Cache-Control` values of the policy responses prepared when a revision goes live.
-    ///   - clock: milliseconds since the Unix epoch, for revision and audit times (tests inject a fixed one).
+    ///   - clock: the wall clock of revision and audit times (tests inject a fixed one).
     package init(
         database: Database, resolvedCacheCapacity: Int = 1024, cacheControl: PolicyCacheControl = .defaults,
-        clock: @escaping @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
+        clock: ServiceClock = .system
     ) {
         self.database = database
         self.resolvedCacheCapacity = resolvedCacheCapacity
@@ -176,7 +177,7 @@ package final class PolicyStore: Sendable {
     /// in one transaction; then swaps the snapshot.
     ///
     /// - Parameters:
-    ///   - document: a document that passed ``PolicyValidator``; its `app.id` must be `app` (else 422).
+    ///   - document: a document that passed ``PolicyValidator``; its `app.id` must be `app` (else refused).
     ///   - author: who made the change (a token name); stored on the revision and as the audit actor.
     ///   - action: the audit action, e.g. `policy.replace`, `feature.patch`.
     ///   - expectedETag: the request's `If-Match` value; nil skips the check (trusted callers such as imports).
@@ -191,12 +192,12 @@ package final class PolicyStore: Sendable {
         let prepared = LiveSnapshot.PreparedDocument(document)
         return try locked {
             let current = try checkPrecondition(app: app, expectedETag: expectedETag)
-            let now = clock()
+            let now = clock.milliseconds
             let revision: Int
             do {
                 revision = try database.write { db -> Int in
                     guard let live = try Self.liveRevision(db, app: app) else {
-                        throw PolicyStoreProblem.unknownApp(app)
+                        throw PolicyStoreError.unknownApp(app)
                     }
                     if expectedETag != nil, live != current {
                         throw StaleSnapshot()
@@ -207,7 +208,7 @@ package final class PolicyStore: Sendable {
                 }
             } catch is StaleSnapshot {
                 try reload(app: app)
-                throw PolicyStoreProblem.preconditionFailed(current: snapshot(app: app))
+                throw PolicyStoreError.stale(current: snapshot(app: app))
             }
             return swapIn(
                 LiveSnapshot(
@@ -217,20 +218,14 @@ package final class PolicyStore: Sendable {
         }
     }
 
-    /// 422 unless `document` is the policy of `app` (its `app.id` must match the address it is written to).
-    private static func requireSameApp(_ document: PolicyDocument, _ app: String) throws(ProblemDetails) {
+    /// Refuses unless `document` is the policy of `app` (its `app.id` must match the address it is written to).
+    private static func requireSameApp(_ document: PolicyDocument, _ app: String) throws(PolicyStoreError) {
         guard document.app.id == app else {
-            throw ProblemDetails(
-                status: .unprocessableContent, type: PolicyStoreProblem.appMismatch,
-                detail: "the document is for app \"\(document.app.id)\", not \"\(app)\"",
-                errors: [
-                    FieldProblem(
-                        pointer: "/app/id", code: "app.mismatch", detail: "app.id must be \"\(app)\" at this address")
-                ])
+            throw PolicyStoreError.appMismatch(app: app, documentApp: document.app.id)
         }
     }
 
-    /// Creates `app` with `document` as revision 1 and an `app.create` audit row; 409 when the app exists.
+    /// Creates `app` with `document` as revision 1 and an `app.create` audit row; refused when the app exists.
     @discardableResult
     package func createApp(
         app: String, document: PolicyDocument, author: String, message: String?,
@@ -239,12 +234,10 @@ package final class PolicyStore: Sendable {
         try Self.requireSameApp(document, app)
         let prepared = LiveSnapshot.PreparedDocument(document)
         return try locked {
-            let now = clock()
+            let now = clock.milliseconds
             try database.write { db in
                 guard try db.scalar("SELECT count(*) FROM apps WHERE id = ?", [.text(app)], as: Int64.self) == 0 else {
-                    throw ProblemDetails(
-                        status: .conflict, type: PolicyStoreProblem.appExists, detail: "app \"\(app)\" already exists",
-                        instance: "/v1/admin/apps/\(app)")
+                    throw PolicyStoreError.appExists(app)
                 }
                 try db.statement(
                     "INSERT INTO apps (id, name, live_revision, created_at, updated_at) VALUES (?, ?, NULL, ?, ?)"
@@ -261,7 +254,7 @@ package final class PolicyStore: Sendable {
     }
 
     /// Deletes `app`, its revisions and its events (foreign-key cascade), with an `app.delete` audit row that
-    /// outlives them; then stops serving it. 404 when unknown, 412 when `expectedETag` is stale.
+    /// outlives them; then stops serving it. Refused when the app is unknown or `expectedETag` is stale.
     package func deleteApp(
         app: String, author: String, expectedETag: String?, auditDetail: JSONValue = .object(JSONObject())
     )
@@ -269,11 +262,11 @@ package final class PolicyStore: Sendable {
     {
         try locked {
             let current = try checkPrecondition(app: app, expectedETag: expectedETag)
-            let now = clock()
+            let now = clock.milliseconds
             do {
                 try database.write { db in
                     guard let live = try Self.liveRevision(db, app: app) else {
-                        throw PolicyStoreProblem.unknownApp(app)
+                        throw PolicyStoreError.unknownApp(app)
                     }
                     if expectedETag != nil, live != current { throw StaleSnapshot() }
                     try db.statement("DELETE FROM apps WHERE id = ?").execute([.text(app)])
@@ -283,7 +276,7 @@ package final class PolicyStore: Sendable {
                 }
             } catch is StaleSnapshot {
                 try reload(app: app)
-                throw PolicyStoreProblem.preconditionFailed(current: snapshot(app: app))
+                throw PolicyStoreError.stale(current: snapshot(app: app))
             }
             state.withLock { state in
                 state.snapshots[app] = nil
@@ -291,44 +284,6 @@ package final class PolicyStore: Sendable {
             }
             changes.bump()
         }
-    }
-
-    /// Makes a new revision whose document equals revision `number` (action `policy.rollback`, detail
-    /// `{"from": live, "to": number}`). 404 when the revision does not exist, 422 when it no longer validates
-    /// with this build, 412 when `expectedETag` is stale.
-    @discardableResult
-    package func rollback(app: String, to number: Int, author: String, expectedETag: String?, message: String? = nil)
-        throws -> LiveSnapshot
-    {
-        let text = try database.read { db in
-            try db.scalar(
-                "SELECT document FROM policy_revisions WHERE app_id = ? AND number = ?",
-                [.text(app), .integer(Int64(number))], as: String.self)
-        }
-        guard let text else {
-            if try database.read({ try Self.liveRevision($0, app: app) }) == nil {
-                throw PolicyStoreProblem.unknownApp(app)
-            }
-            throw ProblemDetails(
-                status: .notFound, type: PolicyStoreProblem.unknownRevision,
-                detail: "app \"\(app)\" has no revision \(number)",
-                instance: "/v1/admin/apps/\(app)/revisions/\(number)")
-        }
-        let validation = PolicyValidator.validate(text: text)
-        guard let document = validation.document, document.app.id == app else {
-            throw ProblemDetails(
-                status: .unprocessableContent, type: PolicyStoreProblem.invalidRevision,
-                detail:
-                    "revision \(number) does not validate with this version of the service; fix it and save it as a new revision",
-                errors: validation.problems.map {
-                    FieldProblem(pointer: $0.pointer.description, code: $0.code.rawValue, detail: $0.message)
-                })
-        }
-        let from = snapshot(app: app)?.revision
-        return try commit(
-            app: app, document: document, author: author, action: "policy.rollback",
-            message: message ?? "rollback to revision \(number)", expectedETag: expectedETag,
-            auditDetail: ["from": from.map { .integer($0) } ?? .null, "to": .integer(number)])
     }
 
     // MARK: - Internals
@@ -339,19 +294,19 @@ package final class PolicyStore: Sendable {
         try writeLock.withLock { _ in try body() }
     }
 
-    /// 412 unless `expectedETag` (an If-Match value) names the live snapshot; returns the live revision number
+    /// Refuses (stale) unless `expectedETag` (an If-Match value) names the live snapshot; returns the live revision number
     /// checked (which the transaction then verifies is still live in the database).
     private func checkPrecondition(app: String, expectedETag: String?) throws -> Int? {
         if let current = snapshot(app: app) {
             if let expectedETag, !current.matchesIfMatch(expectedETag) {
-                throw PolicyStoreProblem.preconditionFailed(current: current)
+                throw PolicyStoreError.stale(current: current)
             }
             return current.revision
         }
         if let broken = unavailability(app: app) {
             // An app whose live revision is broken has no current representation: only `*` can replace it.
             if let expectedETag, !ETag.parseList(expectedETag).isWildcard {
-                throw PolicyStoreProblem.preconditionFailed(current: nil)
+                throw PolicyStoreError.stale(current: nil)
             }
             return broken.revision
         }

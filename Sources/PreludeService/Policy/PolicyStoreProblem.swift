@@ -1,7 +1,8 @@
 import PreludeHTTP
 
-/// The problem types (RFC 9457 §3.1.1 `type` URIs) the policy store and the public routes answer with, and
-/// constructors for the common ones. The URIs are stable names (`urn:prelude:problem:…`), not links.
+/// The problem types (RFC 9457 §3.1.1 `type` URIs) of the policy store's refusals and the public routes, the
+/// constructors for the common ones, and the mapping of ``PolicyStoreError`` to its problem. The URIs are stable
+/// names (`urn:prelude:problem:…`), not links.
 package enum PolicyStoreProblem {
     /// No app with this id.
     package static let unknownApp = "urn:prelude:problem:unknown-app"
@@ -23,6 +24,30 @@ package enum PolicyStoreProblem {
         ProblemDetails(
             status: .notFound, type: unknownApp, title: "Unknown app", detail: "no app with the id \"\(app)\"",
             instance: "/v1/apps/\(app)")
+    }
+
+    /// The problem answering `error`: 404 unknown app, 409 app exists, 422 a document for another app, 412 stale.
+    package static func problem(for error: PolicyStoreError) -> ProblemDetails {
+        switch error {
+        case .unknownApp(let app): unknownApp(app)
+        case .appExists(let app):
+            ProblemDetails(
+                status: .conflict, type: appExists, detail: "app \"\(app)\" already exists",
+                instance: "/v1/admin/apps/\(app)")
+        case .appMismatch(let app, let documentApp): appMismatch(app: app, documentApp: documentApp)
+        case .stale(let current): preconditionFailed(current: current)
+        }
+    }
+
+    /// 422 for a document whose `app.id` (`documentApp`) is not the addressed `app`.
+    package static func appMismatch(app: String, documentApp: String) -> ProblemDetails {
+        ProblemDetails(
+            status: .unprocessableContent, type: appMismatch,
+            detail: "the document is for app \"\(documentApp)\", not \"\(app)\"",
+            errors: [
+                FieldProblem(
+                    pointer: "/app/id", code: "app.mismatch", detail: "app.id must be \"\(app)\" at this address")
+            ])
     }
 
     /// 412 naming the live revision's ETag (and sending it in the `ETag` header) so the client can re-read.

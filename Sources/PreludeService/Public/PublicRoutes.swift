@@ -23,7 +23,7 @@ package enum PublicRoutes {
     /// Registers every public route.
     package static func register(
         on router: inout Router, store: PolicyStore, events: EventIngestor,
-        eventBudget: IngestionBudget? = nil, clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+        eventBudget: IngestionBudget? = nil, clock: ServiceClock = .system
     ) {
         router.add(.get, "/v1/apps/{app}/policy/document", options: RouteOptions(runsInline: true)) { request in
             HTTPResponse(try liveSnapshot(request, store: store).servedDocument)
@@ -48,7 +48,7 @@ package enum PublicRoutes {
                 request.body, acceptLanguage: acceptLanguage.isEmpty ? nil : acceptLanguage.joined(separator: ", "))
             let key = ResolutionKey(context: decide.context, snapshot: snapshot)
             let policy = ResolvedPolicyResponse.resolved(snapshot, context: decide.context, key: key)
-            let now = Instant(secondsSinceEpoch: clock())
+            let now = Instant(secondsSinceEpoch: clock.seconds)
             // The body is written straight to bytes, as `{"revision", "locale", "decisions": [Decision.jsonValue]}`
             // would serialize (DecideResponseTests checks they match), instead of building a JSONValue tree first.
             let locale = key.locale.description

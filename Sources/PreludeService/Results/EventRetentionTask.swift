@@ -1,5 +1,4 @@
 import Dispatch
-import Glibc
 import PreludeStorage
 import Synchronization
 
@@ -11,27 +10,17 @@ import Synchronization
 package final class EventRetentionTask: Sendable {
     private let pruner: EventPruner
     private let database: Database
-    private let clock: @Sendable () -> Int64
+    private let clock: ServiceClock
     private let logger: Logger
     private let queue = DispatchQueue(label: "prelude.retention")
     private let timer: Mutex<(any DispatchSourceTimer)?> = Mutex(nil)
 
-    /// Creates a task; `clock` returns unix milliseconds.
-    package init(
-        pruner: EventPruner, database: Database, logger: Logger,
-        clock: @escaping @Sendable () -> Int64 = EventRetentionTask.systemClock
-    ) {
+    /// Creates a task pruning at `clock`'s time.
+    package init(pruner: EventPruner, database: Database, logger: Logger, clock: ServiceClock = .system) {
         self.pruner = pruner
         self.database = database
         self.logger = logger
         self.clock = clock
-    }
-
-    /// The wall clock in unix milliseconds.
-    package static let systemClock: @Sendable () -> Int64 = {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
     }
 
     /// Starts the timer: a first run after `initialDelay` seconds, then every `interval` seconds. No-op when the
@@ -63,7 +52,7 @@ package final class EventRetentionTask: Sendable {
     @discardableResult
     package func runOnce() -> Int {
         guard database.isOpen else { return 0 }
-        let now = clock()
+        let now = clock.milliseconds
         do {
             let deleted = try pruner.prune(database, now: now)
             if deleted > 0 {

@@ -145,7 +145,7 @@ extension ExperimentAggregator {
             guard new != old else { continue }
             delta.add(from: old, to: new)
             if changed > 0 { upserts += "," }
-            upserts += "[" + Self.jsonString(install) + ",\(new.rawValue),\(mark.firstReceivedAt)]"
+            upserts += "[" + JSONValue.quoted(install) + ",\(new.rawValue),\(mark.firstReceivedAt)]"
             changed += 1
             firstChange = min(firstChange, mark.firstReceivedAt)
             lastChange = max(lastChange, mark.lastReceivedAt)
@@ -169,27 +169,9 @@ extension ExperimentAggregator {
         var text = "["
         for (index, string) in strings.enumerated() {
             if index > 0 { text += "," }
-            text += jsonString(string)
+            text += JSONValue.quoted(string)
         }
         return text + "]"
-    }
-
-    /// A JSON string literal (RFC 8259 §7): quote, backslash and control characters escaped.
-    static func jsonString(_ string: String) -> String {
-        // Install ids are visible ASCII (EventBatch validates them), so the common case copies the text as is.
-        if string.utf8.allSatisfy({ $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C }) { return "\"" + string + "\"" }
-        var text = "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: text.unicodeScalars.append(scalar)
-            }
-        }
-        return text + "\""
     }
 
     // The install ids come as one JSON array (json_each), so one prepared statement serves any batch size; the

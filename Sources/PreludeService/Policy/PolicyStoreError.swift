@@ -1,0 +1,15 @@
+/// Why ``PolicyStore`` refused a write: domain errors, free of HTTP. The admin API maps each case to its problem
+/// with ``PolicyStoreProblem/problem(for:)``; `prelude policy import` words the same problems for the command line.
+///
+/// A failure of the database itself is not one of these: the store lets the `StorageError` through.
+package enum PolicyStoreError: Error, Sendable {
+    /// No app with this id.
+    case unknownApp(String)
+    /// Creating an app that exists.
+    case appExists(String)
+    /// The document's `app.id` (`documentApp`) is not the app it is written to (`app`).
+    case appMismatch(app: String, documentApp: String)
+    /// The `If-Match` value does not name the live revision; `current` is the live snapshot now (nil when the app
+    /// has no servable live revision, which only `If-Match: *` replaces).
+    case stale(current: LiveSnapshot?)
+}
