@@ -1,3 +1,5 @@
+import PreludeCore
+
 #if canImport(FoundationEssentials)
     import Dispatch
     import FoundationEssentials
@@ -5,7 +7,6 @@
 #else
     import Foundation
 #endif
-import PreludeCore
 
 /// Writes one JSON object per line (time, level, message, fields) to standard error, dropping lines
 /// below its level. Each line goes out in a single `write(2)` so concurrent lines do not interleave.

@@ -8,10 +8,16 @@ import Testing
 /// the same order, for both codings and the 304, and the same prepared value for every request.
 @Suite struct ResolvedPolicyResponseTests {
     static let cacheControl = PolicyCacheControl(maxAge: 60, staleWhileRevalidate: 1, staleIfError: 2)
-    static let snapshot = LiveSnapshot(
-        appID: "demo", revision: 1, document: PublicFixture.demoDocument,
-        prepared: LiveSnapshot.PreparedDocument(PublicFixture.demoDocument), createdAt: 0, author: "t", message: nil,
-        resolvedCacheCapacity: 8, cacheControl: cacheControl)
+    static let snapshot = makeSnapshot()
+
+    /// A snapshot of the demo policy with its own resolved-response cache (the tests of this suite run in
+    /// parallel; one that checks the cache's identity takes a snapshot no other test fills).
+    static func makeSnapshot() -> LiveSnapshot {
+        LiveSnapshot(
+            appID: "demo", revision: 1, document: PublicFixture.demoDocument,
+            prepared: LiveSnapshot.PreparedDocument(PublicFixture.demoDocument), createdAt: 0, author: "t",
+            message: nil, resolvedCacheCapacity: 8, cacheControl: cacheControl)
+    }
 
     static func request(_ headers: HTTPHeaders) -> HTTPRequest {
         HTTPRequest(method: .get, path: "/v1/apps/demo/policy", headers: headers)
@@ -22,8 +28,9 @@ import Testing
     }
 
     @Test func entryServesTheEndpointsFieldsForEachCoding() {
+        let snapshot = Self.makeSnapshot()
         let context = ClientContext(platform: .ios, locale: "fr", installId: "X")
-        let (entry, key) = ResolvedPolicyResponse.prepared(Self.snapshot, context: context)
+        let (entry, key) = ResolvedPolicyResponse.prepared(snapshot, context: context)
         #expect(key.locale.description == "fr")
         let resolved = Self.cacheControl.resolved
         let identity = entry.response.response(to: Self.request(["Accept-Encoding": "gzip;q=0, identity"]))
@@ -41,7 +48,7 @@ import Testing
             ])
         #expect(gzip.body == entry.prepared.gzip)
         // Served again from the snapshot's cache: the same prepared response.
-        #expect(ResolvedPolicyResponse.prepared(Self.snapshot, context: context).0.response === entry.response)
+        #expect(ResolvedPolicyResponse.prepared(snapshot, context: context).0.response === entry.response)
     }
 
     @Test func ifNoneMatchGivesTheCodingsNotModified() {
