@@ -25,7 +25,7 @@ struct TokenCommand: ParsableCommand {
     )
 }
 
-/// `prelude token create --name NAME --scope read|write`.
+/// `prelude token create --name NAME --scope read|replica|write`.
 struct TokenCreateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "create",
@@ -34,14 +34,14 @@ struct TokenCreateCommand: ParsableCommand {
     @Option(help: "A unique name: 1–64 letters, digits, '.', '-', '_'. Recorded as the author of changes.")
     var name: String
 
-    @Option(help: "read (GET only) or write (everything).")
+    @Option(help: "read (GET only), replica (read + forward events: a read replica's token) or write (everything).")
     var scope: String
 
     @OptionGroup var options: DatabaseOptions
 
     func validate() throws {
         guard TokenScope(rawValue: scope) != nil else {
-            throw ValidationError("--scope must be 'read' or 'write', not '\(scope)'")
+            throw ValidationError("--scope must be 'read', 'replica' or 'write', not '\(scope)'")
         }
     }
 

@@ -98,6 +98,28 @@ import Testing
         #expect(count == 1)
     }
 
+    /// Forwarding skips the budgets and the experiment check, so it takes a `replica` (or `write`) token: a `read`
+    /// token follows the feed but cannot add events (migration 0008 admits the scope in the tokens table).
+    @Test func forwardingNeedsTheReplicaScopeAndTheFeedOnlyRead() throws {
+        let server = try AdminServer()
+        let tokens = TokenStore(database: server.service.database)
+        let (_, read) = try tokens.create(name: "dashboard", scope: .read, actor: "test", now: 0)
+        let (_, replica) = try tokens.create(name: "replica-1", scope: .replica, actor: "test", now: 0)
+        let body =
+            #"{"events":[{"id":"s-1","installId":"i-1","type":"primeShown","feature":"camera","occurredAt":1795000000000}]}"#
+        let refused = try server.send("POST", "/v1/admin/apps/demo/events", token: read, body: body)
+        #expect(refused.status == 403)
+        #expect(try server.send("GET", "/v1/admin/changes", token: read).status == 200)
+        #expect(try server.send("GET", "/v1/admin/changes", token: replica).status == 200)
+        #expect(try server.send("POST", "/v1/admin/apps/demo/events", token: replica, body: body).status == 202)
+        // A replica token is not a write token.
+        #expect(try server.send("DELETE", "/v1/admin/apps/demo", token: replica).status == 403)
+        let count = try server.service.database.read { try $0.scalar("SELECT count(*) FROM events", as: Int64.self) }
+        #expect(count == 1)
+        #expect(TokenScope.read < .replica && TokenScope.replica < .write)
+        #expect(TokenScope.replica.allows(.read) && !TokenScope.replica.allows(.write))
+    }
+
     @Test func forwardingIsNotThrottledByTheIngestionBudget() throws {
         // One install may send one batch at once; the replica forwards many installs' batches as one source.
         let server = try AdminServer {

@@ -26,11 +26,11 @@ extension AdminAPI {
         }
     }
 
-    /// `{"name": "...", "scope": "read"|"write"}`; every problem at once, with pointers.
+    /// `{"name": "...", "scope": "read"|"replica"|"write"}`; every problem at once, with pointers.
     static func tokenRequest(_ body: JSONValue) throws(ProblemDetails) -> (String, TokenScope) {
         guard let object = body.objectValue else {
             throw AdminProblem.invalidRequest(
-                "the body must be an object {\"name\": ..., \"scope\": \"read\"|\"write\"}", pointer: "",
+                "the body must be an object {\"name\": ..., \"scope\": \"read\"|\"replica\"|\"write\"}", pointer: "",
                 code: "type.mismatch", status: .unprocessableContent)
         }
         var problems: [FieldProblem] = []
@@ -49,7 +49,9 @@ extension AdminAPI {
         let scope = object["scope"]?.stringValue.flatMap(TokenScope.init(rawValue:))
         if scope == nil {
             problems.append(
-                FieldProblem(pointer: "/scope", code: "value.invalid", detail: "'scope' must be \"read\" or \"write\""))
+                FieldProblem(
+                    pointer: "/scope", code: "value.invalid",
+                    detail: "'scope' must be \"read\", \"replica\" or \"write\""))
         }
         guard problems.isEmpty, let name, let scope else {
             throw ProblemDetails(

@@ -1,15 +1,26 @@
-/// What an admin token may do. `write` implies `read`.
+/// What an admin token may do, each scope including the ones below it: `read` < `replica` < `write`.
 package enum TokenScope: String, Sendable, CaseIterable, Comparable {
-    /// GET on /v1/admin/**.
+    /// GET on /v1/admin/** (and following the change feed).
     case read
+    /// A read replica's token: everything `read` may, and forwarding client events to
+    /// `POST /v1/admin/apps/{app}/events` (docs/security.md, "Token scopes"). Never a policy, token or setting.
+    case replica
     /// Every admin method, including token management.
     case write
 
     /// Whether a token of this scope may do what `required` needs.
     package func allows(_ required: TokenScope) -> Bool { self >= required }
 
-    /// `read` < `write`.
+    /// `read` < `replica` < `write`.
     package static func < (lhs: TokenScope, rhs: TokenScope) -> Bool {
-        lhs == .read && rhs == .write
+        rank(lhs) < rank(rhs)
+    }
+
+    private static func rank(_ scope: TokenScope) -> Int {
+        switch scope {
+        case .read: 0
+        case .replica: 1
+        case .write: 2
+        }
     }
 }

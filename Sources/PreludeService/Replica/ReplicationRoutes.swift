@@ -12,12 +12,12 @@ import PreludeStorage
 #endif
 
 /// What a primary offers its read replicas (docs/scaling.md, "Change feed"), on the admin listener, with a token of
-/// scope `read`:
+/// scope `replica` (the feed alone needs only `read`):
 ///
 /// - `GET /v1/admin/changes?wait=S` with `If-None-Match`: the ``ChangeFeed``, tagged with a strong entity tag of its
 ///   bytes. When the tag still matches, the answer is held until a revision goes live (then 200 at once) or `wait`
 ///   seconds pass (then 304). `wait` is 0–``maxWait``, default 0 (no holding); `If-None-Match: *` is never held.
-/// - `POST /v1/admin/apps/{app}/events`: a replica forwarding its outbox. The batch is parsed by the same decoder as
+/// - `POST /v1/admin/apps/{app}/events` (scope `replica` or `write`): a replica forwarding its outbox. The batch is parsed by the same decoder as
 ///   the public endpoint and stored by the same ingestor, deduplicated on the client event ids; the per-install and
 ///   per-address ingestion budgets are not applied (the replica applied them to the clients), nor the experiment
 ///   check (the replica checked each batch against the revision it served when it accepted it).
@@ -89,7 +89,8 @@ package enum ReplicationRoutes {
             .post, "/v1/admin/apps/{app}/events", options: RouteOptions(maxBodySize: EventBatch.maxBodySize)
         ) { request, completion in
             if let followURL { throw readReplica(primary: followURL) }
-            _ = try authenticator.authorize(request, required: .read)
+            // It skips the budgets and the experiment check: a `read` token must not be able to add events.
+            _ = try authenticator.authorize(request, required: .replica)
             try AdminQuery.check(request, allowed: [])
             try EventRoutes.requireJSON(request)
             let app = request.pathParameters["app"] ?? ""
