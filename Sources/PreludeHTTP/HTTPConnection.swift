@@ -134,9 +134,10 @@ final class HTTPConnection: @unchecked Sendable {
                         requestID = loop.requestIDs.next()
                     }
                 }
-                let decided = loop.core.responder.decide(parsed)
+                let responder = loop.core.responder
+                let decided = responder.decide(parsed)
                 do {
-                    try decoder.beginBody(maxSize: loop.core.responder.maxBodySize(for: decided))
+                    try decoder.beginBody(maxSize: responder.maxBodySize(for: decided))
                 } catch {
                     fail(error)
                     return
@@ -148,6 +149,12 @@ final class HTTPConnection: @unchecked Sendable {
                 if machine.headReceived(expectsContinue: continues, now: loop.now) == .sendContinue {
                     sendInterimContinue()
                     if machine.phase == .closed { return }
+                }
+                // No body (most requests): what the decoder's next call would return, without the round trip.
+                if decoder.takeEmptyBody() {
+                    compactInput()
+                    _ = machine.bodyReceived()
+                    dispatch(head: parsed, decision: decided, body: [])
                 }
             case .body(let body):
                 guard let head, let decision else { preconditionFailure("body without head") }
@@ -224,17 +231,38 @@ final class HTTPConnection: @unchecked Sendable {
 
     private func send(_ handlerResponse: HTTPResponse) {
         guard let head else { preconditionFailure("response without request") }
-        // A prepared response is negotiated here, once, against the request's fields (coding, 304).
-        let response = handlerResponse.negotiated(method: head.method, headers: head.headers)
-        // Status line and handler fields: rendered once per prepared head, else now.
-        let prefix = ResponseEncoder.prefix(response, requestIDHeader: loop.core.requestIDHeader)
+        let core = loop.core
+        // What goes out: status, rendered prefix (status line and handler fields: rendered once per prepared
+        // head, else now) and body. A prepared response is negotiated here, once, against the request's fields
+        // (coding, 304), straight to its prepared head and body.
+        let status: HTTPStatus
+        let prefix: ResponseEncoder.Prefix
+        let body: [UInt8]
+        var logFields = handlerResponse.logFields
+        if let prepared = handlerResponse.prepared {
+            switch prepared.negotiate(method: head.method, headers: head.headers) {
+            case .prepared(let preparedHead, let preparedBody):
+                status = preparedHead.status
+                prefix = ResponseEncoder.prefix(preparedHead, requestIDHeader: core.requestIDHeader)
+                body = preparedBody
+            case .response(let response):
+                status = response.status
+                prefix = ResponseEncoder.prefix(response, requestIDHeader: core.requestIDHeader)
+                body = response.body
+                if logFields.isEmpty { logFields = response.logFields }
+            }
+        } else {
+            status = handlerResponse.status
+            prefix = ResponseEncoder.prefix(handlerResponse, requestIDHeader: core.requestIDHeader)
+            body = handlerResponse.body
+        }
         let interimPending = machine.writingInterim
         // A handler may ask to end the connection with `Connection: close` (e.g. after refusing a client).
         let keepAlive = machine.responseStarted(
             clientKeepsAlive: head.keepAlive, handlerCloses: prefix.handlerCloses, stopping: loop.stopping,
             now: loop.now)
         let plan = ResponseEncoder.plan(
-            status: response.status, isHead: head.method == .head, bodyCount: response.body.count,
+            status: status, isHead: head.method == .head, bodyCount: body.count,
             handlerContentLength: prefix.handlerContentLength)
         if interimPending {
             // The 100 Continue line is still partly unsent: keep its rest in front of the final response.
@@ -244,14 +272,14 @@ final class HTTPConnection: @unchecked Sendable {
         }
         outputOffset = 0
         var idField: (name: String, value: String)?
-        if let name = loop.core.requestIDHeader {
+        if let name = core.requestIDHeader {
             idField = (name, requestID ?? loop.requestIDs.next())
         }
         ResponseEncoder.encodeHead(
-            prefix: prefix, serverLine: loop.core.serverLine, plan: plan, keepAlive: keepAlive,
+            prefix: prefix, serverLine: core.serverLine, plan: plan, keepAlive: keepAlive,
             date: loop.date.headerLine, requestID: idField,
             into: &output)
-        outputBody = plan.sendBody ? response.body : []
+        outputBody = plan.sendBody ? body : []
         outputBodyOffset = 0
         let method = head.method
         let route = handlerRoute
@@ -265,14 +293,14 @@ final class HTTPConnection: @unchecked Sendable {
         handlerRoute = nil
         requestStart = 0
         // Before the write, so a client that has read the response can rely on it being counted and logged.
-        if let observer = loop.core.requestObserver {
+        if let observer = core.requestObserver {
             let now = SystemInfo.monotonicNanoseconds()
             observer(
                 CompletedRequest(
-                    method: method, route: route, status: response.status.code,
+                    method: method, route: route, status: status.code,
                     durationNanoseconds: started == 0 ? 0 : now &- started, bytesSent: bytes,
                     requestID: idField?.value ?? "", remoteAddress: remoteAddress, pathParameters: pathParameters,
-                    logFields: response.logFields))
+                    logFields: logFields))
         }
         _ = flush()
     }

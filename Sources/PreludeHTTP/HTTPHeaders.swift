@@ -79,6 +79,14 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
         return true
     }
 
+    /// One bit of 64 chosen by a field name's length and its first and last bytes, ASCII case-insensitive: equal
+    /// names (``namesEqual(_:_:)``) have the same bit, so a set of them rules names out with one AND.
+    static func nameSignature(_ name: String) -> UInt64 {
+        let utf8 = name.utf8
+        guard let first = utf8.first, let last = utf8.last else { return 1 }
+        return 1 << UInt64((utf8.count &* 7 &+ Int(lowered(first)) &* 3 &+ Int(lowered(last))) & 63)
+    }
+
     @inline(__always) private static func lowered(_ b: UInt8) -> UInt8 { (b >= 65 && b <= 90) ? b | 0x20 : b }
 
     private static func equalIgnoringASCIICase(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool

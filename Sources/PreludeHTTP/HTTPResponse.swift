@@ -49,15 +49,6 @@ public struct HTTPResponse: Sendable {
         HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: body)
     }
 
-    /// What the engine sends for a request with `method` and `headers`: the negotiated prepared response, or
-    /// this one.
-    package func negotiated(method: HTTPMethod, headers: HTTPHeaders) -> HTTPResponse {
-        guard let prepared else { return self }
-        var answer = prepared.response(method: method, headers: headers)
-        if !logFields.isEmpty { answer.logFields = logFields }
-        return answer
-    }
-
     private mutating func dropPrepared() {
         head = nil
         prepared = nil

@@ -10,11 +10,22 @@ public final class PreparedHead: Sendable {
     public let headers: HTTPHeaders
     /// The status line and the field lines, rendered.
     package let rendered: ResponseEncoder.Prefix
+    /// ``HTTPHeaders/nameSignature(_:)`` of every field name, or-ed: a name whose bit is not set is not among
+    /// the fields (the engine asks for its request-id field on every response, without walking the fields).
+    package let nameSignatures: UInt64
 
     /// Renders `status` and `headers` once.
     public init(status: HTTPStatus = .ok, headers: HTTPHeaders) {
         self.status = status
         self.headers = headers
         rendered = ResponseEncoder.prefix(status: status, headers: headers)
+        var signatures: UInt64 = 0
+        for field in headers { signatures |= HTTPHeaders.nameSignature(field.name) }
+        nameSignatures = signatures
+    }
+
+    /// True when a field is named `name` (ASCII case-insensitive).
+    package func hasField(named name: String) -> Bool {
+        nameSignatures & HTTPHeaders.nameSignature(name) != 0 && headers.contains(name)
     }
 }

@@ -19,6 +19,17 @@ public final class PreparedResponse: Sendable {
         let etag: ETag
         let ok: HTTPResponse
         let notModified: HTTPResponse
+        let okHead: PreparedHead
+        let notModifiedHead: PreparedHead
+        let body: [UInt8]
+    }
+
+    /// What the engine sends for a request: a prepared head with its body, or (412) a response.
+    package enum Negotiated {
+        /// The coding's 200 (with its body) or 304 (with none).
+        case prepared(PreparedHead, body: [UInt8])
+        /// Any other answer.
+        case response(HTTPResponse)
     }
 
     /// Prepares `representations` served as `contentType`, with `headers` (for example `Cache-Control`) on
@@ -41,9 +52,11 @@ public final class PreparedResponse: Sendable {
             fields.add("Content-Type", contentType)
             if gzip { fields.add("Content-Encoding", "gzip") }
             fields.add("Vary", vary)
+            let okHead = PreparedHead(status: .ok, headers: fields)
+            let notModifiedHead = PreparedHead(status: .notModified, headers: notModified)
             return Variant(
-                etag: etag, ok: HTTPResponse(head: PreparedHead(status: .ok, headers: fields), body: body),
-                notModified: HTTPResponse(head: PreparedHead(status: .notModified, headers: notModified)))
+                etag: etag, ok: HTTPResponse(head: okHead, body: body), notModified: HTTPResponse(head: notModifiedHead),
+                okHead: okHead, notModifiedHead: notModifiedHead, body: body)
         }
         identity = variant(body: representations.identity, etag: representations.identityETag, gzip: false)
         gzip = variant(body: representations.gzip, etag: representations.gzipETag, gzip: true)
@@ -60,11 +73,31 @@ public final class PreparedResponse: Sendable {
     /// The answer to a request with `method` and `headers`: the coding's 200, its 304 when `If-None-Match`
     /// matches on GET or HEAD, or 412 when it matches on another method (RFC 9110 §13.1.2).
     package func response(method: HTTPMethod, headers: HTTPHeaders) -> HTTPResponse {
-        let variant = AcceptEncoding.prefersGzip(headers.combinedValue(for: "Accept-Encoding")) ? gzip : identity
-        guard let ifNoneMatch = headers.combinedValue(for: "If-None-Match"),
-            variant.etag.matchesIfNoneMatch(ifNoneMatch)
-        else { return variant.ok }
-        if method == .get || method == .head { return variant.notModified }
-        return ProblemDetails(status: .preconditionFailed, detail: "the resource matches If-None-Match").response()
+        let variant = choose(headers)
+        guard Self.ifNoneMatch(headers, matches: variant.etag) else { return variant.ok }
+        return method == .get || method == .head ? variant.notModified : Self.preconditionFailed()
+    }
+
+    /// ``response(method:headers:)`` as the engine uses it: the chosen head and body, without a response value.
+    package func negotiate(method: HTTPMethod, headers: HTTPHeaders) -> Negotiated {
+        let variant = choose(headers)
+        guard Self.ifNoneMatch(headers, matches: variant.etag) else { return .prepared(variant.okHead, body: variant.body) }
+        if method == .get || method == .head { return .prepared(variant.notModifiedHead, body: []) }
+        return .response(Self.preconditionFailed())
+    }
+
+    /// The coding's variant: gzip when `Accept-Encoding` prefers it (RFC 9110 §12.5.3).
+    private func choose(_ headers: HTTPHeaders) -> Variant {
+        AcceptEncoding.prefersGzip(headers.combinedValue(for: "Accept-Encoding")) ? gzip : identity
+    }
+
+    /// Whether `If-None-Match` is present and matches `etag` (RFC 9110 §13.1.2).
+    private static func ifNoneMatch(_ headers: HTTPHeaders, matches etag: ETag) -> Bool {
+        guard let value = headers.combinedValue(for: "If-None-Match") else { return false }
+        return etag.matchesIfNoneMatch(value)
+    }
+
+    private static func preconditionFailed() -> HTTPResponse {
+        ProblemDetails(status: .preconditionFailed, detail: "the resource matches If-None-Match").response()
     }
 }

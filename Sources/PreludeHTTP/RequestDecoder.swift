@@ -61,6 +61,14 @@ package struct RequestDecoder: Sendable {
         }
     }
 
+    /// After ``beginBody(maxSize:)`` for a head without a body: true, and the decoder is ready for the next head
+    /// (what the next call to ``next(_:)`` would do, returning an empty body); false when there is a body to read.
+    package mutating func takeEmptyBody() -> Bool {
+        guard case .length(0) = state else { return false }
+        state = .head
+        return true
+    }
+
     /// Decodes as much as the bytes allow. `consumed` bytes must be dropped by the caller.
     package mutating func next(_ bytes: UnsafeBufferPointer<UInt8>) throws(HTTPParseError) -> (Event, consumed: Int) {
         switch state {

@@ -82,10 +82,16 @@ package enum ResponseEncoder {
     /// The rendered prefix of `response`: its ``PreparedHead``'s when it has one (and that head holds no field
     /// named `requestIDHeader`, which must be left out), else rendered now.
     package static func prefix(_ response: HTTPResponse, requestIDHeader: String?) -> Prefix {
-        if let head = response.head, requestIDHeader.map({ !head.headers.contains($0) }) ?? true {
-            return head.rendered
-        }
+        if let head = response.head { return prefix(head, requestIDHeader: requestIDHeader) }
         return prefix(status: response.status, headers: response.headers, requestIDHeader: requestIDHeader)
+    }
+
+    /// The rendered prefix of `head`, or rendered again without its field named `requestIDHeader` if it has one.
+    package static func prefix(_ head: PreparedHead, requestIDHeader: String?) -> Prefix {
+        if let requestIDHeader, head.hasField(named: requestIDHeader) {
+            return prefix(status: head.status, headers: head.headers, requestIDHeader: requestIDHeader)
+        }
+        return head.rendered
     }
 
     /// The `Server` field line the engine adds for a server named `serverName`.

@@ -33,19 +33,54 @@ public struct RouteOptions: Sendable {
 /// e.g. `/v1/apps/{app}/policy`. Literal segments win over captures.
 public struct Router: Sendable {
     /// A registered route.
+    ///
+    /// One reference to shared, immutable storage: copying a route (into a match, a decision, a request's
+    /// dispatch) retains one object instead of each of its strings and closures.
     public struct Route: Sendable {
+        private let storage: Storage
+
         /// The method this route answers.
-        public let method: HTTPMethod
+        public var method: HTTPMethod { storage.method }
         /// The pattern as registered, also used as the route label in logs and metrics.
-        public let pattern: String
+        public var pattern: String { storage.pattern }
         /// Per-route settings.
-        public let options: RouteOptions
+        public var options: RouteOptions { storage.options }
         /// The handler. For a deferred route, a synchronous adapter that waits for its completion (for tests and
         /// callers outside the engine; the engine itself calls `deferredHandler` and does not wait).
-        public let handler: HTTPHandler
+        public var handler: HTTPHandler { storage.handler }
         /// The deferred handler, for routes added with ``Router/addDeferred(_:_:options:_:)``.
-        public let deferredHandler: HTTPDeferredHandler?
-        let segments: [Segment]
+        public var deferredHandler: HTTPDeferredHandler? { storage.deferredHandler }
+        var segments: [Segment] { storage.segments }
+
+        init(
+            method: HTTPMethod, pattern: String, options: RouteOptions, handler: @escaping HTTPHandler,
+            deferredHandler: HTTPDeferredHandler?, segments: [Segment]
+        ) {
+            storage = Storage(
+                method: method, pattern: pattern, options: options, handler: handler,
+                deferredHandler: deferredHandler, segments: segments)
+        }
+
+        private final class Storage: Sendable {
+            let method: HTTPMethod
+            let pattern: String
+            let options: RouteOptions
+            let handler: HTTPHandler
+            let deferredHandler: HTTPDeferredHandler?
+            let segments: [Segment]
+
+            init(
+                method: HTTPMethod, pattern: String, options: RouteOptions, handler: @escaping HTTPHandler,
+                deferredHandler: HTTPDeferredHandler?, segments: [Segment]
+            ) {
+                self.method = method
+                self.pattern = pattern
+                self.options = options
+                self.handler = handler
+                self.deferredHandler = deferredHandler
+                self.segments = segments
+            }
+        }
     }
 
     enum Segment: Sendable, Equatable {
@@ -65,40 +100,44 @@ public struct Router: Sendable {
 
     /// The registered routes, in registration order.
     public private(set) var routes: [Route] = []
-    /// Routes made only of literal segments, by canonical path (`/a/b`): the common case is found with one
-    /// hash lookup instead of splitting the path into an array of segments.
-    private var literalRoutes: [String: [Route]] = [:]
-    /// What matching needs of each route, in `routes` order, with literal segments as UTF-8: a path is matched on
-    /// its bytes in place, without copying `Route` values (handler and strings retained and released per route
-    /// tried) or splitting the path into new strings.
+
+    // What matching needs, as flat tables of plain values (no reference is retained or released while a path is
+    // matched): a route can only match a path with as many segments as it has, so routes are grouped by segment
+    // count (`buckets[n]` is the range of `matchers` with n segments, in registration order), and each matcher's
+    // segments are a run of `segmentTable`, whose literals are runs of `literalBytes`.
+
+    /// The distinct methods of the routes, in order of first registration; matchers refer to them by index.
+    private var methods: [HTTPMethod] = []
+    /// Matchers sorted by segment count, registration order within a count.
     private var matchers: [Matcher] = []
+    /// Per segment count, the range of `matchers` with that many segments.
+    private var buckets: [Range<Int>] = []
+    /// Every route's segments, one run per route.
+    private var segmentTable: [SegmentEntry] = []
+    /// The UTF-8 of every literal segment.
+    private var literalBytes: [UInt8] = []
+    /// Per entry of `segmentTable`, the literal's text or the capture's name (for String equality and parameters).
+    private var segmentTexts: [String] = []
 
     private struct Matcher: Sendable {
-        let method: HTTPMethod
-        /// Per segment, the literal (nil for a capture).
-        let literals: [Literal?]
+        /// Index in `routes`.
+        let route: Int
+        /// Index in `methods`.
+        let method: Int
+        /// The route's run in `segmentTable`.
+        let firstSegment: Int
         let literalCount: Int
+        let captureCount: Int
     }
 
-    /// A literal segment. Bytes decide for ASCII on both sides; otherwise `String` equality (canonical
-    /// equivalence: "e" + combining acute equals "é", and the Kelvin sign equals "K") decides, as it always has.
-    private final class Literal: Sendable {
-        let text: String
-        let utf8: [UInt8]
+    /// A literal segment (its bytes in `literalBytes`) or a capture (`isCapture`). Bytes decide for ASCII on both
+    /// sides; otherwise `String` equality (canonical equivalence: "e" + combining acute equals "é", and the Kelvin
+    /// sign equals "K") decides, as it always has.
+    private struct SegmentEntry: Sendable {
+        let isCapture: Bool
         let isASCII: Bool
-
-        init(_ text: String) {
-            self.text = text
-            utf8 = Array(text.utf8)
-            isASCII = utf8.allSatisfy { $0 < 0x80 }
-        }
-
-        func equals(_ part: UnsafeBufferPointer<UInt8>, partIsASCII: Bool) -> Bool {
-            guard isASCII && partIsASCII else { return text == String(decoding: part, as: UTF8.self) }
-            guard utf8.count == part.count else { return false }
-            for index in 0..<part.count where utf8[index] != part[index] { return false }
-            return true
-        }
+        let start: Int
+        let count: Int
     }
 
     /// Creates an empty router.
@@ -144,34 +183,67 @@ public struct Router: Sendable {
         }
         precondition(
             !routes.contains { $0.method == method && $0.segments == segments }, "duplicate route \(method) \(pattern)")
-        let route = Route(
-            method: method, pattern: pattern, options: options, handler: handler, deferredHandler: deferredHandler,
-            segments: segments)
-        routes.append(route)
-        let literals = segments.map { segment -> Literal? in
-            if case .literal(let text) = segment { Literal(text) } else { nil }
-        }
-        matchers.append(
-            Matcher(method: method, literals: literals, literalCount: literals.count { $0 != nil }))
-        if segments.allSatisfy({ if case .literal = $0 { true } else { false } }) {
-            let path = "/" + segments.map { if case .literal(let s) = $0 { s } else { "" } }.joined(separator: "/")
-            literalRoutes[path, default: []].append(route)
+        routes.append(
+            Route(
+                method: method, pattern: pattern, options: options, handler: handler, deferredHandler: deferredHandler,
+                segments: segments))
+        rebuildTables()
+    }
+
+    /// Rebuilds the matching tables from `routes` (registration happens once, at startup).
+    private mutating func rebuildTables() {
+        methods = []
+        matchers = []
+        buckets = []
+        segmentTable = []
+        literalBytes = []
+        segmentTexts = []
+        let longest = routes.map(\.segments.count).max() ?? 0
+        for count in 0...longest {
+            let first = matchers.count
+            for (index, route) in routes.enumerated() where route.segments.count == count {
+                let methodIndex: Int
+                if let known = methods.firstIndex(of: route.method) {
+                    methodIndex = known
+                } else {
+                    methodIndex = methods.count
+                    methods.append(route.method)
+                }
+                let firstSegment = segmentTable.count
+                var literals = 0
+                for segment in route.segments {
+                    switch segment {
+                    case .literal(let text):
+                        let utf8 = Array(text.utf8)
+                        segmentTable.append(
+                            SegmentEntry(
+                                isCapture: false, isASCII: utf8.allSatisfy { $0 < 0x80 }, start: literalBytes.count,
+                                count: utf8.count))
+                        literalBytes.append(contentsOf: utf8)
+                        segmentTexts.append(text)
+                        literals += 1
+                    case .capture(let name):
+                        segmentTable.append(SegmentEntry(isCapture: true, isASCII: true, start: 0, count: 0))
+                        segmentTexts.append(name)
+                    }
+                }
+                matchers.append(
+                    Matcher(
+                        route: index, method: methodIndex, firstSegment: firstSegment, literalCount: literals,
+                        captureCount: count - literals))
+            }
+            buckets.append(first..<matchers.count)
         }
     }
 
     /// Finds the route for a method and decoded path. HEAD falls back to GET.
     public func match(method: HTTPMethod, path: String) -> Match {
-        // Fast path: a canonical path (no empty segment) with a literal route for exactly this method. Such a
-        // route has the most literal segments possible and is unique per method, so the full scan would pick it.
-        if Self.isCanonical(path), let candidates = literalRoutes[path] {
-            for route in candidates where route.method == method { return .found(route, parameters: [:]) }
-        }
         var path = path
         return path.withUTF8 { match(method: method, bytes: $0) }
     }
 
-    /// The scan over every route, on the path's UTF-8 bytes. Segments are the non-empty runs between slashes
-    /// (a `/` byte never occurs inside a multi-byte UTF-8 character).
+    /// The scan over the routes with as many segments as the path, on the path's UTF-8 bytes. Segments are the
+    /// non-empty runs between slashes (a `/` byte never occurs inside a multi-byte UTF-8 character).
     private func match(method: HTTPMethod, bytes: UnsafeBufferPointer<UInt8>) -> Match {
         var count = 0
         var isASCII = true
@@ -181,6 +253,16 @@ public struct Router: Sendable {
             if byte != UInt8(ascii: "/") && previous == UInt8(ascii: "/") { count += 1 }
             previous = byte
         }
+        guard count < buckets.count, !buckets[count].isEmpty else { return .notFound }
+        // The request's method as an index into `methods` (-1: no route has it), and GET's for the HEAD fallback.
+        var exact = -1
+        var fallback = -1
+        let isHead = method == .head
+        for index in 0..<methods.count {
+            if methods[index] == method { exact = index }
+            if isHead && methods[index] == .get { fallback = index }
+        }
+        let bucket = buckets[count]
         return withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: count) { parts -> Match in
             var filled = 0
             var start = -1
@@ -197,68 +279,71 @@ public struct Router: Sendable {
             }
             // Range<Int> is trivial: nothing to deinitialize when the allocation goes.
 
-            func binds(_ matcher: Matcher) -> Bool {
-                guard matcher.literals.count == count else { return false }
-                for (offset, literal) in matcher.literals.enumerated() {
-                    if let literal,
-                        !literal.equals(UnsafeBufferPointer(rebasing: bytes[parts[offset]]), partIsASCII: isASCII)
-                    {
-                        return false
+            return segmentTable.withUnsafeBufferPointer { table in
+                literalBytes.withUnsafeBufferPointer { literals in
+                    func binds(_ matcher: Matcher) -> Bool {
+                        for offset in 0..<count {
+                            let entry = table[matcher.firstSegment + offset]
+                            if entry.isCapture { continue }
+                            let part = parts[offset]
+                            if entry.isASCII && isASCII {
+                                guard entry.count == part.count else { return false }
+                                var index = 0
+                                while index < entry.count {
+                                    if literals[entry.start + index] != bytes[part.lowerBound + index] { return false }
+                                    index += 1
+                                }
+                            } else if segmentTexts[matcher.firstSegment + offset]
+                                != String(decoding: UnsafeBufferPointer(rebasing: bytes[part]), as: UTF8.self)
+                            {
+                                return false
+                            }
+                        }
+                        return true
                     }
-                }
-                return true
-            }
 
-            var best: (index: Int, literals: Int)?
-            for index in matchers.indices {
-                let matcher = matchers[index]
-                guard binds(matcher) else { continue }
-                guard matcher.method == method || (method == .head && matcher.method == .get) else { continue }
-                // Prefer the exact method over the HEAD→GET fallback, then more literal segments.
-                if let current = best {
-                    let currentExact = matchers[current.index].method == method
-                    let candidateExact = matcher.method == method
-                    if currentExact && !candidateExact { continue }
-                    if currentExact == candidateExact && current.literals >= matcher.literalCount { continue }
-                }
-                best = (index, matcher.literalCount)
-            }
-            if let best {
-                var parameters: [String: String] = [:]
-                for (offset, segment) in routes[best.index].segments.enumerated() {
-                    if case .capture(let name) = segment {
-                        parameters[name] = String(
-                            decoding: UnsafeBufferPointer(rebasing: bytes[parts[offset]]), as: UTF8.self)
+                    var best = -1
+                    var bestExact = false
+                    var bestLiterals = 0
+                    for index in bucket {
+                        let matcher = matchers[index]
+                        let candidateExact = matcher.method == exact
+                        guard candidateExact || matcher.method == fallback else { continue }
+                        // Prefer the exact method over the HEAD→GET fallback, then more literal segments, then the
+                        // first registered.
+                        if best >= 0 {
+                            if bestExact && !candidateExact { continue }
+                            if bestExact == candidateExact && bestLiterals >= matcher.literalCount { continue }
+                        }
+                        guard binds(matcher) else { continue }
+                        best = index
+                        bestExact = candidateExact
+                        bestLiterals = matcher.literalCount
                     }
+                    if best >= 0 {
+                        let matcher = matchers[best]
+                        var parameters: [String: String] = [:]
+                        if matcher.captureCount > 0 {
+                            parameters.reserveCapacity(matcher.captureCount)
+                            for offset in 0..<count where table[matcher.firstSegment + offset].isCapture {
+                                parameters[segmentTexts[matcher.firstSegment + offset]] = String(
+                                    decoding: UnsafeBufferPointer(rebasing: bytes[parts[offset]]), as: UTF8.self)
+                            }
+                        }
+                        return .found(routes[matcher.route], parameters: parameters)
+                    }
+                    // No route for this method: which methods the path has, in registration order (for 405's Allow).
+                    var allowed: [HTTPMethod] = []
+                    for index in bucket where binds(matchers[index]) {
+                        let method = methods[matchers[index].method]
+                        if !allowed.contains(method) { allowed.append(method) }
+                    }
+                    if allowed.isEmpty { return .notFound }
+                    if allowed.contains(.get) && !allowed.contains(.head) { allowed.append(.head) }
+                    return .methodNotAllowed(allowed: allowed)
                 }
-                return .found(routes[best.index], parameters: parameters)
             }
-            // No route for this method: which methods the path has, in registration order (for 405's Allow).
-            var allowed: [HTTPMethod] = []
-            for matcher in matchers where binds(matcher) && !allowed.contains(matcher.method) {
-                allowed.append(matcher.method)
-            }
-            if allowed.isEmpty { return .notFound }
-            if allowed.contains(.get) && !allowed.contains(.head) { allowed.append(.head) }
-            return .methodNotAllowed(allowed: allowed)
         }
-    }
-
-    /// `/` or `/seg/seg` without empty segments: what `split` followed by joining would give back unchanged.
-    private static func isCanonical(_ path: String) -> Bool {
-        var previousSlash = false
-        var first = true
-        for b in path.utf8 {
-            let slash = b == UInt8(ascii: "/")
-            if first {
-                guard slash else { return false }
-                first = false
-            } else if slash && previousSlash {
-                return false
-            }
-            previousSlash = slash
-        }
-        return !first && (!previousSlash || path.utf8.count == 1)
     }
 
     private static func split(_ path: String) -> [String] {
