@@ -27,7 +27,10 @@ final class HTTPConnection: @unchecked Sendable {
     private var decoder: RequestDecoder
     private var input: [UInt8] = []
     private var inputStart = 0
-    private var head: RequestHead?
+    /// A head whose body is still being read.
+    private var pendingHead: RequestHead?
+    /// What the response to the current request needs of it; nil between exchanges.
+    private var exchange: Exchange?
     private var decision: Responder.Decision?
 
     private var output: [UInt8] = []
@@ -43,6 +46,14 @@ final class HTTPConnection: @unchecked Sendable {
     private var requestID: String?
     /// The pattern of the route whose handler produced the response; nil for the engine's own answers.
     private var handlerRoute: String?
+
+    /// The request facts the response depends on (negotiation, HEAD, persistence), kept apart from the head so
+    /// that the head itself is handed to the handler without being stored and copied again.
+    private struct Exchange {
+        var method: HTTPMethod
+        var keepAlive: Bool
+        var headers: HTTPHeaders
+    }
 
     init(fd: Int32, remoteAddress: String, loop: EventLoop) {
         self.fd = fd
@@ -134,15 +145,14 @@ final class HTTPConnection: @unchecked Sendable {
                         requestID = loop.requestIDs.next()
                     }
                 }
-                let responder = loop.core.responder
-                let decided = responder.decide(parsed)
+                let decided = loop.core.responder.decide(parsed)
                 do {
-                    try decoder.beginBody(maxSize: responder.maxBodySize(for: decided))
+                    try decoder.beginBody(maxSize: loop.core.responder.maxBodySize(for: decided))
                 } catch {
                     fail(error)
                     return
                 }
-                head = parsed
+                exchange = Exchange(method: parsed.method, keepAlive: parsed.keepAlive, headers: parsed.headers)
                 decision = decided
                 // RFC 9110 §10.1.1: send 100 Continue before reading the body, unless some of it is already here.
                 let continues = parsed.expectsContinue && inputStart == input.count
@@ -155,9 +165,12 @@ final class HTTPConnection: @unchecked Sendable {
                     compactInput()
                     _ = machine.bodyReceived()
                     dispatch(head: parsed, decision: decided, body: [])
+                } else {
+                    pendingHead = parsed
                 }
             case .body(let body):
-                guard let head, let decision else { preconditionFailure("body without head") }
+                guard let head = pendingHead, let decision else { preconditionFailure("body without head") }
+                pendingHead = nil
                 compactInput()
                 _ = machine.bodyReceived()
                 dispatch(head: head, decision: decision, body: body)
@@ -230,7 +243,7 @@ final class HTTPConnection: @unchecked Sendable {
     // MARK: Writing
 
     private func send(_ handlerResponse: HTTPResponse) {
-        guard let head else { preconditionFailure("response without request") }
+        guard let head = exchange else { preconditionFailure("response without request") }
         let core = loop.core
         // What goes out: status, rendered prefix (status line and handler fields: rendered once per prepared
         // head, else now) and body. A prepared response is negotiated here, once, against the request's fields
@@ -287,7 +300,7 @@ final class HTTPConnection: @unchecked Sendable {
         let bytes = output.count + outputBody.count
         var pathParameters: [String: String] = [:]
         if case .route(_, let parameters)? = decision { pathParameters = parameters }
-        self.head = nil
+        exchange = nil
         self.decision = nil
         requestID = nil
         handlerRoute = nil
@@ -387,12 +400,9 @@ final class HTTPConnection: @unchecked Sendable {
 
     /// Answers a protocol error and closes (reference policy: never resynchronise after a framing error).
     private func fail(_ error: HTTPParseError) {
-        if head == nil {
+        if exchange == nil {
             // Errors in the head: the response still needs a request context for the encoder.
-            head = RequestHead(
-                method: .get, path: "/", rawQuery: "", query: [], isAsterisk: false, minorVersion: 1,
-                headers: HTTPHeaders(),
-                framing: .none, keepAlive: false, expectsContinue: false)
+            exchange = Exchange(method: .get, keepAlive: false, headers: HTTPHeaders())
         }
         // The id the answer will carry, drawn now so the event's log line names it too.
         if requestID == nil, loop.core.requestIDHeader != nil { requestID = loop.requestIDs.next() }
@@ -411,7 +421,8 @@ final class HTTPConnection: @unchecked Sendable {
         case .close:
             close()
         case .sendRequestTimeout:
-            head = nil
+            exchange = nil
+            pendingHead = nil
             fail(HTTPParseError(.requestTimeout, "the request was not received in time"))
         default:
             break

@@ -3,12 +3,16 @@ package enum PercentDecoding {
     /// Decodes `%XX` escapes (and `+` as space when asked). Nil when an escape is malformed,
     /// decodes to NUL, or the result is not valid UTF-8.
     package static func decode(_ bytes: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool) -> String? {
-        var needsWork = false
-        for b in bytes where b == UInt8(ascii: "%") || (plusAsSpace && b == UInt8(ascii: "+")) {
-            needsWork = true
-            break
+        // One pass finds both whether there is an escape and whether the bytes are ASCII (taken as they are).
+        var ascii = true
+        for b in bytes {
+            if b == UInt8(ascii: "%") || (plusAsSpace && b == UInt8(ascii: "+")) { return decodeEscapes(bytes, plusAsSpace) }
+            if b >= 0x80 { ascii = false }
         }
-        if !needsWork { return validUTF8(bytes) }
+        return ascii ? String(decoding: bytes, as: UTF8.self) : String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func decodeEscapes(_ bytes: UnsafeBufferPointer<UInt8>, _ plusAsSpace: Bool) -> String? {
         var out = [UInt8]()
         out.reserveCapacity(bytes.count)
         var i = 0
@@ -55,28 +59,48 @@ package enum PercentDecoding {
         var separators = 0
         for byte in bytes where byte == UInt8(ascii: "&") { separators += 1 }
         result.reserveCapacity(separators + 1)
+        // One pass: each piece's `=` and whether its name or value needs decoding (an escape, `+`, or a byte that
+        // is not ASCII); plain ASCII, nearly every query, is taken as it is.
         var start = 0
+        var equals = -1
+        var nameNeedsWork = false
+        var valueNeedsWork = false
         var i = 0
-        while i <= bytes.count {
-            if i == bytes.count || bytes[i] == UInt8(ascii: "&") {
+        let count = bytes.count
+        while true {
+            let byte = i < count ? bytes[i] : UInt8(ascii: "&")
+            if byte == UInt8(ascii: "&") {
                 if i > start {
-                    let piece = UnsafeBufferPointer(rebasing: bytes[start..<i])
-                    var eq = piece.count
-                    for j in 0..<piece.count where piece[j] == UInt8(ascii: "=") {
-                        eq = j
-                        break
+                    let nameEnd = equals >= 0 ? equals : i
+                    let nameBytes = UnsafeBufferPointer(rebasing: bytes[start..<nameEnd])
+                    let name: String
+                    if nameNeedsWork {
+                        guard let decoded = decode(nameBytes, plusAsSpace: true) else { return nil }
+                        name = decoded
+                    } else {
+                        name = String(decoding: nameBytes, as: UTF8.self)
                     }
-                    guard let name = decode(UnsafeBufferPointer(rebasing: piece[0..<eq]), plusAsSpace: true) else {
-                        return nil
+                    var value = ""
+                    if equals >= 0 {
+                        let valueBytes = UnsafeBufferPointer(rebasing: bytes[(equals + 1)..<i])
+                        if valueNeedsWork {
+                            guard let decoded = decode(valueBytes, plusAsSpace: true) else { return nil }
+                            value = decoded
+                        } else {
+                            value = String(decoding: valueBytes, as: UTF8.self)
+                        }
                     }
-                    let valueBytes =
-                        eq < piece.count
-                        ? UnsafeBufferPointer(rebasing: piece[(eq + 1)...])
-                        : UnsafeBufferPointer(rebasing: piece[0..<0])
-                    guard let value = decode(valueBytes, plusAsSpace: true) else { return nil }
                     result.append((name: name, value: value))
                 }
+                if i >= count { break }
                 start = i + 1
+                equals = -1
+                nameNeedsWork = false
+                valueNeedsWork = false
+            } else if byte == UInt8(ascii: "=") && equals < 0 {
+                equals = i
+            } else if byte == UInt8(ascii: "%") || byte == UInt8(ascii: "+") || byte >= 0x80 {
+                if equals < 0 { nameNeedsWork = true } else { valueNeedsWork = true }
             }
             i += 1
         }

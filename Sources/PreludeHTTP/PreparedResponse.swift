@@ -14,14 +14,23 @@ public final class PreparedResponse: Sendable {
     private let identity: Variant
     private let gzip: Variant
 
-    /// One coding's answers.
-    private struct Variant: Sendable {
+    /// One coding's answers (a class: choosing one per request retains one reference, not each field).
+    private final class Variant: Sendable {
         let etag: ETag
         let ok: HTTPResponse
         let notModified: HTTPResponse
         let okHead: PreparedHead
         let notModifiedHead: PreparedHead
         let body: [UInt8]
+
+        init(etag: ETag, okHead: PreparedHead, notModifiedHead: PreparedHead, body: [UInt8]) {
+            self.etag = etag
+            ok = HTTPResponse(head: okHead, body: body)
+            notModified = HTTPResponse(head: notModifiedHead)
+            self.okHead = okHead
+            self.notModifiedHead = notModifiedHead
+            self.body = body
+        }
     }
 
     /// What the engine sends for a request: a prepared head with its body, or (412) a response.
@@ -54,9 +63,7 @@ public final class PreparedResponse: Sendable {
             fields.add("Vary", vary)
             let okHead = PreparedHead(status: .ok, headers: fields)
             let notModifiedHead = PreparedHead(status: .notModified, headers: notModified)
-            return Variant(
-                etag: etag, ok: HTTPResponse(head: okHead, body: body), notModified: HTTPResponse(head: notModifiedHead),
-                okHead: okHead, notModifiedHead: notModifiedHead, body: body)
+            return Variant(etag: etag, okHead: okHead, notModifiedHead: notModifiedHead, body: body)
         }
         identity = variant(body: representations.identity, etag: representations.identityETag, gzip: false)
         gzip = variant(body: representations.gzip, etag: representations.gzipETag, gzip: true)

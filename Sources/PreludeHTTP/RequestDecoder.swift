@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// An incremental HTTP/1.1 request decoder (RFC 9112): head first, then the body, one request at a time.
 ///
 /// The caller owns the bytes. It passes every unconsumed byte on each call and drops the `consumed`
@@ -93,10 +97,11 @@ package struct RequestDecoder: Sendable {
         var i = scanned
         let count = bytes.count
         while i < count {
-            if bytes[i] != ByteClass.lf {
-                i += 1
-                continue
+            guard let lf = Self.findLF(bytes, from: i) else {
+                i = count
+                break
             }
+            i = lf
             // Size limits first, with the same arithmetic as the checks on an incomplete line below: the answer
             // must not depend on whether the line's end arrived in the same read (found by the fuzzer).
             try checkLimits(lineBytes: i - lineStart, headerBytes: i + 1 - requestLineEnd)
@@ -189,7 +194,7 @@ package struct RequestDecoder: Sendable {
         }
 
         let framing = try fields.framing(minor: requestLine.minor)
-        let target = try parseTarget(requestLine.target, method: requestLine.method)
+        let target = try parseTarget(requestLine)
         let method = HTTPMethod(rawValue: String(decoding: requestLine.method, as: UTF8.self))
         // RFC 9112 §9.3: HTTP/1.1 defaults to persistent; HTTP/1.0 only with keep-alive.
         let minor = requestLine.minor
@@ -206,6 +211,10 @@ package struct RequestDecoder: Sendable {
         var target: UnsafeBufferPointer<UInt8>
         /// 0 for HTTP/1.0, 1 for HTTP/1.1.
         var minor: Int
+        /// The offset of the target's first `?`, or its length.
+        var queryStart: Int
+        /// The target holds a `#`.
+        var hasFragment: Bool
     }
 
     /// Step 1: the request line (without its CRLF).
@@ -219,10 +228,27 @@ package struct RequestDecoder: Sendable {
             break
         }
         guard firstSpace > 0 else { throw .bad("malformed request line") }
+        // One pass over the target: its end, whether every byte is allowed, its first `?` and any `#` (the checks
+        // themselves keep their order below).
         var secondSpace = -1
-        for i in (firstSpace + 1)..<requestLine.count where requestLine[i] == ByteClass.sp {
-            secondSpace = i
-            break
+        var targetIsValid = true
+        var question = -1
+        var hasFragment = false
+        var i = firstSpace + 1
+        while i < requestLine.count {
+            let b = requestLine[i]
+            if b == ByteClass.sp {
+                secondSpace = i
+                break
+            }
+            if !ByteClass.isTargetByte(b) {
+                targetIsValid = false
+            } else if b == UInt8(ascii: "?") {
+                if question < 0 { question = i - firstSpace - 1 }
+            } else if b == UInt8(ascii: "#") {
+                hasFragment = true
+            }
+            i += 1
         }
         guard secondSpace > firstSpace + 1 else { throw .bad("malformed request line") }
         let methodBytes = UnsafeBufferPointer(rebasing: requestLine[0..<firstSpace])
@@ -232,7 +258,7 @@ package struct RequestDecoder: Sendable {
         // RFC 9110 §9.1: the method is a token.
         for b in methodBytes where !ByteClass.isTchar(b) { throw .bad("invalid method") }
         // RFC 9112 §3.2: the target has no whitespace or control characters.
-        for b in target where !ByteClass.isTargetByte(b) { throw .bad("invalid character in request target") }
+        guard targetIsValid else { throw .bad("invalid character in request target") }
 
         // RFC 9112 §2.3: HTTP-version = "HTTP/" DIGIT "." DIGIT; other versions → 505 (RFC 9110 §15.6.6).
         guard version.count == 8, version[0] == UInt8(ascii: "H"), version[1] == UInt8(ascii: "T"),
@@ -242,7 +268,9 @@ package struct RequestDecoder: Sendable {
         guard version[5] == UInt8(ascii: "1"), version[7] == UInt8(ascii: "0") || version[7] == UInt8(ascii: "1") else {
             throw HTTPParseError(.httpVersionNotSupported, "only HTTP/1.0 and HTTP/1.1 are supported")
         }
-        return RequestLine(method: methodBytes, target: target, minor: Int(version[7] - 48))
+        return RequestLine(
+            method: methodBytes, target: target, minor: Int(version[7] - 48),
+            queryStart: question < 0 ? target.count : question, hasFragment: hasFragment)
     }
 
     /// What the field lines say about framing and persistence, gathered line by line.
@@ -354,13 +382,13 @@ package struct RequestDecoder: Sendable {
     }
 
     /// Step 4: the request target's path and query (RFC 9112 §3.2).
-    private static func parseTarget(
-        _ target: UnsafeBufferPointer<UInt8>, method methodBytes: UnsafeBufferPointer<UInt8>
-    )
+    private static func parseTarget(_ requestLine: RequestLine)
         throws(HTTPParseError) -> (
             isAsterisk: Bool, path: String, rawQuery: String, query: [(name: String, value: String)]
         )
     {
+        let target = requestLine.target
+        let methodBytes = requestLine.method
         var isAsterisk = false
         var pathBytes = target
         if target.count == 1 && target[0] == UInt8(ascii: "*") {
@@ -373,13 +401,19 @@ package struct RequestDecoder: Sendable {
             // RFC 9112 §3.2.2: a server MUST accept absolute-form; we keep its path and query.
             pathBytes = try absoluteFormPath(target)
         }
-        var queryStart = pathBytes.count
-        for i in 0..<pathBytes.count where pathBytes[i] == UInt8(ascii: "?") {
-            queryStart = i
-            break
+        var queryStart = requestLine.queryStart
+        var hasFragment = requestLine.hasFragment
+        if pathBytes.baseAddress != target.baseAddress || pathBytes.count != target.count {
+            // Absolute form: the path and query are a part of the target.
+            queryStart = pathBytes.count
+            for i in 0..<pathBytes.count where pathBytes[i] == UInt8(ascii: "?") {
+                queryStart = i
+                break
+            }
+            hasFragment = pathBytes.contains(UInt8(ascii: "#"))
         }
         // RFC 9112 §3.2.1: a fragment is never sent in a request target.
-        for b in pathBytes where b == UInt8(ascii: "#") { throw .bad("fragment in request target") }
+        if hasFragment { throw .bad("fragment in request target") }
         let rawPath = UnsafeBufferPointer(rebasing: pathBytes[0..<queryStart])
         let rawQueryBytes =
             queryStart < pathBytes.count
@@ -546,13 +580,13 @@ package struct RequestDecoder: Sendable {
         }
     }
 
+    /// The index of the first LF at or after `from` (libc's vectorised `memchr`: a head is scanned for line ends
+    /// twice per request).
     private static func findLF(_ bytes: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
-        var i = from
-        while i < bytes.count {
-            if bytes[i] == ByteClass.lf { return i }
-            i += 1
-        }
-        return nil
+        guard from < bytes.count, let base = bytes.baseAddress,
+            let found = memchr(base + from, Int32(ByteClass.lf), bytes.count - from)
+        else { return nil }
+        return UnsafeRawPointer(found) - UnsafeRawPointer(base)
     }
 
     /// chunk-size = 1*HEXDIG (at most 16 digits, no sign, no `0x`), then optional chunk extensions.

@@ -108,6 +108,8 @@ public struct Router: Sendable {
 
     /// The distinct methods of the routes, in order of first registration; matchers refer to them by index.
     private var methods: [HTTPMethod] = []
+    /// Per entry of `methods`, its ``methodKey(_:)``.
+    private var methodKeys: [UInt64] = []
     /// Matchers sorted by segment count, registration order within a count.
     private var matchers: [Matcher] = []
     /// Per segment count, the range of `matchers` with that many segments.
@@ -193,6 +195,7 @@ public struct Router: Sendable {
     /// Rebuilds the matching tables from `routes` (registration happens once, at startup).
     private mutating func rebuildTables() {
         methods = []
+        methodKeys = []
         matchers = []
         buckets = []
         segmentTable = []
@@ -208,6 +211,7 @@ public struct Router: Sendable {
                 } else {
                     methodIndex = methods.count
                     methods.append(route.method)
+                    methodKeys.append(Self.methodKey(route.method))
                 }
                 let firstSegment = segmentTable.count
                 var literals = 0
@@ -255,12 +259,16 @@ public struct Router: Sendable {
         }
         guard count < buckets.count, !buckets[count].isEmpty else { return .notFound }
         // The request's method as an index into `methods` (-1: no route has it), and GET's for the HEAD fallback.
+        // Methods are compared as packed bytes when both are short ASCII tokens (always, from the parser), else as
+        // strings.
         var exact = -1
         var fallback = -1
-        let isHead = method == .head
+        let key = Self.methodKey(method)
+        let isHead = key == Self.headKey
         for index in 0..<methods.count {
-            if methods[index] == method { exact = index }
-            if isHead && methods[index] == .get { fallback = index }
+            let known = methodKeys[index]
+            if key != 0 && known != 0 ? known == key : methods[index] == method { exact = index }
+            if isHead && known == Self.getKey { fallback = index }
         }
         let bucket = buckets[count]
         return withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: count) { parts -> Match in
@@ -324,7 +332,6 @@ public struct Router: Sendable {
                         let matcher = matchers[best]
                         var parameters: [String: String] = [:]
                         if matcher.captureCount > 0 {
-                            parameters.reserveCapacity(matcher.captureCount)
                             for offset in 0..<count where table[matcher.firstSegment + offset].isCapture {
                                 parameters[segmentTexts[matcher.firstSegment + offset]] = String(
                                     decoding: UnsafeBufferPointer(rebasing: bytes[parts[offset]]), as: UTF8.self)
@@ -345,6 +352,22 @@ public struct Router: Sendable {
             }
         }
     }
+
+    /// A method token of 1 to 8 ASCII bytes (no NUL) packed into an integer, so that equal keys mean equal
+    /// methods; 0 for any other method (compared as strings).
+    private static func methodKey(_ method: HTTPMethod) -> UInt64 {
+        var key: UInt64 = 0
+        var shift: UInt64 = 0
+        for byte in method.rawValue.utf8 {
+            guard shift < 64, byte != 0, byte < 0x80 else { return 0 }
+            key |= UInt64(byte) << shift
+            shift += 8
+        }
+        return key
+    }
+
+    private static let getKey: UInt64 = 0x54_45_47  // "GET"
+    private static let headKey: UInt64 = 0x44_41_45_48  // "HEAD"
 
     private static func split(_ path: String) -> [String] {
         path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
