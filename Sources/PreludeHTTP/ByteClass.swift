@@ -37,6 +37,14 @@ enum ByteClass {
         }
     }
 
+    /// Exact comparison of raw bytes with an ASCII literal.
+    static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
+        guard bytes.count == literal.utf8CodeUnitCount else { return false }
+        let lit = literal.utf8Start
+        for i in 0..<bytes.count where bytes[i] != lit[i] { return false }
+        return true
+    }
+
     /// Case-insensitive comparison of raw bytes with a lowercase ASCII literal.
     static func equalsLowercase(_ bytes: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
         guard bytes.count == literal.utf8CodeUnitCount else { return false }

@@ -10,6 +10,12 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     /// Creates an empty header list.
     public init() { fields = [] }
 
+    /// Creates an empty header list with room for `capacity` fields.
+    package init(capacity: Int) {
+        fields = []
+        fields.reserveCapacity(capacity)
+    }
+
     /// Creates headers from literal pairs, in order.
     public init(dictionaryLiteral elements: (String, String)...) {
         fields = elements.map { (name: $0.0, value: $0.1) }

@@ -181,7 +181,8 @@ package struct RequestDecoder: Sendable {
         let requestLine = try parseRequestLine(UnsafeBufferPointer(rebasing: head[0..<(firstLF - 1)]))
 
         // Header fields (RFC 9112 §5).
-        var headers = HTTPHeaders()
+        // Room for a typical request's fields (a browser sends about ten), so the list is not grown line by line.
+        var headers = HTTPHeaders(capacity: 12)
         var fields = FramingFields()
         var lineStart = firstLF + 1
         while true {
@@ -195,7 +196,7 @@ package struct RequestDecoder: Sendable {
 
         let framing = try fields.framing(minor: requestLine.minor)
         let target = try parseTarget(requestLine)
-        let method = HTTPMethod(rawValue: String(decoding: requestLine.method, as: UTF8.self))
+        let method = Self.method(requestLine.method)
         // RFC 9112 §9.3: HTTP/1.1 defaults to persistent; HTTP/1.0 only with keep-alive.
         let minor = requestLine.minor
         let keepAlive = minor == 1 ? !fields.connectionClose : (fields.connectionKeepAlive && !fields.connectionClose)
@@ -203,6 +204,14 @@ package struct RequestDecoder: Sendable {
             method: method, path: target.path, rawQuery: target.rawQuery, query: target.query,
             isAsterisk: target.isAsterisk, minorVersion: minor, headers: headers, framing: framing,
             keepAlive: keepAlive, expectsContinue: fields.expectsContinue && framing != .none)
+    }
+
+    /// The method for its token: the common ones without building a string (tokens are case-sensitive).
+    private static func method(_ bytes: UnsafeBufferPointer<UInt8>) -> HTTPMethod {
+        if ByteClass.equals(bytes, "GET") { return .get }
+        if ByteClass.equals(bytes, "HEAD") { return .head }
+        if ByteClass.equals(bytes, "POST") { return .post }
+        return HTTPMethod(rawValue: String(decoding: bytes, as: UTF8.self))
     }
 
     /// The parts of a request line, as bytes of the head.

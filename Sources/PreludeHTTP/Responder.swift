@@ -1,6 +1,9 @@
 /// Turns parsed requests into responses: routing, the engine's own answers (404, 405, 501, OPTIONS),
 /// and running handlers with their errors rendered (RFC 9457 problem documents).
-package struct Responder: Sendable {
+///
+/// A class: the event loop calls it for every request, and a reference is passed and kept without copying the
+/// router's tables.
+package final class Responder: Sendable {
     /// What to do with a request once its head is known.
     package enum Decision: Sendable {
         /// Run this route's handler.

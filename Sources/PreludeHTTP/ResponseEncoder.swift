@@ -117,10 +117,14 @@ package enum ResponseEncoder {
     ) {
         out.append(contentsOf: prefix)
         if let requestID {
-            out.append(contentsOf: requestID.name.utf8)
-            out.append(contentsOf: ": ".utf8)
-            out.append(contentsOf: requestID.value.utf8)
-            out.append(contentsOf: crlf)
+            var name = requestID.name
+            var value = requestID.value
+            name.withUTF8 { out.append(contentsOf: $0) }
+            out.append(UInt8(ascii: ":"))
+            out.append(ByteClass.sp)
+            value.withUTF8 { out.append(contentsOf: $0) }
+            out.append(ByteClass.cr)
+            out.append(ByteClass.lf)
         }
         out.append(contentsOf: date)
         if let length = plan.contentLength {

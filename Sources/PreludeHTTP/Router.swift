@@ -331,7 +331,15 @@ public struct Router: Sendable {
                     if best >= 0 {
                         let matcher = matchers[best]
                         var parameters: [String: String] = [:]
-                        if matcher.captureCount > 0 {
+                        if matcher.captureCount == 1 {
+                            // One capture (the common case): a one-element literal hashes its key once.
+                            var offset = 0
+                            while !table[matcher.firstSegment + offset].isCapture { offset += 1 }
+                            parameters = [
+                                segmentTexts[matcher.firstSegment + offset]: String(
+                                    decoding: UnsafeBufferPointer(rebasing: bytes[parts[offset]]), as: UTF8.self)
+                            ]
+                        } else if matcher.captureCount > 1 {
                             for offset in 0..<count where table[matcher.firstSegment + offset].isCapture {
                                 parameters[segmentTexts[matcher.firstSegment + offset]] = String(
                                     decoding: UnsafeBufferPointer(rebasing: bytes[parts[offset]]), as: UTF8.self)
