@@ -1,22 +1,20 @@
 /// Character classes of RFC 9110 §5.6.2 and RFC 3986, as byte predicates.
-enum ByteClass {
+package enum ByteClass {
     static let cr: UInt8 = 13
     static let lf: UInt8 = 10
     static let sp: UInt8 = 32
     static let htab: UInt8 = 9
     static let colon: UInt8 = 58
 
-    /// `tchar` (RFC 9110 §5.6.2): the characters of a token such as a method or field name.
-    static let tchar: [Bool] = {
-        var table = [Bool](repeating: false, count: 256)
-        for b in UInt8(ascii: "0")...UInt8(ascii: "9") { table[Int(b)] = true }
-        for b in UInt8(ascii: "a")...UInt8(ascii: "z") { table[Int(b)] = true }
-        for b in UInt8(ascii: "A")...UInt8(ascii: "Z") { table[Int(b)] = true }
-        for c in "!#$%&'*+-.^_`|~".utf8 { table[Int(c)] = true }
-        return table
-    }()
+    /// `tchar` (RFC 9110 §5.6.2), the characters of a token such as a method or field name, as two bit sets:
+    /// bytes 0–63 and 64–127 (DIGIT, ALPHA and ``!#$%&'*+-.^_`|~``; ByteClassTests checks them against the list).
+    static let tcharLow: UInt64 = 0x03FF_6CFA_0000_0000
+    static let tcharHigh: UInt64 = 0x57FF_FFFF_C7FF_FFFE
 
-    @inline(__always) static func isTchar(_ b: UInt8) -> Bool { tchar[Int(b)] }
+    /// Whether `b` is a `tchar`.
+    @inline(__always) package static func isTchar(_ b: UInt8) -> Bool {
+        b < 64 ? tcharLow >> UInt64(b) & 1 != 0 : b < 128 && tcharHigh >> UInt64(b - 64) & 1 != 0
+    }
 
     /// field-vchar / SP / HTAB, including obs-text (RFC 9110 §5.5). Excludes CTLs, so a bare CR or NUL fails.
     @inline(__always) static func isFieldValueByte(_ b: UInt8) -> Bool {

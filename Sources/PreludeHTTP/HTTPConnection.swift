@@ -169,8 +169,7 @@ final class HTTPConnection: @unchecked Sendable {
                     pendingHead = parsed
                 }
             case .body(let body):
-                guard let head = pendingHead, let decision else { preconditionFailure("body without head") }
-                pendingHead = nil
+                guard let head = pendingHead.take(), let decision else { preconditionFailure("body without head") }
                 compactInput()
                 _ = machine.bodyReceived()
                 dispatch(head: head, decision: decision, body: body)
@@ -243,7 +242,7 @@ final class HTTPConnection: @unchecked Sendable {
     // MARK: Writing
 
     private func send(_ handlerResponse: HTTPResponse) {
-        guard let head = exchange else { preconditionFailure("response without request") }
+        guard let head = exchange.take() else { preconditionFailure("response without request") }
         let core = loop.core
         // What goes out: status, rendered prefix (status line and handler fields: rendered once per prepared
         // head, else now) and body. A prepared response is negotiated here, once, against the request's fields
@@ -256,7 +255,8 @@ final class HTTPConnection: @unchecked Sendable {
             switch prepared.negotiate(method: head.method, headers: head.headers) {
             case .prepared(let preparedHead, let preparedBody):
                 status = preparedHead.status
-                prefix = ResponseEncoder.prefix(preparedHead, requestIDHeader: core.requestIDHeader)
+                prefix = ResponseEncoder.prefix(
+                    preparedHead, requestIDHeader: core.requestIDHeader, signature: core.requestIDSignature)
                 body = preparedBody
             case .response(let response):
                 status = response.status
@@ -300,7 +300,6 @@ final class HTTPConnection: @unchecked Sendable {
         let bytes = output.count + outputBody.count
         var pathParameters: [String: String] = [:]
         if case .route(_, let parameters)? = decision { pathParameters = parameters }
-        exchange = nil
         self.decision = nil
         requestID = nil
         handlerRoute = nil

@@ -6,7 +6,9 @@ package enum PercentDecoding {
         // One pass finds both whether there is an escape and whether the bytes are ASCII (taken as they are).
         var ascii = true
         for b in bytes {
-            if b == UInt8(ascii: "%") || (plusAsSpace && b == UInt8(ascii: "+")) { return decodeEscapes(bytes, plusAsSpace) }
+            if b == UInt8(ascii: "%") || (plusAsSpace && b == UInt8(ascii: "+")) {
+                return decodeEscapes(bytes, plusAsSpace)
+            }
             if b >= 0x80 { ascii = false }
         }
         return ascii ? String(decoding: bytes, as: UTF8.self) : String(validating: bytes, as: UTF8.self)

@@ -88,7 +88,9 @@ public final class PreparedResponse: Sendable {
     /// ``response(method:headers:)`` as the engine uses it: the chosen head and body, without a response value.
     package func negotiate(method: HTTPMethod, headers: HTTPHeaders) -> Negotiated {
         let variant = choose(headers)
-        guard Self.ifNoneMatch(headers, matches: variant.etag) else { return .prepared(variant.okHead, body: variant.body) }
+        guard Self.ifNoneMatch(headers, matches: variant.etag) else {
+            return .prepared(variant.okHead, body: variant.body)
+        }
         if method == .get || method == .head { return .prepared(variant.notModifiedHead, body: []) }
         return .response(Self.preconditionFailed())
     }

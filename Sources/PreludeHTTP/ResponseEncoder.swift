@@ -88,7 +88,12 @@ package enum ResponseEncoder {
 
     /// The rendered prefix of `head`, or rendered again without its field named `requestIDHeader` if it has one.
     package static func prefix(_ head: PreparedHead, requestIDHeader: String?) -> Prefix {
-        if let requestIDHeader, head.hasField(named: requestIDHeader) {
+        prefix(head, requestIDHeader: requestIDHeader, signature: requestIDHeader.map(HTTPHeaders.nameSignature) ?? 0)
+    }
+
+    /// ``prefix(_:requestIDHeader:)`` with the name's ``HTTPHeaders/nameSignature(_:)`` computed once by the caller.
+    package static func prefix(_ head: PreparedHead, requestIDHeader: String?, signature: UInt64) -> Prefix {
+        if let requestIDHeader, head.nameSignatures & signature != 0, head.headers.contains(requestIDHeader) {
             return prefix(status: head.status, headers: head.headers, requestIDHeader: requestIDHeader)
         }
         return head.rendered
@@ -152,20 +157,16 @@ package enum ResponseEncoder {
             out.append(48)
             return
         }
+        // Digits are written from the end of a 20-byte buffer (Int.max has 19), then appended in one copy.
         var v = value
-        var digits:
-            (
-                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                UInt8, UInt8, UInt8, UInt8, UInt8
-            ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var n = 0
-        withUnsafeMutableBytes(of: &digits) { buf in
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buf in
+            var start = 20
             while v > 0 {
-                buf[n] = UInt8(48 + v % 10)
+                start -= 1
+                buf[start] = UInt8(truncatingIfNeeded: 48 + v % 10)
                 v /= 10
-                n += 1
             }
-            for i in stride(from: n - 1, through: 0, by: -1) { out.append(buf[i]) }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buf[start..<20]))
         }
     }
 }

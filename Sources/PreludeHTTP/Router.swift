@@ -271,7 +271,10 @@ public struct Router: Sendable {
             if isHead && known == Self.getKey { fallback = index }
         }
         let bucket = buckets[count]
-        return withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: count) { parts -> Match in
+        // Constants from here on (a nested function capturing a `var` would box it and check its accesses).
+        let segmentCount = count
+        let pathIsASCII = isASCII
+        return withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: segmentCount) { parts -> Match in
             var filled = 0
             var start = -1
             for position in 0...bytes.count {
@@ -290,11 +293,11 @@ public struct Router: Sendable {
             return segmentTable.withUnsafeBufferPointer { table in
                 literalBytes.withUnsafeBufferPointer { literals in
                     func binds(_ matcher: Matcher) -> Bool {
-                        for offset in 0..<count {
+                        for offset in 0..<segmentCount {
                             let entry = table[matcher.firstSegment + offset]
                             if entry.isCapture { continue }
                             let part = parts[offset]
-                            if entry.isASCII && isASCII {
+                            if entry.isASCII && pathIsASCII {
                                 guard entry.count == part.count else { return false }
                                 var index = 0
                                 while index < entry.count {
@@ -340,7 +343,7 @@ public struct Router: Sendable {
                                     decoding: UnsafeBufferPointer(rebasing: bytes[parts[offset]]), as: UTF8.self)
                             ]
                         } else if matcher.captureCount > 1 {
-                            for offset in 0..<count where table[matcher.firstSegment + offset].isCapture {
+                            for offset in 0..<segmentCount where table[matcher.firstSegment + offset].isCapture {
                                 parameters[segmentTexts[matcher.firstSegment + offset]] = String(
                                     decoding: UnsafeBufferPointer(rebasing: bytes[parts[offset]]), as: UTF8.self)
                             }

@@ -14,6 +14,8 @@ final class ServerCore: Sendable {
     let requestObserver: (@Sendable (CompletedRequest) -> Void)?
     /// `configuration.requestIDHeader`.
     let requestIDHeader: String?
+    /// `HTTPHeaders.nameSignature` of `requestIDHeader` (0 when there is none).
+    let requestIDSignature: UInt64
     let parserLimits: HTTPParserLimits
     /// `Server: <serverName>\r\n`, rendered once.
     let serverLine: [UInt8]
@@ -31,6 +33,7 @@ final class ServerCore: Sendable {
         responder = Responder(router: router, defaultMaxBodySize: configuration.maxBodySize)
         requestObserver = configuration.onRequestCompleted
         requestIDHeader = configuration.requestIDHeader
+        requestIDSignature = configuration.requestIDHeader.map(HTTPHeaders.nameSignature) ?? 0
         parserLimits = configuration.parserLimits
         serverLine = ResponseEncoder.serverLine(configuration.serverName)
         func ms(_ seconds: Double) -> Int64 { Int64((seconds * 1000).rounded()) }
