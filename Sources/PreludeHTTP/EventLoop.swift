@@ -23,13 +23,15 @@ final class EventLoop: @unchecked Sendable {
     let wakeFD: Int32
     private let inbox = PosixLock<[Message]>([])
 
-    // Loop-thread state.
-    var connections: [Int32: HTTPConnection] = [:]
-    var date = HTTPDate()
-    var now: Int64
+    // Loop-thread state. `@exclusivity(unchecked)`: read and written only on the loop's thread, never by two
+    // overlapping accesses (the connection table is looked up, then the connection runs), so the runtime's
+    // per-access bookkeeping is skipped on the request path.
+    @exclusivity(unchecked) var connections: [Int32: HTTPConnection] = [:]
+    @exclusivity(unchecked) var date = HTTPDate()
+    @exclusivity(unchecked) var now: Int64
     var stopping = false
     /// Generates the request ids of this loop's connections.
-    var requestIDs = RequestIDGenerator()
+    @exclusivity(unchecked) var requestIDs = RequestIDGenerator()
     private var hardDeadline: Int64 = .max
     private var nextSweep: Int64 = 0
     private let tickMilliseconds: Int32
