@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Character classes of RFC 9110 §5.6.2 and RFC 3986, as byte predicates.
 package enum ByteClass {
     static let cr: UInt8 = 13
@@ -36,11 +40,11 @@ package enum ByteClass {
     }
 
     /// Exact comparison of raw bytes with an ASCII literal.
-    static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
-        guard bytes.count == literal.utf8CodeUnitCount else { return false }
-        let lit = literal.utf8Start
-        for i in 0..<bytes.count where bytes[i] != lit[i] { return false }
-        return true
+    @inline(__always) static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
+        guard bytes.count == literal.utf8CodeUnitCount, let base = bytes.baseAddress else {
+            return bytes.count == literal.utf8CodeUnitCount
+        }
+        return memcmp(base, literal.utf8Start, bytes.count) == 0
     }
 
     /// Case-insensitive comparison of raw bytes with a lowercase ASCII literal.

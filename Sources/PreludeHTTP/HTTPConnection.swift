@@ -57,7 +57,9 @@ final class HTTPConnection: @unchecked Sendable {
     private struct Exchange {
         var method: HTTPMethod
         var keepAlive: Bool
-        var headers: HTTPHeaders
+        /// The combined `Accept-Encoding` and `If-None-Match`, for negotiating a prepared response.
+        var acceptEncoding: String?
+        var ifNoneMatch: String?
     }
 
     init(fd: Int32, remoteAddress: String, loop: EventLoop) {
@@ -157,7 +159,9 @@ final class HTTPConnection: @unchecked Sendable {
                     fail(error)
                     return
                 }
-                exchange = Exchange(method: parsed.method, keepAlive: parsed.keepAlive, headers: parsed.headers)
+                exchange = Exchange(
+                    method: parsed.method, keepAlive: parsed.keepAlive, acceptEncoding: parsed.acceptEncoding,
+                    ifNoneMatch: parsed.ifNoneMatch)
                 decision = decided
                 // RFC 9110 §10.1.1: send 100 Continue before reading the body, unless some of it is already here.
                 let continues = parsed.expectsContinue && inputStart == input.count
@@ -257,7 +261,9 @@ final class HTTPConnection: @unchecked Sendable {
         let body: [UInt8]
         var logFields = handlerResponse.logFields
         if let prepared = handlerResponse.prepared {
-            switch prepared.negotiate(method: head.method, headers: head.headers) {
+            switch prepared.negotiate(
+                method: head.method, acceptEncoding: head.acceptEncoding, ifNoneMatch: head.ifNoneMatch)
+            {
             case .prepared(let preparedHead, let preparedBody):
                 status = preparedHead.status
                 prefix = ResponseEncoder.prefix(
@@ -406,7 +412,7 @@ final class HTTPConnection: @unchecked Sendable {
     private func fail(_ error: HTTPParseError) {
         if exchange == nil {
             // Errors in the head: the response still needs a request context for the encoder.
-            exchange = Exchange(method: .get, keepAlive: false, headers: HTTPHeaders())
+            exchange = Exchange(method: .get, keepAlive: false)
         }
         // The id the answer will carry, drawn now so the event's log line names it too.
         if requestID == nil, loop.core.requestIDHeader != nil { requestID = loop.requestIDs.next() }

@@ -26,13 +26,18 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
 
     /// The first value of the named field, or nil.
     public subscript(name: String) -> String? {
-        for field in fields where Self.namesEqual(field.name, name) { return field.value }
+        // By index: the fields are compared in place, without copying (retaining) each name and value.
+        for index in fields.indices where Self.namesEqual(fields[index].name, name) { return fields[index].value }
         return nil
     }
 
     /// Every value of the named field, in order.
     public func values(for name: String) -> [String] {
-        fields.filter { Self.namesEqual($0.name, name) }.map(\.value)
+        var values: [String] = []
+        for index in fields.indices where Self.namesEqual(fields[index].name, name) {
+            values.append(fields[index].value)
+        }
+        return values
     }
 
     /// True when the named field is present.
@@ -57,13 +62,13 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     public func combinedValue(for name: String) -> String? {
         var first: String?
         var joined: String?
-        for field in fields where Self.namesEqual(field.name, name) {
+        for index in fields.indices where Self.namesEqual(fields[index].name, name) {
             if let value = joined {
-                joined = value + ", " + field.value
+                joined = value + ", " + fields[index].value
             } else if let value = first {
-                joined = value + ", " + field.value
+                joined = value + ", " + fields[index].value
             } else {
-                first = field.value
+                first = fields[index].value
             }
         }
         let value = joined ?? first

@@ -80,15 +80,18 @@ public final class PreparedResponse: Sendable {
     /// The answer to a request with `method` and `headers`: the coding's 200, its 304 when `If-None-Match`
     /// matches on GET or HEAD, or 412 when it matches on another method (RFC 9110 §13.1.2).
     package func response(method: HTTPMethod, headers: HTTPHeaders) -> HTTPResponse {
-        let variant = choose(headers)
-        guard Self.ifNoneMatch(headers, matches: variant.etag) else { return variant.ok }
+        let variant = choose(headers.combinedValue(for: "Accept-Encoding"))
+        guard Self.ifNoneMatch(headers.combinedValue(for: "If-None-Match"), matches: variant.etag) else {
+            return variant.ok
+        }
         return method == .get || method == .head ? variant.notModified : Self.preconditionFailed()
     }
 
-    /// ``response(method:headers:)`` as the engine uses it: the chosen head and body, without a response value.
-    package func negotiate(method: HTTPMethod, headers: HTTPHeaders) -> Negotiated {
-        let variant = choose(headers)
-        guard Self.ifNoneMatch(headers, matches: variant.etag) else {
+    /// ``response(method:headers:)`` as the engine uses it, with the request's combined `Accept-Encoding` and
+    /// `If-None-Match` values (gathered by the decoder): the chosen head and body, without a response value.
+    package func negotiate(method: HTTPMethod, acceptEncoding: String?, ifNoneMatch: String?) -> Negotiated {
+        let variant = choose(acceptEncoding)
+        guard Self.ifNoneMatch(ifNoneMatch, matches: variant.etag) else {
             return .prepared(variant.okHead, body: variant.body)
         }
         if method == .get || method == .head { return .prepared(variant.notModifiedHead, body: []) }
@@ -96,13 +99,13 @@ public final class PreparedResponse: Sendable {
     }
 
     /// The coding's variant: gzip when `Accept-Encoding` prefers it (RFC 9110 §12.5.3).
-    private func choose(_ headers: HTTPHeaders) -> Variant {
-        AcceptEncoding.prefersGzip(headers.combinedValue(for: "Accept-Encoding")) ? gzip : identity
+    private func choose(_ acceptEncoding: String?) -> Variant {
+        AcceptEncoding.prefersGzip(acceptEncoding) ? gzip : identity
     }
 
     /// Whether `If-None-Match` is present and matches `etag` (RFC 9110 §13.1.2).
-    private static func ifNoneMatch(_ headers: HTTPHeaders, matches etag: ETag) -> Bool {
-        guard let value = headers.combinedValue(for: "If-None-Match") else { return false }
+    private static func ifNoneMatch(_ value: String?, matches etag: ETag) -> Bool {
+        guard let value else { return false }
         return etag.matchesIfNoneMatch(value)
     }
 

@@ -203,7 +203,9 @@ package struct RequestDecoder: Sendable {
         return RequestHead(
             method: method, path: target.path, rawQuery: target.rawQuery, query: target.query,
             isAsterisk: target.isAsterisk, minorVersion: minor, headers: headers, framing: framing,
-            keepAlive: keepAlive, expectsContinue: fields.expectsContinue && framing != .none)
+            keepAlive: keepAlive, expectsContinue: fields.expectsContinue && framing != .none,
+            acceptEncoding: fields.acceptEncoding?.isEmpty == false ? fields.acceptEncoding : nil,
+            ifNoneMatch: fields.ifNoneMatch?.isEmpty == false ? fields.ifNoneMatch : nil)
     }
 
     /// The method for its token: the common ones without building a string (tokens are case-sensitive).
@@ -293,6 +295,11 @@ package struct RequestDecoder: Sendable {
         var connectionKeepAlive = false
         var expectsContinue = false
         var unknownExpectation = false
+        /// Every `Accept-Encoding` value so far, joined with commas (RFC 9110 §5.3), as
+        /// ``HTTPHeaders/combinedValue(for:)`` would give it: read here once, for negotiating prepared responses.
+        var acceptEncoding: String?
+        /// Every `If-None-Match` value so far, joined likewise.
+        var ifNoneMatch: String?
 
         /// Records one field, rejecting framing fields that are malformed on their own.
         mutating func record(
@@ -327,6 +334,10 @@ package struct RequestDecoder: Sendable {
                     let o = option.trimmingOWS().lowercased()
                     if o == "close" { connectionClose = true } else if o == "keep-alive" { connectionKeepAlive = true }
                 }
+            case 15 where ByteClass.equalsLowercase(nameBytes, "accept-encoding"):
+                acceptEncoding = acceptEncoding.map { $0 + ", " + valueString } ?? valueString
+            case 13 where ByteClass.equalsLowercase(nameBytes, "if-none-match"):
+                ifNoneMatch = ifNoneMatch.map { $0 + ", " + valueString } ?? valueString
             case 6 where ByteClass.equalsLowercase(nameBytes, "expect"):
                 // RFC 9110 §10.1.1: only 100-continue is defined; ignored on HTTP/1.0.
                 if valueString.trimmingOWS().lowercased() == "100-continue" {
@@ -386,8 +397,55 @@ package struct RequestDecoder: Sendable {
         let nameBytes = UnsafeBufferPointer(rebasing: line[0..<name])
         let valueBytes = UnsafeBufferPointer(rebasing: line[value])
         let valueString = String(decoding: valueBytes, as: UTF8.self)
-        headers.add(String(decoding: nameBytes, as: UTF8.self), valueString)
+        headers.add(knownName(nameBytes) ?? String(decoding: nameBytes, as: UTF8.self), valueString)
         try fields.record(name: nameBytes, value: valueBytes, valueString: valueString, minor: minor)
+    }
+
+    /// Field names as clients usually spell them (canonical or lower case), returned as string literals when sent
+    /// exactly so (a name keeps the sender's spelling) instead of building a new string for each field.
+    private static func knownName(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        switch bytes.count {
+        case 4:
+            if ByteClass.equals(bytes, "Host") { return "Host" }
+            if ByteClass.equals(bytes, "host") { return "host" }
+        case 6:
+            if ByteClass.equals(bytes, "Accept") { return "Accept" }
+            if ByteClass.equals(bytes, "Origin") { return "Origin" }
+            if ByteClass.equals(bytes, "Cookie") { return "Cookie" }
+            if ByteClass.equals(bytes, "accept") { return "accept" }
+            if ByteClass.equals(bytes, "origin") { return "origin" }
+            if ByteClass.equals(bytes, "cookie") { return "cookie" }
+        case 7:
+            if ByteClass.equals(bytes, "Referer") { return "Referer" }
+            if ByteClass.equals(bytes, "referer") { return "referer" }
+        case 10:
+            if ByteClass.equals(bytes, "User-Agent") { return "User-Agent" }
+            if ByteClass.equals(bytes, "Connection") { return "Connection" }
+            if ByteClass.equals(bytes, "user-agent") { return "user-agent" }
+            if ByteClass.equals(bytes, "connection") { return "connection" }
+        case 12:
+            if ByteClass.equals(bytes, "Content-Type") { return "Content-Type" }
+            if ByteClass.equals(bytes, "X-Request-ID") { return "X-Request-ID" }
+            if ByteClass.equals(bytes, "content-type") { return "content-type" }
+            if ByteClass.equals(bytes, "x-request-id") { return "x-request-id" }
+        case 13:
+            if ByteClass.equals(bytes, "If-None-Match") { return "If-None-Match" }
+            if ByteClass.equals(bytes, "Authorization") { return "Authorization" }
+            if ByteClass.equals(bytes, "Cache-Control") { return "Cache-Control" }
+            if ByteClass.equals(bytes, "if-none-match") { return "if-none-match" }
+            if ByteClass.equals(bytes, "authorization") { return "authorization" }
+            if ByteClass.equals(bytes, "cache-control") { return "cache-control" }
+        case 14:
+            if ByteClass.equals(bytes, "Content-Length") { return "Content-Length" }
+            if ByteClass.equals(bytes, "content-length") { return "content-length" }
+        case 15:
+            if ByteClass.equals(bytes, "Accept-Encoding") { return "Accept-Encoding" }
+            if ByteClass.equals(bytes, "Accept-Language") { return "Accept-Language" }
+            if ByteClass.equals(bytes, "accept-encoding") { return "accept-encoding" }
+            if ByteClass.equals(bytes, "accept-language") { return "accept-language" }
+        default: break
+        }
+        return nil
     }
 
     /// Step 4: the request target's path and query (RFC 9112 §3.2).

@@ -30,4 +30,8 @@ package struct RequestHead: Sendable {
     package var keepAlive: Bool
     /// True when the client sent `Expect: 100-continue` on HTTP/1.1.
     package var expectsContinue: Bool
+    /// `headers.combinedValue(for: "Accept-Encoding")`, gathered while the fields were parsed.
+    package var acceptEncoding: String?
+    /// `headers.combinedValue(for: "If-None-Match")`, gathered while the fields were parsed.
+    package var ifNoneMatch: String?
 }
