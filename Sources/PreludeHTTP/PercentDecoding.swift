@@ -54,6 +54,9 @@ package enum PercentDecoding {
         return s.withUTF8 { decode($0, plusAsSpace: plusAsSpace) }
     }
 
+    /// `%`, `&`, `+` and `=` as a bit set over the bytes below 0x40.
+    private static let querySpecials: UInt64 = 1 << 0x25 | 1 << 0x26 | 1 << 0x2B | 1 << 0x3D
+
     /// Splits `a=1&b=2` into decoded pairs, in order. Empty pieces (`a=1&&b`) are skipped; a name without
     /// `=` gets an empty value. Nil when any piece has a malformed escape.
     package static func parseQuery(_ bytes: UnsafeBufferPointer<UInt8>) -> [(name: String, value: String)]? {
@@ -71,6 +74,11 @@ package enum PercentDecoding {
         let count = bytes.count
         while true {
             let byte = i < count ? bytes[i] : UInt8(ascii: "&")
+            // Letters and most punctuation (0x40–0x7F) and the bytes below 0x40 other than `%&+=` need nothing.
+            if byte &- 0x40 < 0x40 || (byte < 0x40 && Self.querySpecials >> UInt64(byte) & 1 == 0) {
+                i += 1
+                continue
+            }
             if byte == UInt8(ascii: "&") {
                 if i > start {
                     let nameEnd = equals >= 0 ? equals : i

@@ -248,6 +248,11 @@ package struct RequestDecoder: Sendable {
         var i = firstSpace + 1
         while i < requestLine.count {
             let b = requestLine[i]
+            // 0x40–0x7E: allowed target bytes that are none of space, `?` and `#` (letters, most punctuation).
+            if b &- 0x40 < 0x3F {
+                i += 1
+                continue
+            }
             if b == ByteClass.sp {
                 secondSpace = i
                 break

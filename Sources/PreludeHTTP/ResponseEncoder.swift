@@ -133,17 +133,19 @@ package enum ResponseEncoder {
         }
         out.append(contentsOf: date)
         if let length = plan.contentLength {
-            out.append(contentsOf: contentLengthName)
+            append("Content-Length: ", to: &out)
             appendDecimal(length, to: &out)
-            out.append(contentsOf: crlf)
+            out.append(ByteClass.cr)
+            out.append(ByteClass.lf)
         }
         // RFC 9112 §9.3: HTTP/1.0 needs an explicit keep-alive; close is always announced (§9.6).
-        out.append(contentsOf: keepAlive ? keepAliveEnd : closeEnd)
+        append(keepAlive ? "Connection: keep-alive\r\n\r\n" : "Connection: close\r\n\r\n", to: &out)
     }
 
-    private static let contentLengthName: [UInt8] = Array("Content-Length: ".utf8)
-    private static let keepAliveEnd: [UInt8] = Array("Connection: keep-alive\r\n\r\n".utf8)
-    private static let closeEnd: [UInt8] = Array("Connection: close\r\n\r\n".utf8)
+    /// Appends a literal's bytes (static data: no array to retain or lazily initialise).
+    @inline(__always) private static func append(_ literal: StaticString, to out: inout [UInt8]) {
+        out.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
 
     private static let crlf: [UInt8] = [13, 10]
 

@@ -367,14 +367,17 @@ public struct Router: Sendable {
     /// A method token of 1 to 8 ASCII bytes (no NUL) packed into an integer, so that equal keys mean equal
     /// methods; 0 for any other method (compared as strings).
     private static func methodKey(_ method: HTTPMethod) -> UInt64 {
-        var key: UInt64 = 0
-        var shift: UInt64 = 0
-        for byte in method.rawValue.utf8 {
-            guard shift < 64, byte != 0, byte < 0x80 else { return 0 }
-            key |= UInt64(byte) << shift
-            shift += 8
+        var raw = method.rawValue
+        return raw.withUTF8 { bytes -> UInt64 in
+            guard bytes.count <= 8 else { return 0 }
+            var key: UInt64 = 0
+            for index in 0..<bytes.count {
+                let byte = bytes[index]
+                guard byte != 0, byte < 0x80 else { return 0 }
+                key |= UInt64(byte) << UInt64(index * 8)
+            }
+            return key
         }
-        return key
     }
 
     private static let getKey: UInt64 = 0x54_45_47  // "GET"
