@@ -127,17 +127,19 @@ final class HTTPConnection: @unchecked Sendable {
             if machine.phase == .idle && requestStart == 0 && loop.core.requestObserver != nil {
                 requestStart = SystemInfo.monotonicNanoseconds()
             }
-            let step: (RequestDecoder.Event, Int)
+            let event: RequestDecoder.Event
             do {
-                step = try input.withUnsafeBufferPointer { buffer throws(HTTPParseError) in
+                let consumed: Int
+                (event, consumed) = try input.withUnsafeBufferPointer { buffer throws(HTTPParseError) in
                     try decoder.next(UnsafeBufferPointer(rebasing: buffer[inputStart...]))
                 }
+                inputStart += consumed
             } catch {
                 fail(error)
                 return
             }
-            inputStart += step.1
-            switch step.0 {
+            // Consumed: the head is moved out of the event, not copied (and released twice).
+            switch consume event {
             case .needMore:
                 machine.needMore(partial: inputStart < input.count, now: loop.now)
                 compactInput()
@@ -173,7 +175,7 @@ final class HTTPConnection: @unchecked Sendable {
                 // input is compacted when the loop ends (right after an inline handler, or at once for the others).
                 if decoder.takeEmptyBody() {
                     _ = machine.bodyReceived()
-                    dispatch(head: parsed, decision: decided, body: [])
+                    dispatch(head: consume parsed, decision: decided, body: [])
                 } else {
                     pendingHead = parsed
                 }
@@ -181,7 +183,7 @@ final class HTTPConnection: @unchecked Sendable {
                 guard let head = pendingHead.take(), let decision else { preconditionFailure("body without head") }
                 compactInput()
                 _ = machine.bodyReceived()
-                dispatch(head: head, decision: decision, body: body)
+                dispatch(head: consume head, decision: decision, body: body)
             }
         }
         compactInput()
@@ -205,12 +207,13 @@ final class HTTPConnection: @unchecked Sendable {
         }
     }
 
-    private func dispatch(head: RequestHead, decision: Responder.Decision, body: [UInt8]) {
+    private func dispatch(head: consuming RequestHead, decision: Responder.Decision, body: [UInt8]) {
         if case .fixed(_, close: true) = decision { machine.closesAfterResponse() }
         if case .route(let route, _) = decision { handlerRoute = route.pattern }
         let requestID = self.requestID ?? ""
         if case .route(let route, let parameters) = decision, let deferred = route.deferredHandler {
             updateInterest()
+            let head = copy head
             let loop = self.loop
             let remoteAddress = self.remoteAddress
             let start: @Sendable () -> Void = { [self] in
@@ -225,12 +228,13 @@ final class HTTPConnection: @unchecked Sendable {
         }
         if loop.core.responder.runsInline(decision) {
             let response = Responder.respond(
-                decision, head: head, body: body, remoteAddress: remoteAddress, requestID: requestID,
+                decision, head: consume head, body: body, remoteAddress: remoteAddress, requestID: requestID,
                 eventHandler: loop.core.configuration.eventHandler)
             send(response)
             return
         }
         updateInterest()
+        let head = copy head
         let loop = self.loop
         let remoteAddress = self.remoteAddress
         DispatchQueue.global().async { [self] in

@@ -79,20 +79,23 @@ package final class Responder: Sendable {
     /// Produces the response, running the handler if there is one. Never throws: errors render themselves,
     /// and anything else becomes a 500 problem without internal details. A deferred route's handler is waited for.
     package static func respond(
-        _ decision: Decision, head: RequestHead, body: [UInt8], remoteAddress: String, requestID: String = "",
+        _ decision: Decision, head: consuming RequestHead, body: [UInt8], remoteAddress: String,
+        requestID: String = "",
         eventHandler: (@Sendable (HTTPServerEvent) -> Void)? = nil
     ) -> HTTPResponse {
         switch decision {
         case .fixed(let response, _):
             return response
         case .route(let route, let parameters):
+            let method = head.method
+            // The head's strings and arrays move into the request (its last use), without a retain each.
             let request = makeRequest(
-                head: head, body: body, parameters: parameters, remoteAddress: remoteAddress, requestID: requestID)
+                head: consume head, body: body, parameters: parameters, remoteAddress: remoteAddress,
+                requestID: requestID)
             do {
                 return try route.handler(request)
             } catch {
-                return render(
-                    error, route: route, method: head.method, requestID: requestID, eventHandler: eventHandler)
+                return render(error, route: route, method: method, requestID: requestID, eventHandler: eventHandler)
             }
         }
     }
@@ -123,7 +126,8 @@ package final class Responder: Sendable {
     }
 
     private static func makeRequest(
-        head: RequestHead, body: [UInt8], parameters: [String: String], remoteAddress: String, requestID: String
+        head: consuming RequestHead, body: [UInt8], parameters: [String: String], remoteAddress: String,
+        requestID: String
     ) -> HTTPRequest {
         HTTPRequest(
             method: head.method, path: head.path, rawQuery: head.rawQuery, query: head.query, headers: head.headers,
