@@ -7,7 +7,8 @@ import Testing
 @Suite struct StartupMemoryTests {
     /// One smaps entry: the header line and the fields the release reads.
     private static func entry(
-        _ range: String, _ permissions: String, _ path: String, rss: Int, anonymous: Int, flags: String = "rd ex mr mw me"
+        _ range: String, _ permissions: String, _ path: String, rss: Int, anonymous: Int,
+        flags: String = "rd ex mr mw me"
     ) -> String {
         """
         \(range) \(permissions) 00000000 fe:01 1234 \(path)
