@@ -29,7 +29,9 @@ package enum ResolvedPolicyResponse {
     /// The response entry for `context`: from the snapshot's cache, or resolved, serialized, compressed and
     /// cached on a miss (with the snapshot's `Cache-Control` for resolved policies).
     package static func prepared(_ snapshot: LiveSnapshot, context: ClientContext) -> (Entry, ResolutionKey) {
-        prepared(snapshot, context: context, explicitLocale: snapshot.keyShape.explicitLocale(context.locale))
+        prepared(
+            snapshot, context: context,
+            explicitLocale: context.locale.flatMap(snapshot.explicitLocales.explicitLocale))
     }
 
     /// ``prepared(_:context:)`` with the context's explicit locale already looked at (``ExplicitLocaleMemo``).
