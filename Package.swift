@@ -33,7 +33,7 @@ let package = Package(
         // Wires core, storage and HTTP into the service: configuration, routes, repositories.
         .target(
             name: "PreludeService",
-            dependencies: ["PreludeCore", "PreludeHTTP", "PreludeStorage", "PreludePreview"],
+            dependencies: ["PreludeCore", "PreludeHTTP", "PreludeStorage", "PreludePreview", "CLinuxSystem"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(

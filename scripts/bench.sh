@@ -2,7 +2,7 @@
 # Benchmark of PreludeHTTP against the peers in shared/bench/peers (nginx, nginx gzip_static, Hummingbird,
 # FlyingFox with TCP_NODELAY, optionally Vapor), in the same run, with the peers' own harness (run.sh).
 #
-# Usage: scripts/bench.sh [all|throughput|latency|memory|quick|build|public]
+# Usage: scripts/bench.sh [all|throughput|latency|memory|quick|build|public|proxy|compare|serve-memory]
 #   all         (default) throughput, then latency, then memory
 #   throughput  PIN=split (server on CPU 0, wrk on CPU 1), c=32 and c=128, plain and gzip
 #   latency     PIN=same (both on CPU 0), c=1, plain and gzip
@@ -20,6 +20,11 @@
 #               to this checkout's release build): decide at c=32 and events open loop at 50,000 events/s (one
 #               install per batch, then 100) — the no-regression record for a change on the ingestion or decide path;
 #               BEFORE_CONFIG: a config file the baseline understands (e.g. `git show OLD:config/prelude.json`)
+#   serve-memory  idle RSS of the real `prelude serve` (demo policy, after 3 policy requests: gzip, identity, gzip)
+#               beside nginx gzip_static with the peers' config serving the same bytes (master + workers summed),
+#               $MEMORY_STARTS starts each (default 3), interleaved; prints the medians and keeps an smaps breakdown.
+#               MEMORY_BIN: the binary (default: the container's build, `--static-swift-stdlib`, built in
+#               .build-static); BEFORE_BIN: also a baseline binary, in the same rounds. Not part of .ci/run.
 #
 # Settings (environment): REPEATS=3, DURATION=10s, WARMUP=3s, PEERS (default below; add vapor if built),
 #   PEERS_SRC (default ../shared/bench/peers beside the repository), BENCH_DIR=/tmp/prelude-bench (the peers are
@@ -405,6 +410,83 @@ compare() {
     log "compare: $dir/summary.tsv"
 }
 
+# VmRSS, RssAnon and RssFile (kB) of process $1, and its smaps summed per mapping into file $2 when given.
+process_memory() {
+    local pid="$1"
+    awk '/^VmRSS/ {r=$2} /^RssAnon/ {a=$2} /^RssFile/ {f=$2} END {printf "%d\t%d\t%d", r, a, f}' "/proc/$pid/status"
+    [[ -z "${2:-}" ]] && return 0
+    awk '/^[0-9a-f]+-[0-9a-f]+ / {m = ($6 == "" ? "[anonymous]" : $6)} /^Rss:/ {r[m] += $2} /^Pss:/ {p[m] += $2}
+        /^Anonymous:/ {a[m] += $2} /^(Private|Shared)_Dirty:/ {d[m] += $2}
+        END {for (m in r) if (r[m] > 0) printf "%d\t%d\t%d\t%d\t%s\n", r[m], p[m], a[m], d[m], m}' \
+        "/proc/$pid/smaps" | sort -rn | { printf 'rss_kb\tpss_kb\tanonymous_kb\tdirty_kb\tmapping\n'; cat; } >"$2"
+}
+
+# The idle RSS of `prelude serve` against nginx gzip_static serving the same bytes (issue 16's memory target).
+serve_memory() {
+    local dir="$OUT/serve-memory" db="$OUT/serve-memory/prelude.sqlite" round side bin pid i
+    mkdir -p "$dir/fixture" "$OUT/public"
+    # MEMORY_BIN, not PRELUDE_BIN: the server refuses unknown PRELUDE_* variables in its environment.
+    PRELUDE_BIN="${MEMORY_BIN:-}"
+    if [[ -z "$PRELUDE_BIN" ]]; then
+        log "building prelude (release, --static-swift-stdlib, scratch path .build-static) as the Dockerfile does"
+        swift build --package-path "$ROOT" -c release --static-swift-stdlib --scratch-path "$ROOT/.build-static" \
+            --product prelude >&2
+        PRELUDE_BIN="$(swift build --package-path "$ROOT" -c release --static-swift-stdlib \
+            --scratch-path "$ROOT/.build-static" --show-bin-path)/prelude"
+    fi
+    local after_bin="$PRELUDE_BIN" url="http://127.0.0.1:$PUBLIC_PORT/v1/apps/demo/policy?$POLICY_QUERY"
+    local sides="prelude"
+    [[ -n "${BEFORE_BIN:-}" ]] && sides="before prelude"
+    printf 'server\tround\tvmrss_kb\trss_anon_kb\trss_file_kb\tprocesses\n' >"$dir/rounds.tsv"
+    for round in $(seq 1 "${MEMORY_STARTS:-3}"); do
+        for side in $sides; do
+            bin="$after_bin"; [[ "$side" == before ]] && bin="$BEFORE_BIN"
+            PRELUDE_BIN="$bin"
+            start_prelude "$ROOT/config/demo-policy.json" "$db" || return 1
+            curl -s -o /dev/null -H 'Accept-Encoding: gzip' "$url"
+            curl -s -o /dev/null "$url"
+            curl -s -o /dev/null -H 'Accept-Encoding: gzip' "$url"
+            if [[ ! -s "$dir/fixture/policy.json.gz" ]]; then
+                curl -s "$url" -o "$dir/fixture/policy.json"
+                curl -s -H 'Accept-Encoding: gzip' "$url" -o "$dir/fixture/policy.json.gz"
+            fi
+            sleep 1
+            printf '%s\t%s\t%s\t1\n' "$side" "$round" "$(process_memory "$PRELUDE_PID" "$dir/smaps-$side.tsv")" \
+                >>"$dir/rounds.tsv"
+            stop_prelude
+        done
+        # nginx gzip_static with the peers' own config (2 workers), serving the bytes prelude served.
+        local run="$dir/nginx" master total=0 anon=0 file=0 n=0 p fields
+        mkdir -p "$run"
+        sed -e "s|@PORT@|$PROXY_PORT|g; s|@FIXTURE@|$dir/fixture|g; s|@RUNDIR@|$run|g" \
+            "$PEERS_SRC/nginx/nginx-gzip-static.conf.in" >"$run/nginx.conf"
+        taskset -c 0 nginx -p "$run" -c "$run/nginx.conf" >"$run/log" 2>&1 &
+        NGINX_PID=$!
+        for i in $(seq 1 50); do curl -s -o /dev/null "http://127.0.0.1:$PROXY_PORT/v1/policy" && break; sleep 0.1; done
+        curl -s -o /dev/null -H 'Accept-Encoding: gzip' "http://127.0.0.1:$PROXY_PORT/v1/policy"
+        curl -s -o /dev/null "http://127.0.0.1:$PROXY_PORT/v1/policy"
+        curl -s -o /dev/null -H 'Accept-Encoding: gzip' "http://127.0.0.1:$PROXY_PORT/v1/policy"
+        sleep 1
+        for p in "$NGINX_PID" $(pgrep -P "$NGINX_PID"); do
+            IFS=$'\t' read -r -a fields <<<"$(process_memory "$p")"
+            total=$((total + fields[0])) anon=$((anon + fields[1])) file=$((file + fields[2])) n=$((n + 1))
+        done
+        printf 'nginx-gzip-static\t%s\t%s\t%s\t%s\t%s\n' "$round" "$total" "$anon" "$file" "$n" >>"$dir/rounds.tsv"
+        stop_nginx
+    done
+    python3 - "$dir/rounds.tsv" <<'PY' | tee "$dir/summary.tsv"
+import statistics, sys
+rows = [line.rstrip("\n").split("\t") for line in open(sys.argv[1])][1:]
+print("server\tmedian_vmrss_kb\trss_anon_kb\trss_file_kb\tall_starts_kb")
+for server in dict.fromkeys(r[0] for r in rows):
+    mine = [r for r in rows if r[0] == server]
+    median = sorted(mine, key=lambda r: int(r[2]))[len(mine) // 2]
+    print(f"{server}\t{int(statistics.median(int(r[2]) for r in mine))}\t{median[3]}\t{median[4]}\t"
+          + " ".join(r[2] for r in mine))
+PY
+    log "serve-memory: $dir/summary.tsv (smaps of the last start: $dir/smaps-*.tsv)"
+}
+
 mkdir -p "$OUT"
 case "$ACTION" in
     build) build ;;
@@ -416,6 +498,7 @@ case "$ACTION" in
     public) build; public ;;
     compare) compare ;;
     proxy) proxy ;;
-    *) echo "bench.sh: unknown action '$ACTION' (all|throughput|latency|memory|quick|build|public|compare|proxy)" >&2; exit 1 ;;
+    serve-memory) serve_memory ;;
+    *) echo "bench.sh: unknown action '$ACTION' (all|throughput|latency|memory|quick|build|public|compare|proxy|serve-memory)" >&2; exit 1 ;;
 esac
 log "results in $OUT"

@@ -1,10 +1,11 @@
-// Linux calls Swift's Glibc module does not import: epoll, eventfd, accept4 and the CPU affinity mask.
+// Linux calls Swift's Glibc module does not import: epoll, eventfd, accept4, the CPU affinity mask and malloc_trim.
 // Declarations and struct layouts come from the system headers (no hand-laid structs); small wrappers
 // cover what Swift cannot call (macros) or should not lay out (the packed epoll_event on x86_64).
 //
 // No _GNU_SOURCE here: Swift's Glibc module is built without it, and a header seen both ways would define
 // fd_set and friends differently in two modules. The two GNU functions are declared below with glibc's
 // prototypes instead (cpu_set_t itself is declared by <sched.h> in every mode).
+#include <malloc.h>
 #include <sched.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -82,3 +83,7 @@ static inline int prelude_allowed_cpu_count(void) {
     for (size_t i = 0; i < sizeof(set); i++) count += __builtin_popcount(bytes[i]);
     return count;
 }
+
+/// malloc_trim(0): returns the free memory of every malloc arena to the kernel (free pages inside the heap too,
+/// not only its top). Returns 1 when some memory was released.
+static inline int prelude_malloc_trim(void) { return malloc_trim(0); }

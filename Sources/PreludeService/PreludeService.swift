@@ -167,6 +167,20 @@ package final class PreludeService: Sendable {
         }
     }
 
+    /// Gives back the memory start-up used and serving does not (``StartupMemory``): call once, after `start`.
+    /// `prelude serve` does; the request path is unchanged.
+    @discardableResult
+    package func releaseStartupMemory() -> StartupMemory.Released {
+        let released = StartupMemory.release(database: database)
+        logger.debug(
+            "start-up memory released",
+            numbers: [
+                "unmappedMappings": Double(released.mappings), "unmappedKiB": Double(released.mappedKiB),
+                "mallocTrimmed": released.trimmed ? 1 : 0,
+            ])
+        return released
+    }
+
     /// Applies pending migrations and closes the database: `prelude migrate`. Returns the names applied.
     package static func migrate(configuration: ServiceConfiguration, logger: Logger) throws -> [String] {
         let (database, _, applied) = try openAndMigrate(configuration: configuration, logger: logger)

@@ -119,6 +119,11 @@ package final class Connection: @unchecked Sendable {
         return (Int(log), Int(done))
     }
 
+    /// Frees the page cache pages no statement holds (`sqlite3_db_release_memory`); later reads fill it again.
+    package func releaseMemory() {
+        if let handle { sqlite3_db_release_memory(handle) }
+    }
+
     /// The rowid of the last successful INSERT on this connection.
     package var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 

@@ -166,6 +166,17 @@ package final class Database: @unchecked Sendable {
         for _ in 0..<taken { readerSlots.signal() }
     }
 
+    /// Frees the unused page cache pages of the writer and of every idle reader (``Connection/releaseMemory()``), for
+    /// after start-up work (migrations, seeding) that the serving path does not repeat. Waits for a write in
+    /// progress; readers checked out right now keep theirs. Does nothing once closed.
+    package func releaseMemory() {
+        guard isOpen else { return }
+        writerQueue.sync { writer.releaseMemory() }
+        readers.withLock { pool in
+            for connection in pool { connection.releaseMemory() }
+        }
+    }
+
     /// WAL checkpoints the background checkpointer has run since the database was opened.
     package var backgroundCheckpoints: Int { checkpointer.completedCheckpoints }
 

@@ -41,6 +41,8 @@ struct ServeCommand: ParsableCommand {
             logger.error("start-up failed", ["error": "\(error)"])
             throw Failure.exit(error, code: Failure.code(for: error))
         }
+        // Start-up's pages (migrations, the seed, argument parsing) are not needed to serve (docs/operations.md).
+        service.releaseStartupMemory()
         let number = signals.wait()
         logger.info(
             "signal received", ["signal": number == SIGINT ? "SIGINT" : number == SIGTERM ? "SIGTERM" : "\(number)"])

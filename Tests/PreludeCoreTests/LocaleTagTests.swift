@@ -81,3 +81,41 @@ import Testing
         }
     }
 }
+
+/// Tags compare and hash by their packed subtags: equal exactly when their canonical forms are equal.
+@Suite struct LocaleTagPackingTests {
+    static let languages = ["en", "fr", "zh", "sr", "yue", "he", "iw", "zz", "az", "aa"]
+    static let scripts: [String?] = [nil, "Hant", "Hans", "Latn", "Cyrl", "Zzzz"]
+    static let regions: [String?] = [nil, "US", "CA", "TW", "419", "001", "999", "ZZ", "AA"]
+
+    static var tags: [LocaleTag] {
+        languages.flatMap { language in
+            scripts.flatMap { script in
+                regions.compactMap { region in LocaleTag(language: language, script: script, region: region) }
+            }
+        }
+    }
+
+    @Test func equalExactlyWhenTheCanonicalFormsAre() {
+        let tags = Self.tags
+        #expect(tags.count == Self.languages.count * Self.scripts.count * Self.regions.count)
+        for a in tags {
+            for b in tags {
+                #expect((a == b) == (a.description == b.description), "\(a) vs \(b)")
+                if a == b { #expect(a.hashValue == b.hashValue && a.fingerprint == b.fingerprint) }
+            }
+        }
+        #expect(Set(tags.map(\.fingerprint)).count == Set(tags.map(\.description)).count)
+    }
+
+    @Test func spellingsOfOneTagAreOneTag() throws {
+        let tag = try #require(LocaleTag("zh-Hant-TW"))
+        for spelling in ["ZH_hant_tw", "zh-HANT-tw", "zh_Hant-TW"] {
+            let other = try #require(LocaleTag(spelling))
+            #expect(other == tag && other.hashValue == tag.hashValue)
+        }
+        #expect(LocaleTag("iw") == LocaleTag("he"))  // the preferred code
+        #expect(LocaleTag("en-US") != LocaleTag("en"))
+        #expect(LocaleTag("es-419") != LocaleTag("es-41"))
+    }
+}

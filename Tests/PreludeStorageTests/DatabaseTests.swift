@@ -31,6 +31,27 @@ import Testing
         #expect(try database.read { try $0.scalar("SELECT count(*) FROM t", as: Int64.self) } == 1)
     }
 
+    /// Releasing the caches' memory keeps every connection usable: cached statements, reads and writes go on.
+    @Test func releaseMemoryKeepsEveryConnectionUsable() throws {
+        let database = try makeDatabase()
+        defer { database.close() }
+        let rows = (0..<500).map { "row \($0) " + String(repeating: "x", count: 200) }
+        try database.write { db in
+            for row in rows { try db.execute("INSERT INTO t (v) VALUES (?)", [.text(row)]) }
+        }
+        // Both readers have pages and a cached statement before the release.
+        for _ in 0..<2 {
+            #expect(try database.read { try $0.scalar("SELECT count(*) FROM t", as: Int64.self) } == 500)
+        }
+        database.releaseMemory()
+        #expect(try database.read { try $0.scalar("SELECT count(*) FROM t", as: Int64.self) } == 500)
+        #expect(try database.read { try $0.scalar("SELECT v FROM t WHERE id = 250", as: String.self) } == rows[249])
+        try database.write { try $0.execute("INSERT INTO t (v) VALUES (?)", [.text("after")]) }
+        #expect(try database.read { try $0.scalar("SELECT count(*) FROM t", as: Int64.self) } == 501)
+        database.close()
+        database.releaseMemory()  // a closed database: nothing to release, no trap
+    }
+
     /// Bound text reaches SQLite byte for byte: empty, short (stored inside the String), long, non-ASCII, and with
     /// a NUL inside (bound with its length, so it is not cut there).
     @Test(arguments: [

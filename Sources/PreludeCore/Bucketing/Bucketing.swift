@@ -22,6 +22,16 @@ public enum Bucketing {
     private static func fnv1a32(_ s: String, continuing start: UInt32) -> UInt32 {
         // ASCII (install ids, experiment keys) has the same UTF-16 and UTF-8 units, and Swift strings are stored
         // as UTF-8: walking those bytes avoids transcoding to UTF-16 unit by unit.
+        let contiguous = s.utf8.withContiguousStorageIfAvailable { bytes -> UInt32? in
+            var hash = start
+            for byte in bytes {
+                guard byte < 0x80 else { return nil }
+                hash ^= UInt32(byte)
+                hash = hash &* prime
+            }
+            return hash
+        }
+        if let contiguous, let hash = contiguous { return hash }
         var hash = start
         for byte in s.utf8 {
             guard byte < 0x80 else { return fnv1a32(utf16: s, continuing: start) }

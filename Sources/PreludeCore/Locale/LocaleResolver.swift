@@ -47,7 +47,7 @@ public enum LocaleResolver {
 
     /// The first tag of `tag.fallbackChain` that is available. Runs per request: the tag itself, the most common
     /// hit, is tried before the chain is built.
-    private static func firstAvailable(_ tag: LocaleTag, _ available: Set<LocaleTag>) -> LocaleTag? {
+    static func firstAvailable(_ tag: LocaleTag, _ available: Set<LocaleTag>) -> LocaleTag? {
         if available.contains(tag) { return tag }
         return tag.fallbackChain.dropFirst().first(where: available.contains)
     }

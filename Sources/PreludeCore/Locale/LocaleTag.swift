@@ -41,11 +41,49 @@ public struct LocaleTag: Hashable, Sendable, Codable, CustomStringConvertible {
         self.init(text)
     }
 
+    /// The three subtags packed into one number, equal exactly when the tags are (each letter of the
+    /// case-normalised ASCII subtags in 5 bits, a numeric region as its value): what `==` and hashing use, since
+    /// tags are compared and hashed on every policy fetch.
+    private let packed: UInt64
+
     private init(validLanguage: String, script: String?, region: String?) {
         self.language = validLanguage
         self.script = script
         self.region = region
+        packed = Self.pack(language: validLanguage, script: script, region: region)
     }
+
+    /// Language letters in bits 0–14, script letters in 15–34, the region's kind (none, letters, digits) in
+    /// 35–36 and its letters or number in 37–46. Letters are `a`…`z` (either case) as 1…26.
+    private static func pack(language: String, script: String?, region: String?) -> UInt64 {
+        func letters(_ text: String, at shift: Int) -> UInt64 {
+            var value: UInt64 = 0
+            for (index, byte) in text.utf8.enumerated() {
+                value |= UInt64((byte | 0x20) &- UInt8(ascii: "a") &+ 1) << (shift + 5 * index)
+            }
+            return value
+        }
+        var packed = letters(language, at: 0)
+        if let script { packed |= letters(script, at: 15) }
+        if let region {
+            if let number = UInt64(region) {
+                packed |= 2 << 35 | number << 37
+            } else {
+                packed |= 1 << 35 | letters(region, at: 37)
+            }
+        }
+        return packed
+    }
+
+    /// Equal subtags (the packed forms are equal exactly then).
+    public static func == (lhs: LocaleTag, rhs: LocaleTag) -> Bool { lhs.packed == rhs.packed }
+
+    /// Hashes the packed subtags.
+    public func hash(into hasher: inout Hasher) { hasher.combine(packed) }
+
+    /// A number equal for equal tags and different for different ones (the packed subtags), for callers that fold
+    /// tags into their own digests.
+    public var fingerprint: UInt64 { packed }
 
     /// The canonical form, e.g. `zh-Hant-TW`.
     public var description: String {

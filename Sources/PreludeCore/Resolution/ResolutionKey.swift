@@ -21,10 +21,22 @@ public struct ResolutionKey: Hashable, Sendable {
     /// The key of `context` for the document `shape` describes: resolves the locale and draws the variants
     /// (cheap hashing, no document walk).
     public init(context: ClientContext, shape: ResolutionKeyShape) {
-        locale = LocaleResolver.resolve(
-            explicit: context.locale, acceptLanguage: context.acceptLanguage, available: shape.availableLocales,
-            defaultLocale: shape.defaultLocale)
-        preferredLocale = shape.usesPreferredLocale ? context.preferredLocale : nil
+        self.init(context: context, shape: shape, explicitLocale: shape.explicitLocale(context.locale))
+    }
+
+    /// The key of `context` with its explicit `locale` already looked at (``ResolutionKeyShape/explicitLocale(_:)``,
+    /// which a server may remember per distinct value): the same key ``init(context:shape:)`` derives.
+    package init(context: ClientContext, shape: ResolutionKeyShape, explicitLocale: ExplicitLocale?) {
+        if let match = explicitLocale?.match {
+            locale = match
+        } else {
+            // No explicit locale, or none of its fallbacks has copy: Accept-Language, then the default.
+            locale = LocaleResolver.resolve(
+                explicit: nil, acceptLanguage: context.acceptLanguage, available: shape.availableLocales,
+                defaultLocale: shape.defaultLocale)
+        }
+        // The preferred locale is the explicit tag when it parses, else Accept-Language's first tag.
+        preferredLocale = shape.usesPreferredLocale ? (explicitLocale?.tag ?? context.preferredLocale) : nil
         platform = context.platform
         osVersion = shape.usesOSVersion ? context.osVersion : nil
         appVersion = shape.usesAppVersion ? context.appVersion : nil
@@ -36,5 +48,39 @@ public struct ResolutionKey: Hashable, Sendable {
         } else {
             variants = Array(repeating: -1, count: shape.experiments.count)
         }
+    }
+
+    /// What an explicit `locale` value means for one document: its parsed tag and the available locale it
+    /// resolves to (nil when no tag of its fallback chain has copy; then Accept-Language decides).
+    public struct ExplicitLocale: Sendable {
+        /// The leading `language[-Script][-REGION]` of the value.
+        public let tag: LocaleTag
+        /// The first available tag of `tag`'s fallback chain.
+        public let match: LocaleTag?
+    }
+}
+
+extension ResolutionKey {
+    /// Feeds one digest of the fields to `hasher` instead of a hasher round per string: a server looks a key up
+    /// on every policy fetch. Equal keys have equal digests (a locale contributes its fingerprint; a version its
+    /// numbers only, which equal versions share).
+    public func hash(into hasher: inout Hasher) {
+        var digest: UInt64 = 0xCBF2_9CE4_8422_2325
+        @inline(__always) func fold(_ value: UInt64) { digest = (digest ^ value) &* 0x0000_0100_0000_01B3 }
+        func fold(_ tag: LocaleTag?) { fold(tag.map { $0.fingerprint &+ 1 } ?? 0) }
+        func fold(_ version: SemanticVersion?) {
+            guard let version else { return fold(5) }
+            fold(UInt64(truncatingIfNeeded: version.major))
+            fold(UInt64(truncatingIfNeeded: version.minor))
+            fold(UInt64(truncatingIfNeeded: version.patch))
+        }
+        fold(locale)
+        fold(preferredLocale)
+        fold(osVersion)
+        fold(appVersion)
+        for variant in variants { fold(UInt64(bitPattern: Int64(variant))) }
+        fold(UInt64(variants.count))
+        hasher.combine(digest)
+        hasher.combine(platform)
     }
 }

@@ -77,3 +77,12 @@ public struct ResolutionKeyShape: Sendable {
         defaultLocale = document.app.defaultLocale
     }
 }
+
+extension ResolutionKeyShape {
+    /// What the explicit locale `value` means for this document, or nil when there is none or it does not parse
+    /// (then it is ignored, as ``LocaleResolver/resolve(explicit:acceptLanguage:available:defaultLocale:)`` does).
+    public func explicitLocale(_ value: String?) -> ResolutionKey.ExplicitLocale? {
+        guard let value, let tag = LocaleTag(parsingPrefixOf: value) else { return nil }
+        return ResolutionKey.ExplicitLocale(tag: tag, match: LocaleResolver.firstAvailable(tag, availableLocales))
+    }
+}

@@ -35,6 +35,8 @@ package final class LiveSnapshot: Sendable {
     /// Which client inputs can change a resolved policy of this document (the cache key keeps only those);
     /// derived by the core, next to the resolver that reads them.
     package let keyShape: ResolutionKeyShape
+    /// What each explicit `locale` value a client sent means for this document (parsed, resolved), remembered.
+    package let explicitLocales: ExplicitLocaleMemo
     /// Resolved-policy responses prepared for this revision, by resolution.
     package let resolvedResponses: LRUCache<ResolutionKey, ResolvedPolicyResponse.Entry>
     /// Resolved policies of this revision (what decide runs the engine on), by resolution.
@@ -61,6 +63,7 @@ package final class LiveSnapshot: Sendable {
         self.author = author
         self.message = message
         keyShape = ResolutionKeyShape(document)
+        explicitLocales = ExplicitLocaleMemo(shape: keyShape)
         resolvedResponses = LRUCache(capacity: resolvedCacheCapacity)
         resolvedPolicies = LRUCache(capacity: resolvedCacheCapacity)
     }

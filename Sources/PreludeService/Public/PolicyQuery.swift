@@ -9,16 +9,20 @@ package enum PolicyQuery {
     /// The longest install id accepted.
     package static let maxInstallIdLength = 128
 
-    /// The client context of `request` (query parameters plus `Accept-Language`), or a 400 problem.
-    package static func context(_ request: HTTPRequest) throws(ProblemDetails) -> ClientContext {
+    /// The client context of `request` (query parameters plus `Accept-Language`) with what its explicit locale
+    /// means for the live document (looked up in `locales`), or a 400 problem.
+    package static func context(_ request: HTTPRequest, locales: ExplicitLocaleMemo) throws(ProblemDetails) -> (
+        ClientContext, ResolutionKey.ExplicitLocale?
+    ) {
         var context = ClientContext()
+        var explicitLocale: ResolutionKey.ExplicitLocale?
         var problems: [FieldProblem] = []
         // A bit per known parameter: no set allocation on the hot path.
         var seen: UInt8 = 0
         for (name, value) in request.query {
             // Built only for a problem: a valid query allocates no pointers.
             var pointer: String { "/query/" + name }
-            guard let bit = parameters.firstIndex(of: name) else {
+            guard let bit = parameterIndex(name) else {
                 problems.append(
                     FieldProblem(
                         pointer: pointer, code: "parameter.unknown",
@@ -54,8 +58,9 @@ package enum PolicyQuery {
                 }
             case 3:  // locale
                 // The leading language[-Script][-REGION] is used; longer tags (variants, extensions) are cut.
-                if LocaleTag(parsingPrefixOf: value) != nil {
+                if let explicit = locales.explicitLocale(value) {
                     context.locale = value
+                    explicitLocale = explicit
                 } else {
                     problems.append(
                         FieldProblem(
@@ -71,9 +76,25 @@ package enum PolicyQuery {
             }
         }
         guard problems.isEmpty else { throw PublicProblem.badRequest(problems) }
-        let acceptLanguage = request.headers.values(for: "Accept-Language")
-        if !acceptLanguage.isEmpty { context.acceptLanguage = acceptLanguage.joined(separator: ", ") }
-        return context
+        // Looked for before the values are gathered: most clients send none, and then nothing is allocated.
+        if request.headers.contains("Accept-Language") {
+            context.acceptLanguage = request.headers.values(for: "Accept-Language").joined(separator: ", ")
+        }
+        return (context, explicitLocale)
+    }
+
+    /// The position of `name` in ``parameters``, or nil: the five names differ in length, so one comparison.
+    static func parameterIndex(_ name: String) -> Int? {
+        let index: Int
+        switch name.utf8.count {
+        case 8: index = 0  // platform
+        case 2: index = 1  // os
+        case 10: index = 2  // appVersion
+        case 6: index = 3  // locale
+        case 9: index = 4  // installId
+        default: return nil
+        }
+        return name == parameters[index] ? index : nil
     }
 
     /// Why `value` is not an acceptable install id (1–128 visible ASCII characters), or nil.

@@ -31,8 +31,9 @@ package enum PublicRoutes {
 
         router.add(.get, "/v1/apps/{app}/policy", options: RouteOptions(runsInline: true)) { request in
             let snapshot = try liveSnapshot(request, store: store)
-            let context = try PolicyQuery.context(request)
-            return HTTPResponse(ResolvedPolicyResponse.prepared(snapshot, context: context).0.response)
+            let (context, explicitLocale) = try PolicyQuery.context(request, locales: snapshot.explicitLocales)
+            let entry = ResolvedPolicyResponse.prepared(snapshot, context: context, explicitLocale: explicitLocale).0
+            return HTTPResponse(entry.response)
         }
 
         // The decide response's status and fields depend only on the served locale: one prepared head per

@@ -29,7 +29,16 @@ package enum ResolvedPolicyResponse {
     /// The response entry for `context`: from the snapshot's cache, or resolved, serialized, compressed and
     /// cached on a miss (with the snapshot's `Cache-Control` for resolved policies).
     package static func prepared(_ snapshot: LiveSnapshot, context: ClientContext) -> (Entry, ResolutionKey) {
-        let key = ResolutionKey(context: context, snapshot: snapshot)
+        prepared(
+            snapshot, context: context,
+            explicitLocale: context.locale.flatMap(snapshot.explicitLocales.explicitLocale))
+    }
+
+    /// ``prepared(_:context:)`` with the context's explicit locale already looked at (``ExplicitLocaleMemo``).
+    package static func prepared(
+        _ snapshot: LiveSnapshot, context: ClientContext, explicitLocale: ResolutionKey.ExplicitLocale?
+    ) -> (Entry, ResolutionKey) {
+        let key = ResolutionKey(context: context, shape: snapshot.keyShape, explicitLocale: explicitLocale)
         if let cached = snapshot.resolvedResponses.value(for: key) { return (cached, key) }
         let prepared = HTTPResponse.Prepared(
             identity: body(snapshot.revision, resolved(snapshot, context: context, key: key)))
