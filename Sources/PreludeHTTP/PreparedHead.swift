@@ -23,9 +23,4 @@ public final class PreparedHead: Sendable {
         for field in headers { signatures |= HTTPHeaders.nameSignature(field.name) }
         nameSignatures = signatures
     }
-
-    /// True when a field is named `name` (ASCII case-insensitive).
-    package func hasField(named name: String) -> Bool {
-        nameSignatures & HTTPHeaders.nameSignature(name) != 0 && headers.contains(name)
-    }
 }
