@@ -26,7 +26,12 @@ final class EventLoop: @unchecked Sendable {
     // Loop-thread state. `@exclusivity(unchecked)`: read and written only on the loop's thread, never by two
     // overlapping accesses (the connection table is looked up, then the connection runs), so the runtime's
     // per-access bookkeeping is skipped on the request path.
-    @exclusivity(unchecked) var connections: [Int32: HTTPConnection] = [:]
+    /// The open connections by descriptor. Descriptors are small integers the kernel reuses from the lowest free
+    /// one, so an array indexed by them is a direct lookup per event (no hashing) and stays as long as the largest
+    /// descriptor this loop has served.
+    @exclusivity(unchecked) private var slots: [HTTPConnection?] = []
+    /// How many entries of `slots` hold a connection.
+    @exclusivity(unchecked) private var connectionCount = 0
     @exclusivity(unchecked) var date = HTTPDate()
     @exclusivity(unchecked) var now: Int64
     var stopping = false
@@ -93,7 +98,7 @@ final class EventLoop: @unchecked Sendable {
                     let (flags, fd) = events[i]
                     if fd == wakeFD {
                         drainInbox()
-                    } else if let connection = connections[fd] {
+                    } else if let connection = connection(fd) {
                         connection.handle(events: flags)
                     }
                 }
@@ -102,7 +107,7 @@ final class EventLoop: @unchecked Sendable {
                 nextSweep = now + Int64(tickMilliseconds)
                 sweep()
             }
-            if stopping && connections.isEmpty { break }
+            if stopping && connectionCount == 0 { break }
         }
         core.loopStopped()
     }
@@ -132,23 +137,26 @@ final class EventLoop: @unchecked Sendable {
                     core.connectionClosed()
                     continue
                 }
-                connections[fd] = HTTPConnection(fd: fd, remoteAddress: remoteAddress, loop: self)
+                let index = Int(fd)
+                if index >= slots.count { slots.append(contentsOf: repeatElement(nil, count: index + 1 - slots.count)) }
+                slots[index] = HTTPConnection(fd: fd, remoteAddress: remoteAddress, loop: self)
+                connectionCount += 1
             case .completed(let connection, let response):
                 connection.handlerFinished(response)
             case .shutdown(let grace):
                 stopping = true
                 hardDeadline = now + grace
-                for connection in Array(connections.values) { connection.beginShutdown() }
+                for connection in openConnections() { connection.beginShutdown() }
             }
         }
     }
 
     private func sweep() {
         if stopping && now >= hardDeadline {
-            for connection in Array(connections.values) { connection.close() }
+            for connection in openConnections() { connection.close() }
             return
         }
-        for connection in Array(connections.values) where connection.deadline <= now {
+        for connection in openConnections() where connection.deadline <= now {
             connection.tick(now: now)
         }
     }
@@ -173,7 +181,20 @@ final class EventLoop: @unchecked Sendable {
             // The descriptor is closed right after, which removes it from the interest list anyway.
             core.configuration.eventHandler?(.pollFailed(error))
         }
-        connections[fd] = nil
+        let index = Int(fd)
+        if index < slots.count, slots[index] != nil {
+            slots[index] = nil
+            connectionCount -= 1
+        }
         core.connectionClosed()
     }
+
+    /// The connection on `fd`, if this loop serves one.
+    private func connection(_ fd: Int32) -> HTTPConnection? {
+        let index = Int(fd)
+        return index >= 0 && index < slots.count ? slots[index] : nil
+    }
+
+    /// A snapshot of the open connections (closing one while iterating changes the table, not the snapshot).
+    private func openConnections() -> [HTTPConnection] { slots.compactMap { $0 } }
 }
