@@ -6,8 +6,18 @@ public struct HTTPRequest: Sendable {
     public var path: String
     /// The raw query string after `?`, without the `?`, or empty.
     public var rawQuery: String
-    /// Query parameters, percent-decoded (`+` as space), in order.
-    public var query: [(name: String, value: String)]
+    /// Query parameters, percent-decoded (`+` as space), in order. For a request the server parsed, decoded from
+    /// ``rawQuery`` each time it is read (the parser has checked that it decodes); read it once per handler.
+    public var query: [(name: String, value: String)] {
+        get {
+            if let givenQuery { return givenQuery }
+            var raw = rawQuery
+            return raw.withUTF8 { PercentDecoding.parseQuery($0) } ?? []
+        }
+        set { givenQuery = newValue }
+    }
+    /// The query given to the initializer or set; nil while ``query`` is ``rawQuery`` decoded.
+    private var givenQuery: [(name: String, value: String)]?
     /// The header fields.
     public var headers: HTTPHeaders
     /// The request body, de-chunked.
@@ -29,7 +39,7 @@ public struct HTTPRequest: Sendable {
         self.method = method
         self.path = path
         self.rawQuery = rawQuery
-        self.query = query
+        self.givenQuery = query
         self.headers = headers
         self.body = body
         self.pathParameters = pathParameters
@@ -39,4 +49,23 @@ public struct HTTPRequest: Sendable {
 
     /// The first value of a query parameter, or nil.
     public func queryValue(_ name: String) -> String? { query.first { $0.name == name }?.value }
+
+    /// A request as the server parsed it: ``query`` is ``rawQuery`` decoded, when read.
+    package init(
+        method: HTTPMethod, path: String, rawQuery: String, headers: HTTPHeaders, body: [UInt8],
+        pathParameters: [String: String], remoteAddress: String, requestID: String, queryFromRaw: Void
+    ) {
+        self.method = method
+        self.path = path
+        self.rawQuery = rawQuery
+        self.headers = headers
+        self.body = body
+        self.pathParameters = pathParameters
+        self.remoteAddress = remoteAddress
+        self.requestID = requestID
+    }
+
+    /// True when ``query`` is ``rawQuery`` decoded (a request the server parsed, its query not replaced), so a
+    /// handler may read the pairs straight from ``rawQuery`` (``PercentDecoding/scanQuery(_:_:)``).
+    package var queryIsRawQueryDecoded: Bool { givenQuery == nil }
 }

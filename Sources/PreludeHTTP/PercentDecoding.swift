@@ -57,15 +57,27 @@ package enum PercentDecoding {
     /// `%`, `&`, `+` and `=` as a bit set over the bytes below 0x40.
     private static let querySpecials: UInt64 = 1 << 0x25 | 1 << 0x26 | 1 << 0x2B | 1 << 0x3D
 
-    /// Splits `a=1&b=2` into decoded pairs, in order. Empty pieces (`a=1&&b`) are skipped; a name without
-    /// `=` gets an empty value. Nil when any piece has a malformed escape.
-    package static func parseQuery(_ bytes: UnsafeBufferPointer<UInt8>) -> [(name: String, value: String)]? {
-        var result: [(name: String, value: String)] = []
-        var separators = 0
-        for byte in bytes where byte == UInt8(ascii: "&") { separators += 1 }
-        result.reserveCapacity(separators + 1)
-        // One pass: each piece's `=` and whether its name or value needs decoding (an escape, `+`, or a byte that
-        // is not ASCII); plain ASCII, nearly every query, is taken as it is.
+    /// One piece of a query, `name[=value]`, as ``scanQuery(_:_:)`` finds it.
+    package struct QueryPiece {
+        /// The name's bytes, not decoded.
+        package let name: UnsafeBufferPointer<UInt8>
+        /// The value's bytes, not decoded; nil when the piece has no `=`.
+        package let value: UnsafeBufferPointer<UInt8>?
+        /// Whether the name needs decoding (an escape, `+`, or a byte that is not ASCII).
+        package let nameNeedsDecoding: Bool
+        /// Whether the value needs decoding.
+        package let valueNeedsDecoding: Bool
+    }
+
+    /// Calls `body` with each non-empty piece of `a=1&b=2`, in order (empty pieces, `a=1&&b`, are skipped), until
+    /// it returns false. Returns false when `body` did.
+    @inline(__always)
+    package static func scanQuery(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ body: (QueryPiece) -> Bool
+    ) -> Bool {
+        // One pass: each piece's `=` and whether its name or value needs decoding; plain ASCII, nearly every query,
+        // is handed over as it is.
+        guard let base = bytes.baseAddress else { return true }
         var start = 0
         var equals = -1
         var nameNeedsWork = false
@@ -73,34 +85,21 @@ package enum PercentDecoding {
         var i = 0
         let count = bytes.count
         while true {
-            let byte = i < count ? bytes[i] : UInt8(ascii: "&")
             // Letters and most punctuation (0x40–0x7F) and the bytes below 0x40 other than `%&+=` need nothing.
-            if byte &- 0x40 < 0x40 || (byte < 0x40 && Self.querySpecials >> UInt64(byte) & 1 == 0) {
+            while i < count {
+                let byte = base[i]
+                guard byte &- 0x40 < 0x40 || (byte < 0x40 && Self.querySpecials >> UInt64(byte) & 1 == 0) else { break }
                 i += 1
-                continue
             }
+            let byte = i < count ? base[i] : UInt8(ascii: "&")
             if byte == UInt8(ascii: "&") {
                 if i > start {
                     let nameEnd = equals >= 0 ? equals : i
-                    let nameBytes = UnsafeBufferPointer(rebasing: bytes[start..<nameEnd])
-                    let name: String
-                    if nameNeedsWork {
-                        guard let decoded = decode(nameBytes, plusAsSpace: true) else { return nil }
-                        name = decoded
-                    } else {
-                        name = String(decoding: nameBytes, as: UTF8.self)
-                    }
-                    var value = ""
-                    if equals >= 0 {
-                        let valueBytes = UnsafeBufferPointer(rebasing: bytes[(equals + 1)..<i])
-                        if valueNeedsWork {
-                            guard let decoded = decode(valueBytes, plusAsSpace: true) else { return nil }
-                            value = decoded
-                        } else {
-                            value = String(decoding: valueBytes, as: UTF8.self)
-                        }
-                    }
-                    result.append((name: name, value: value))
+                    let piece = QueryPiece(
+                        name: UnsafeBufferPointer(start: base + start, count: nameEnd - start),
+                        value: equals >= 0 ? UnsafeBufferPointer(start: base + equals + 1, count: i - equals - 1) : nil,
+                        nameNeedsDecoding: nameNeedsWork, valueNeedsDecoding: valueNeedsWork)
+                    guard body(piece) else { return false }
                 }
                 if i >= count { break }
                 start = i + 1
@@ -114,6 +113,43 @@ package enum PercentDecoding {
             }
             i += 1
         }
-        return result
+        return true
+    }
+
+    /// Splits `a=1&b=2` into decoded pairs, in order. Empty pieces (`a=1&&b`) are skipped; a name without
+    /// `=` gets an empty value. Nil when any piece has a malformed escape.
+    package static func parseQuery(_ bytes: UnsafeBufferPointer<UInt8>) -> [(name: String, value: String)]? {
+        var result: [(name: String, value: String)] = []
+        var separators = 0
+        for byte in bytes where byte == UInt8(ascii: "&") { separators += 1 }
+        result.reserveCapacity(separators + 1)
+        let complete = scanQuery(bytes) { piece in
+            guard let name = text(piece.name, decoding: piece.nameNeedsDecoding) else { return false }
+            var value = ""
+            if let valueBytes = piece.value {
+                guard let decoded = text(valueBytes, decoding: piece.valueNeedsDecoding) else { return false }
+                value = decoded
+            }
+            result.append((name: name, value: value))
+            return true
+        }
+        return complete ? result : nil
+    }
+
+    /// Whether every piece of the query decodes (what ``parseQuery(_:)`` checks), building only the pieces that
+    /// need decoding: the parser checks a query this way and leaves decoding to the handler that reads it.
+    package static func isValidQuery(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        scanQuery(bytes) { piece in
+            if piece.nameNeedsDecoding && decode(piece.name, plusAsSpace: true) == nil { return false }
+            if let value = piece.value, piece.valueNeedsDecoding, decode(value, plusAsSpace: true) == nil {
+                return false
+            }
+            return true
+        }
+    }
+
+    @inline(__always)
+    private static func text(_ bytes: UnsafeBufferPointer<UInt8>, decoding: Bool) -> String? {
+        decoding ? decode(bytes, plusAsSpace: true) : String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -201,7 +201,7 @@ package struct RequestDecoder: Sendable {
         let minor = requestLine.minor
         let keepAlive = minor == 1 ? !fields.connectionClose : (fields.connectionKeepAlive && !fields.connectionClose)
         return RequestHead(
-            method: method, path: target.path, rawQuery: target.rawQuery, query: target.query,
+            method: method, path: target.path, rawQuery: target.rawQuery,
             isAsterisk: target.isAsterisk, minorVersion: minor, headers: headers, framing: framing,
             keepAlive: keepAlive, expectsContinue: fields.expectsContinue && framing != .none,
             acceptEncoding: fields.acceptEncoding?.isEmpty == false ? fields.acceptEncoding : nil,
@@ -456,7 +456,7 @@ package struct RequestDecoder: Sendable {
     /// Step 4: the request target's path and query (RFC 9112 §3.2).
     private static func parseTarget(_ requestLine: RequestLine)
         throws(HTTPParseError) -> (
-            isAsterisk: Bool, path: String, rawQuery: String, query: [(name: String, value: String)]
+            isAsterisk: Bool, path: String, rawQuery: String
         )
     {
         let target = requestLine.target
@@ -501,10 +501,11 @@ package struct RequestDecoder: Sendable {
             }
             path = decoded
         }
-        guard let query = PercentDecoding.parseQuery(rawQueryBytes) else {
+        // Checked here, decoded when a handler reads it (``HTTPRequest/query``).
+        guard PercentDecoding.isValidQuery(rawQueryBytes) else {
             throw .bad("invalid percent-encoding in query")
         }
-        return (isAsterisk, path, String(decoding: rawQueryBytes, as: UTF8.self), query)
+        return (isAsterisk, path, String(decoding: rawQueryBytes, as: UTF8.self))
     }
 
     /// Splits a field line into the name's length and the value's range (OWS trimmed), enforcing RFC 9112 §5.

@@ -16,8 +16,6 @@ package struct RequestHead: Sendable {
     package var path: String
     /// The raw query, without `?`.
     package var rawQuery: String
-    /// Decoded query parameters.
-    package var query: [(name: String, value: String)]
     /// True for `OPTIONS *` (asterisk-form, RFC 9112 §3.2.4).
     package var isAsterisk: Bool
     /// The minor version: 0 for HTTP/1.0, 1 for HTTP/1.1.
@@ -34,4 +32,11 @@ package struct RequestHead: Sendable {
     package var acceptEncoding: String?
     /// `headers.combinedValue(for: "If-None-Match")`, gathered while the fields were parsed.
     package var ifNoneMatch: String?
+
+    /// Decoded query parameters, decoded from ``rawQuery`` when read (the decoder has checked that it decodes; a
+    /// handler that reads the raw query pays for no strings).
+    package var query: [(name: String, value: String)] {
+        var raw = rawQuery
+        return raw.withUTF8 { PercentDecoding.parseQuery($0) } ?? []
+    }
 }

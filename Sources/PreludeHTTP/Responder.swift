@@ -130,8 +130,8 @@ package final class Responder: Sendable {
         requestID: String
     ) -> HTTPRequest {
         HTTPRequest(
-            method: head.method, path: head.path, rawQuery: head.rawQuery, query: head.query, headers: head.headers,
-            body: body, pathParameters: parameters, remoteAddress: remoteAddress, requestID: requestID)
+            method: head.method, path: head.path, rawQuery: head.rawQuery, headers: head.headers, body: body,
+            pathParameters: parameters, remoteAddress: remoteAddress, requestID: requestID, queryFromRaw: ())
     }
 
     private static func render(

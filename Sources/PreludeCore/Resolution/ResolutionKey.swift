@@ -65,22 +65,25 @@ extension ResolutionKey {
     /// on every policy fetch. Equal keys have equal digests (a locale contributes its fingerprint; a version its
     /// numbers only, which equal versions share).
     public func hash(into hasher: inout Hasher) {
-        var digest: UInt64 = 0xCBF2_9CE4_8422_2325
-        @inline(__always) func fold(_ value: UInt64) { digest = (digest ^ value) &* 0x0000_0100_0000_01B3 }
-        func fold(_ tag: LocaleTag?) { fold(tag.map { $0.fingerprint &+ 1 } ?? 0) }
-        func fold(_ version: SemanticVersion?) {
-            guard let version else { return fold(5) }
-            fold(UInt64(truncatingIfNeeded: version.major))
-            fold(UInt64(truncatingIfNeeded: version.minor))
-            fold(UInt64(truncatingIfNeeded: version.patch))
-        }
-        fold(locale)
-        fold(preferredLocale)
-        fold(osVersion)
-        fold(appVersion)
-        for variant in variants { fold(UInt64(bitPattern: Int64(variant))) }
-        fold(UInt64(variants.count))
+        var digest = Self.fold(0xCBF2_9CE4_8422_2325, locale.fingerprint &+ 1)
+        digest = Self.fold(digest, preferredLocale.map { $0.fingerprint &+ 1 } ?? 0)
+        digest = Self.fold(digest, osVersion)
+        digest = Self.fold(digest, appVersion)
+        for variant in variants { digest = Self.fold(digest, UInt64(bitPattern: Int64(variant))) }
+        digest = Self.fold(digest, UInt64(variants.count))
         hasher.combine(digest)
         hasher.combine(platform)
+    }
+
+    /// A version's numbers folded in (5 for none).
+    @inline(__always) private static func fold(_ digest: UInt64, _ version: SemanticVersion?) -> UInt64 {
+        guard let version else { return fold(digest, 5) }
+        let major = fold(digest, UInt64(truncatingIfNeeded: version.major))
+        return fold(fold(major, UInt64(truncatingIfNeeded: version.minor)), UInt64(truncatingIfNeeded: version.patch))
+    }
+
+    /// One FNV-1a style step of the digest.
+    @inline(__always) private static func fold(_ digest: UInt64, _ value: UInt64) -> UInt64 {
+        (digest ^ value) &* 0x0000_0100_0000_01B3
     }
 }

@@ -29,7 +29,8 @@ public struct SemanticVersion: Comparable, Hashable, Sendable, Codable, CustomSt
         self = version
     }
 
-    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> SemanticVersion? {
+    /// The version `bytes` spell (what ``init(_:)`` parses a string's UTF-8 as), or nil.
+    package static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> SemanticVersion? {
         var end = bytes.count
         var build: [String] = []
         if let plus = bytes.firstIndex(of: UInt8(ascii: "+")) {

@@ -1,6 +1,10 @@
 import PreludeCore
 import PreludeHTTP
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The query of `GET /v1/apps/{app}/policy`, checked: every malformed or unknown parameter is reported at once,
 /// each with the pointer `/query/<name>`.
 package enum PolicyQuery {
@@ -14,6 +18,10 @@ package enum PolicyQuery {
     package static func context(_ request: HTTPRequest, locales: ExplicitLocaleMemo) throws(ProblemDetails) -> (
         ClientContext, ResolutionKey.ExplicitLocale?
     ) {
+        if request.queryIsRawQueryDecoded, var plain = plainContext(request.rawQuery, locales: locales) {
+            readAcceptLanguage(request, into: &plain.0)
+            return plain
+        }
         var context = ClientContext()
         var explicitLocale: ResolutionKey.ExplicitLocale?
         var problems: [FieldProblem] = []
@@ -76,12 +84,79 @@ package enum PolicyQuery {
             }
         }
         guard problems.isEmpty else { throw PublicProblem.badRequest(problems) }
+        readAcceptLanguage(request, into: &context)
+        return (context, explicitLocale)
+    }
+
+    /// The context of a query whose pieces are all plain ASCII `name=value` (no escape, no `+`) with known names,
+    /// each once, and valid values — what clients send — read from the raw bytes without building the decoded pairs;
+    /// nil for anything else, which the decoded path then reports parameter by parameter. For such a query both
+    /// paths read the same names and values, so they give the same context.
+    static func plainContext(_ rawQuery: String, locales: ExplicitLocaleMemo) -> (
+        ClientContext, ResolutionKey.ExplicitLocale?
+    )? {
+        var raw = rawQuery
+        return raw.withUTF8 { bytes in
+            var context = ClientContext()
+            var explicitLocale: ResolutionKey.ExplicitLocale?
+            var seen: UInt8 = 0
+            let plain = PercentDecoding.scanQuery(bytes) { piece in
+                guard let value = piece.value, !piece.nameNeedsDecoding, !piece.valueNeedsDecoding,
+                    let bit = parameterIndex(piece.name), seen & (1 << bit) == 0
+                else { return false }
+                seen |= 1 << bit
+                switch bit {
+                case 0:  // platform: the lower-case raw value (other spellings take the decoded path)
+                    guard let platform = Platform(rawValue: String(decoding: value, as: UTF8.self)) else {
+                        return false
+                    }
+                    context.platform = platform
+                case 1, 2:  // os, appVersion
+                    guard let version = SemanticVersion.parse(value) else { return false }
+                    if bit == 1 { context.osVersion = version } else { context.appVersion = version }
+                case 3:  // locale
+                    let text = String(decoding: value, as: UTF8.self)
+                    guard let explicit = locales.explicitLocale(text) else { return false }
+                    context.locale = text
+                    explicitLocale = explicit
+                default:  // installId: installIdProblem's rule, on the bytes
+                    guard (1...maxInstallIdLength).contains(value.count), value.allSatisfy({ $0 >= 0x21 && $0 <= 0x7E })
+                    else { return false }
+                    context.installId = String(decoding: value, as: UTF8.self)
+                }
+                return true
+            }
+            return plain ? (context, explicitLocale) : nil
+        }
+    }
+
+    /// Sets the context's `acceptLanguage` from the request's `Accept-Language` fields, joined (RFC 9110 §5.3).
+    private static func readAcceptLanguage(_ request: HTTPRequest, into context: inout ClientContext) {
         // Looked for before the values are gathered: most clients send none, and then nothing is allocated.
         if request.headers.contains("Accept-Language") {
             context.acceptLanguage = request.headers.values(for: "Accept-Language").joined(separator: ", ")
         }
-        return (context, explicitLocale)
     }
+
+    /// ``parameterIndex(_:)`` of a name's raw bytes.
+    static func parameterIndex(_ name: UnsafeBufferPointer<UInt8>) -> Int? {
+        let index: Int
+        switch name.count {
+        case 8: index = 0
+        case 2: index = 1
+        case 10: index = 2
+        case 6: index = 3
+        case 9: index = 4
+        default: return nil
+        }
+        return parameterBytes[index].withUnsafeBufferPointer {
+            memcmp($0.baseAddress!, name.baseAddress!, name.count) == 0
+        }
+            ? index : nil
+    }
+
+    /// ``parameters`` as UTF-8.
+    private static let parameterBytes = parameters.map { Array($0.utf8) }
 
     /// The position of `name` in ``parameters``, or nil: the five names differ in length, so one comparison.
     static func parameterIndex(_ name: String) -> Int? {
