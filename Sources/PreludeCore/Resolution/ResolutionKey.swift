@@ -20,13 +20,13 @@ public struct ResolutionKey: Hashable, Sendable {
 
     /// The key of `context` for the document `shape` describes: resolves the locale and draws the variants
     /// (cheap hashing, no document walk).
-    public init(context: ClientContext, shape: ResolutionKeyShape) {
+    public init(context: borrowing ClientContext, shape: ResolutionKeyShape) {
         self.init(context: context, shape: shape, explicitLocale: shape.explicitLocale(context.locale))
     }
 
     /// The key of `context` with its explicit `locale` already looked at (``ResolutionKeyShape/explicitLocale(_:)``,
     /// which a server may remember per distinct value): the same key ``init(context:shape:)`` derives.
-    package init(context: ClientContext, shape: ResolutionKeyShape, explicitLocale: ExplicitLocale?) {
+    package init(context: borrowing ClientContext, shape: ResolutionKeyShape, explicitLocale: ExplicitLocale?) {
         if let match = explicitLocale?.match {
             locale = match
         } else {
