@@ -81,6 +81,17 @@ public enum Bucketing {
         }
     }
 
+    /// ``hash(seed:value:version:)`` version 2 of an ASCII value given as its bytes (ASCII has the same UTF-16 and
+    /// UTF-8 units, so this is the string's hash): for a server that holds an install id as request bytes.
+    package static func hashVersion2(seed: String, asciiValue bytes: UnsafeBufferPointer<UInt8>) -> Double {
+        var hash = fnv1a32(seed)
+        for byte in bytes {
+            hash ^= UInt32(byte)
+            hash = hash &* prime
+        }
+        return Double(fnv1a32(decimal: hash) % 10000) / 10000
+    }
+
     /// GrowthBook's `getEqualWeights`: `count` weights of `1/count`; empty when `count <= 0`.
     public static func equalWeights(count: Int) -> [Double] {
         guard count > 0 else { return [] }

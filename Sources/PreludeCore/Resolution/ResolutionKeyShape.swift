@@ -33,6 +33,12 @@ public struct ResolutionKeyShape: Sendable {
             guard let ranges, let n = Bucketing.hash(seed: seed, value: installId, version: 2) else { return nil }
             return Bucketing.chooseVariation(n, ranges: ranges)
         }
+
+        /// ``variant(for:)`` of an ASCII install id given as its bytes.
+        package func variant(forASCII installId: UnsafeBufferPointer<UInt8>) -> Int? {
+            guard let ranges else { return nil }
+            return Bucketing.chooseVariation(Bucketing.hashVersion2(seed: seed, asciiValue: installId), ranges: ranges)
+        }
     }
 
     /// True when a rule matches on locales (then the client's *preferred* locale, not only the served one,

@@ -37,6 +37,8 @@ package final class LiveSnapshot: Sendable {
     package let keyShape: ResolutionKeyShape
     /// What each explicit `locale` value a client sent means for this document (parsed, resolved), remembered.
     package let explicitLocales: ExplicitLocaleMemo
+    /// Plain resolved-policy queries of this revision by everything but the install id, with their responses.
+    package let plainQueries = PlainPolicyQueries()
     /// Resolved-policy responses prepared for this revision, by resolution.
     package let resolvedResponses: LRUCache<ResolutionKey, ResolvedPolicyResponse.Entry>
     /// Resolved policies of this revision (what decide runs the engine on), by resolution.

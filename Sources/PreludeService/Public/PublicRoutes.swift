@@ -31,6 +31,11 @@ package enum PublicRoutes {
 
         router.add(.get, "/v1/apps/{app}/policy", options: RouteOptions(runsInline: true)) { request in
             let snapshot = try liveSnapshot(request, store: store)
+            // Nearly every client: a plain query seen before apart from its install id (PlainPolicyQueries).
+            if request.queryIsRawQueryDecoded, let entry = snapshot.plainQueries.entry(for: request, snapshot: snapshot)
+            {
+                return HTTPResponse(entry.response)
+            }
             let (context, explicitLocale) = try PolicyQuery.context(request, locales: snapshot.explicitLocales)
             let entry = ResolvedPolicyResponse.prepared(snapshot, context: context, explicitLocale: explicitLocale).0
             return HTTPResponse(entry.response)

@@ -1,0 +1,168 @@
+import PreludeCore
+import PreludeHTTP
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One snapshot's memory of resolved-policy queries by everything but their install id: what such a query means
+/// (its checked client context) and the response served for each combination of variants drawn so far.
+///
+/// Devices that share a platform, OS, app version and locale send the same query apart from the install id, so
+/// a fetch hashes the query's bytes with the install id left out, draws the variants from the install id's bytes,
+/// and finds the response without decoding parameters, parsing versions or deriving a ``ResolutionKey`` — the
+/// answer ``ResolvedPolicyResponse/prepared(_:context:explicitLocale:)`` gave for the first such query, which is
+/// the same for every install drawing the same variants (a key is the context's inputs without the install id,
+/// plus those variants). Only plain queries (``PolicyQuery/plainContext(_:locales:)``) are remembered: anything
+/// else takes the full path, which reports it. Bounded, since the queries are the clients' (cleared when full).
+package final class PlainPolicyQueries: Sendable {
+    /// What a query says apart from its install id, and the responses served for it, by variants drawn.
+    private struct Slot {
+        /// The checked context, without an install id.
+        let context: ClientContext
+        let explicitLocale: ResolutionKey.ExplicitLocale?
+        var entries: [(variants: [Int], entry: ResolvedPolicyResponse.Entry)]
+    }
+
+    /// The most queries remembered; reaching it starts over.
+    package let capacity: Int
+    /// The most variant combinations remembered per query (more are served through the full path).
+    package let entriesPerQuery: Int
+    private let slots = Mutex<[QueryBytes: Slot]>([:])
+
+    /// A query's bytes as a dictionary key, hashed and compared in bulk (an array of bytes hashes byte by byte).
+    private struct QueryBytes: Hashable {
+        let bytes: [UInt8]
+
+        static func == (lhs: QueryBytes, rhs: QueryBytes) -> Bool { lhs.bytes == rhs.bytes }
+
+        func hash(into hasher: inout Hasher) { bytes.withUnsafeBytes { hasher.combine(bytes: $0) } }
+    }
+
+    /// An empty memory.
+    package init(capacity: Int = 1024, entriesPerQuery: Int = 32) {
+        precondition(capacity >= 1 && entriesPerQuery >= 1, "a memory holds at least one entry")
+        self.capacity = capacity
+        self.entriesPerQuery = entriesPerQuery
+    }
+
+    /// The number of queries remembered.
+    package var count: Int { slots.withLock { $0.count } }
+
+    /// The response entry for `request` (a parsed request whose query is its raw query) against `snapshot`, or nil
+    /// when its query is not plain.
+    package func entry(for request: HTTPRequest, snapshot: LiveSnapshot) -> ResolvedPolicyResponse.Entry? {
+        var acceptLanguage: String?
+        if request.headers.contains("Accept-Language") {
+            acceptLanguage = request.headers.values(for: "Accept-Language").joined(separator: ", ")
+        }
+        var raw = request.rawQuery
+        return raw.withUTF8 { entry(query: $0, acceptLanguage: acceptLanguage, snapshot: snapshot) }
+    }
+
+    /// Where the value of the query's `installId=` piece is: `.some(nil)` when there is none, nil when the query
+    /// has it twice or without `=` (not plain: the full path reports it).
+    static func installIdRange(_ bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>?? {
+        guard let base = bytes.baseAddress else { return .some(nil) }
+        var found: Range<Int>?
+        var start = 0
+        while start <= bytes.count {
+            let end =
+                memchr(base + start, 0x26, bytes.count - start).map {
+                    UnsafePointer<UInt8>($0.assumingMemoryBound(to: UInt8.self)) - base
+                }
+                ?? bytes.count
+            let length = end - start
+            if length >= 9 && memcmp(base + start, Self.installIdName, 9) == 0 {
+                // `installId` exactly, then `=` or the piece's end.
+                if length == 9 || found != nil { return nil }
+                if base[start + 9] == UInt8(ascii: "=") { found = (start + 10)..<end }
+            }
+            start = end + 1
+        }
+        return .some(found)
+    }
+
+    private static let installIdName: [UInt8] = Array("installId".utf8)
+
+    private func entry(
+        query bytes: UnsafeBufferPointer<UInt8>, acceptLanguage: String?, snapshot: LiveSnapshot
+    ) -> ResolvedPolicyResponse.Entry? {
+        // The install id's value: the piece `installId=…` (once; a piece `installId` without a value is not plain).
+        guard let install = Self.installIdRange(bytes) else { return nil }
+        var installBytes: UnsafeBufferPointer<UInt8>?
+        if let install {
+            let value = UnsafeBufferPointer(rebasing: bytes[install])
+            guard (1...PolicyQuery.maxInstallIdLength).contains(value.count),
+                // Not `%` or `+` either: such a value means its decoded form (the full path decodes it).
+                value.allSatisfy({ $0 >= 0x21 && $0 <= 0x7E && $0 != 0x25 && $0 != 0x2B })
+            else { return nil }
+            installBytes = value
+        }
+        // The key: the query without the install id's value, then Accept-Language (a query has no line feed).
+        var key: [UInt8] = []
+        key.reserveCapacity(bytes.count + (acceptLanguage?.utf8.count ?? 0) + 1)
+        if let install {
+            key.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<install.lowerBound]))
+            key.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[install.upperBound...]))
+        } else {
+            key.append(contentsOf: bytes)
+        }
+        if let acceptLanguage {
+            key.append(0x0A)
+            key.append(contentsOf: acceptLanguage.utf8)
+        }
+        let experiments = snapshot.keyShape.experiments
+        var variants = [Int](repeating: -1, count: experiments.count)
+        if let installBytes {
+            for index in experiments.indices {
+                variants[index] = experiments[index].variant(forASCII: installBytes) ?? -1
+            }
+        }
+        enum Found {
+            case entry(ResolvedPolicyResponse.Entry)
+            case query(ClientContext, ResolutionKey.ExplicitLocale?)
+            case nothing
+        }
+        let found: Found = slots.withLock { slots in
+            guard let slot = slots[QueryBytes(bytes: key)] else { return .nothing }
+            for remembered in slot.entries where remembered.variants == variants { return .entry(remembered.entry) }
+            return .query(slot.context, slot.explicitLocale)
+        }
+        let installId = installBytes.map { String(decoding: $0, as: UTF8.self) }
+        var context: ClientContext
+        let explicitLocale: ResolutionKey.ExplicitLocale?
+        switch found {
+        case .entry(let entry):
+            return entry
+        case .query(let known, let explicit):
+            context = known
+            explicitLocale = explicit
+            context.installId = installId
+        case .nothing:
+            let raw = String(decoding: bytes, as: UTF8.self)
+            guard let plain = PolicyQuery.plainContext(raw, locales: snapshot.explicitLocales) else { return nil }
+            context = plain.0
+            explicitLocale = plain.1
+            context.acceptLanguage = acceptLanguage
+        }
+        let (entry, resolutionKey) = ResolvedPolicyResponse.prepared(
+            snapshot, context: context, explicitLocale: explicitLocale)
+        var known = context
+        known.installId = nil
+        let slotKey = QueryBytes(bytes: key)
+        slots.withLock { slots in
+            if slots[slotKey] == nil {
+                if slots.count >= capacity { slots.removeAll(keepingCapacity: true) }
+                slots[slotKey] = Slot(context: known, explicitLocale: explicitLocale, entries: [])
+            }
+            if slots[slotKey]!.entries.count < entriesPerQuery,
+                !slots[slotKey]!.entries.contains(where: { $0.variants == resolutionKey.variants })
+            {
+                slots[slotKey]!.entries.append((resolutionKey.variants, entry))
+            }
+        }
+        return entry
+    }
+}

@@ -1,0 +1,110 @@
+import PreludeCore
+import PreludeHTTP
+import PreludeTestSupport
+import Testing
+
+@testable import PreludeService
+
+/// A remembered query answers what the full path answers: same response for every install, whatever variants it
+/// draws, and nothing for a query the full path must decode or refuse.
+@Suite struct PlainPolicyQueriesTests {
+    static func snapshot() -> LiveSnapshot {
+        LiveSnapshot(
+            appID: "demo", revision: 1, document: PublicFixture.demoDocument,
+            prepared: LiveSnapshot.PreparedDocument(PublicFixture.demoDocument), createdAt: 0, author: "t",
+            message: nil, resolvedCacheCapacity: 64)
+    }
+
+    /// The full path's response for `request`, or nil when it refuses the query.
+    static func fullPath(_ request: HTTPRequest, _ snapshot: LiveSnapshot) -> PreparedResponse? {
+        var given = request
+        given.query = request.query
+        guard let (context, explicit) = try? PolicyQuery.context(given, locales: snapshot.explicitLocales) else {
+            return nil
+        }
+        return ResolvedPolicyResponse.prepared(snapshot, context: context, explicitLocale: explicit).0.response
+    }
+
+    static func expectSameAnswer(
+        _ memo: PlainPolicyQueries, _ rawQuery: String, acceptLanguage: String?, _ snapshot: LiveSnapshot
+    ) -> Bool {
+        let request = PolicyQueryTests.parsed(rawQuery, acceptLanguage: acceptLanguage)
+        let remembered = memo.entry(for: request, snapshot: snapshot)
+        let full = fullPath(request, snapshot)
+        if let remembered {
+            #expect(remembered.response === full, "\(rawQuery)")
+        } else {
+            // Declined: only queries that are not plain (the full path decodes or refuses them).
+            #expect(PolicyQuery.plainContext(rawQuery, locales: snapshot.explicitLocales) == nil, "\(rawQuery)")
+        }
+        return remembered != nil
+    }
+
+    @Test func everyInstallGetsTheResponseOfItsVariants() {
+        let snapshot = Self.snapshot()
+        let memo = PlainPolicyQueries()
+        var random = SplitMix64(state: 7)
+        for n in 0..<400 {
+            let install = "install-\(random.next() % 10_000)-\(n)"
+            for query in [
+                "platform=ios&os=17.4&appVersion=2.3.0&locale=fr-CA&installId=\(install)",
+                "installId=\(install)&locale=de&platform=ipados&os=16.0",
+                "platform=ios&os=15.1&locale=en",
+            ] {
+                #expect(Self.expectSameAnswer(memo, query, acceptLanguage: nil, snapshot))
+                #expect(Self.expectSameAnswer(memo, query, acceptLanguage: "fr-CA, en;q=0.5", snapshot))
+            }
+        }
+        #expect(memo.count == 6)  // three queries, each with and without Accept-Language
+    }
+
+    @Test(arguments: [
+        "installId=a&installId=b", "installId", "installId=", "installId=a%41", "installId=a+b",
+        "platform=IOS&installId=x", "os=x&installId=y", "locale=xx-%41&installId=z", "unknown=1&installId=q",
+        "installId=\(String(repeating: "i", count: 129))", "installIdx=1", "platform=ios&&installId=a=b&", "",
+    ])
+    func oddQueriesGetTheFullPathsAnswer(rawQuery: String) {
+        let snapshot = Self.snapshot()
+        let memo = PlainPolicyQueries()
+        for _ in 0..<2 {  // first through the full computation, then remembered
+            _ = Self.expectSameAnswer(memo, rawQuery, acceptLanguage: nil, snapshot)
+        }
+    }
+
+    /// Generated queries (the shape of PolicyQueryTests' generator) with generated install ids.
+    @Test func generatedQueriesGetTheFullPathsAnswer() {
+        let snapshot = Self.snapshot()
+        let memo = PlainPolicyQueries(capacity: 64)
+        var random = SplitMix64(state: 20_261_124)
+        let pieces = [
+            "platform=ios", "platform=tvos", "os=17.4", "os=12", "appVersion=2.3.0", "locale=fr", "locale=zh_Hant_TW",
+            "locale=es-419", "platform=IOS", "os=%31%37", "extra=1", "locale", "",
+        ]
+        var remembered = 0
+        for _ in 0..<3_000 {
+            var parts: [String] = []
+            for _ in 0..<random.below(5) { parts.append(pieces[random.below(pieces.count)]) }
+            if random.chance(0.8) { parts.insert("installId=i\(random.below(50))", at: random.below(parts.count + 1)) }
+            let raw = parts.joined(separator: "&")
+            if Self.expectSameAnswer(memo, raw, acceptLanguage: random.chance(0.3) ? "de, fr;q=0.5" : nil, snapshot) {
+                remembered += 1
+            }
+        }
+        #expect(remembered > 500)
+        #expect(memo.count <= 64)
+    }
+
+    @Test func installIdRangeFindsTheOnePlainPiece() {
+        func range(_ query: String) -> Range<Int>?? {
+            var text = query
+            return text.withUTF8 { PlainPolicyQueries.installIdRange($0) }
+        }
+        #expect(range("a=1&installId=xyz&b=2") == .some(14..<17))
+        #expect(range("installId=") == .some(10..<10))
+        #expect(range("a=1") == .some(nil))
+        #expect(range("") == .some(nil))
+        #expect(range("installId=a&installId=b") == nil)
+        #expect(range("installId&a=1") == nil)
+        #expect(range("installIdx=1") == .some(nil))
+    }
+}
