@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# The policy-fetch record of issue 16, side by side in one run: the resolved policy (gzip, keep-alive, wrk -c32, server
+# pinned to CPU 0 and wrk to CPU 1) from each given `prelude` binary, then the bare engine, nginx gzip_static and
+# Hummingbird serving the bytes the first binary served; rounds interleaved. Per prelude binary also the same fetch
+# with a different installId on every request (Benchmarks/wrk/installs.lua, 100,000 installs). Idle RSS after three
+# requests and RSS after the load run, for every server (nginx: master + workers).
+#
+# Usage: BINS="before=/path/prelude after=.build/release/prelude" scripts/bench-policy-fetch.sh
+# Settings: ROUNDS=3, DUR=5s, OTHERS="bare nginx-gzs hummingbird", OUT=/tmp/prelude-bench/policy-fetch,
+#   PEERS_DIR (built peers, default /tmp/prelude-bench/peers: `scripts/bench.sh build` builds Hummingbird there).
+# Needs wrk, nginx, taskset; the bare engine is Benchmarks' prelude-bench-server (release). Loopback only; every
+# run bounded by -d. Not part of .ci/run (benchmarks never are).
+set -u
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BINS=${BINS:-"after=$ROOT/.build/release/prelude"}
+ROUNDS=${ROUNDS:-3}
+DUR=${DUR:-5s}
+OTHERS=${OTHERS:-"bare nginx-gzs hummingbird"}
+OUT=${OUT:-/tmp/prelude-bench/policy-fetch}
+PEERS_DIR=${PEERS_DIR:-/tmp/prelude-bench/peers}
+PEERS_SRC=${PEERS_SRC:-$ROOT/../shared/bench/peers}
+BARE_BIN=${BARE_BIN:-$ROOT/Benchmarks/.build/release/prelude-bench-server}
+HUMMINGBIRD_BIN=${HUMMINGBIRD_BIN:-$PEERS_DIR/swift/peer-hummingbird/.build/release/peer-hummingbird}
+rm -rf "$OUT"
+mkdir -p "$OUT/fixture"
+QUERY="platform=ios&os=17.4&appVersion=2.3.0&locale=fr-CA&installId=8C1F0A2E"
+
+rss() { local total=0 p; for p in "$@"; do total=$((total + $(awk '/VmRSS/{print $2}' "/proc/$p/status"))); done; echo "$total"; }
+wait_up() { local i; for i in $(seq 100); do curl -s -o /dev/null "$1" && return 0; sleep 0.1; done; echo "never up: $1" >&2; return 1; }
+summary() { # label file
+    awk -v l="$1" '/Requests\/sec/ {r=$2} / 50%/ {p50=$2} / 99%/ {p99=$2} /Non-2xx/ {e=$NF}
+        END {printf "%s\treq/s %s\tp50 %s\tp99 %s\tnon-2xx %s\n", l, r, p50, p99, (e == "" ? 0 : e)}' "$2"
+}
+measure() { # label url [wrk args...]
+    local label="$1" url="$2"; shift 2
+    taskset -c 1 wrk -t1 -c32 -d2s -H 'Accept-Encoding: gzip' "$@" "$url" >/dev/null 2>&1
+    taskset -c 1 wrk -t1 -c32 -d"$DUR" --latency -H 'Accept-Encoding: gzip' "$@" "$url" >"$OUT/$label.txt" 2>&1
+    summary "$label" "$OUT/$label.txt"
+}
+
+for round in $(seq "$ROUNDS"); do
+    for entry in $BINS; do
+        label=${entry%%=*}
+        binary=${entry#*=}
+        rm -f "$OUT"/db.sqlite*
+        (cd "$ROOT" && env PRELUDE_PORT=18193 PRELUDE_DATABASE="$OUT/db.sqlite" \
+            PRELUDE_DEMO_POLICY="$ROOT/config/demo-policy.json" PRELUDE_LOG_LEVEL=warning taskset -c 0 "$binary" serve) \
+            >>"$OUT/server.log" 2>&1 &
+        pid=$!
+        url="http://127.0.0.1:18193/v1/apps/demo/policy?$QUERY"
+        wait_up http://127.0.0.1:18193/readyz || exit 1
+        for _ in 1 2 3; do curl -s -o /dev/null -H 'Accept-Encoding: gzip' "$url"; done
+        sleep 1
+        echo -e "rss-idle-$label-r$round\t$(rss "$pid") kB"
+        if [[ ! -f "$OUT/fixture/policy.json.gz" ]]; then
+            curl -s "$url" -o "$OUT/fixture/policy.json"
+            curl -s -H 'Accept-Encoding: gzip' "$url" -o "$OUT/fixture/policy.json.gz"
+        fi
+        measure "$label-r$round" "$url"
+        echo -e "rss-after-load-$label-r$round\t$(rss "$pid") kB"
+        INSTALLS=100000 measure "$label-installs-r$round" "$url" -s "$ROOT/Benchmarks/wrk/installs.lua"
+        kill "$pid"
+        wait "$pid" 2>/dev/null
+    done
+    for other in $OTHERS; do
+        case $other in
+            bare) taskset -c 0 "$BARE_BIN" --port 18194 --fixture "$OUT/fixture" >"$OUT/bare.log" 2>&1 &
+                main=$! ;;
+            hummingbird) taskset -c 0 "$HUMMINGBIRD_BIN" --port 18194 --fixture "$OUT/fixture" >"$OUT/hb.log" 2>&1 &
+                main=$! ;;
+            nginx-gzs)
+                run="$OUT/nginx"
+                mkdir -p "$run"
+                sed -e "s|@PORT@|18194|g; s|@FIXTURE@|$OUT/fixture|g; s|@RUNDIR@|$run|g" \
+                    "$PEERS_SRC/nginx/nginx-gzip-static.conf.in" >"$run/nginx.conf"
+                taskset -c 0 nginx -p "$run" -c "$run/nginx.conf" >"$run/log" 2>&1 &
+                sleep 0.5
+                main=$(cat "$run"/*.pid 2>/dev/null || pgrep -f "nginx -p $run" | head -1) ;;
+            *) echo "unknown server $other" >&2; exit 1 ;;
+        esac
+        wait_up http://127.0.0.1:18194/v1/policy || exit 1
+        sleep 1
+        # shellcheck disable=SC2046
+        echo -e "rss-idle-$other-r$round\t$(rss "$main" $(pgrep -P "$main")) kB"
+        measure "$other-r$round" http://127.0.0.1:18194/v1/policy
+        # shellcheck disable=SC2046
+        echo -e "rss-after-load-$other-r$round\t$(rss "$main" $(pgrep -P "$main")) kB"
+        kill "$main"
+        sleep 1
+    done
+done
