@@ -21,7 +21,7 @@ let package = Package(
         .target(name: "PreludePreview", dependencies: ["PreludeCore"], path: "Sources/PreludePreview"),
         .target(
             name: "PreludeService",
-            dependencies: ["PreludeCore", "PreludeHTTP", "PreludeStorage", "PreludePreview"],
+            dependencies: ["PreludeCore", "PreludeHTTP", "PreludeStorage", "PreludePreview", "CLinuxSystem"],
             path: "Sources/PreludeService",
             swiftSettings: [.unsafeFlags(["-enable-testing"])]
         ),

@@ -94,6 +94,17 @@ import Testing
         #expect(memo.count <= 64)
     }
 
+    /// The fuzzer's find: without the query's length in the key, the empty query with an empty Accept-Language and
+    /// the query "\n" without one had the same key, and the second was answered from the first's memory.
+    @Test func theKeyKeepsQueryAndAcceptLanguageApart() {
+        let snapshot = Self.snapshot()
+        let memo = PlainPolicyQueries()
+        #expect(Self.expectSameAnswer(memo, "", acceptLanguage: "", snapshot))
+        #expect(!Self.expectSameAnswer(memo, "\n", acceptLanguage: nil, snapshot))
+        #expect(Self.expectSameAnswer(memo, "locale=fr", acceptLanguage: "de", snapshot))
+        #expect(!Self.expectSameAnswer(memo, "locale=fr\u{1}de", acceptLanguage: nil, snapshot))
+    }
+
     @Test func installIdRangeFindsTheOnePlainPiece() {
         func range(_ query: String) -> Range<Int>?? {
             var text = query

@@ -35,6 +35,11 @@ let demoPolicy: PolicyDocument = {
 /// The demo policy as JSON, the base of the `policy` target's merge patches.
 let demoPolicyJSON = demoPolicy.jsonValue
 
+/// The demo policy as the server serves it (its memories of locales and plain queries fill as the fuzzer runs).
+let demoSnapshot = LiveSnapshot(
+    appID: "demo", revision: 1, document: demoPolicy, prepared: LiveSnapshot.PreparedDocument(demoPolicy),
+    createdAt: 0, author: "fuzz", message: nil, resolvedCacheCapacity: 256)
+
 /// `events`: the fast-path scanner differentially against the full decoder. The scanner may give up (nil) on
 /// anything; when it accepts, the full decoder must accept the same events. And `decode` (scanner, then full
 /// decoder: what the route calls) must give the full decoder's verdict.
@@ -97,10 +102,38 @@ func fuzzQuery(_ bytes: UnsafeBufferPointer<UInt8>) {
     guard let pairs = PercentDecoding.parseQuery(query) else { return }
     var headers = HTTPHeaders()
     if parts.count > 1 { headers.add("Accept-Language", String(decoding: parts[1], as: UTF8.self)) }
+    let rawQuery = String(decoding: query, as: UTF8.self)
+    // The decoded path (pairs given), the raw path (as the server parses it) and the plain-query memory must agree.
     let request = HTTPRequest(
-        method: .get, path: "/v1/apps/demo/policy", rawQuery: String(decoding: query, as: UTF8.self), query: pairs,
-        headers: headers)
-    guard let context = try? PolicyQuery.context(request) else { return }
+        method: .get, path: "/v1/apps/demo/policy", rawQuery: rawQuery, query: pairs, headers: headers)
+    let parsed = HTTPRequest(
+        method: .get, path: "/v1/apps/demo/policy", rawQuery: rawQuery, headers: headers, body: [],
+        pathParameters: ["app": "demo"], remoteAddress: "127.0.0.1:1", requestID: "", queryFromRaw: ())
+    let decodedPath = Result { () throws(ProblemDetails) in
+        try PolicyQuery.context(request, locales: demoSnapshot.explicitLocales)
+    }
+    let rawPath = Result { () throws(ProblemDetails) in
+        try PolicyQuery.context(parsed, locales: demoSnapshot.explicitLocales)
+    }
+    switch (decodedPath, rawPath) {
+    case (.success(let decoded), .success(let raw)) where decoded.0 == raw.0 && decoded.1?.tag == raw.1?.tag:
+        break
+    case (.failure(let decoded), .failure(let raw)) where decoded == raw:
+        break
+    default:
+        fuzzFailure("the raw query path and the decoded one disagree", rawQuery)
+    }
+    let remembered = demoSnapshot.plainQueries.entry(for: parsed, snapshot: demoSnapshot)
+    guard case .success(let (context, explicitLocale)) = decodedPath else {
+        if remembered != nil { fuzzFailure("a refused query was answered from memory", rawQuery) }
+        return
+    }
+    if let remembered {
+        let full = ResolvedPolicyResponse.prepared(demoSnapshot, context: context, explicitLocale: explicitLocale).0
+        if remembered.response !== full.response {
+            fuzzFailure("the plain-query memory answered another response than the full path", rawQuery)
+        }
+    }
     let resolved = PolicyResolver.resolve(demoPolicy, context: context)
     guard (try? JSONValue(parsing: resolved.jsonValue.serializedBytes())) != nil else {
         fuzzFailure("a resolved policy's JSON does not parse", resolved.jsonValue.serialized())

@@ -100,9 +100,12 @@ package final class PlainPolicyQueries: Sendable {
             else { return nil }
             installBytes = value
         }
-        // The key: the query without the install id's value, then Accept-Language (a query has no line feed).
+        // The key: the length of the query without the install id's value, that query, then Accept-Language when
+        // sent (the length keeps every pair of query and header apart, whatever bytes either holds).
+        let queryLength = bytes.count - (install?.count ?? 0)
         var key: [UInt8] = []
-        key.reserveCapacity(bytes.count + (acceptLanguage?.utf8.count ?? 0) + 1)
+        key.reserveCapacity(4 + queryLength + 1 + (acceptLanguage?.utf8.count ?? 0))
+        withUnsafeBytes(of: UInt32(truncatingIfNeeded: queryLength).littleEndian) { key.append(contentsOf: $0) }
         if let install {
             key.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<install.lowerBound]))
             key.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[install.upperBound...]))
@@ -110,7 +113,7 @@ package final class PlainPolicyQueries: Sendable {
             key.append(contentsOf: bytes)
         }
         if let acceptLanguage {
-            key.append(0x0A)
+            key.append(0x01)
             key.append(contentsOf: acceptLanguage.utf8)
         }
         let experiments = snapshot.keyShape.experiments
