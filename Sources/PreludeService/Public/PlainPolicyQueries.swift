@@ -94,10 +94,7 @@ package final class PlainPolicyQueries: Sendable {
         var installBytes: UnsafeBufferPointer<UInt8>?
         if let install {
             let value = UnsafeBufferPointer(rebasing: bytes[install])
-            guard (1...PolicyQuery.maxInstallIdLength).contains(value.count),
-                // Not `%` or `+` either: such a value means its decoded form (the full path decodes it).
-                value.allSatisfy({ $0 >= 0x21 && $0 <= 0x7E && $0 != 0x25 && $0 != 0x2B })
-            else { return nil }
+            guard PolicyQuery.isPlainInstallId(value) else { return nil }
             installBytes = value
         }
         // The key: the length of the query without the install id's value, that query, then Accept-Language when

@@ -119,9 +119,8 @@ package enum PolicyQuery {
                     guard let explicit = locales.explicitLocale(text) else { return false }
                     context.locale = text
                     explicitLocale = explicit
-                default:  // installId: installIdProblem's rule, on the bytes
-                    guard (1...maxInstallIdLength).contains(value.count), value.allSatisfy({ $0 >= 0x21 && $0 <= 0x7E })
-                    else { return false }
+                default:  // installId
+                    guard isPlainInstallId(value) else { return false }
                     context.installId = String(decoding: value, as: UTF8.self)
                 }
                 return true
@@ -138,7 +137,15 @@ package enum PolicyQuery {
         }
     }
 
-    /// ``parameterIndex(_:)`` of a name's raw bytes.
+    /// Whether raw bytes are an install id as they stand: ``installIdProblem(_:)``'s rule (1–128 visible ASCII
+    /// characters), and no `%` or `+`, whose value is the decoded text (the decoded path reads those).
+    static func isPlainInstallId(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
+        (1...maxInstallIdLength).contains(value.count)
+            && value.allSatisfy { $0 >= 0x21 && $0 <= 0x7E && $0 != UInt8(ascii: "%") && $0 != UInt8(ascii: "+") }
+    }
+
+    /// The position of a name's raw bytes in ``parameters``, or nil: the five names differ in length, so one
+    /// comparison.
     static func parameterIndex(_ name: UnsafeBufferPointer<UInt8>) -> Int? {
         let index: Int
         switch name.count {
@@ -158,18 +165,11 @@ package enum PolicyQuery {
     /// ``parameters`` as UTF-8.
     private static let parameterBytes = parameters.map { Array($0.utf8) }
 
-    /// The position of `name` in ``parameters``, or nil: the five names differ in length, so one comparison.
+    /// The position of `name` in ``parameters``, or nil, compared as UTF-8 (no other text equals one of these names:
+    /// none has a letter with a canonical singleton such as the Kelvin sign for K).
     static func parameterIndex(_ name: String) -> Int? {
-        let index: Int
-        switch name.utf8.count {
-        case 8: index = 0  // platform
-        case 2: index = 1  // os
-        case 10: index = 2  // appVersion
-        case 6: index = 3  // locale
-        case 9: index = 4  // installId
-        default: return nil
-        }
-        return name == parameters[index] ? index : nil
+        var name = name
+        return name.withUTF8 { parameterIndex($0) }
     }
 
     /// Why `value` is not an acceptable install id (1–128 visible ASCII characters), or nil.
