@@ -55,10 +55,16 @@ public struct HTTPRequest: Sendable {
         method: HTTPMethod, path: String, rawQuery: String, headers: HTTPHeaders, body: [UInt8],
         pathParameters: [String: String], remoteAddress: String, requestID: String, queryFromRaw: Void
     ) {
-        self.init(
-            method: method, path: path, rawQuery: rawQuery, headers: headers, body: body,
-            pathParameters: pathParameters, remoteAddress: remoteAddress, requestID: requestID)
-        givenQuery = nil
+        // Assigned here rather than through the public initializer: delegating cost 1,100 instructions per request
+        // (callgrind of the policy fetch), this runs for every request the server parses.
+        self.method = method
+        self.path = path
+        self.rawQuery = rawQuery
+        self.headers = headers
+        self.body = body
+        self.pathParameters = pathParameters
+        self.remoteAddress = remoteAddress
+        self.requestID = requestID
     }
 
     /// True when ``query`` is ``rawQuery`` decoded (a request the server parsed, its query not replaced), so a
