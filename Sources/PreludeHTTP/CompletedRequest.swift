@@ -15,8 +15,14 @@ public struct CompletedRequest: Sendable {
     public var requestID: String
     /// The peer address as `ip:port`.
     public var remoteAddress: String
-    /// The path parameters the matched route captured (e.g. `app`); empty when no handler ran.
-    public var pathParameters: [String: String]
+    /// The path parameters the matched route captured (e.g. `app`); empty when no handler ran. Built when read:
+    /// ``pathParameter(_:)`` reads one value without building the dictionary.
+    public var pathParameters: [String: String] {
+        get { captures.dictionary }
+        set { captures = PathParameters(newValue) }
+    }
+    /// What the matched route's `{name}` segments captured.
+    package var captures: PathParameters
     /// The handler's ``HTTPResponse/logFields``.
     public var logFields: [String: String]
 
@@ -33,7 +39,26 @@ public struct CompletedRequest: Sendable {
         self.bytesSent = bytesSent
         self.requestID = requestID
         self.remoteAddress = remoteAddress
-        self.pathParameters = pathParameters
+        self.captures = PathParameters(pathParameters)
         self.logFields = logFields
     }
+
+    /// A report with the captures as the engine holds them.
+    package init(
+        method: HTTPMethod, route: String?, status: Int, durationNanoseconds: UInt64, bytesSent: Int,
+        requestID: String, remoteAddress: String, captures: PathParameters, logFields: [String: String]
+    ) {
+        self.method = method
+        self.route = route
+        self.status = status
+        self.durationNanoseconds = durationNanoseconds
+        self.bytesSent = bytesSent
+        self.requestID = requestID
+        self.remoteAddress = remoteAddress
+        self.captures = captures
+        self.logFields = logFields
+    }
+
+    /// The value the matched route's `{name}` segment captured, or nil.
+    public func pathParameter(_ name: String) -> String? { captures[name] }
 }

@@ -148,7 +148,9 @@ final class HTTPConnection: @unchecked Sendable {
             case .head(let parsed):
                 if let name = loop.core.requestIDHeader {
                     // A client's id is kept when it is safe to log and echo; otherwise we make one.
-                    if let sent = parsed.headers[name], RequestIDGenerator.isAcceptable(sent) {
+                    if let sent = parsed.headers.value(for: name, signature: loop.core.requestIDSignature),
+                        RequestIDGenerator.isAcceptable(sent)
+                    {
                         requestID = sent
                     } else {
                         requestID = loop.requestIDs.next()
@@ -313,8 +315,8 @@ final class HTTPConnection: @unchecked Sendable {
         let route = handlerRoute
         let started = requestStart
         let bytes = output.count + outputBody.count
-        var pathParameters: [String: String] = [:]
-        if case .route(_, let parameters)? = decision { pathParameters = parameters }
+        var captures = PathParameters()
+        if case .route(_, let parameters)? = decision { captures = parameters }
         self.decision = nil
         requestID = nil
         handlerRoute = nil
@@ -326,7 +328,7 @@ final class HTTPConnection: @unchecked Sendable {
                 CompletedRequest(
                     method: method, route: route, status: status.code,
                     durationNanoseconds: started == 0 ? 0 : now &- started, bytesSent: bytes,
-                    requestID: idField?.value ?? "", remoteAddress: remoteAddress, pathParameters: pathParameters,
+                    requestID: idField?.value ?? "", remoteAddress: remoteAddress, captures: captures,
                     logFields: logFields))
         }
         _ = flush()

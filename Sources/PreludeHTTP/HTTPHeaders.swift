@@ -6,6 +6,9 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     public typealias Field = (name: String, value: String)
 
     private var fields: [Field]
+    /// ``nameSignature(_:)`` of every field name, or-ed: a name whose bit is not set is not among the fields, so
+    /// looking up an absent field (most lookups: a request rarely sends what a server asks about) reads no name.
+    package private(set) var nameSignatures: UInt64 = 0
 
     /// Creates an empty header list.
     public init() { fields = [] }
@@ -19,6 +22,7 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     /// Creates headers from literal pairs, in order.
     public init(dictionaryLiteral elements: (String, String)...) {
         fields = elements.map { (name: $0.0, value: $0.1) }
+        for field in fields { nameSignatures |= Self.nameSignature(field.name) }
     }
 
     /// The number of field lines.
@@ -26,6 +30,12 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
 
     /// The first value of the named field, or nil.
     public subscript(name: String) -> String? {
+        value(for: name, signature: Self.nameSignature(name))
+    }
+
+    /// The first value of the named field, or nil, with the name's ``nameSignature(_:)`` computed by the caller.
+    package func value(for name: String, signature: UInt64) -> String? {
+        guard nameSignatures & signature != 0 else { return nil }
         // By index: the fields are compared in place, without copying (retaining) each name and value.
         for index in fields.indices where Self.namesEqual(fields[index].name, name) { return fields[index].value }
         return nil
@@ -33,6 +43,12 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
 
     /// Every value of the named field, in order.
     public func values(for name: String) -> [String] {
+        values(for: name, signature: Self.nameSignature(name))
+    }
+
+    /// Every value of the named field, with the name's ``nameSignature(_:)`` computed by the caller.
+    package func values(for name: String, signature: UInt64) -> [String] {
+        guard nameSignatures & signature != 0 else { return [] }
         var values: [String] = []
         for index in fields.indices where Self.namesEqual(fields[index].name, name) {
             values.append(fields[index].value)
@@ -44,22 +60,35 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     public func contains(_ name: String) -> Bool { self[name] != nil }
 
     /// Appends a field line, keeping existing ones of the same name.
-    public mutating func add(_ name: String, _ value: String) { fields.append((name: name, value: value)) }
+    public mutating func add(_ name: String, _ value: String) {
+        add(name, value, signature: Self.nameSignature(name))
+    }
+
+    /// ``add(_:_:)`` with the name's ``nameSignature(_:)`` computed by the caller (the parser, from the bytes).
+    package mutating func add(_ name: String, _ value: String, signature: UInt64) {
+        fields.append((name: name, value: value))
+        nameSignatures |= signature
+    }
 
     /// Replaces every field of that name with one line.
     public mutating func set(_ name: String, _ value: String) {
         remove(name)
-        fields.append((name: name, value: value))
+        add(name, value)
     }
 
     /// Removes every field of that name.
-    public mutating func remove(_ name: String) { fields.removeAll { Self.namesEqual($0.name, name) } }
+    public mutating func remove(_ name: String) {
+        fields.removeAll { Self.namesEqual($0.name, name) }
+        nameSignatures = 0
+        for field in fields { nameSignatures |= Self.nameSignature(field.name) }
+    }
 
     public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
 
     /// Every value of the named field joined with commas (RFC 9110 §5.3), or nil when there is none or the
     /// result is empty. One field line's value is returned as is, without building a list.
     public func combinedValue(for name: String) -> String? {
+        guard nameSignatures & Self.nameSignature(name) != 0 else { return nil }
         var first: String?
         var joined: String?
         for index in fields.indices where Self.namesEqual(fields[index].name, name) {
@@ -92,10 +121,15 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
 
     /// One bit of 64 chosen by a field name's length and its first and last bytes, ASCII case-insensitive: equal
     /// names (``namesEqual(_:_:)``) have the same bit, so a set of them rules names out with one AND.
-    static func nameSignature(_ name: String) -> UInt64 {
-        let utf8 = name.utf8
-        guard let first = utf8.first, let last = utf8.last else { return 1 }
-        return 1 << UInt64((utf8.count &* 7 &+ Int(lowered(first)) &* 3 &+ Int(lowered(last))) & 63)
+    package static func nameSignature(_ name: String) -> UInt64 {
+        var name = name
+        return name.withUTF8 { nameSignature(bytes: $0) }
+    }
+
+    /// ``nameSignature(_:)`` of a name given as its UTF-8 bytes.
+    package static func nameSignature(bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        guard let first = bytes.first, let last = bytes.last else { return 1 }
+        return 1 << UInt64((bytes.count &* 7 &+ Int(lowered(first)) &* 3 &+ Int(lowered(last))) & 63)
     }
 
     @inline(__always) private static func lowered(_ b: UInt8) -> UInt8 { (b >= 65 && b <= 90) ? b | 0x20 : b }

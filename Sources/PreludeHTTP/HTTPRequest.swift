@@ -22,8 +22,14 @@ public struct HTTPRequest: Sendable {
     public var headers: HTTPHeaders
     /// The request body, de-chunked.
     public var body: [UInt8]
-    /// Values captured by `{name}` segments of the matched route pattern.
-    public var pathParameters: [String: String]
+    /// Values captured by `{name}` segments of the matched route pattern. Built when read:
+    /// ``pathParameter(_:)`` reads one value without building the dictionary.
+    public var pathParameters: [String: String] {
+        get { captures.dictionary }
+        set { captures = PathParameters(newValue) }
+    }
+    /// What the `{name}` segments captured.
+    package var captures: PathParameters
     /// The peer address as `ip:port`, for logs and rate limits.
     public var remoteAddress: String
     /// The request id echoed in `X-Request-ID` (the client's when valid, else generated; empty when the server's
@@ -42,10 +48,13 @@ public struct HTTPRequest: Sendable {
         self.givenQuery = query
         self.headers = headers
         self.body = body
-        self.pathParameters = pathParameters
+        self.captures = PathParameters(pathParameters)
         self.remoteAddress = remoteAddress
         self.requestID = requestID
     }
+
+    /// The value the matched route's `{name}` segment captured, or nil.
+    public func pathParameter(_ name: String) -> String? { captures[name] }
 
     /// The first value of a query parameter, or nil.
     public func queryValue(_ name: String) -> String? { query.first { $0.name == name }?.value }
@@ -53,7 +62,7 @@ public struct HTTPRequest: Sendable {
     /// A request as the server parsed it: ``query`` is ``rawQuery`` decoded, when read.
     package init(
         method: HTTPMethod, path: String, rawQuery: String, headers: HTTPHeaders, body: [UInt8],
-        pathParameters: [String: String], remoteAddress: String, requestID: String, queryFromRaw: Void
+        pathParameters: PathParameters, remoteAddress: String, requestID: String, queryFromRaw: Void
     ) {
         // Assigned here rather than through the public initializer: delegating cost 1,100 instructions per request
         // (callgrind of the policy fetch), this runs for every request the server parses.
@@ -62,7 +71,7 @@ public struct HTTPRequest: Sendable {
         self.rawQuery = rawQuery
         self.headers = headers
         self.body = body
-        self.pathParameters = pathParameters
+        self.captures = pathParameters
         self.remoteAddress = remoteAddress
         self.requestID = requestID
     }

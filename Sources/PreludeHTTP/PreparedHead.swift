@@ -19,8 +19,6 @@ public final class PreparedHead: Sendable {
         self.status = status
         self.headers = headers
         rendered = ResponseEncoder.prefix(status: status, headers: headers)
-        var signatures: UInt64 = 0
-        for field in headers { signatures |= HTTPHeaders.nameSignature(field.name) }
-        nameSignatures = signatures
+        nameSignatures = headers.nameSignatures
     }
 }

@@ -402,7 +402,9 @@ package struct RequestDecoder: Sendable {
         let nameBytes = UnsafeBufferPointer(rebasing: line[0..<name])
         let valueBytes = UnsafeBufferPointer(rebasing: line[value])
         let valueString = String(decoding: valueBytes, as: UTF8.self)
-        headers.add(knownName(nameBytes) ?? String(decoding: nameBytes, as: UTF8.self), valueString)
+        headers.add(
+            knownName(nameBytes) ?? String(decoding: nameBytes, as: UTF8.self), valueString,
+            signature: HTTPHeaders.nameSignature(bytes: nameBytes))
         try fields.record(name: nameBytes, value: valueBytes, valueString: valueString, minor: minor)
     }
 

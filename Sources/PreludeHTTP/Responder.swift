@@ -7,7 +7,7 @@ package final class Responder: Sendable {
     /// What to do with a request once its head is known.
     package enum Decision: Sendable {
         /// Run this route's handler.
-        case route(Router.Route, parameters: [String: String])
+        case route(Router.Route, parameters: PathParameters)
         /// Answer without a handler; `close` ends the connection afterwards.
         case fixed(HTTPResponse, close: Bool)
     }
@@ -39,7 +39,7 @@ package final class Responder: Sendable {
             headers.add("Allow", Self.implementedMethods.map(\.rawValue).joined(separator: ", "))
             return .fixed(HTTPResponse(status: .noContent, headers: headers), close: false)
         }
-        switch router.match(method: head.method, path: head.path) {
+        switch router.lookup(method: head.method, path: head.path) {
         case .found(let route, let parameters):
             return .route(route, parameters: parameters)
         case .methodNotAllowed(var allowed):
@@ -104,7 +104,7 @@ package final class Responder: Sendable {
     /// thread and possibly before this returns. Errors are rendered as ``respond(_:head:body:remoteAddress:requestID:eventHandler:)``
     /// renders them.
     package static func start(
-        _ route: Router.Route, deferred handler: HTTPDeferredHandler, parameters: [String: String],
+        _ route: Router.Route, deferred handler: HTTPDeferredHandler, parameters: PathParameters,
         head: RequestHead, body: [UInt8], remoteAddress: String, requestID: String,
         eventHandler: (@Sendable (HTTPServerEvent) -> Void)?, completion: @escaping @Sendable (HTTPResponse) -> Void
     ) {
@@ -126,7 +126,7 @@ package final class Responder: Sendable {
     }
 
     private static func makeRequest(
-        head: consuming RequestHead, body: [UInt8], parameters: [String: String], remoteAddress: String,
+        head: consuming RequestHead, body: [UInt8], parameters: PathParameters, remoteAddress: String,
         requestID: String
     ) -> HTTPRequest {
         HTTPRequest(

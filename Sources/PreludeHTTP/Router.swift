@@ -242,13 +242,32 @@ public struct Router: Sendable {
 
     /// Finds the route for a method and decoded path. HEAD falls back to GET.
     public func match(method: HTTPMethod, path: String) -> Match {
+        switch lookup(method: method, path: path) {
+        case .found(let route, let parameters): .found(route, parameters: parameters.dictionary)
+        case .methodNotAllowed(let allowed): .methodNotAllowed(allowed: allowed)
+        case .notFound: .notFound
+        }
+    }
+
+    /// What ``match(method:path:)`` finds, with the captures as ``PathParameters`` (no dictionary is built).
+    package enum Lookup: Sendable {
+        /// A route matched, with the values of its `{name}` segments.
+        case found(Route, PathParameters)
+        /// The path exists but not for this method; `allowed` lists the methods that do.
+        case methodNotAllowed([HTTPMethod])
+        /// No route has this path.
+        case notFound
+    }
+
+    /// Finds the route for a method and decoded path, as ``match(method:path:)`` does. HEAD falls back to GET.
+    package func lookup(method: HTTPMethod, path: String) -> Lookup {
         var path = path
-        return path.withUTF8 { match(method: method, bytes: $0) }
+        return path.withUTF8 { lookup(method: method, bytes: $0) }
     }
 
     /// The scan over the routes with as many segments as the path, on the path's UTF-8 bytes. Segments are the
     /// non-empty runs between slashes (a `/` byte never occurs inside a multi-byte UTF-8 character).
-    private func match(method: HTTPMethod, bytes: UnsafeBufferPointer<UInt8>) -> Match {
+    private func lookup(method: HTTPMethod, bytes: UnsafeBufferPointer<UInt8>) -> Lookup {
         var count = 0
         var isASCII = true
         var previous = UInt8(ascii: "/")
@@ -274,7 +293,7 @@ public struct Router: Sendable {
         // Constants from here on (a nested function capturing a `var` would box it and check its accesses).
         let segmentCount = count
         let pathIsASCII = isASCII
-        return withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: segmentCount) { parts -> Match in
+        return withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: segmentCount) { parts -> Lookup in
             var filled = 0
             var start = -1
             for position in 0...bytes.count {
@@ -333,22 +352,16 @@ public struct Router: Sendable {
                     }
                     if best >= 0 {
                         let matcher = matchers[best]
-                        var parameters: [String: String] = [:]
-                        if matcher.captureCount == 1 {
-                            // One capture (the common case): a one-element literal hashes its key once.
-                            var offset = 0
-                            while !table[matcher.firstSegment + offset].isCapture { offset += 1 }
-                            parameters = [
-                                segmentTexts[matcher.firstSegment + offset]: String(
-                                    decoding: UnsafeBufferPointer(rebasing: bytes[parts[offset]]), as: UTF8.self)
-                            ]
-                        } else if matcher.captureCount > 1 {
+                        var parameters = PathParameters()
+                        if matcher.captureCount > 0 {
                             for offset in 0..<segmentCount where table[matcher.firstSegment + offset].isCapture {
-                                parameters[segmentTexts[matcher.firstSegment + offset]] = String(
-                                    decoding: UnsafeBufferPointer(rebasing: bytes[parts[offset]]), as: UTF8.self)
+                                parameters.append(
+                                    name: segmentTexts[matcher.firstSegment + offset],
+                                    value: String(
+                                        decoding: UnsafeBufferPointer(rebasing: bytes[parts[offset]]), as: UTF8.self))
                             }
                         }
-                        return .found(routes[matcher.route], parameters: parameters)
+                        return .found(routes[matcher.route], parameters)
                     }
                     // No route for this method: which methods the path has, in registration order (for 405's Allow).
                     var allowed: [HTTPMethod] = []
@@ -358,7 +371,7 @@ public struct Router: Sendable {
                     }
                     if allowed.isEmpty { return .notFound }
                     if allowed.contains(.get) && !allowed.contains(.head) { allowed.append(.head) }
-                    return .methodNotAllowed(allowed: allowed)
+                    return .methodNotAllowed(allowed)
                 }
             }
         }

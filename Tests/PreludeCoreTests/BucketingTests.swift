@@ -68,6 +68,28 @@ import Testing
         }
     }
 
+    /// The byte paths a server uses for install ids it holds as request bytes (the seed's hash computed once per
+    /// experiment) must draw what the string formula draws, for every seed, id and weighting.
+    @Test func asciiByteHashesEqualTheStringHash() {
+        var random = SplitMix64(state: 0xBEEF)
+        let alphabet = Array("abcXYZ0189-_:.")
+        let seedAlphabet = Array("abcXYZ019-_:é日")
+        for _ in 0..<2000 {
+            let seed = String((0..<random.below(12)).map { _ in seedAlphabet[random.below(seedAlphabet.count)] })
+            let value = String((0..<random.below(40)).map { _ in alphabet[random.below(alphabet.count)] })
+            var bytesOfValue = value
+            let weights = Bucketing.equalWeights(count: 1 + random.below(4))
+            let inputs = ResolutionKeyShape.ExperimentInputs(
+                seed: seed, weights: weights, coverage: Double(random.below(5)) / 4)
+            bytesOfValue.withUTF8 { bytes in
+                #expect(
+                    Bucketing.hashVersion2(seed: seed, asciiValue: bytes)
+                        == Bucketing.hash(seed: seed, value: value, version: 2), "\(seed) \(value)")
+                #expect(inputs.variant(forASCII: bytes) == inputs.variant(for: value), "\(seed) \(value)")
+            }
+        }
+    }
+
     /// GrowthBook's `getBucketRange` vectors: (count, coverage, weights) → ranges.
     @Test(
         arguments: [

@@ -17,10 +17,13 @@ public struct ResolutionKeyShape: Sendable {
         /// The variants' bucket ranges, computed once as `Bucketing.assign` computes them per call; nil when the
         /// weights cannot be normalised (then nobody is enrolled).
         public let ranges: [Bucketing.BucketRange]?
+        /// `Bucketing.fnv1a32(seed)`, where every version-2 hash of an install id starts.
+        private let seedHash: UInt32
 
         /// The inputs of one experiment.
         public init(seed: String, weights: [Double], coverage: Double) {
             self.seed = seed
+            seedHash = Bucketing.fnv1a32(seed)
             self.weights = weights
             self.coverage = coverage
             ranges = Bucketing.normalizedWeights(weights).map {
@@ -37,7 +40,8 @@ public struct ResolutionKeyShape: Sendable {
         /// ``variant(for:)`` of an ASCII install id given as its bytes.
         package func variant(forASCII installId: UnsafeBufferPointer<UInt8>) -> Int? {
             guard let ranges else { return nil }
-            return Bucketing.chooseVariation(Bucketing.hashVersion2(seed: seed, asciiValue: installId), ranges: ranges)
+            return Bucketing.chooseVariation(
+                Bucketing.hashVersion2(seedHash: seedHash, asciiValue: installId), ranges: ranges)
         }
     }
 

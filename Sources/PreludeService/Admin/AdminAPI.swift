@@ -61,7 +61,7 @@ package final class AdminAPI: Sendable {
         package let logger: Logger
 
         /// A path parameter captured by the route (always present for the route's own captures).
-        package func parameter(_ name: String) -> String { request.pathParameters[name] ?? "" }
+        package func parameter(_ name: String) -> String { request.pathParameter(name) ?? "" }
     }
 
     /// Registers every admin route on `router`.

@@ -14,7 +14,7 @@ package enum EventRoutes {
         router.addDeferred(.post, "/v1/apps/{app}/events", options: RouteOptions(maxBodySize: EventBatch.maxBodySize)) {
             request, completion in
             try requireJSON(request)
-            let app = request.pathParameters["app"] ?? ""
+            let app = request.pathParameter("app") ?? ""
             // Events are accepted for any app that exists, served or not (a broken policy must not lose them).
             let snapshot = store.snapshot(app: app)
             let unavailable = snapshot == nil ? store.unavailability(app: app) : nil

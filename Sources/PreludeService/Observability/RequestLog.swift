@@ -45,7 +45,7 @@ package struct RequestLog: Sendable {
         out += JSONValue.quoted(request.requestID)
         out += ",\"remote\":"
         out += JSONValue.quoted(request.remoteAddress)
-        if let app = request.pathParameters["app"] {
+        if let app = request.pathParameter("app") {
             out += ",\"app\":"
             out += JSONValue.quoted(app)
         }

@@ -49,7 +49,8 @@ package final class RequestMetrics: MetricsCollector {
         }
     }
 
-    private let patternIndex: [String: Int]
+    /// Route pattern → its row of `table`, looked up from the pattern's bytes (``ByteKeyTable``).
+    private let patternIndex: ByteKeyTable<Int>
     /// [pattern][method slot]; nil where no route of that pattern answers that method.
     private let table: [[Series?]]
     /// Per method slot.
@@ -74,7 +75,7 @@ package final class RequestMetrics: MetricsCollector {
             methodsByPattern[position][Self.methodSlot(route.method)] = true
             if route.method == .get { methodsByPattern[position][Self.methodSlot(.head)] = true }
         }
-        patternIndex = index
+        patternIndex = ByteKeyTable(index.map { ($0.key, $0.value) })
         table = patterns.enumerated().map { position, pattern in
             methodsByPattern[position].enumerated().map { slot, used in
                 used ? Series(route: pattern, method: Self.methodLabels[slot]) : nil

@@ -36,7 +36,12 @@ package final class PolicyStore: Sendable {
     }
 
     private struct State {
-        var snapshots: [String: LiveSnapshot] = [:]
+        var snapshots: [String: LiveSnapshot] = [:] {
+            // Changes are publications and reloads; lookups are every public request.
+            didSet { servedByID = ByteKeyTable(snapshots.map { ($0.key, $0.value) }) }
+        }
+        /// `snapshots` again, looked up from the app id's bytes without hashing a `String` (``ByteKeyTable``).
+        var servedByID = ByteKeyTable<LiveSnapshot>()
         var unavailable: [String: Unavailable] = [:]
     }
 
@@ -71,7 +76,7 @@ package final class PolicyStore: Sendable {
 
     /// The live snapshot of `app`, or nil when the app does not exist or is not servable.
     package func snapshot(app: String) -> LiveSnapshot? {
-        state.withLock { $0.snapshots[app] }
+        state.withLock { $0.servedByID[app] }
     }
 
     /// Why `app` exists but is not served (its live revision does not validate, or it has none), else nil.

@@ -29,37 +29,33 @@ package final class PlainPolicyQueries: Sendable {
     package let capacity: Int
     /// The most variant combinations remembered per query (more are served through the full path).
     package let entriesPerQuery: Int
-    private let slots = Mutex<[QueryBytes: Slot]>([:])
-
-    /// A query's bytes as a dictionary key, hashed and compared in bulk (an array of bytes hashes byte by byte).
-    private struct QueryBytes: Hashable {
-        let bytes: [UInt8]
-
-        static func == (lhs: QueryBytes, rhs: QueryBytes) -> Bool { lhs.bytes == rhs.bytes }
-
-        func hash(into hasher: inout Hasher) { bytes.withUnsafeBytes { hasher.combine(bytes: $0) } }
-    }
+    /// By key (see ``entry(query:acceptLanguage:snapshot:)``), found from the key's bytes on the stack.
+    private let table: Mutex<ByteKeyTable<Slot>>
 
     /// An empty memory.
     package init(capacity: Int = 1024, entriesPerQuery: Int = 32) {
         precondition(capacity >= 1 && entriesPerQuery >= 1, "a memory holds at least one entry")
         self.capacity = capacity
         self.entriesPerQuery = entriesPerQuery
+        table = Mutex(ByteKeyTable(capacity: capacity))
     }
 
     /// The number of queries remembered.
-    package var count: Int { slots.withLock { $0.count } }
+    package var count: Int { table.withLock { $0.count } }
 
     /// The response entry for `request` (a parsed request whose query is its raw query) against `snapshot`, or nil
     /// when its query is not plain.
     package func entry(for request: HTTPRequest, snapshot: LiveSnapshot) -> ResolvedPolicyResponse.Entry? {
         var acceptLanguage: String?
-        if request.headers.contains("Accept-Language") {
-            acceptLanguage = request.headers.values(for: "Accept-Language").joined(separator: ", ")
+        let languages = request.headers.values(for: "Accept-Language", signature: Self.acceptLanguageSignature)
+        if !languages.isEmpty {
+            acceptLanguage = languages.count == 1 ? languages[0] : languages.joined(separator: ", ")
         }
         var raw = request.rawQuery
         return raw.withUTF8 { entry(query: $0, acceptLanguage: acceptLanguage, snapshot: snapshot) }
     }
+
+    private static let acceptLanguageSignature = HTTPHeaders.nameSignature("Accept-Language")
 
     /// Where the value of the query's `installId=` piece is: `.some(nil)` when there is none, nil when the query
     /// has it twice or without `=` (not plain: the full path reports it).
@@ -98,71 +94,102 @@ package final class PlainPolicyQueries: Sendable {
             installBytes = value
         }
         // The key: the length of the query without the install id's value, that query, then Accept-Language when
-        // sent (the length keeps every pair of query and header apart, whatever bytes either holds).
+        // sent (the length keeps every pair of query and header apart, whatever bytes either holds). Built on the
+        // stack: a hit never copies it to the heap.
         let queryLength = bytes.count - (install?.count ?? 0)
-        var key: [UInt8] = []
-        key.reserveCapacity(4 + queryLength + 1 + (acceptLanguage?.utf8.count ?? 0))
-        withUnsafeBytes(of: UInt32(truncatingIfNeeded: queryLength).littleEndian) { key.append(contentsOf: $0) }
-        if let install {
-            key.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<install.lowerBound]))
-            key.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[install.upperBound...]))
-        } else {
-            key.append(contentsOf: bytes)
+        var language = acceptLanguage ?? ""
+        return language.withUTF8 { languageBytes in
+            let keyCount = 4 + queryLength + (acceptLanguage == nil ? 0 : 1 + languageBytes.count)
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: keyCount) { buffer in
+                var filled = 0
+                func append(_ part: UnsafeBufferPointer<UInt8>) {
+                    guard let base = part.baseAddress, !part.isEmpty else { return }
+                    (buffer.baseAddress! + filled).initialize(from: base, count: part.count)
+                    filled += part.count
+                }
+                withUnsafeBytes(of: UInt32(truncatingIfNeeded: queryLength).littleEndian) {
+                    append($0.assumingMemoryBound(to: UInt8.self))
+                }
+                if let install {
+                    append(UnsafeBufferPointer(rebasing: bytes[..<install.lowerBound]))
+                    append(UnsafeBufferPointer(rebasing: bytes[install.upperBound...]))
+                } else {
+                    append(bytes)
+                }
+                if acceptLanguage != nil {
+                    buffer[filled] = 0x01
+                    filled += 1
+                    append(languageBytes)
+                }
+                // UInt8 is trivial: nothing to deinitialize when the allocation goes.
+                return entry(
+                    key: UnsafeBufferPointer(rebasing: buffer[..<filled]), query: bytes, installBytes: installBytes,
+                    acceptLanguage: acceptLanguage, snapshot: snapshot)
+            }
         }
-        if let acceptLanguage {
-            key.append(0x01)
-            key.append(contentsOf: acceptLanguage.utf8)
-        }
+    }
+
+    /// ``entry(query:acceptLanguage:snapshot:)`` once the key is built: the variants drawn (on the stack), the
+    /// remembered entry, else the full resolution, remembered.
+    private func entry(
+        key: UnsafeBufferPointer<UInt8>, query bytes: UnsafeBufferPointer<UInt8>,
+        installBytes: UnsafeBufferPointer<UInt8>?, acceptLanguage: String?, snapshot: LiveSnapshot
+    ) -> ResolvedPolicyResponse.Entry? {
         let experiments = snapshot.keyShape.experiments
-        var variants = [Int](repeating: -1, count: experiments.count)
-        if let installBytes {
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: experiments.count) { variants in
             for index in experiments.indices {
-                variants[index] = experiments[index].variant(forASCII: installBytes) ?? -1
+                let drawn = installBytes.flatMap { experiments[index].variant(forASCII: $0) }
+                variants.initializeElement(at: index, to: drawn ?? -1)
             }
-        }
-        enum Found {
-            case entry(ResolvedPolicyResponse.Entry)
-            case query(ClientContext, ResolutionKey.ExplicitLocale?)
-            case nothing
-        }
-        let found: Found = slots.withLock { slots in
-            guard let slot = slots[QueryBytes(bytes: key)] else { return .nothing }
-            for remembered in slot.entries where remembered.variants == variants { return .entry(remembered.entry) }
-            return .query(slot.context, slot.explicitLocale)
-        }
-        let installId = installBytes.map { String(decoding: $0, as: UTF8.self) }
-        var context: ClientContext
-        let explicitLocale: ResolutionKey.ExplicitLocale?
-        switch found {
-        case .entry(let entry):
+            // Int is trivial: nothing to deinitialize when the allocation goes.
+            enum Found {
+                case entry(ResolvedPolicyResponse.Entry)
+                case query(ClientContext, ResolutionKey.ExplicitLocale?)
+                case nothing
+            }
+            let found: Found = table.withLock { table in
+                guard let position = table.position(of: key) else { return .nothing }
+                for remembered in table.values[position].entries where remembered.variants.elementsEqual(variants) {
+                    return .entry(remembered.entry)
+                }
+                return .query(table.values[position].context, table.values[position].explicitLocale)
+            }
+            var context: ClientContext
+            let explicitLocale: ResolutionKey.ExplicitLocale?
+            switch found {
+            case .entry(let entry):
+                return entry
+            case .query(let known, let explicit):
+                context = known
+                explicitLocale = explicit
+                context.installId = installBytes.map { String(decoding: $0, as: UTF8.self) }
+            case .nothing:
+                let raw = String(decoding: bytes, as: UTF8.self)
+                guard let plain = PolicyQuery.plainContext(raw, locales: snapshot.explicitLocales) else { return nil }
+                context = plain.0
+                explicitLocale = plain.1
+                context.acceptLanguage = acceptLanguage
+            }
+            let (entry, resolutionKey) = ResolvedPolicyResponse.prepared(
+                snapshot, context: context, explicitLocale: explicitLocale)
+            var known = context
+            known.installId = nil
+            table.withLock { table in
+                let position: Int
+                if let found = table.position(of: key) {
+                    position = found
+                } else {
+                    if table.count >= capacity { table.removeAll() }
+                    position = table.insert(
+                        key: Array(key), value: Slot(context: known, explicitLocale: explicitLocale, entries: []))
+                }
+                if table[position: position].entries.count < entriesPerQuery,
+                    !table[position: position].entries.contains(where: { $0.variants == resolutionKey.variants })
+                {
+                    table[position: position].entries.append((resolutionKey.variants, entry))
+                }
+            }
             return entry
-        case .query(let known, let explicit):
-            context = known
-            explicitLocale = explicit
-            context.installId = installId
-        case .nothing:
-            let raw = String(decoding: bytes, as: UTF8.self)
-            guard let plain = PolicyQuery.plainContext(raw, locales: snapshot.explicitLocales) else { return nil }
-            context = plain.0
-            explicitLocale = plain.1
-            context.acceptLanguage = acceptLanguage
         }
-        let (entry, resolutionKey) = ResolvedPolicyResponse.prepared(
-            snapshot, context: context, explicitLocale: explicitLocale)
-        var known = context
-        known.installId = nil
-        let slotKey = QueryBytes(bytes: key)
-        slots.withLock { slots in
-            if slots[slotKey] == nil {
-                if slots.count >= capacity { slots.removeAll(keepingCapacity: true) }
-                slots[slotKey] = Slot(context: known, explicitLocale: explicitLocale, entries: [])
-            }
-            if slots[slotKey]!.entries.count < entriesPerQuery,
-                !slots[slotKey]!.entries.contains(where: { $0.variants == resolutionKey.variants })
-            {
-                slots[slotKey]!.entries.append((resolutionKey.variants, entry))
-            }
-        }
-        return entry
     }
 }

@@ -102,7 +102,7 @@ package enum PublicRoutes {
     package static func liveSnapshot(_ request: HTTPRequest, store: PolicyStore) throws(ProblemDetails)
         -> LiveSnapshot
     {
-        let app = request.pathParameters["app"] ?? ""
+        let app = request.pathParameter("app") ?? ""
         if let snapshot = store.snapshot(app: app) { return snapshot }
         if let unavailable = store.unavailability(app: app) { throw PublicProblem.unavailable(app, unavailable) }
         throw PolicyStoreProblem.unknownApp(app)

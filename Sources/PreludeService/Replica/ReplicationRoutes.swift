@@ -93,7 +93,7 @@ package enum ReplicationRoutes {
             _ = try authenticator.authorize(request, required: .replica)
             try AdminQuery.check(request, allowed: [])
             try EventRoutes.requireJSON(request)
-            let app = request.pathParameters["app"] ?? ""
+            let app = request.pathParameter("app") ?? ""
             guard store.snapshot(app: app) != nil || store.unavailability(app: app) != nil else {
                 throw PolicyStoreProblem.unknownApp(app)
             }

@@ -18,8 +18,8 @@ package enum ResultsRoutes {
     package static func respond(
         to request: HTTPRequest, reader: ExperimentResultsReader, pretty: Bool
     ) throws -> HTTPResponse {
-        let app = request.pathParameters["app"] ?? ""
-        let key = request.pathParameters["key"] ?? ""
+        let app = request.pathParameter("app") ?? ""
+        let key = request.pathParameter("key") ?? ""
         var minimumEffect = ExperimentAnalysis.defaultMinimumEffect
         if let raw = request.queryValue("minimumEffect") {
             guard let value = Double(raw), ExperimentAnalysis.isValidMinimumEffect(value) else {
