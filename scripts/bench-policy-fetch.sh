@@ -38,6 +38,65 @@ measure() { # label url [wrk args...]
     summary "$label" "$OUT/$label.txt"
 }
 
+# PASSES=N: every server started once (each on its own port), then N passes of one short wrk run (DUR, default 3s
+# here) per server in turn, and per server the median req/s and the median of its per-pass ratio to nginx gzip_static
+# (the run next to it in time). For a machine whose speed drifts between runs (a VM sharing its host): neighbouring
+# runs see the same drift, so the ratio is steadier than either rate.
+if [[ -n "${PASSES:-}" ]]; then
+    DUR=${DUR_PASS:-3s}
+    declare -A URLS
+    PIDS=()
+    port=18300
+    for entry in $BINS; do
+        label=${entry%%=*}
+        binary=${entry#*=}
+        port=$((port + 1))
+        rm -f "$OUT/$label".sqlite*
+        (cd "$ROOT" && env PRELUDE_PORT=$port PRELUDE_DATABASE="$OUT/$label.sqlite" \
+            PRELUDE_DEMO_POLICY="$ROOT/config/demo-policy.json" PRELUDE_LOG_LEVEL=warning taskset -c 0 "$binary" serve) \
+            >>"$OUT/server.log" 2>&1 &
+        PIDS+=($!)
+        URLS[$label]="http://127.0.0.1:$port/v1/apps/demo/policy?$QUERY"
+        wait_up "http://127.0.0.1:$port/readyz" || exit 1
+        if [[ ! -f "$OUT/fixture/policy.json.gz" ]]; then
+            curl -s "${URLS[$label]}" -o "$OUT/fixture/policy.json"
+            curl -s -H 'Accept-Encoding: gzip' "${URLS[$label]}" -o "$OUT/fixture/policy.json.gz"
+        fi
+    done
+    run="$OUT/nginx"
+    mkdir -p "$run"
+    sed -e "s|@PORT@|18300|g; s|@FIXTURE@|$OUT/fixture|g; s|@RUNDIR@|$run|g" \
+        "$PEERS_SRC/nginx/nginx-gzip-static.conf.in" >"$run/nginx.conf"
+    taskset -c 0 nginx -p "$run" -c "$run/nginx.conf" >"$run/log" 2>&1 &
+    wait_up http://127.0.0.1:18300/v1/policy || exit 1
+    URLS[nginx-gzs]=http://127.0.0.1:18300/v1/policy
+    labels="nginx-gzs"
+    for entry in $BINS; do labels="$labels ${entry%%=*}"; done
+    for pass in $(seq "$PASSES"); do
+        for label in $labels; do
+            taskset -c 1 wrk -t1 -c32 -d"$DUR" -H 'Accept-Encoding: gzip' "${URLS[$label]}" >"$OUT/$label-p$pass.txt" 2>&1
+            awk -v l="$label" -v p="$pass" '/Requests\/sec/ {printf "%s\tpass %s\treq/s %s\n", l, p, $2}' "$OUT/$label-p$pass.txt"
+        done
+    done | tee "$OUT/passes.tsv"
+    echo "medians over $PASSES passes of $DUR (ratio: to nginx-gzs in the same pass)"
+    python3 - "$OUT/passes.tsv" <<'PY'
+import statistics, sys
+rates = {}
+for line in open(sys.argv[1]):
+    label, _, rate = line.split("\t")
+    rates.setdefault(label, []).append(float(rate.split()[1]))
+nginx = rates["nginx-gzs"]
+for label, values in rates.items():
+    ratios = [v / n for v, n in zip(values, nginx)]
+    print(f"{label}\tmedian {statistics.median(values):,.0f} req/s\tmedian ratio {statistics.median(ratios):.2f}"
+          f"\t(min {min(values):,.0f}, max {max(values):,.0f})")
+PY
+    kill "${PIDS[@]}"
+    kill "$(cat "$run"/*.pid 2>/dev/null)" 2>/dev/null
+    wait 2>/dev/null
+    exit 0
+fi
+
 for round in $(seq "$ROUNDS"); do
     for entry in $BINS; do
         label=${entry%%=*}

@@ -15,6 +15,22 @@ package enum ByteClass {
     static let tcharLow: UInt64 = 0x03FF_6CFA_0000_0000
     static let tcharHigh: UInt64 = 0x57FF_FFFF_C7FF_FFFE
 
+    /// Whether every byte is ASCII (below 0x80), eight bytes at a time.
+    package static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let raw = UnsafeRawBufferPointer(bytes)
+        var high: UInt64 = 0
+        var offset = 0
+        while offset + 8 <= raw.count {
+            high |= raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            offset += 8
+        }
+        while offset < raw.count {
+            high |= UInt64(raw[offset])
+            offset += 1
+        }
+        return high & 0x8080_8080_8080_8080 == 0
+    }
+
     /// Whether `b` is a `tchar`.
     @inline(__always) package static func isTchar(_ b: UInt8) -> Bool {
         b < 64 ? tcharLow >> UInt64(b) & 1 != 0 : b < 128 && tcharHigh >> UInt64(b - 64) & 1 != 0

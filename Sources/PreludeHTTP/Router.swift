@@ -1,5 +1,9 @@
 import Dispatch
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// A synchronous request handler. It may block briefly (for example on a SQLite write);
 /// the server must keep other connections moving while it does.
 public typealias HTTPHandler = @Sendable (HTTPRequest) throws -> HTTPResponse
@@ -268,15 +272,6 @@ public struct Router: Sendable {
     /// The scan over the routes with as many segments as the path, on the path's UTF-8 bytes. Segments are the
     /// non-empty runs between slashes (a `/` byte never occurs inside a multi-byte UTF-8 character).
     private func lookup(method: HTTPMethod, bytes: UnsafeBufferPointer<UInt8>) -> Lookup {
-        var count = 0
-        var isASCII = true
-        var previous = UInt8(ascii: "/")
-        for byte in bytes {
-            if byte >= 0x80 { isASCII = false }
-            if byte != UInt8(ascii: "/") && previous == UInt8(ascii: "/") { count += 1 }
-            previous = byte
-        }
-        guard count < buckets.count, !buckets[count].isEmpty else { return .notFound }
         // The request's method as an index into `methods` (-1: no route has it), and GET's for the HEAD fallback.
         // Methods are compared as packed bytes when both are short ASCII tokens (always, from the parser), else as
         // strings.
@@ -289,25 +284,34 @@ public struct Router: Sendable {
             if key != 0 && known != 0 ? known == key : methods[index] == method { exact = index }
             if isHead && known == Self.getKey { fallback = index }
         }
-        let bucket = buckets[count]
-        // Constants from here on (a nested function capturing a `var` would box it and check its accesses).
-        let segmentCount = count
-        let pathIsASCII = isASCII
-        return withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: segmentCount) { parts -> Lookup in
+        // A path with more segments than the longest route matches nothing: one more than that is all the room
+        // the segments need.
+        guard !buckets.isEmpty else { return .notFound }
+        let mostSegments = buckets.count - 1
+        return withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: mostSegments + 1) { parts -> Lookup in
+            // The segments and whether the path is ASCII, in one pass.
             var filled = 0
             var start = -1
+            var high: UInt8 = 0
             for position in 0...bytes.count {
                 if position == bytes.count || bytes[position] == UInt8(ascii: "/") {
                     if start >= 0 {
+                        guard filled < mostSegments else { return .notFound }
                         parts.initializeElement(at: filled, to: start..<position)
                         filled += 1
                         start = -1
                     }
-                } else if start < 0 {
-                    start = position
+                } else {
+                    high |= bytes[position]
+                    if start < 0 { start = position }
                 }
             }
             // Range<Int> is trivial: nothing to deinitialize when the allocation goes.
+            guard !buckets[filled].isEmpty else { return .notFound }
+            let bucket = buckets[filled]
+            // Constants from here on (a nested function capturing a `var` would box it and check its accesses).
+            let segmentCount = filled
+            let pathIsASCII = high < 0x80
 
             return segmentTable.withUnsafeBufferPointer { table in
                 literalBytes.withUnsafeBufferPointer { literals in
@@ -317,12 +321,11 @@ public struct Router: Sendable {
                             if entry.isCapture { continue }
                             let part = parts[offset]
                             if entry.isASCII && pathIsASCII {
-                                guard entry.count == part.count else { return false }
-                                var index = 0
-                                while index < entry.count {
-                                    if literals[entry.start + index] != bytes[part.lowerBound + index] { return false }
-                                    index += 1
-                                }
+                                guard entry.count == part.count,
+                                    memcmp(
+                                        literals.baseAddress! + entry.start, bytes.baseAddress! + part.lowerBound,
+                                        entry.count) == 0
+                                else { return false }
                             } else if segmentTexts[matcher.firstSegment + offset]
                                 != String(decoding: UnsafeBufferPointer(rebasing: bytes[part]), as: UTF8.self)
                             {

@@ -72,6 +72,43 @@ import Testing
         #expect(withBody.prepared == nil)
     }
 
+    /// A response made from a prepared one holds only the reference; read, it is the identity 200, and a changed
+    /// field keeps every other field of that 200.
+    @Test func aPreparedResponseReadsAsItsIdentityOkUntilChanged() {
+        let identity = Self.prepared.identityResponse
+        let response = HTTPResponse(Self.prepared)
+        #expect(response.status == identity.status)
+        #expect(Self.fields(response) == Self.fields(identity))
+        #expect(response.body == identity.body)
+        #expect(response.head === identity.head)
+        #expect(response.logFields.isEmpty)
+
+        var changedBody = response
+        changedBody.body = [7]
+        #expect(changedBody.body == [7])
+        #expect(changedBody.status == .ok)
+        #expect(Self.fields(changedBody) == Self.fields(identity))
+        #expect(changedBody.head === identity.head, "a new body keeps the rendered head")
+        #expect(response.prepared != nil, "the original is a value: unchanged")
+
+        var changedStatus = response
+        changedStatus.status = .accepted
+        #expect(changedStatus.status == .accepted)
+        #expect(changedStatus.body == identity.body)
+        #expect(Self.fields(changedStatus) == Self.fields(identity))
+        #expect(changedStatus.head == nil)
+
+        var changedFields = response
+        changedFields.headers.add("X-Extra", "1")
+        #expect(Self.fields(changedFields) == Self.fields(identity) + ["X-Extra: 1"])
+        #expect(changedFields.body == identity.body)
+        #expect(changedFields.prepared == nil)
+
+        var logged = response
+        logged.logFields["token"] = "ops"
+        #expect(logged.prepared != nil, "log fields are never sent: the response stays prepared")
+    }
+
     @Test func engineNegotiatesAndSendsPreparedHeadsByteForByte() throws {
         let t = try TestServer.make(routes: { router in
             router.add(.get, "/prepared", options: RouteOptions(runsInline: true)) { _ in

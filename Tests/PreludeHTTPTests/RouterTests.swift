@@ -75,6 +75,7 @@ import Testing
         ("GET", "/a/b/c", "GET /{x}/{y}/{x} x=c,y=b"),
         ("GET", "/a/\u{E9}/c", "GET /{x}/{y}/{x} x=c,y=\u{E9}"),
         ("PUT", "/a/b", "404"),
+        ("GET", "/a/b/c/d/e/f/g/h", "404"),
     ])
     func choosesLikeTheStringScan(method: String, path: String, expected: String) {
         var router = Self.make()
@@ -83,6 +84,11 @@ import Testing
         router.add(.get, "/") { _ in HTTPResponse() }
         router.add(.get, "/{x}/{y}/{x}") { _ in HTTPResponse() }
         #expect(Self.describe(router.match(method: HTTPMethod(rawValue: method), path: path)) == expected)
+    }
+
+    @Test func aRouterWithoutRoutesFindsNothing() {
+        #expect(Self.describe(Router().match(method: .get, path: "/")) == "404")
+        #expect(Self.describe(Router().match(method: .get, path: "/a/b")) == "404")
     }
 
     @Test func nonASCIILiteralsMatchByStringEquality() {

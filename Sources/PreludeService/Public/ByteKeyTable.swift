@@ -101,7 +101,8 @@ package struct ByteKeyTable<Value> {
         for position in hashes.indices { place(position: position, hash: hashes[position]) }
     }
 
-    private static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// Byte equality, eight bytes at a time (only reached when the full hashes are equal).
+    static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
         guard a.count == b.count else { return false }
         var index = 0
         let raw = (UnsafeRawBufferPointer(a), UnsafeRawBufferPointer(b))
