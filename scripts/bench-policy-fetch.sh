@@ -38,7 +38,7 @@ measure() { # label url [wrk args...]
     summary "$label" "$OUT/$label.txt"
 }
 
-# PASSES=N: every server started once (each on its own port), then N passes of one short wrk run (DUR, default 3s
+# PASSES=N: every server (BINS and OTHERS) started once, each on its own port, then N passes of one short wrk run (DUR, default 3s
 # here) per server in turn, and per server the median req/s and the median of its per-pass ratio to nginx gzip_static
 # (the run next to it in time). For a machine whose speed drifts between runs (a VM sharing its host): neighbouring
 # runs see the same drift, so the ratio is steadier than either rate.
@@ -71,6 +71,20 @@ if [[ -n "${PASSES:-}" ]]; then
     wait_up http://127.0.0.1:18300/v1/policy || exit 1
     URLS[nginx-gzs]=http://127.0.0.1:18300/v1/policy
     labels="nginx-gzs"
+    port=18400
+    for other in $OTHERS; do
+        port=$((port + 1))
+        case $other in
+            nginx-gzs) continue ;;
+            bare) taskset -c 0 "$BARE_BIN" --port $port --fixture "$OUT/fixture" >"$OUT/bare.log" 2>&1 & ;;
+            hummingbird) taskset -c 0 "$HUMMINGBIRD_BIN" --port $port --fixture "$OUT/fixture" >"$OUT/hb.log" 2>&1 & ;;
+            *) echo "unknown server $other" >&2; exit 1 ;;
+        esac
+        PIDS+=($!)
+        URLS[$other]=http://127.0.0.1:$port/v1/policy
+        wait_up "${URLS[$other]}" || exit 1
+        labels="$labels $other"
+    done
     for entry in $BINS; do labels="$labels ${entry%%=*}"; done
     for pass in $(seq "$PASSES"); do
         for label in $labels; do

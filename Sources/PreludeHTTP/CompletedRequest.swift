@@ -11,8 +11,14 @@ public struct CompletedRequest: Sendable {
     public var durationNanoseconds: UInt64
     /// Response bytes (head and body) queued for the socket.
     public var bytesSent: Int
-    /// The request id echoed in `X-Request-ID` (the client's when valid, else generated).
-    public var requestID: String
+    /// The request id echoed in `X-Request-ID` (the client's when valid, else generated). A generated id's text is
+    /// made when read.
+    public var requestID: String {
+        get { identifier.text }
+        set { identifier = newValue.isEmpty ? .none : .given(newValue) }
+    }
+    /// The request id as the engine holds it.
+    package var identifier: RequestIdentifier
     /// The peer address as `ip:port`.
     public var remoteAddress: String
     /// The path parameters the matched route captured (e.g. `app`); empty when no handler ran. Built when read:
@@ -37,7 +43,7 @@ public struct CompletedRequest: Sendable {
         self.status = status
         self.durationNanoseconds = durationNanoseconds
         self.bytesSent = bytesSent
-        self.requestID = requestID
+        self.identifier = requestID.isEmpty ? .none : .given(requestID)
         self.remoteAddress = remoteAddress
         self.captures = PathParameters(pathParameters)
         self.logFields = logFields
@@ -46,14 +52,14 @@ public struct CompletedRequest: Sendable {
     /// A report with the captures as the engine holds them.
     package init(
         method: HTTPMethod, route: String?, status: Int, durationNanoseconds: UInt64, bytesSent: Int,
-        requestID: String, remoteAddress: String, captures: PathParameters, logFields: [String: String]
+        identifier: RequestIdentifier, remoteAddress: String, captures: PathParameters, logFields: [String: String]
     ) {
         self.method = method
         self.route = route
         self.status = status
         self.durationNanoseconds = durationNanoseconds
         self.bytesSent = bytesSent
-        self.requestID = requestID
+        self.identifier = identifier
         self.remoteAddress = remoteAddress
         self.captures = captures
         self.logFields = logFields

@@ -48,7 +48,7 @@ final class HTTPConnection: @unchecked Sendable {
     /// Monotonic nanoseconds of the request's first byte; 0 when not measured (no observer) or not started.
     @exclusivity(unchecked) private var requestStart: UInt64 = 0
     /// The id echoed in `X-Request-ID`; nil until known (a refused head gets one generated at `send`).
-    @exclusivity(unchecked) private var requestID: String?
+    @exclusivity(unchecked) private var requestID: RequestIdentifier?
     /// The pattern of the route whose handler produced the response; nil for the engine's own answers.
     @exclusivity(unchecked) private var handlerRoute: String?
 
@@ -151,9 +151,9 @@ final class HTTPConnection: @unchecked Sendable {
                     if let sent = parsed.headers.value(for: name, signature: loop.core.requestIDSignature),
                         RequestIDGenerator.isAcceptable(sent)
                     {
-                        requestID = sent
+                        requestID = .given(sent)
                     } else {
-                        requestID = loop.requestIDs.next()
+                        requestID = .generated(loop.requestIDs.next())
                     }
                 }
                 let decided = loop.core.responder.decide(parsed)
@@ -212,7 +212,7 @@ final class HTTPConnection: @unchecked Sendable {
     private func dispatch(head: consuming RequestHead, decision: Responder.Decision, body: [UInt8]) {
         if case .fixed(_, close: true) = decision { machine.closesAfterResponse() }
         if case .route(let route, _) = decision { handlerRoute = route.pattern }
-        let requestID = self.requestID ?? ""
+        let requestID = self.requestID ?? .none
         if case .route(let route, let parameters) = decision, let deferred = route.deferredHandler {
             updateInterest()
             let head = copy head
@@ -301,9 +301,9 @@ final class HTTPConnection: @unchecked Sendable {
             output.removeAll(keepingCapacity: true)
         }
         outputOffset = 0
-        var idField: (name: String, value: String)?
+        var idField: (name: String, value: RequestIdentifier)?
         if let name = core.requestIDHeader {
-            idField = (name, requestID ?? loop.requestIDs.next())
+            idField = (name, requestID ?? .generated(loop.requestIDs.next()))
         }
         ResponseEncoder.encodeHead(
             prefix: prefix, serverLine: core.serverLine, plan: plan, keepAlive: keepAlive,
@@ -328,7 +328,7 @@ final class HTTPConnection: @unchecked Sendable {
                 CompletedRequest(
                     method: method, route: route, status: status.code,
                     durationNanoseconds: started == 0 ? 0 : now &- started, bytesSent: bytes,
-                    requestID: idField?.value ?? "", remoteAddress: remoteAddress, captures: captures,
+                    identifier: idField?.value ?? .none, remoteAddress: remoteAddress, captures: captures,
                     logFields: logFields))
         }
         _ = flush()
@@ -421,11 +421,11 @@ final class HTTPConnection: @unchecked Sendable {
             exchange = Exchange(method: .get, keepAlive: false)
         }
         // The id the answer will carry, drawn now so the event's log line names it too.
-        if requestID == nil, loop.core.requestIDHeader != nil { requestID = loop.requestIDs.next() }
+        if requestID == nil, loop.core.requestIDHeader != nil { requestID = .generated(loop.requestIDs.next()) }
         loop.core.configuration.eventHandler?(
             .protocolError(
                 status: error.status.code, reason: error.reason, remoteAddress: remoteAddress,
-                requestID: requestID ?? ""))
+                requestID: requestID?.text ?? ""))
         machine.failed()
         handlerRoute = nil
         send(ProblemDetails(status: error.status, detail: error.reason).response())

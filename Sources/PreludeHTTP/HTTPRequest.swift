@@ -33,8 +33,13 @@ public struct HTTPRequest: Sendable {
     /// The peer address as `ip:port`, for logs and rate limits.
     public var remoteAddress: String
     /// The request id echoed in `X-Request-ID` (the client's when valid, else generated; empty when the server's
-    /// `requestIDHeader` is nil). Put it in logs and error reports.
-    public var requestID: String
+    /// `requestIDHeader` is nil). Put it in logs and error reports. A generated id's text is made when read.
+    public var requestID: String {
+        get { identifier.text }
+        set { identifier = newValue.isEmpty ? .none : .given(newValue) }
+    }
+    /// The request id as the engine holds it.
+    package var identifier: RequestIdentifier
 
     /// Creates a request; used by the parser and by in-process tests.
     public init(
@@ -50,7 +55,7 @@ public struct HTTPRequest: Sendable {
         self.body = body
         self.captures = PathParameters(pathParameters)
         self.remoteAddress = remoteAddress
-        self.requestID = requestID
+        self.identifier = requestID.isEmpty ? .none : .given(requestID)
     }
 
     /// The value the matched route's `{name}` segment captured, or nil.
@@ -62,7 +67,7 @@ public struct HTTPRequest: Sendable {
     /// A request as the server parsed it: ``query`` is ``rawQuery`` decoded, when read.
     package init(
         method: HTTPMethod, path: String, rawQuery: String, headers: HTTPHeaders, body: [UInt8],
-        pathParameters: PathParameters, remoteAddress: String, requestID: String, queryFromRaw: Void
+        pathParameters: PathParameters, remoteAddress: String, requestID: RequestIdentifier, queryFromRaw: Void
     ) {
         // Assigned here rather than through the public initializer: delegating cost 1,100 instructions per request
         // (callgrind of the policy fetch), this runs for every request the server parses.
@@ -73,7 +78,7 @@ public struct HTTPRequest: Sendable {
         self.body = body
         self.captures = pathParameters
         self.remoteAddress = remoteAddress
-        self.requestID = requestID
+        self.identifier = requestID
     }
 
     /// True when ``query`` is ``rawQuery`` decoded (a request the server parsed, its query not replaced), so a

@@ -80,7 +80,7 @@ package final class Responder: Sendable {
     /// and anything else becomes a 500 problem without internal details. A deferred route's handler is waited for.
     package static func respond(
         _ decision: Decision, head: consuming RequestHead, body: [UInt8], remoteAddress: String,
-        requestID: String = "",
+        requestID: RequestIdentifier = .none,
         eventHandler: (@Sendable (HTTPServerEvent) -> Void)? = nil
     ) -> HTTPResponse {
         switch decision {
@@ -105,7 +105,7 @@ package final class Responder: Sendable {
     /// renders them.
     package static func start(
         _ route: Router.Route, deferred handler: HTTPDeferredHandler, parameters: PathParameters,
-        head: RequestHead, body: [UInt8], remoteAddress: String, requestID: String,
+        head: RequestHead, body: [UInt8], remoteAddress: String, requestID: RequestIdentifier,
         eventHandler: (@Sendable (HTTPServerEvent) -> Void)?, completion: @escaping @Sendable (HTTPResponse) -> Void
     ) {
         let request = makeRequest(
@@ -127,7 +127,7 @@ package final class Responder: Sendable {
 
     private static func makeRequest(
         head: consuming RequestHead, body: [UInt8], parameters: PathParameters, remoteAddress: String,
-        requestID: String
+        requestID: RequestIdentifier
     ) -> HTTPRequest {
         HTTPRequest(
             method: head.method, path: head.path, rawQuery: head.rawQuery, headers: head.headers, body: body,
@@ -135,13 +135,13 @@ package final class Responder: Sendable {
     }
 
     private static func render(
-        _ error: any Error, route: Router.Route, method: HTTPMethod, requestID: String,
+        _ error: any Error, route: Router.Route, method: HTTPMethod, requestID: RequestIdentifier,
         eventHandler: (@Sendable (HTTPServerEvent) -> Void)?
     ) -> HTTPResponse {
         if let error = error as? any HTTPResponseError { return error.response() }
         eventHandler?(
             .handlerFailed(
-                method: method, route: route.pattern, error: String(describing: error), requestID: requestID))
+                method: method, route: route.pattern, error: String(describing: error), requestID: requestID.text))
         return ProblemDetails(status: .internalServerError, detail: "the server failed to handle the request")
             .response()
     }

@@ -108,7 +108,7 @@ package enum ResponseEncoder {
     /// then the fields the server owns.
     package static func encodeHead(
         prefix: Prefix, serverLine: [UInt8], plan: BodyPlan, keepAlive: Bool, date: [UInt8],
-        requestID: (name: String, value: String)? = nil, into out: inout [UInt8]
+        requestID: (name: String, value: RequestIdentifier)? = nil, into out: inout [UInt8]
     ) {
         out.append(contentsOf: prefix.bytes)
         if !prefix.hasServer { out.append(contentsOf: serverLine) }
@@ -118,16 +118,15 @@ package enum ResponseEncoder {
     /// Appends the head to `out`: `prefix` bytes, the request id, then the fields the server owns.
     package static func encodeHead(
         prefix: [UInt8], plan: BodyPlan, keepAlive: Bool, date: [UInt8],
-        requestID: (name: String, value: String)? = nil, into out: inout [UInt8]
+        requestID: (name: String, value: RequestIdentifier)? = nil, into out: inout [UInt8]
     ) {
         out.append(contentsOf: prefix)
         if let requestID {
             var name = requestID.name
-            var value = requestID.value
             name.withUTF8 { out.append(contentsOf: $0) }
             out.append(UInt8(ascii: ":"))
             out.append(ByteClass.sp)
-            value.withUTF8 { out.append(contentsOf: $0) }
+            requestID.value.append(to: &out)
             out.append(ByteClass.cr)
             out.append(ByteClass.lf)
         }
