@@ -38,6 +38,38 @@ measure() { # label url [wrk args...]
     summary "$label" "$OUT/$label.txt"
 }
 
+# The starters set STARTED (the server's pid; for nginx its master's) and wait until the server answers.
+start_prelude() { # binary port database
+    rm -f "$3"*
+    (cd "$ROOT" && env PRELUDE_PORT="$2" PRELUDE_DATABASE="$3" PRELUDE_DEMO_POLICY="$ROOT/config/demo-policy.json" \
+        PRELUDE_LOG_LEVEL=warning taskset -c 0 "$1" serve) >>"$OUT/server.log" 2>&1 &
+    STARTED=$!
+    wait_up "http://127.0.0.1:$2/readyz"
+}
+capture_fixture() { # url: the bytes every other server serves, from the first prelude binary
+    [[ -f "$OUT/fixture/policy.json.gz" ]] && return 0
+    curl -s "$1" -o "$OUT/fixture/policy.json"
+    curl -s -H 'Accept-Encoding: gzip' "$1" -o "$OUT/fixture/policy.json.gz"
+}
+start_other() { # name port (serves /v1/policy)
+    case $1 in
+        bare) taskset -c 0 "$BARE_BIN" --port "$2" --fixture "$OUT/fixture" >"$OUT/bare.log" 2>&1 &
+            STARTED=$! ;;
+        hummingbird) taskset -c 0 "$HUMMINGBIRD_BIN" --port "$2" --fixture "$OUT/fixture" >"$OUT/hb.log" 2>&1 &
+            STARTED=$! ;;
+        nginx-gzs)
+            local run="$OUT/nginx-$2"
+            mkdir -p "$run"
+            sed -e "s|@PORT@|$2|g; s|@FIXTURE@|$OUT/fixture|g; s|@RUNDIR@|$run|g" \
+                "$PEERS_SRC/nginx/nginx-gzip-static.conf.in" >"$run/nginx.conf"
+            taskset -c 0 nginx -p "$run" -c "$run/nginx.conf" >"$run/log" 2>&1 &
+            sleep 0.5
+            STARTED=$(cat "$run"/*.pid 2>/dev/null || pgrep -f "nginx -p $run" | head -1) ;;
+        *) echo "unknown server $1" >&2; return 1 ;;
+    esac
+    wait_up "http://127.0.0.1:$2/v1/policy"
+}
+
 # PASSES=N: every server (BINS and OTHERS) started once, each on its own port, then N passes of one short wrk run (DUR, default 3s
 # here) per server in turn, and per server the median req/s and the median of its per-pass ratio to nginx gzip_static
 # (the run next to it in time). For a machine whose speed drifts between runs (a VM sharing its host): neighbouring
@@ -49,40 +81,22 @@ if [[ -n "${PASSES:-}" ]]; then
     port=18300
     for entry in $BINS; do
         label=${entry%%=*}
-        binary=${entry#*=}
         port=$((port + 1))
-        rm -f "$OUT/$label".sqlite*
-        (cd "$ROOT" && env PRELUDE_PORT=$port PRELUDE_DATABASE="$OUT/$label.sqlite" \
-            PRELUDE_DEMO_POLICY="$ROOT/config/demo-policy.json" PRELUDE_LOG_LEVEL=warning taskset -c 0 "$binary" serve) \
-            >>"$OUT/server.log" 2>&1 &
-        PIDS+=($!)
+        start_prelude "${entry#*=}" $port "$OUT/$label.sqlite" || exit 1
+        PIDS+=("$STARTED")
         URLS[$label]="http://127.0.0.1:$port/v1/apps/demo/policy?$QUERY"
-        wait_up "http://127.0.0.1:$port/readyz" || exit 1
-        if [[ ! -f "$OUT/fixture/policy.json.gz" ]]; then
-            curl -s "${URLS[$label]}" -o "$OUT/fixture/policy.json"
-            curl -s -H 'Accept-Encoding: gzip' "${URLS[$label]}" -o "$OUT/fixture/policy.json.gz"
-        fi
+        capture_fixture "${URLS[$label]}"
     done
-    run="$OUT/nginx"
-    mkdir -p "$run"
-    sed -e "s|@PORT@|18300|g; s|@FIXTURE@|$OUT/fixture|g; s|@RUNDIR@|$run|g" \
-        "$PEERS_SRC/nginx/nginx-gzip-static.conf.in" >"$run/nginx.conf"
-    taskset -c 0 nginx -p "$run" -c "$run/nginx.conf" >"$run/log" 2>&1 &
-    wait_up http://127.0.0.1:18300/v1/policy || exit 1
+    start_other nginx-gzs 18300 || exit 1
+    PIDS+=("$STARTED")
     URLS[nginx-gzs]=http://127.0.0.1:18300/v1/policy
     labels="nginx-gzs"
-    port=18400
     for other in $OTHERS; do
+        [[ $other == nginx-gzs ]] && continue
         port=$((port + 1))
-        case $other in
-            nginx-gzs) continue ;;
-            bare) taskset -c 0 "$BARE_BIN" --port $port --fixture "$OUT/fixture" >"$OUT/bare.log" 2>&1 & ;;
-            hummingbird) taskset -c 0 "$HUMMINGBIRD_BIN" --port $port --fixture "$OUT/fixture" >"$OUT/hb.log" 2>&1 & ;;
-            *) echo "unknown server $other" >&2; exit 1 ;;
-        esac
-        PIDS+=($!)
+        start_other "$other" $port || exit 1
+        PIDS+=("$STARTED")
         URLS[$other]=http://127.0.0.1:$port/v1/policy
-        wait_up "${URLS[$other]}" || exit 1
         labels="$labels $other"
     done
     for entry in $BINS; do labels="$labels ${entry%%=*}"; done
@@ -106,7 +120,6 @@ for label, values in rates.items():
           f"\t(min {min(values):,.0f}, max {max(values):,.0f})")
 PY
     kill "${PIDS[@]}"
-    kill "$(cat "$run"/*.pid 2>/dev/null)" 2>/dev/null
     wait 2>/dev/null
     exit 0
 fi
@@ -114,21 +127,13 @@ fi
 for round in $(seq "$ROUNDS"); do
     for entry in $BINS; do
         label=${entry%%=*}
-        binary=${entry#*=}
-        rm -f "$OUT"/db.sqlite*
-        (cd "$ROOT" && env PRELUDE_PORT=18193 PRELUDE_DATABASE="$OUT/db.sqlite" \
-            PRELUDE_DEMO_POLICY="$ROOT/config/demo-policy.json" PRELUDE_LOG_LEVEL=warning taskset -c 0 "$binary" serve) \
-            >>"$OUT/server.log" 2>&1 &
-        pid=$!
+        start_prelude "${entry#*=}" 18193 "$OUT/db.sqlite" || exit 1
+        pid=$STARTED
         url="http://127.0.0.1:18193/v1/apps/demo/policy?$QUERY"
-        wait_up http://127.0.0.1:18193/readyz || exit 1
         for _ in 1 2 3; do curl -s -o /dev/null -H 'Accept-Encoding: gzip' "$url"; done
         sleep 1
         echo -e "rss-idle-$label-r$round\t$(rss "$pid") kB"
-        if [[ ! -f "$OUT/fixture/policy.json.gz" ]]; then
-            curl -s "$url" -o "$OUT/fixture/policy.json"
-            curl -s -H 'Accept-Encoding: gzip' "$url" -o "$OUT/fixture/policy.json.gz"
-        fi
+        capture_fixture "$url"
         measure "$label-r$round" "$url"
         echo -e "rss-after-load-$label-r$round\t$(rss "$pid") kB"
         INSTALLS=100000 measure "$label-installs-r$round" "$url" -s "$ROOT/Benchmarks/wrk/installs.lua"
@@ -136,22 +141,8 @@ for round in $(seq "$ROUNDS"); do
         wait "$pid" 2>/dev/null
     done
     for other in $OTHERS; do
-        case $other in
-            bare) taskset -c 0 "$BARE_BIN" --port 18194 --fixture "$OUT/fixture" >"$OUT/bare.log" 2>&1 &
-                main=$! ;;
-            hummingbird) taskset -c 0 "$HUMMINGBIRD_BIN" --port 18194 --fixture "$OUT/fixture" >"$OUT/hb.log" 2>&1 &
-                main=$! ;;
-            nginx-gzs)
-                run="$OUT/nginx"
-                mkdir -p "$run"
-                sed -e "s|@PORT@|18194|g; s|@FIXTURE@|$OUT/fixture|g; s|@RUNDIR@|$run|g" \
-                    "$PEERS_SRC/nginx/nginx-gzip-static.conf.in" >"$run/nginx.conf"
-                taskset -c 0 nginx -p "$run" -c "$run/nginx.conf" >"$run/log" 2>&1 &
-                sleep 0.5
-                main=$(cat "$run"/*.pid 2>/dev/null || pgrep -f "nginx -p $run" | head -1) ;;
-            *) echo "unknown server $other" >&2; exit 1 ;;
-        esac
-        wait_up http://127.0.0.1:18194/v1/policy || exit 1
+        start_other "$other" 18194 || exit 1
+        main=$STARTED
         sleep 1
         # shellcheck disable=SC2046
         echo -e "rss-idle-$other-r$round\t$(rss "$main" $(pgrep -P "$main")) kB"

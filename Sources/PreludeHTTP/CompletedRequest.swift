@@ -15,7 +15,7 @@ public struct CompletedRequest: Sendable {
     /// made when read.
     public var requestID: String {
         get { identifier.text }
-        set { identifier = newValue.isEmpty ? .none : .given(newValue) }
+        set { identifier = RequestIdentifier(newValue) }
     }
     /// The request id as the engine holds it.
     package var identifier: RequestIdentifier
@@ -38,15 +38,10 @@ public struct CompletedRequest: Sendable {
         requestID: String, remoteAddress: String, pathParameters: [String: String] = [:],
         logFields: [String: String] = [:]
     ) {
-        self.method = method
-        self.route = route
-        self.status = status
-        self.durationNanoseconds = durationNanoseconds
-        self.bytesSent = bytesSent
-        self.identifier = requestID.isEmpty ? .none : .given(requestID)
-        self.remoteAddress = remoteAddress
-        self.captures = PathParameters(pathParameters)
-        self.logFields = logFields
+        self.init(
+            method: method, route: route, status: status, durationNanoseconds: durationNanoseconds,
+            bytesSent: bytesSent, identifier: RequestIdentifier(requestID), remoteAddress: remoteAddress,
+            captures: PathParameters(pathParameters), logFields: logFields)
     }
 
     /// A report with the captures as the engine holds them.

@@ -36,7 +36,7 @@ public struct HTTPRequest: Sendable {
     /// `requestIDHeader` is nil). Put it in logs and error reports. A generated id's text is made when read.
     public var requestID: String {
         get { identifier.text }
-        set { identifier = newValue.isEmpty ? .none : .given(newValue) }
+        set { identifier = RequestIdentifier(newValue) }
     }
     /// The request id as the engine holds it.
     package var identifier: RequestIdentifier
@@ -47,15 +47,11 @@ public struct HTTPRequest: Sendable {
         headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], pathParameters: [String: String] = [:],
         remoteAddress: String = "127.0.0.1:0", requestID: String = ""
     ) {
-        self.method = method
-        self.path = path
-        self.rawQuery = rawQuery
-        self.givenQuery = query
-        self.headers = headers
-        self.body = body
-        self.captures = PathParameters(pathParameters)
-        self.remoteAddress = remoteAddress
-        self.identifier = requestID.isEmpty ? .none : .given(requestID)
+        self.init(
+            method: method, path: path, rawQuery: rawQuery, headers: headers, body: body,
+            pathParameters: PathParameters(pathParameters), remoteAddress: remoteAddress,
+            requestID: RequestIdentifier(requestID), queryFromRaw: ())
+        givenQuery = query
     }
 
     /// The value the matched route's `{name}` segment captured, or nil.

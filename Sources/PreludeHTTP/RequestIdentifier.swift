@@ -10,9 +10,14 @@ package enum RequestIdentifier: Sendable, Equatable, ExpressibleByStringLiteral 
     /// An id the server made (``RequestIDGenerator/next()``).
     case generated(UInt64)
 
+    /// An id given as text; the empty text is no id.
+    package init(_ text: String) {
+        self = text.isEmpty ? .none : .given(text)
+    }
+
     /// A literal id; the empty literal is no id.
     package init(stringLiteral value: String) {
-        self = value.isEmpty ? .none : .given(value)
+        self.init(value)
     }
 
     /// The id as text: empty for none.

@@ -83,7 +83,7 @@ import Testing
                 seed: seed, weights: weights, coverage: Double(random.below(5)) / 4)
             bytesOfValue.withUTF8 { bytes in
                 #expect(
-                    Bucketing.hashVersion2(seed: seed, asciiValue: bytes)
+                    Bucketing.hashVersion2(seedHash: Bucketing.fnv1a32(seed), asciiValue: bytes)
                         == Bucketing.hash(seed: seed, value: value, version: 2), "\(seed) \(value)")
                 #expect(inputs.variant(forASCII: bytes) == inputs.variant(for: value), "\(seed) \(value)")
             }

@@ -82,13 +82,8 @@ public enum Bucketing {
     }
 
     /// ``hash(seed:value:version:)`` version 2 of an ASCII value given as its bytes (ASCII has the same UTF-16 and
-    /// UTF-8 units, so this is the string's hash): for a server that holds an install id as request bytes.
-    package static func hashVersion2(seed: String, asciiValue bytes: UnsafeBufferPointer<UInt8>) -> Double {
-        hashVersion2(seedHash: fnv1a32(seed), asciiValue: bytes)
-    }
-
-    /// ``hashVersion2(seed:asciiValue:)`` with the seed's ``fnv1a32(_:)`` computed once by the caller (FNV-1a folds
-    /// the seed first, then the value).
+    /// UTF-8 units, so this is the string's hash), with the seed's ``fnv1a32(_:)`` computed once by the caller
+    /// (FNV-1a folds the seed first, then the value): for a server that holds an install id as request bytes.
     package static func hashVersion2(seedHash: UInt32, asciiValue bytes: UnsafeBufferPointer<UInt8>) -> Double {
         var hash = seedHash
         for byte in bytes {

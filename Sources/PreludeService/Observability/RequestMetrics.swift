@@ -60,7 +60,7 @@ package final class RequestMetrics: MetricsCollector {
     /// GET handler answers HEAD).
     package init(routes: [Router.Route]) {
         var patterns: [String] = []
-        var index: [String: Int] = [:]
+        var index = ByteKeyTable<Int>()
         var methodsByPattern: [[Bool]] = []
         for route in routes {
             let position: Int
@@ -68,14 +68,14 @@ package final class RequestMetrics: MetricsCollector {
                 position = existing
             } else {
                 position = patterns.count
-                index[route.pattern] = position
+                index.insert(key: Array(route.pattern.utf8), value: position)
                 patterns.append(route.pattern)
                 methodsByPattern.append(Array(repeating: false, count: Self.methodLabels.count))
             }
             methodsByPattern[position][Self.methodSlot(route.method)] = true
             if route.method == .get { methodsByPattern[position][Self.methodSlot(.head)] = true }
         }
-        patternIndex = ByteKeyTable(index.map { ($0.key, $0.value) })
+        patternIndex = index
         table = patterns.enumerated().map { position, pattern in
             methodsByPattern[position].enumerated().map { slot, used in
                 used ? Series(route: pattern, method: Self.methodLabels[slot]) : nil

@@ -38,7 +38,7 @@ package final class PolicyStore: Sendable {
     private struct State {
         var snapshots: [String: LiveSnapshot] = [:] {
             // Changes are publications and reloads; lookups are every public request.
-            didSet { servedByID = ByteKeyTable(snapshots.map { ($0.key, $0.value) }) }
+            didSet { servedByID = ByteKeyTable(snapshots) }
         }
         /// `snapshots` again, looked up from the app id's bytes without hashing a `String` (``ByteKeyTable``).
         var servedByID = ByteKeyTable<LiveSnapshot>()

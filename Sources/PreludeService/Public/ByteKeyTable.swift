@@ -10,7 +10,7 @@ package struct ByteKeyTable<Value> {
     private var keys: [[UInt8]] = []
     private var hashes: [UInt64] = []
     /// The values, in insertion order (a position is an index here).
-    package private(set) var values: [Value] = []
+    private var values: [Value] = []
     /// Per bucket, the position of its key plus one; 0 is an empty bucket.
     private var buckets: [Int32]
 
@@ -24,10 +24,10 @@ package struct ByteKeyTable<Value> {
         values.reserveCapacity(capacity)
     }
 
-    /// A table of the given string keys (a repeated key keeps its first value).
-    package init(_ pairs: some Sequence<(String, Value)>) {
-        self.init()
-        for (key, value) in pairs where position(of: key) == nil { insert(key: Array(key.utf8), value: value) }
+    /// A table of a dictionary's keys, as UTF-8, and values.
+    package init(_ dictionary: [String: Value]) {
+        self.init(capacity: dictionary.count)
+        for (key, value) in dictionary { insert(key: Array(key.utf8), value: value) }
     }
 
     /// The number of keys.

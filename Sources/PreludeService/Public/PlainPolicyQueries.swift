@@ -46,16 +46,10 @@ package final class PlainPolicyQueries: Sendable {
     /// The response entry for `request` (a parsed request whose query is its raw query) against `snapshot`, or nil
     /// when its query is not plain.
     package func entry(for request: HTTPRequest, snapshot: LiveSnapshot) -> ResolvedPolicyResponse.Entry? {
-        var acceptLanguage: String?
-        let languages = request.headers.values(for: "Accept-Language", signature: Self.acceptLanguageSignature)
-        if !languages.isEmpty {
-            acceptLanguage = languages.count == 1 ? languages[0] : languages.joined(separator: ", ")
-        }
+        let acceptLanguage = PolicyQuery.acceptLanguage(request.headers)
         var raw = request.rawQuery
         return raw.withUTF8 { entry(query: $0, acceptLanguage: acceptLanguage, snapshot: snapshot) }
     }
-
-    private static let acceptLanguageSignature = HTTPHeaders.nameSignature("Accept-Language")
 
     /// Where the value of the query's `installId=` piece is: `.some(nil)` when there is none, nil when the query
     /// has it twice or without `=` (not plain: the full path reports it).
@@ -149,10 +143,10 @@ package final class PlainPolicyQueries: Sendable {
             }
             let found: Found = table.withLock { table in
                 guard let position = table.position(of: key) else { return .nothing }
-                for remembered in table.values[position].entries where remembered.variants.elementsEqual(variants) {
+                for remembered in table[position: position].entries where remembered.variants.elementsEqual(variants) {
                     return .entry(remembered.entry)
                 }
-                return .query(table.values[position].context, table.values[position].explicitLocale)
+                return .query(table[position: position].context, table[position: position].explicitLocale)
             }
             var context: ClientContext
             let explicitLocale: ResolutionKey.ExplicitLocale?

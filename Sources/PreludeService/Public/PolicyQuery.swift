@@ -129,13 +129,19 @@ package enum PolicyQuery {
         }
     }
 
-    /// Sets the context's `acceptLanguage` from the request's `Accept-Language` fields, joined (RFC 9110 §5.3).
+    /// Sets the context's `acceptLanguage` from the request's `Accept-Language` fields.
     private static func readAcceptLanguage(_ request: HTTPRequest, into context: inout ClientContext) {
-        // Looked for before the values are gathered: most clients send none, and then nothing is allocated.
-        if request.headers.contains("Accept-Language") {
-            context.acceptLanguage = request.headers.values(for: "Accept-Language").joined(separator: ", ")
-        }
+        if let acceptLanguage = acceptLanguage(request.headers) { context.acceptLanguage = acceptLanguage }
     }
+
+    /// The request's `Accept-Language` fields joined (RFC 9110 §5.3), or nil when it sent none (an empty field is
+    /// the empty string). Most clients send none: the name's signature rules it out without reading a field.
+    static func acceptLanguage(_ headers: HTTPHeaders) -> String? {
+        let values = headers.values(for: "Accept-Language", signature: acceptLanguageSignature)
+        return values.isEmpty ? nil : values.joined(separator: ", ")
+    }
+
+    private static let acceptLanguageSignature = HTTPHeaders.nameSignature("Accept-Language")
 
     /// Whether raw bytes are an install id as they stand: ``installIdProblem(_:)``'s rule (1–128 visible ASCII
     /// characters), and no `%` or `+`, whose value is the decoded text (the decoded path reads those).
