@@ -271,6 +271,14 @@ def results_seeds():
     return seeds
 
 
+def router_seeds():
+    # First byte: the method (index into the target's list: 0 GET, 1 HEAD, 2 POST, 3 PUT, 4 DELETE, 5 OPTIONS, ...).
+    paths = ["/v1/apps/demo/policy", "//v1//apps/demo/policy/", "/v1/apps/d\u00e9mo/policy", "/v1/apps/e\u0301/policy",
+             "/v1/apps/demo/special", "/v1/apps/x/policy/document", "/v1/apps/x/decide", "/", "", "/a/b/c",
+             "/cafe\u0301/7", "/units/\u212aelvin/3", "/v1/admin/apps/a/experiments/k", "/a/b/c/d/e/f/g/h", "/healthz/"]
+    return [bytes([method]) + path.encode() for method in range(6) for path in paths]
+
+
 def write(target, seeds):
     corpus = os.path.join(HERE, "corpus", target)
     os.makedirs(corpus, exist_ok=True)
@@ -295,6 +303,7 @@ def main():
     write("semver", semver_seeds())
     write("timestamp", timestamp_seeds())
     write("results", results_seeds())
+    write("router", router_seeds())
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ let fuzzTargets: [String: @Sendable (UnsafeBufferPointer<UInt8>) -> Void] = [
     "semver": fuzzSemanticVersion,
     "timestamp": fuzzTimestamp,
     "results": fuzzResults,
+    "router": fuzzRouter,
 ]
 
 /// The chosen target, read once.
