@@ -21,6 +21,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CLinuxSystem", path: "Sources/CLinuxSystem"),
+        // libcurl with OpenSSL (Debian: libcurl4-openssl-dev) for the outbound client; docs/http.md says why.
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // Pure core: policy model, validation, locale, semver, bucketing, decision engine. No I/O, no dependencies.
         .target(name: "PreludeCore", swiftSettings: swiftSettings),
@@ -28,12 +30,16 @@ let package = Package(
         .target(name: "PreludePreview", dependencies: ["PreludeCore"], swiftSettings: swiftSettings),
         // HTTP/1.1 on POSIX sockets and Dispatch; knows nothing of policy.
         .target(name: "PreludeHTTP", dependencies: ["CZlib", "CLinuxSystem"], swiftSettings: swiftSettings),
+        // The one outbound HTTP/HTTPS client (healthcheck, replica, live tests), over libcurl.
+        .target(name: "PreludeHTTPClient", dependencies: ["CCurl"], swiftSettings: swiftSettings),
         // SQLite over the C API: connections, statements, transactions, migrations.
         .target(name: "PreludeStorage", dependencies: ["CSQLite"], swiftSettings: swiftSettings),
         // Wires core, storage and HTTP into the service: configuration, routes, repositories.
         .target(
             name: "PreludeService",
-            dependencies: ["PreludeCore", "PreludeHTTP", "PreludeStorage", "PreludePreview", "CLinuxSystem"],
+            dependencies: [
+                "PreludeCore", "PreludeHTTP", "PreludeHTTPClient", "PreludeStorage", "PreludePreview", "CLinuxSystem",
+            ],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -42,6 +48,7 @@ let package = Package(
                 "PreludeService",
                 "PreludeCore",
                 "PreludeHTTP",
+                "PreludeHTTPClient",
                 "PreludeStorage",
                 "PreludePreview",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -72,6 +79,9 @@ let package = Package(
             name: "PreludePreviewTests", dependencies: ["PreludePreview", "PreludeCore"], exclude: ["Fixtures"],
             swiftSettings: swiftSettings),
         .testTarget(name: "PreludeHTTPTests", dependencies: ["PreludeHTTP"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "PreludeHTTPClientTests", dependencies: ["PreludeHTTPClient", "PreludeHTTP"],
+            swiftSettings: swiftSettings),
         .testTarget(name: "PreludeStorageTests", dependencies: ["PreludeStorage"], swiftSettings: swiftSettings),
         .testTarget(
             name: "PreludeServiceTests",
