@@ -14,7 +14,7 @@ extension AdminAPI {
                 guard try db.queryOne("SELECT 1 FROM apps WHERE id = ?", [.text(app)]) != nil else { return nil }
                 return try db.query(
                     """
-                    SELECT number, created_at, author, message, length(document) AS size FROM policy_revisions
+                    SELECT number, created_at, author, message, length(CAST(document AS BLOB)) AS size FROM policy_revisions
                     WHERE app_id = ? AND number < ? ORDER BY number DESC LIMIT ?
                     """, [.text(app), .integer(before ?? Int64.max), .integer(Int64(limit + 1))])
             }
