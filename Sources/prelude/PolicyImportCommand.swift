@@ -116,7 +116,7 @@ struct PolicyImportCommand: ParsableCommand {
             return findings
         } catch {
             for problem in error.errors { printError("\(problem.pointer): \(problem.code): \(problem.detail)") }
-            throw refuse("\(error.detail ?? "refused"); nothing was imported")
+            throw refuse(error.detail ?? "refused; nothing was imported")
         }
     }
 

@@ -49,6 +49,22 @@ import Testing
         #expect(run.stdout.contains("1 error,"), "\(run.stdout)")
     }
 
+    /// Revision 2 of `demo`, live, as a newer build with schema 2 would write it (revisions are immutable: a new one).
+    static func writeFutureRevision(_ path: String) throws {
+        let db = try PreludeStorage.Database(path: path, readerCount: 1)
+        defer { db.close() }
+        try db.write {
+            try $0.execute(
+                #"""
+                INSERT INTO policy_revisions (app_id, number, document, etag, created_at, author, message)
+                SELECT app_id, 2, replace(document, '"schemaVersion": 1', '"schemaVersion": 2'), '"future"', created_at,
+                       'newer-build', NULL
+                FROM policy_revisions WHERE app_id = 'demo' AND number = 1
+                """#)
+            try $0.execute("UPDATE apps SET live_revision = 2 WHERE id = 'demo'")
+        }
+    }
+
     @Test func migrateCheckReportsEveryStoredRevisionAndRefusesWhatCannotBeServed() throws {
         let database = try migratedDatabase()
         let ok = try CommandLineTests.runPrelude(
@@ -61,13 +77,7 @@ import Testing
         #expect(ok.stdout.contains("Migrations: none pending."))
         #expect(ok.stdout.contains("demo r1 (live): served as written"), "\(ok.stdout)")
         // A revision written for a future schema: this build cannot serve it, and says so before an upgrade.
-        let db = try PreludeStorage.Database(path: database, readerCount: 1)
-        try db.write {
-            try $0.execute(
-                #"UPDATE policy_revisions SET document = replace(document, '"schemaVersion": 1', '"schemaVersion": 2')"#
-            )
-        }
-        db.close()
+        try Self.writeFutureRevision(database)
         let refused = try CommandLineTests.runPrelude(
             [
                 "migrate", "--check", "--database", database, "--migrations-dir",
@@ -76,7 +86,7 @@ import Testing
             in: fixture.directory)
         #expect(refused.status == 1)
         #expect(
-            refused.stdout.contains("demo r1 (live): cannot be served: it was written for another schema"),
+            refused.stdout.contains("demo r2 (live): cannot be served: it was written for another schema"),
             "\(refused.stdout)")
     }
 
@@ -84,13 +94,7 @@ import Testing
     /// does not route clients to an instance that answers them 503.
     @Test func readinessNamesAnAppThatCannotBeServed() throws {
         let database = try migratedDatabase()
-        let db = try PreludeStorage.Database(path: database, readerCount: 1)
-        try db.write {
-            try $0.execute(
-                #"UPDATE policy_revisions SET document = replace(document, '"schemaVersion": 1', '"schemaVersion": 2')"#
-            )
-        }
-        db.close()
+        try Self.writeFutureRevision(database)
         let service = try PreludeService.start(
             configuration: ServiceFixture.make(fixture), logger: Logger(level: .error))
         defer { service.stop() }
@@ -197,7 +201,7 @@ extension OperatorCommandLineTests {
         let lint = try CommandLineTests.runPrelude(
             ["policy", "import", fixture.path("allow.json"), "--database", database], in: fixture.directory)
         #expect(lint.status == 1)
-        #expect(lint.stderr.contains("error PA-2"), "\(lint.stderr)")
+        #expect(lint.stderr.contains("lint.PA-2"), "\(lint.stderr)")
         #expect(try revisions() == before)
 
         // Over 1 MiB in canonical form (a long message in a second locale).

@@ -77,7 +77,7 @@ import Testing
         #expect(try HTTPTestClient.get("/v1/apps/demo/policy", port: service.port).status == 200)
 
         let events = try service.database.read { db in
-            try db.query("SELECT id FROM events WHERE app_id = 'demo' ORDER BY id").map {
+            try db.query("SELECT client_event_id FROM events WHERE app_id = 'demo' ORDER BY client_event_id").map {
                 try $0.get(0, as: String.self)
             }
         }
