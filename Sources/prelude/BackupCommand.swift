@@ -2,6 +2,7 @@ import ArgumentParser
 import PreludeCore
 import PreludeService
 import PreludeStorage
+import PreludeStore
 
 #if canImport(FoundationEssentials)
     import Dispatch
@@ -55,7 +56,7 @@ struct BackupCommand: ParsableCommand {
             let database = try OfflineDatabase.open(configuration)
             defer { database.close() }
             ExistingDatabase.announce(configuration.database)
-            try database.writeWithoutTransaction { try $0.execute("VACUUM INTO ?", [.text(target)]) }
+            try DatabaseBackup.copy(database, to: target)
         } catch {
             try? FileManager.default.removeItem(atPath: target)
             throw Failure.exit(error)
@@ -85,11 +86,11 @@ extension BackupCommand {
     static func check(copy target: String) throws -> Int {
         let copy = try Database(path: target, readerCount: 1)
         defer { copy.close() }
-        let check = try copy.read { try $0.scalar("PRAGMA quick_check", as: String.self) }
+        let check = try DatabaseBackup.quickCheck(copy)
         guard check == "ok" else {
             throw BackupFailure(description: "the copy fails PRAGMA quick_check: \(check ?? "")")
         }
-        return try copy.read { try $0.scalar("SELECT count(*) FROM apps", as: Int.self) } ?? 0
+        return try PolicyRepository(database: copy).appCount()
     }
 }
 

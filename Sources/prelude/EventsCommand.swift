@@ -1,6 +1,7 @@
 import ArgumentParser
 import PreludeCore
 import PreludeService
+import PreludeStore
 
 struct EventsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import PreludeCore
 import PreludeService
+import PreludeStore
 
 /// `prelude experiments list APP`: the experiments whose results `prelude results` can print.
 struct ExperimentsCommand: ParsableCommand {

@@ -1,6 +1,5 @@
 import PreludeCore
 import PreludeHTTP
-import PreludeStorage
 
 /// The one set of checks every path that publishes a policy revision applies before the policy store commits it:
 /// the admin API's writes and `prelude policy import` (docs/admin.md, "One set of checks").
@@ -29,12 +28,5 @@ package enum PublishChecks {
             throw AdminProblem.lintErrors(findings)
         }
         return findings
-    }
-
-    /// Whether `app` refuses writes with lint errors (`apps.lint_strict`, migration 0005); nil for an unknown app.
-    package static func lintStrict(_ database: Database, app: String) throws -> Bool? {
-        try database.read { db in
-            try db.scalar("SELECT lint_strict FROM apps WHERE id = ?", [.text(app)], as: Int64.self)
-        }.map { $0 != 0 }
     }
 }

@@ -1,5 +1,6 @@
 import PreludeCore
 import PreludeStorage
+import PreludeStore
 
 /// What this build will do with a database an earlier (or later) build wrote: its pending migrations and every
 /// stored revision read as this build reads it (``StoredPolicyReader``). `prelude migrate --check` prints it before
@@ -43,19 +44,10 @@ package struct UpgradeCheck: Sendable {
     /// Reads `database` (not migrated by this) against `migrator`.
     package init(database: Database, migrator: Migrator) throws {
         pendingMigrations = try migrator.pendingMigrations(database).map(\.name)
-        let rows = try database.read { db in
-            try db.query(
-                """
-                SELECT r.app_id, r.number, r.document, a.live_revision = r.number AS live
-                FROM policy_revisions r JOIN apps a ON a.id = r.app_id
-                ORDER BY r.app_id, r.number
-                """)
-        }
-        revisions = try rows.map { row in
+        revisions = try PolicyRepository(database: database).allRevisions().map { stored in
             Revision(
-                app: try row.get("app_id", as: String.self), number: Int(try row.get("number", as: Int64.self)),
-                isLive: (try row.get("live", as: Int64?.self) ?? 0) != 0,
-                reading: StoredPolicyReader.read(text: try row.get("document", as: String.self)))
+                app: stored.app, number: stored.number, isLive: stored.isLive,
+                reading: StoredPolicyReader.read(text: stored.document))
         }
     }
 
