@@ -1,5 +1,6 @@
 import PreludeCore
 import PreludeHTTP
+import PreludeStore
 
 /// OpenFeature Remote Evaluation Protocol (OFREP, docs/openfeature.md, docs/ofrep/openapi.yaml) over the decide
 /// engine: an OpenFeature provider's base URL is `https://host/v1/apps/{app}`, so its calls land on
