@@ -1,5 +1,6 @@
 import PreludeHTTP
 import PreludeStorage
+import PreludeStore
 import Synchronization
 
 #if canImport(FoundationEssentials)
@@ -95,7 +96,8 @@ package final class PreludeService: Sendable {
             var replicaReadiness: (@Sendable () -> String?)?
             if let replica { replicaReadiness = { replica.notReadyReason } }
             HealthRoutes.register(
-                on: &router, database: database, migrator: migrator, storage: storageHealth, replica: replicaReadiness
+                on: &router, database: database, migrator: migrator, storage: storageHealth, replica: replicaReadiness,
+                policies: { policyStore.readinessProblem }
             ) { draining.isSet }
             ObservabilityRoutes.register(on: &router, observability: observability)
             let aggregator = ExperimentAggregator { policyStore.snapshot(app: $0)?.document }
@@ -188,6 +190,17 @@ package final class PreludeService: Sendable {
         return applied
     }
 
+    /// Reads the configured database without changing it: pending migrations and what this build does with every
+    /// stored revision (`prelude migrate --check`). Throws `MigrationError` when the database has a migration this
+    /// build does not know (a newer build wrote it) or an applied one changed.
+    package static func upgradeCheck(configuration: ServiceConfiguration) throws -> UpgradeCheck {
+        let directory = try locate(configuration.migrationsDirectory, setting: .migrationsDirectory)
+        let migrator = Migrator(migrations: try MigrationCatalog.load(directory: directory))
+        let database = try Database(path: configuration.database, readerCount: 1, closeCheckpoint: .passive)
+        defer { database.close() }
+        return try UpgradeCheck(database: database, migrator: migrator)
+    }
+
     /// Drains, then stops accepting, lets in-flight requests finish within the grace period and closes the
     /// database. Idempotent.
     ///
@@ -233,10 +246,19 @@ package final class PreludeService: Sendable {
         try DatabasePathCheck.check(configuration.database)
         let directory = try locate(configuration.migrationsDirectory, setting: .migrationsDirectory)
         let migrator = Migrator(migrations: try MigrationCatalog.load(directory: directory))
+        let existed = FileManager.default.fileExists(atPath: configuration.database)
         let database = try Database(
             path: configuration.database, readerCount: configuration.databaseReaders,
             closeCheckpoint: configuration.checkpoints)
         do {
+            if !existed {
+                // A mistyped --database must not pass for the real one: say loudly that this file is new.
+                let path =
+                    configuration.database.hasPrefix("/")
+                    ? configuration.database
+                    : FilePath.join(FileManager.default.currentDirectoryPath, configuration.database)
+                logger.warning("created new database at \(path)", ["path": path])
+            }
             let applied = try migrator.migrate(database)
             if !applied.isEmpty {
                 logger.info("migrations applied", ["names": applied.joined(separator: ","), "directory": directory])
@@ -251,7 +273,7 @@ package final class PreludeService: Sendable {
     private static func seedDemo(configuration: ServiceConfiguration, database: Database, logger: Logger) throws {
         guard !configuration.demoPolicy.isEmpty else { return }
         // Only an empty database is seeded; skip the file search (and its warning) otherwise.
-        let appCount = try database.read { try $0.scalar("SELECT count(*) FROM apps", as: Int64.self) } ?? 0
+        let appCount = try PolicyRepository(database: database).appCount()
         guard appCount == 0 else { return }
         let path: String
         do {
@@ -268,9 +290,14 @@ package final class PreludeService: Sendable {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw StartupError.invalidDemoPolicy(path: path, reason: "cannot read the file")
         }
-        if try DemoSeeder.seedIfEmpty(database, documentText: String(decoding: data, as: UTF8.self), sourcePath: path) {
-            logger.info("demo policy loaded", ["app": DemoSeeder.appID, "path": path])
+        let seeded: Bool
+        do {
+            seeded = try DemoSeeder.seedIfEmpty(
+                database, documentText: String(decoding: data, as: UTF8.self), sourcePath: path)
+        } catch let invalid as DemoSeeder.InvalidDocument {
+            throw StartupError.invalidDemoPolicy(path: invalid.path, reason: invalid.reason)
         }
+        if seeded { logger.info("demo policy loaded", ["app": DemoSeeder.appID, "path": path]) }
     }
 
     private static func locate(_ path: String, setting: ConfigurationSetting) throws -> String {

@@ -1,21 +1,20 @@
 import PreludeCore
 import PreludeHTTP
-import PreludeStorage
+import PreludeStore
 
 extension AdminAPI {
     /// `GET /v1/admin/apps`, `POST /v1/admin/apps`, `GET`/`DELETE /v1/admin/apps/{app}`.
     func registerAppRoutes(on router: inout Router) {
         add(&router, .get, "/v1/admin/apps", query: []) { [self] context in
-            let rows = try database.read { db in
-                try db.query("SELECT id FROM apps ORDER BY id").map { try $0.get("id", as: String.self) }
-            }
+            let rows = try apps.appIDs()
             return AdminResponse.json(["apps": .array(try rows.map(appSummary))], pretty: context.pretty)
         }
         add(&router, .get, "/v1/admin/apps/{app}", query: []) { [self] context in
             let app = context.parameter("app")
+            let summary = try appSummary(app)  // first: it loads a revision another process committed
             var headers = HTTPHeaders()
             if let snapshot = store.snapshot(app: app) { headers.set("ETag", snapshot.etag.headerValue) }
-            return AdminResponse.json(try appSummary(app), pretty: context.pretty, headers: headers)
+            return AdminResponse.json(summary, pretty: context.pretty, headers: headers)
         }
         add(&router, .post, "/v1/admin/apps", query: ["message"]) { [self] context in
             let body = try AdminRequestBody.parse(context.request)
@@ -39,10 +38,7 @@ extension AdminAPI {
         add(&router, .delete, "/v1/admin/apps/{app}", query: []) { [self] context in
             let app = context.parameter("app")
             let ifMatch = try requireIfMatch(context, app: app)
-            let revisions = try database.read { db in
-                try db.scalar(
-                    "SELECT count(*) FROM policy_revisions WHERE app_id = ?", [.text(app)], as: Int64.self) ?? 0
-            }
+            let revisions = try apps.revisionCount(app: app)
             let live = store.snapshot(app: app)
             try store.deleteApp(
                 app: app, author: context.token.name, expectedETag: ifMatch,
@@ -58,30 +54,34 @@ extension AdminAPI {
     }
 
     /// `{"id", "name", "liveRevision", "etag", "status", "features", "revisionCount", "lintStrict", "createdAt",
-    /// "updatedAt"}`.
+    /// "updatedAt"}`, plus `storedFindings` and `fallbacks` when the live revision breaks rules added after it was
+    /// written (``StoredPolicyReader``).
     func appSummary(_ app: String) throws -> JSONValue {
-        let row = try database.read { db in
-            try db.queryOne(
-                """
-                SELECT a.id, a.name, a.live_revision, a.created_at, a.updated_at, a.lint_strict,
-                       (SELECT count(*) FROM policy_revisions r WHERE r.app_id = a.id) AS revisions
-                FROM apps a WHERE a.id = ?
-                """, [.text(app)])
+        guard let record = try apps.app(app) else { throw PolicyStoreProblem.unknownApp(app) }
+        var snapshot = store.snapshot(app: app)
+        if let served = snapshot?.revision, served != record.liveRevision {
+            // Another process (`prelude policy import`) committed a revision the reloader has not swapped in yet:
+            // load it now, so the revision and the ETag answered are the same one's.
+            try store.refreshChanged()
+            snapshot = store.snapshot(app: app)
         }
-        guard let row else { throw PolicyStoreProblem.unknownApp(app) }
-        let snapshot = store.snapshot(app: app)
         var object = JSONObject()
         object["id"] = .string(app)
-        object["name"] = .string(try row.get("name", as: String.self))
-        object["liveRevision"] = try row.get("live_revision", as: Int64?.self).map { .integer(Int($0)) } ?? .null
+        object["name"] = .string(record.name)
+        object["liveRevision"] = (snapshot?.revision ?? record.liveRevision).map { .integer($0) } ?? .null
         object["etag"] = snapshot.map { .string($0.etag.headerValue) } ?? .null
         object["status"] = .string(snapshot != nil ? "served" : "unavailable")
         if snapshot == nil, let reason = store.unavailability(app: app)?.reason { object["reason"] = .string(reason) }
+        if let snapshot, !snapshot.storedFindings.isEmpty {
+            // A revision an earlier build accepted that breaks rules added since (docs/policy.md).
+            object["storedFindings"] = .array(snapshot.storedFindings.map(\.jsonValue))
+            object["fallbacks"] = .array(snapshot.fallbacks.map { .string($0.description) })
+        }
         object["features"] = .array((snapshot?.document.orderedFeatures ?? []).map { .string($0.feature.rawValue) })
-        object["revisionCount"] = .integer(Int(try row.get("revisions", as: Int64.self)))
-        object["lintStrict"] = .bool(try row.get("lint_strict", as: Int64.self) != 0)
-        object["createdAt"] = .string(AdminTime.iso8601(try row.get("created_at", as: Int64.self)))
-        object["updatedAt"] = .string(AdminTime.iso8601(try row.get("updated_at", as: Int64.self)))
+        object["revisionCount"] = .integer(record.revisionCount)
+        object["lintStrict"] = .bool(record.lintStrict)
+        object["createdAt"] = .string(AdminTime.iso8601(record.createdAt))
+        object["updatedAt"] = .string(AdminTime.iso8601(record.updatedAt))
         return .object(object)
     }
 }

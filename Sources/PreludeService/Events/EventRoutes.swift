@@ -1,6 +1,7 @@
 import PreludeCore
 import PreludeHTTP
 import PreludeStorage
+import PreludeStore
 
 /// `POST /v1/apps/{app}/events`: validates a batch as a whole (sent plain or `Content-Encoding: gzip`), stores it
 /// durably, answers `202 {"accepted": n, "duplicates": m}`.
@@ -22,11 +23,9 @@ package enum EventRoutes {
             let address = budget?.clientAddress(request)
             if let budget, let address { try budget.precheck(address: address) }
             let body = try EventBodyCoding.decodedBody(request, maxSize: EventBatch.maxBodySize)
-            let batch = try EventBatch.decode(body, now: ingestor.now)
-            if let snapshot {
-                let problems = batch.problems(against: snapshot.document)
-                guard problems.isEmpty else { throw PublicProblem.unprocessable(problems) }
-            } else if let unavailable, batch.namesExperiments {
+            // Every problem of every event at once, the live policy's experiments included (docs/api.md).
+            let batch = try EventBatch.decode(body, now: ingestor.now, against: snapshot?.document)
+            if snapshot == nil, let unavailable, batch.namesExperiments {
                 // No live document to check the experiments against: 503, so the client keeps the batch and
                 // retries once the policy is fixed (untagged events are still stored).
                 throw PublicProblem.unavailable(app, unavailable)

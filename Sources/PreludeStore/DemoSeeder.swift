@@ -14,6 +14,14 @@ package enum DemoSeeder {
     /// The demo app's id.
     package static let appID = "demo"
 
+    /// Why the demo document cannot be seeded (not a JSON object); the service words it as a start-up error.
+    package struct InvalidDocument: Error, Sendable, Equatable {
+        /// The file it came from.
+        package let path: String
+        /// What is wrong.
+        package let reason: String
+    }
+
     /// Seeds the database from `documentText` if it holds no app; returns true when it did.
     ///
     /// The text is stored byte for byte (the policy core parses it); here it only has to be a JSON object.
@@ -22,27 +30,30 @@ package enum DemoSeeder {
     package static func seedIfEmpty(
         _ database: Database, documentText: String, sourcePath: String, clock: ServiceClock = .system
     ) throws -> Bool {
+        let name: String
         do {
-            guard case .object = try JSONValue(parsing: documentText) else {
-                throw StartupError.invalidDemoPolicy(path: sourcePath, reason: "the top level is not an object")
+            guard case .object(let root) = try JSONValue(parsing: documentText) else {
+                throw InvalidDocument(path: sourcePath, reason: "the top level is not an object")
             }
-        } catch let error as StartupError {
+            // The app's name is the policy's (`app.name`), as every later write sets it.
+            name = root["app"]?["name"]?.stringValue ?? "Demo"
+        } catch let error as InvalidDocument {
             throw error
         } catch {
-            throw StartupError.invalidDemoPolicy(path: sourcePath, reason: "not valid JSON (\(error))")
+            throw InvalidDocument(path: sourcePath, reason: "not valid JSON (\(error))")
         }
         let milliseconds = clock.milliseconds
-        // The tag the policy store serves for this revision (PolicyETag) when the document is valid; otherwise a
+        // The tag the policy store serves for this revision (RevisionTag) when the document is valid; otherwise a
         // content hash (the store will not serve it, and an admin replaces it with If-Match: *).
         let etag =
             PolicyValidator.validate(text: documentText).document.map {
-                PolicyETag.make(revision: 1, canonical: $0.jsonValue.serializedBytes()).headerValue
+                RevisionTag.quoted(revision: 1, canonical: $0.jsonValue.serializedBytes())
             } ?? "\"" + SHA256.hex(documentText.utf8) + "\""
         return try database.write { db in
             guard try db.scalar("SELECT count(*) FROM apps", as: Int64.self) == 0 else { return false }
             try db.execute(
                 "INSERT INTO apps (id, name, live_revision, created_at, updated_at) VALUES (?, ?, 1, ?, ?)",
-                [.text(appID), "Demo", .integer(milliseconds), .integer(milliseconds)])
+                [.text(appID), .text(name), .integer(milliseconds), .integer(milliseconds)])
             try db.execute(
                 """
                 INSERT INTO policy_revisions (app_id, number, document, etag, created_at, author, message)
@@ -52,9 +63,10 @@ package enum DemoSeeder {
                     .text(appID), .text(documentText), .text(etag), .integer(milliseconds),
                     .text("demo policy from \(sourcePath)"),
                 ])
-            try db.execute(
-                "INSERT INTO audit_log (occurred_at, actor, app_id, action, revision, detail) VALUES (?, 'system', ?, 'app.seed', 1, ?)",
-                [.integer(milliseconds), .text(appID), .text("{\"source\":\(JSONValue.quoted(sourcePath))}")])
+            try AuditLog.append(
+                db, actor: "system", app: appID, action: "app.seed", revision: 1,
+                detail: ["source": .string(sourcePath)],
+                at: milliseconds)
             return true
         }
     }
