@@ -107,7 +107,18 @@ import Testing
 
     // MARK: Contract vectors, through the flow
 
-    @Test(arguments: ((try? ContractVector.all()) ?? []).map(\.name))
+    /// The vectors' names, the arguments below; empty if the loader failed, which `everyContractVectorIsAnArgument`
+    /// then reports (an empty argument list alone would pass without running anything).
+    static let contractVectorNames = ((try? ContractVector.all()) ?? []).map(\.name)
+
+    @Test func everyContractVectorIsAnArgument() throws {
+        let vectors = try ContractVector.all()
+        // Tests/ContractVectors holds 10 files; raise this with each vector added.
+        #expect(vectors.count == 10)
+        #expect(Self.contractVectorNames == vectors.map(\.name))
+    }
+
+    @Test(arguments: contractVectorNames)
     func contractVectorReplaysThroughTheFlow(name: String) async throws {
         let vector = try #require(try ContractVector.all().first { $0.name == name })
         let context = ClientContext(
