@@ -110,7 +110,7 @@ extension AdminAPI {
     /// the policy now live, each `{"ruleId", "severity", "pointer", "message"}` as `prelude policy lint --json` and
     /// the validate endpoint give them.
     func writeResponse(
-        _ snapshot: LiveSnapshot, changes: [JSONDiff.Change], changed: Bool, lint: [LintFinding], pretty: Bool,
+        _ snapshot: ServedPolicy, changes: [JSONDiff.Change], changed: Bool, lint: [LintFinding], pretty: Bool,
         status: HTTPStatus
     ) -> HTTPResponse {
         let body: JSONValue = [
