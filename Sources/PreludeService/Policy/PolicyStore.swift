@@ -80,6 +80,11 @@ package final class PolicyStore: Sendable {
         state.withLock { $0.unavailable[app] }
     }
 
+    /// Every app that exists and is not served, with why.
+    package var unavailableApps: [String: Unavailable] {
+        state.withLock { $0.unavailable }
+    }
+
     /// The ids of the apps being served, sorted.
     package var appIDs: [String] {
         state.withLock { $0.snapshots.keys.sorted() }

@@ -36,6 +36,11 @@ package final class ServedPolicy: Sendable {
     package var author: String { live.author }
     /// The revision's message, if any.
     package var message: String? { live.message }
+    /// The rules of this build the stored revision does not meet (``StoredPolicyReader``); empty for a revision
+    /// this build wrote or that validates as written.
+    package var storedFindings: [ValidationProblem] { live.storedFindings }
+    /// Where the served document has a ``CopyFallback`` text the stored revision lacks.
+    package var fallbacks: [JSONPointer] { live.fallbacks }
     /// Every locale with copy in the document, plus its default locale.
     package var availableLocales: Set<LocaleTag> { keyShape.availableLocales }
     /// Which client inputs can change a resolved policy of this document (the cache key keeps only those);
@@ -53,12 +58,14 @@ package final class ServedPolicy: Sendable {
     /// Builds a served revision from parts computed outside any lock (``PreparedDocument``).
     package convenience init(
         appID: String, revision: Int, document: PolicyDocument, prepared: PreparedDocument, createdAt: Int64,
-        author: String, message: String?, resolvedCacheCapacity: Int, cacheControl: PolicyCacheControl = .defaults
+        author: String, message: String?, resolvedCacheCapacity: Int, cacheControl: PolicyCacheControl = .defaults,
+        storedFindings: [ValidationProblem] = [], fallbacks: [JSONPointer] = []
     ) {
         self.init(
             PolicyRevision(
                 appID: appID, number: revision, document: document, canonical: prepared.canonical,
-                createdAt: createdAt, author: author, message: message),
+                createdAt: createdAt, author: author, message: message, storedFindings: storedFindings,
+                fallbacks: fallbacks),
             prepared: prepared, resolvedCacheCapacity: resolvedCacheCapacity, cacheControl: cacheControl)
     }
 

@@ -37,11 +37,16 @@ package struct PolicyRevision: Sendable {
     package let author: String
     /// The revision's message, if any.
     package let message: String?
+    /// The rules of this build the stored revision does not meet (``PreludeCore/StoredPolicyReader``); empty for a
+    /// revision this build wrote or that validates as written.
+    package let storedFindings: [ValidationProblem]
+    /// Where the served document has a ``PreludeCore/CopyFallback`` text the stored revision lacks.
+    package let fallbacks: [JSONPointer]
 
     /// A revision of `document` whose canonical bytes are `canonical` (computed by the caller, outside any lock).
     package init(
         appID: String, number: Int, document: PolicyDocument, canonical: [UInt8], createdAt: Int64, author: String,
-        message: String?
+        message: String?, storedFindings: [ValidationProblem] = [], fallbacks: [JSONPointer] = []
     ) {
         self.appID = appID
         self.number = number
@@ -52,21 +57,21 @@ package struct PolicyRevision: Sendable {
         self.createdAt = createdAt
         self.author = author
         self.message = message
+        self.storedFindings = storedFindings
+        self.fallbacks = fallbacks
     }
 
-    /// Decodes a live row: the revision, or why this build cannot serve it (no live revision, a document that does
-    /// not validate, or one for another app).
+    /// Decodes a live row: the revision, or why this build cannot serve it (no live revision, a document
+    /// ``PreludeCore/StoredPolicyReader`` refuses, or one for another app).
     package static func decode(_ row: PolicyRepository.LiveRow) -> Result<PolicyRevision, Unservable> {
         guard let revision = row.revision, let text = row.document else {
             return .failure(Unservable(revision: nil, reason: "the app has no live revision"))
         }
-        let validation = PolicyValidator.validate(text: text)
-        guard let document = validation.document else {
-            let first = validation.problems.prefix(3).map(\.description).joined(separator: "; ")
+        let reading = StoredPolicyReader.read(text: text)
+        guard let document = reading.document else {
             return .failure(
                 Unservable(
-                    revision: revision,
-                    reason: "revision \(revision) does not validate (\(validation.problems.count) problems: \(first))"))
+                    revision: revision, reason: "revision \(revision) cannot be served: \(reading.refusal ?? "")"))
         }
         guard document.app.id == row.app else {
             return .failure(
@@ -77,6 +82,7 @@ package struct PolicyRevision: Sendable {
         return .success(
             PolicyRevision(
                 appID: row.app, number: revision, document: document, canonical: document.jsonValue.serializedBytes(),
-                createdAt: row.createdAt, author: row.author, message: row.message))
+                createdAt: row.createdAt, author: row.author, message: row.message, storedFindings: reading.findings,
+                fallbacks: reading.fallbacks))
     }
 }
