@@ -8,11 +8,17 @@ public struct FeatureContext: Sendable, Hashable {
     public var osVersion: SemanticVersion?
     /// Overrides the ledger's record of whether the system prompt already happened (tracking); nil uses it.
     public var systemPromptShown: Bool?
+    /// Why the app asks: `.launch` while launching (the policy decides whether it may, HIG), else `.featureUse`.
+    public var origin: RequestOrigin
 
     /// A context; the defaults suit almost every call.
-    public init(available: Bool = true, osVersion: SemanticVersion? = nil, systemPromptShown: Bool? = nil) {
+    public init(
+        available: Bool = true, osVersion: SemanticVersion? = nil, systemPromptShown: Bool? = nil,
+        origin: RequestOrigin = .featureUse
+    ) {
         self.available = available
         self.osVersion = osVersion
         self.systemPromptShown = systemPromptShown
+        self.origin = origin
     }
 }

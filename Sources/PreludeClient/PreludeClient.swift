@@ -94,7 +94,8 @@ public actor PreludeClient {
         let state = ClientState(
             feature: feature, status: status, available: context.available, osVersion: context.osVersion,
             history: ledger.histories(of: feature),
-            trackingPromptShown: context.systemPromptShown ?? ledger.systemPromptShown(feature))
+            trackingPromptShown: context.systemPromptShown ?? ledger.systemPromptShown(feature),
+            origin: context.origin)
         return try decider.decide(state, now: configuration.clock.now())
     }
 
