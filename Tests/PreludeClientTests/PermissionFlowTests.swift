@@ -115,7 +115,14 @@ import Testing
             osVersion: vector.context["os"]?.stringValue.flatMap(SemanticVersion.init),
             appVersion: vector.context["appVersion"]?.stringValue.flatMap(SemanticVersion.init),
             locale: vector.context["locale"]?.stringValue, installId: vector.context["installId"]?.stringValue)
-        let h = try Harness(context: context)
+        // The app's Info.plist sets PHPhotoLibraryPreventAutomaticLimitedAccessAlert where a step says it does.
+        var strings = Dictionary(
+            Feature.allCases.flatMap { UsageDescriptionCheck.requiredKeys(for: $0) }.map { ($0, "Set.") },
+            uniquingKeysWith: { first, _ in first })
+        if vector.steps.contains(where: { $0.state["preventsAutomaticLimitedAccessAlert"] == true }) {
+            strings[UsageDescriptionCheck.preventAutomaticLimitedAccessAlertKey] = "true"
+        }
+        let h = try Harness(strings: UsageDescriptionCheck(strings: strings), context: context)
         for (index, step) in vector.steps.enumerated() {
             let (decoded, problems) = ClientState.decode(step.state)
             let state = try #require(decoded, "step \(index): \(problems)")
@@ -128,6 +135,7 @@ import Testing
             h.fixture.clock.advance(step.at - h.fixture.clock.now().secondsSinceEpoch)
             h.device.setStatus(state.status, for: feature)
             h.device.setAvailable(state.available, for: feature)
+            h.device.setInsufficientlyInUse(state.insufficientlyInUse, for: feature)
             let before = await h.queued().count
             let decision = try await h.flow.screen(
                 for: feature, origin: state.origin,
@@ -136,7 +144,10 @@ import Testing
             #expect(mismatches.isEmpty, "step \(index): \(mismatches)")
 
             if step.user.contains("granted") { h.device.answerNextRequest(feature, with: .authorized) }
-            if step.user.contains("denied") { h.device.answerNextRequest(feature, with: .denied) }
+            // Declining an upgrade leaves the partial grant as it is.
+            if step.user.contains("denied") && !state.status.isPartial {
+                h.device.answerNextRequest(feature, with: .denied)
+            }
             for action in step.user {
                 switch action {
                 case "shown": try await h.flow.shown(feature)
