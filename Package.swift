@@ -30,10 +30,15 @@ let package = Package(
         .target(name: "PreludeHTTP", dependencies: ["CZlib", "CLinuxSystem"], swiftSettings: swiftSettings),
         // SQLite over the C API: connections, statements, transactions, migrations.
         .target(name: "PreludeStorage", dependencies: ["CSQLite"], swiftSettings: swiftSettings),
-        // Wires core, storage and HTTP into the service: configuration, routes, repositories.
+        // Every SQL statement of the product: repositories over apps, revisions, audit, tokens, events, results
+        // and the replica tables. Depends on the core and storage only, never on HTTP (scripts/check-layering.sh).
+        .target(name: "PreludeStore", dependencies: ["PreludeCore", "PreludeStorage"], swiftSettings: swiftSettings),
+        // Wires core, store and HTTP into the service: configuration, routes, served policies, composition root.
         .target(
             name: "PreludeService",
-            dependencies: ["PreludeCore", "PreludeHTTP", "PreludeStorage", "PreludePreview", "CLinuxSystem"],
+            dependencies: [
+                "PreludeCore", "PreludeHTTP", "PreludeStorage", "PreludeStore", "PreludePreview", "CLinuxSystem",
+            ],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -43,6 +48,7 @@ let package = Package(
                 "PreludeCore",
                 "PreludeHTTP",
                 "PreludeStorage",
+                "PreludeStore",
                 "PreludePreview",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -74,14 +80,20 @@ let package = Package(
         .testTarget(name: "PreludeHTTPTests", dependencies: ["PreludeHTTP"], swiftSettings: swiftSettings),
         .testTarget(name: "PreludeStorageTests", dependencies: ["PreludeStorage"], swiftSettings: swiftSettings),
         .testTarget(
+            name: "PreludeStoreTests", dependencies: ["PreludeStore", "PreludeStorage", "PreludeCore"],
+            swiftSettings: swiftSettings),
+        .testTarget(
             name: "PreludeServiceTests",
-            dependencies: ["PreludeService", "PreludeHTTP", "PreludeStorage", "PreludeCore", "PreludeTestSupport"],
+            dependencies: [
+                "PreludeService", "PreludeHTTP", "PreludeStorage", "PreludeStore", "PreludeCore", "PreludeTestSupport",
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "PreludeClientTests",
             dependencies: [
-                "PreludeClient", "PreludeCore", "PreludeService", "PreludeHTTP", "PreludeStorage", "PreludeTestSupport",
+                "PreludeClient", "PreludeCore", "PreludeService", "PreludeHTTP", "PreludeStorage", "PreludeStore",
+                "PreludeTestSupport",
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,5 +1,6 @@
 import PreludeHTTP
 import PreludeStorage
+import PreludeStore
 import Synchronization
 
 #if canImport(FoundationEssentials)
@@ -251,7 +252,7 @@ package final class PreludeService: Sendable {
     private static func seedDemo(configuration: ServiceConfiguration, database: Database, logger: Logger) throws {
         guard !configuration.demoPolicy.isEmpty else { return }
         // Only an empty database is seeded; skip the file search (and its warning) otherwise.
-        let appCount = try database.read { try $0.scalar("SELECT count(*) FROM apps", as: Int64.self) } ?? 0
+        let appCount = try PolicyRepository(database: database).appCount()
         guard appCount == 0 else { return }
         let path: String
         do {
@@ -268,9 +269,14 @@ package final class PreludeService: Sendable {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw StartupError.invalidDemoPolicy(path: path, reason: "cannot read the file")
         }
-        if try DemoSeeder.seedIfEmpty(database, documentText: String(decoding: data, as: UTF8.self), sourcePath: path) {
-            logger.info("demo policy loaded", ["app": DemoSeeder.appID, "path": path])
+        let seeded: Bool
+        do {
+            seeded = try DemoSeeder.seedIfEmpty(
+                database, documentText: String(decoding: data, as: UTF8.self), sourcePath: path)
+        } catch let invalid as DemoSeeder.InvalidDocument {
+            throw StartupError.invalidDemoPolicy(path: invalid.path, reason: invalid.reason)
         }
+        if seeded { logger.info("demo policy loaded", ["app": DemoSeeder.appID, "path": path]) }
     }
 
     private static func locate(_ path: String, setting: ConfigurationSetting) throws -> String {

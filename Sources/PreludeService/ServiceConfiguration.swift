@@ -1,5 +1,6 @@
 import PreludeCore
 import PreludeStorage
+import PreludeStore
 
 #if canImport(FoundationEssentials)
     import Dispatch

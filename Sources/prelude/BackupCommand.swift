@@ -1,6 +1,7 @@
 import ArgumentParser
 import PreludeService
 import PreludeStorage
+import PreludeStore
 
 #if canImport(FoundationEssentials)
     import Dispatch
@@ -40,7 +41,7 @@ struct BackupCommand: ParsableCommand {
             let database = try OfflineDatabase.open(configuration)
             defer { database.close() }
             ExistingDatabase.announce(configuration.database)
-            try database.writeWithoutTransaction { try $0.execute("VACUUM INTO ?", [.text(target)]) }
+            try DatabaseBackup.copy(database, to: target)
         } catch {
             try? FileManager.default.removeItem(atPath: target)
             throw Failure.exit(error)
@@ -48,11 +49,11 @@ struct BackupCommand: ParsableCommand {
         do {
             let copy = try Database(path: target, readerCount: 1)
             defer { copy.close() }
-            let check = try copy.read { try $0.scalar("PRAGMA quick_check", as: String.self) }
+            let check = try DatabaseBackup.quickCheck(copy)
             guard check == "ok" else {
                 throw BackupFailure(description: "the copy fails PRAGMA quick_check: \(check ?? "")")
             }
-            let apps = try copy.read { try $0.scalar("SELECT count(*) FROM apps", as: Int.self) } ?? 0
+            let apps = try PolicyRepository(database: copy).appCount()
             let size = (try? FileManager.default.attributesOfItem(atPath: target)[.size] as? Int) ?? 0
             print(
                 "Backed up \(ExistingDatabase.absolute(configuration.database)) to \(target) (\(size) bytes, \(apps) apps)."

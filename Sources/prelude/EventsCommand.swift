@@ -1,5 +1,6 @@
 import ArgumentParser
 import PreludeService
+import PreludeStore
 
 struct EventsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,6 +2,7 @@ import ArgumentParser
 import PreludeCore
 import PreludeService
 import PreludeStorage
+import PreludeStore
 
 #if canImport(FoundationEssentials)
     import Dispatch
@@ -84,26 +85,13 @@ struct PolicyExportCommand: ParsableCommand {
 
     /// The revision asked for (or the live one) and its stored text; exit 1 naming what is missing.
     private func read(_ database: Database, path: String) throws -> (number: Int, text: String) {
-        try database.read { db in
-            guard let appRow = try db.queryOne("SELECT live_revision FROM apps WHERE id = ?", [.text(app)]) else {
-                throw PolicyImportCommand.refuse("no app \"\(app)\" in \(path)")
-            }
-            let live = try appRow.get("live_revision", as: Int64?.self).map(Int.init)
-            guard let number = revision ?? live else {
-                throw PolicyImportCommand.refuse("app \"\(app)\" has no live revision; pass --revision")
-            }
-            let text = try db.scalar(
-                "SELECT document FROM policy_revisions WHERE app_id = ? AND number = ?",
-                [.text(app), .integer(Int64(number))], as: String.self)
-            guard let text else {
-                let highest =
-                    try db.scalar(
-                        "SELECT max(number) FROM policy_revisions WHERE app_id = ?", [.text(app)], as: Int64?.self)
-                    ?? nil
-                let range = highest.map { " (revisions 1–\($0))" } ?? ""
-                throw PolicyImportCommand.refuse("app \"\(app)\" has no revision \(number)\(range)")
-            }
-            return (number, text)
+        switch try PolicyRepository(database: database).export(app: app, revision: revision) {
+        case .noApp: throw PolicyImportCommand.refuse("no app \"\(app)\" in \(path)")
+        case .noLiveRevision: throw PolicyImportCommand.refuse("app \"\(app)\" has no live revision; pass --revision")
+        case .noRevision(let number, let highest):
+            let range = highest.map { " (revisions 1–\($0))" } ?? ""
+            throw PolicyImportCommand.refuse("app \"\(app)\" has no revision \(number)\(range)")
+        case .found(let number, let document): return (number, document)
         }
     }
 }

@@ -3,6 +3,7 @@ import PreludeCore
 import PreludeHTTP
 import PreludeService
 import PreludeStorage
+import PreludeStore
 
 #if canImport(FoundationEssentials)
     import Dispatch
@@ -153,13 +154,9 @@ struct PolicyImportCommand: ParsableCommand {
                 changes: [])
         }
         if dryRun {
-            let next = try database.read { db in
-                try db.scalar(
-                    "SELECT coalesce(max(number), 0) + 1 FROM policy_revisions WHERE app_id = ?", [.text(app)],
-                    as: Int64.self)
-            }
+            let next = try PolicyRepository(database: database).nextRevisionNumber(app: app)
             return Outcome(
-                app: app, revision: Int(next ?? 1), etag: nil, changed: true, created: false, changes: changes)
+                app: app, revision: next, etag: nil, changed: true, created: false, changes: changes)
         }
         var detail = JSONDiff.summary(changes).objectValue ?? JSONObject()
         for (key, value) in Self.sourceDetail(file: file, message: message) { detail[key] = value }
@@ -251,13 +248,7 @@ struct PolicyImportCommand: ParsableCommand {
 
     /// The stored text of an app's live revision that this build cannot serve, parsed if it is JSON at all.
     static func storedLiveJSON(_ app: String, database: Database) throws -> JSONValue {
-        let text = try database.read { db in
-            try db.scalar(
-                """
-                SELECT r.document FROM apps a JOIN policy_revisions r ON r.app_id = a.id AND r.number = a.live_revision
-                WHERE a.id = ?
-                """, [.text(app)], as: String.self)
-        }
+        let text = try PolicyRepository(database: database).liveDocument(app: app)
         return text.flatMap { try? JSONValue(parsing: Array($0.utf8)) } ?? .null
     }
 

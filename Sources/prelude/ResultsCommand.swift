@@ -1,6 +1,7 @@
 import ArgumentParser
 import PreludeCore
 import PreludeService
+import PreludeStore
 
 #if canImport(FoundationEssentials)
     import Dispatch

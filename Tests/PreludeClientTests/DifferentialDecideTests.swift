@@ -3,6 +3,7 @@ import PreludeClient
 import PreludeCore
 import PreludeHTTP
 import PreludeStorage
+import PreludeStore
 import PreludeTestSupport
 import Synchronization
 import Testing

@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 
 @testable import PreludeService
+@testable import PreludeStore
 
 /// The incremental aggregates against an independent recount from raw events, duplicates, and what counts.
 @Suite struct AggregatorTests {

@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 
 @testable import PreludeService
+@testable import PreludeStore
 
 /// The primary's side of replication: the change feed (long poll with If-None-Match) and forwarded events.
 @Suite struct ChangeFeedTests {

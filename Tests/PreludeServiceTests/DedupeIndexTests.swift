@@ -4,6 +4,7 @@ import PreludeStorage
 import Testing
 
 @testable import PreludeService
+@testable import PreludeStore
 
 /// Migration 0007: the events table is rebuilt with the dedupe index ordering UUIDv7 ids by time
 /// (docs/storage.md, "Dedupe index").

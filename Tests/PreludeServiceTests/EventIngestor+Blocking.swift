@@ -1,4 +1,5 @@
 import Dispatch
+import PreludeStore
 import Synchronization
 
 @testable import PreludeService

@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 
 @testable import PreludeService
+@testable import PreludeStore
 
 @Suite struct EventsTests {
     let fixture = PublicFixture()

@@ -1,5 +1,6 @@
 import Foundation
 import PreludeCore
+import PreludeStore
 import PreludeTestSupport
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import PreludeCore
 import PreludeHTTP
 import PreludeStorage
+import PreludeStore
 import Testing
 
 @testable import PreludeService

@@ -1,6 +1,7 @@
 import Foundation
 import PreludeCore
 import PreludeStorage
+import PreludeStore
 import Synchronization
 import Testing
 

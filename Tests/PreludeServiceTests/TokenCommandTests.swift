@@ -1,5 +1,6 @@
 import Foundation
 import PreludeStorage
+import PreludeStore
 import Testing
 
 @testable import PreludeService

@@ -1,6 +1,6 @@
 import PreludeCore
 import PreludeHTTP
-import PreludeStorage
+import PreludeStore
 
 extension AdminAPI {
     /// The app settings that `PATCH /v1/admin/apps/{app}` changes (everything else of an app is its policy).
@@ -27,15 +27,10 @@ extension AdminAPI {
             if let strict, strict != before {
                 let now = self.now
                 let detail: JSONValue = ["lintStrict": ["from": .bool(before), "to": .bool(strict)]]
-                try database.write { db in
-                    try db.execute(
-                        "UPDATE apps SET lint_strict = ? WHERE id = ?", [.integer(strict ? 1 : 0), .text(app)])
-                    guard db.changes == 1 else { throw PolicyStoreProblem.unknownApp(app) }
-                    try db.execute(
-                        """
-                        INSERT INTO audit_log (occurred_at, actor, app_id, action, revision, detail)
-                        VALUES (?, ?, ?, 'app.settings', NULL, ?)
-                        """, [.integer(now), .text(context.token.name), .text(app), .text(detail.serialized())])
+                do {
+                    try apps.setLintStrict(app: app, to: strict, actor: context.token.name, detail: detail, at: now)
+                } catch PolicyRepository.Refusal.unknownApp {
+                    throw PolicyStoreProblem.unknownApp(app)
                 }
                 context.logger.info(
                     "app settings changed", ["app": app, "lintStrict": "\(strict)", "by": context.token.name])

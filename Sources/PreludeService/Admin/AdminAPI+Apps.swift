@@ -1,14 +1,12 @@
 import PreludeCore
 import PreludeHTTP
-import PreludeStorage
+import PreludeStore
 
 extension AdminAPI {
     /// `GET /v1/admin/apps`, `POST /v1/admin/apps`, `GET`/`DELETE /v1/admin/apps/{app}`.
     func registerAppRoutes(on router: inout Router) {
         add(&router, .get, "/v1/admin/apps", query: []) { [self] context in
-            let rows = try database.read { db in
-                try db.query("SELECT id FROM apps ORDER BY id").map { try $0.get("id", as: String.self) }
-            }
+            let rows = try apps.appIDs()
             return AdminResponse.json(["apps": .array(try rows.map(appSummary))], pretty: context.pretty)
         }
         add(&router, .get, "/v1/admin/apps/{app}", query: []) { [self] context in
@@ -39,10 +37,7 @@ extension AdminAPI {
         add(&router, .delete, "/v1/admin/apps/{app}", query: []) { [self] context in
             let app = context.parameter("app")
             let ifMatch = try requireIfMatch(context, app: app)
-            let revisions = try database.read { db in
-                try db.scalar(
-                    "SELECT count(*) FROM policy_revisions WHERE app_id = ?", [.text(app)], as: Int64.self) ?? 0
-            }
+            let revisions = try apps.revisionCount(app: app)
             let live = store.snapshot(app: app)
             try store.deleteApp(
                 app: app, author: context.token.name, expectedETag: ifMatch,
@@ -60,28 +55,20 @@ extension AdminAPI {
     /// `{"id", "name", "liveRevision", "etag", "status", "features", "revisionCount", "lintStrict", "createdAt",
     /// "updatedAt"}`.
     func appSummary(_ app: String) throws -> JSONValue {
-        let row = try database.read { db in
-            try db.queryOne(
-                """
-                SELECT a.id, a.name, a.live_revision, a.created_at, a.updated_at, a.lint_strict,
-                       (SELECT count(*) FROM policy_revisions r WHERE r.app_id = a.id) AS revisions
-                FROM apps a WHERE a.id = ?
-                """, [.text(app)])
-        }
-        guard let row else { throw PolicyStoreProblem.unknownApp(app) }
+        guard let record = try apps.app(app) else { throw PolicyStoreProblem.unknownApp(app) }
         let snapshot = store.snapshot(app: app)
         var object = JSONObject()
         object["id"] = .string(app)
-        object["name"] = .string(try row.get("name", as: String.self))
-        object["liveRevision"] = try row.get("live_revision", as: Int64?.self).map { .integer(Int($0)) } ?? .null
+        object["name"] = .string(record.name)
+        object["liveRevision"] = record.liveRevision.map { .integer($0) } ?? .null
         object["etag"] = snapshot.map { .string($0.etag.headerValue) } ?? .null
         object["status"] = .string(snapshot != nil ? "served" : "unavailable")
         if snapshot == nil, let reason = store.unavailability(app: app)?.reason { object["reason"] = .string(reason) }
         object["features"] = .array((snapshot?.document.orderedFeatures ?? []).map { .string($0.feature.rawValue) })
-        object["revisionCount"] = .integer(Int(try row.get("revisions", as: Int64.self)))
-        object["lintStrict"] = .bool(try row.get("lint_strict", as: Int64.self) != 0)
-        object["createdAt"] = .string(AdminTime.iso8601(try row.get("created_at", as: Int64.self)))
-        object["updatedAt"] = .string(AdminTime.iso8601(try row.get("updated_at", as: Int64.self)))
+        object["revisionCount"] = .integer(record.revisionCount)
+        object["lintStrict"] = .bool(record.lintStrict)
+        object["createdAt"] = .string(AdminTime.iso8601(record.createdAt))
+        object["updatedAt"] = .string(AdminTime.iso8601(record.updatedAt))
         return .object(object)
     }
 }

@@ -1,6 +1,6 @@
 import PreludeCore
 import PreludeHTTP
-import PreludeStorage
+import PreludeStore
 
 extension AdminAPI {
     /// Experiment endpoints (docs/admin.md, "Experiments"). An experiment is part of its app's policy: its ETag is
@@ -147,15 +147,8 @@ extension AdminAPI {
 
     /// The coverage an experiment had before its last `experiment.stop` (the audit log keeps it), or 1.
     private func coverageBeforeStop(_ app: String, _ key: String) throws -> Double {
-        let value = try database.read { db in
-            try db.scalar(
-                """
-                SELECT json_extract(detail, '$.previousCoverage') FROM audit_log
-                WHERE app_id = ? AND action = 'experiment.stop' AND json_extract(detail, '$.experiment') = ?
-                ORDER BY id DESC LIMIT 1
-                """, [.text(app), .text(key)], as: Double?.self)
-        }
-        guard let previous = value ?? nil, previous > 0 else { return 1 }
+        let value = try AuditLog(database: database).coverageBeforeLastStop(app: app, experiment: key)
+        guard let previous = value, previous > 0 else { return 1 }
         return previous
     }
 

@@ -1,6 +1,6 @@
 import PreludeCore
 import PreludeHTTP
-import PreludeStorage
+import PreludeStore
 
 #if canImport(FoundationEssentials)
     import Dispatch
@@ -158,11 +158,8 @@ extension AdminAPI {
 
     /// Whether the app refuses writes with lint errors (`apps.lint_strict`, migration 0005); 404 for an unknown app.
     func lintStrict(_ app: String) throws -> Bool {
-        let flag = try database.read { db in
-            try db.scalar("SELECT lint_strict FROM apps WHERE id = ?", [.text(app)], as: Int64.self)
-        }
-        guard let flag else { throw PolicyStoreProblem.unknownApp(app) }
-        return flag != 0
+        guard let flag = try apps.lintStrict(app: app) else { throw PolicyStoreProblem.unknownApp(app) }
+        return flag
     }
 
     /// The live document as canonical JSON, the stored text of an unservable one, or 404 for an unknown app.
@@ -173,14 +170,7 @@ extension AdminAPI {
 
     /// The stored text of the app's live revision; 404 when the app is unknown (or has none).
     func storedLiveDocument(_ app: String) throws -> String {
-        let text = try database.read { db in
-            try db.scalar(
-                """
-                SELECT r.document FROM apps a JOIN policy_revisions r ON r.app_id = a.id AND r.number = a.live_revision
-                WHERE a.id = ?
-                """, [.text(app)], as: String.self)
-        }
-        guard let text else { throw PolicyStoreProblem.unknownApp(app) }
+        guard let text = try apps.liveDocument(app: app) else { throw PolicyStoreProblem.unknownApp(app) }
         return text
     }
 

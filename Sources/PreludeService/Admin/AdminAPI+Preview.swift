@@ -2,6 +2,7 @@ import PreludeCore
 import PreludeHTTP
 import PreludePreview
 import PreludeStorage
+import PreludeStore
 
 extension AdminAPI {
     /// The policy preview (docs/preview.md): every screen of the live policy, of a stored revision, or of a proposed
@@ -50,14 +51,9 @@ extension AdminAPI {
 
     /// A stored revision's preview input; 404 for an unknown app or revision, 422 when it no longer validates.
     private func revisionInput(app: String, number: Int) throws -> PreviewInput {
-        let text = try database.read { db -> String?? in
-            guard try db.queryOne("SELECT 1 FROM apps WHERE id = ?", [.text(app)]) != nil else { return nil }
-            return .some(
-                try db.scalar(
-                    "SELECT document FROM policy_revisions WHERE app_id = ? AND number = ?",
-                    [.text(app), .integer(Int64(number))], as: String.self))
+        guard let found = try apps.revision(app: app, number: number).map({ $0?.document }) else {
+            throw PolicyStoreProblem.unknownApp(app)
         }
-        guard let found = text else { throw PolicyStoreProblem.unknownApp(app) }
         guard let found else {
             throw ProblemDetails(
                 status: .notFound, type: PolicyStoreProblem.unknownRevision,

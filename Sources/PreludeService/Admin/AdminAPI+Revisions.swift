@@ -1,6 +1,6 @@
 import PreludeCore
 import PreludeHTTP
-import PreludeStorage
+import PreludeStore
 
 extension AdminAPI {
     /// Revision history: list (paged, newest first), show, diff, roll back.
@@ -10,23 +10,16 @@ extension AdminAPI {
             let limit = try Self.integerQuery(context.request, "limit", default: 20, range: 1...200)
             let before = try Self.cursor(context.request)
             let live = store.snapshot(app: app)?.revision
-            let rows = try database.read { db -> [Row]? in
-                guard try db.queryOne("SELECT 1 FROM apps WHERE id = ?", [.text(app)]) != nil else { return nil }
-                return try db.query(
-                    """
-                    SELECT number, created_at, author, message, length(document) AS size FROM policy_revisions
-                    WHERE app_id = ? AND number < ? ORDER BY number DESC LIMIT ?
-                    """, [.text(app), .integer(before ?? Int64.max), .integer(Int64(limit + 1))])
+            guard let rows = try apps.revisions(app: app, before: before, limit: limit + 1) else {
+                throw PolicyStoreProblem.unknownApp(app)
             }
-            guard let rows else { throw PolicyStoreProblem.unknownApp(app) }
-            let page = try rows.prefix(limit).map { row -> JSONValue in
-                let number = try row.get("number", as: Int64.self)
-                return [
-                    "number": .integer(Int(number)),
-                    "createdAt": .string(AdminTime.iso8601(try row.get("created_at", as: Int64.self))),
-                    "author": .string(try row.get("author", as: String.self)),
-                    "message": try row.get("message", as: String?.self).map(JSONValue.string) ?? .null,
-                    "live": .bool(live == Int(number)), "size": .integer(Int(try row.get("size", as: Int64.self))),
+            let page = rows.prefix(limit).map { revision -> JSONValue in
+                [
+                    "number": .integer(revision.number),
+                    "createdAt": .string(AdminTime.iso8601(revision.createdAt)),
+                    "author": .string(revision.author),
+                    "message": revision.message.map(JSONValue.string) ?? .null,
+                    "live": .bool(live == revision.number), "size": .integer(revision.size),
                 ]
             }
             let next: JSONValue = rows.count > limit ? page.last?["number"].map { .string("\($0)") } ?? .null : .null
@@ -40,11 +33,11 @@ extension AdminAPI {
             var object = JSONObject()
             object["app"] = .string(app)
             object["number"] = .integer(number)
-            object["createdAt"] = .string(AdminTime.iso8601(try row.get("created_at", as: Int64.self)))
-            object["author"] = .string(try row.get("author", as: String.self))
-            object["message"] = try row.get("message", as: String?.self).map(JSONValue.string) ?? .null
+            object["createdAt"] = .string(AdminTime.iso8601(row.createdAt))
+            object["author"] = .string(row.author)
+            object["message"] = row.message.map(JSONValue.string) ?? .null
             object["live"] = .bool(store.snapshot(app: app)?.revision == number)
-            object["document"] = try JSONValue(parsing: try row.get("document", as: String.self))
+            object["document"] = try JSONValue(parsing: row.document)
             return AdminResponse.json(.object(object), pretty: context.pretty)
         }
         add(&router, .get, "/v1/admin/apps/{app}/revisions/{from}/diff/{to}", query: []) { [self] context in
@@ -58,7 +51,7 @@ extension AdminAPI {
             let app = context.parameter("app")
             let ifMatch = try requireIfMatch(context, app: app)
             let number = try Self.revisionNumber(context.parameter("number"))
-            let text = try revisionRow(app: app, number: number).get("document", as: String.self)
+            let text = try revisionRow(app: app, number: number).document
             let target = try JSONValue(parsing: text)
             let problems = PolicyValidator.validate(target).problems
             guard problems.isEmpty else {
@@ -97,28 +90,17 @@ extension AdminAPI {
     private func revisionDocument(app: String, reference: String) throws -> (number: Int, document: JSONValue) {
         let number: Int
         if reference == "live" {
-            guard
-                let live = try database.read({ db in
-                    try db.scalar("SELECT live_revision FROM apps WHERE id = ?", [.text(app)], as: Int64?.self)
-                }) ?? nil
-            else { throw PolicyStoreProblem.unknownApp(app) }
-            number = Int(live)
+            guard let live = try apps.liveRevision(app: app) ?? nil else { throw PolicyStoreProblem.unknownApp(app) }
+            number = live
         } else {
             number = try Self.revisionNumber(reference)
         }
-        let json = try JSONValue(parsing: try revisionRow(app: app, number: number).get("document", as: String.self))
+        let json = try JSONValue(parsing: try revisionRow(app: app, number: number).document)
         return (number, PolicyValidator.validate(json).document?.jsonValue ?? json)
     }
 
-    private func revisionRow(app: String, number: Int) throws -> Row {
-        let row = try database.read { db -> Row?? in
-            guard try db.queryOne("SELECT 1 FROM apps WHERE id = ?", [.text(app)]) != nil else { return nil }
-            return .some(
-                try db.queryOne(
-                    "SELECT number, document, created_at, author, message FROM policy_revisions WHERE app_id = ? AND number = ?",
-                    [.text(app), .integer(Int64(number))]))
-        }
-        guard let found = row else { throw PolicyStoreProblem.unknownApp(app) }
+    private func revisionRow(app: String, number: Int) throws -> PolicyRepository.Revision {
+        guard let found = try apps.revision(app: app, number: number) else { throw PolicyStoreProblem.unknownApp(app) }
         guard let found else {
             throw ProblemDetails(
                 status: .notFound, type: PolicyStoreProblem.unknownRevision,

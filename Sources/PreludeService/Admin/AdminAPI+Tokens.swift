@@ -1,5 +1,6 @@
 import PreludeCore
 import PreludeHTTP
+import PreludeStore
 
 extension AdminAPI {
     /// `GET /v1/admin/tokens`, `POST /v1/admin/tokens`, `DELETE /v1/admin/tokens/{name}`: all need `write`,

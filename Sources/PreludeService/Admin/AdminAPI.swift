@@ -1,6 +1,7 @@
 import PreludeCore
 import PreludeHTTP
 import PreludeStorage
+import PreludeStore
 
 #if canImport(FoundationEssentials)
     import Dispatch
@@ -17,6 +18,8 @@ package final class AdminAPI: Sendable {
     package let database: Database
     /// The live policies; every policy write goes through it (revision + audit in one transaction, then swap).
     package let store: PolicyStore
+    /// The apps and revisions as stored (history, settings, counts: what the served snapshots do not hold).
+    let apps: PolicyRepository
     /// Admin tokens.
     package let tokens: TokenStore
     /// Bearer authentication, scopes and the failure rate limit.
@@ -40,6 +43,7 @@ package final class AdminAPI: Sendable {
         self.database = database
         self.store = store
         self.tokens = TokenStore(database: database)
+        apps = PolicyRepository(database: database)
         self.logger = logger
         self.clock = clock
         self.authenticator =

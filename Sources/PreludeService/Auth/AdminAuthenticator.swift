@@ -1,4 +1,5 @@
 import PreludeHTTP
+import PreludeStore
 import Synchronization
 
 #if canImport(FoundationEssentials)

@@ -1,5 +1,6 @@
 import PreludeCore
 import PreludeHTTP
+import PreludeStore
 
 /// A validated batch of client events for `POST /v1/apps/{app}/events`.
 ///
@@ -10,23 +11,8 @@ import PreludeHTTP
 /// The batch is checked as a whole: every problem of every event is reported with its pointer
 /// (`/events/3/type`), and a batch with any problem is refused entirely.
 package struct EventBatch: Sendable {
-    /// One valid event, not yet stored.
-    package struct Event: Sendable, Hashable {
-        /// The client-generated event id.
-        package var id: String
-        /// The install id.
-        package var installID: String
-        /// What happened.
-        package var type: AnalyticsEvent
-        /// The feature.
-        package var feature: Feature
-        /// The experiment key, if enrolled.
-        package var experiment: String?
-        /// The variant, with `experiment`.
-        package var variant: String?
-        /// Device time, milliseconds since the Unix epoch.
-        package var occurredAt: Int64
-    }
+    /// One valid event, not yet stored (the store's type: what ``EventIngestor`` writes).
+    package typealias Event = IncomingEvent
 
     /// The most events in one batch.
     package static let maxEvents = 500

@@ -1,6 +1,7 @@
 import PreludeCore
 import PreludeHTTP
 import PreludeStorage
+import PreludeStore
 
 /// `POST /v1/apps/{app}/events`: validates a batch as a whole (sent plain or `Content-Encoding: gzip`), stores it
 /// durably, answers `202 {"accepted": n, "duplicates": m}`.

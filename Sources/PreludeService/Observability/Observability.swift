@@ -1,5 +1,6 @@
 import PreludeHTTP
 import PreludeStorage
+import PreludeStore
 import Synchronization
 
 /// The service's metrics and request log, and the hooks that feed them: the HTTP engine's

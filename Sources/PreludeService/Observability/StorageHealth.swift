@@ -1,5 +1,6 @@
 import PreludeHTTP
 import PreludeStorage
+import PreludeStore
 import Synchronization
 
 #if canImport(FoundationEssentials)
@@ -82,16 +83,8 @@ package final class StorageHealth: Sendable {
             return true
         }
         if due {
-            // Allocates new pages (a fresh table and 64 KiB of blob) and commits their freeing, so it fails while
-            // no page can be added or the log cannot grow; nothing of it stays in the schema.
-            _ = try? database.write { db in
-                try db.executeScript(
-                    """
-                    CREATE TABLE prelude_storage_probe (filler BLOB);
-                    INSERT INTO prelude_storage_probe VALUES (zeroblob(65536));
-                    DROP TABLE prelude_storage_probe;
-                    """)
-            }
+            // A write that needs new pages (StorageProbe): it fails while no page can be added.
+            _ = try? StorageProbe.run(database)
         }
         return failingFault
     }

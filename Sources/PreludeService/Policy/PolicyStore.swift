@@ -1,6 +1,7 @@
 import PreludeCore
 import PreludeHTTP
 import PreludeStorage
+import PreludeStore
 import Synchronization
 
 #if canImport(FoundationEssentials)
@@ -45,7 +46,7 @@ package final class PolicyStore: Sendable {
         var unavailable: [String: Unavailable] = [:]
     }
 
-    private let database: Database
+    private let repository: PolicyRepository
     private let state = Mutex(State())
     private let writeLock = PosixLock(())
     private let clock: ServiceClock
@@ -66,7 +67,7 @@ package final class PolicyStore: Sendable {
         database: Database, resolvedCacheCapacity: Int = 1024, cacheControl: PolicyCacheControl = .defaults,
         clock: ServiceClock = .system
     ) {
-        self.database = database
+        repository = PolicyRepository(database: database)
         self.resolvedCacheCapacity = resolvedCacheCapacity
         self.cacheControl = cacheControl
         self.clock = clock
@@ -94,20 +95,11 @@ package final class PolicyStore: Sendable {
     /// ``unavailability(app:)``.
     @discardableResult
     package func loadAll() throws -> [String: Unavailable] {
-        let rows = try database.read { db in
-            try db.query(
-                """
-                SELECT a.id, a.live_revision, r.document, r.created_at, r.author, r.message
-                FROM apps a LEFT JOIN policy_revisions r ON r.app_id = a.id AND r.number = a.live_revision
-                ORDER BY a.id
-                """)
-        }
         var fresh = State()
-        for row in rows {
-            let app = try row.get("id", as: String.self)
-            switch try Self.decodeLive(row, capacity: resolvedCacheCapacity, cacheControl: cacheControl) {
-            case .success(let snapshot): fresh.snapshots[app] = snapshot
-            case .failure(let unavailable): fresh.unavailable[app] = unavailable
+        for row in try repository.liveRows() {
+            switch Self.decodeLive(row, capacity: resolvedCacheCapacity, cacheControl: cacheControl) {
+            case .success(let snapshot): fresh.snapshots[row.app] = snapshot
+            case .failure(let unavailable): fresh.unavailable[row.app] = unavailable
             }
         }
         let unavailable = fresh.unavailable
@@ -118,16 +110,8 @@ package final class PolicyStore: Sendable {
 
     /// Reloads one app from the database (after another process changed it).
     package func reload(app: String) throws {
-        let row = try database.read { db in
-            try db.queryOne(
-                """
-                SELECT a.id, a.live_revision, r.document, r.created_at, r.author, r.message
-                FROM apps a LEFT JOIN policy_revisions r ON r.app_id = a.id AND r.number = a.live_revision
-                WHERE a.id = ?
-                """, [.text(app)])
-        }
-        let outcome = try row.map {
-            try Self.decodeLive($0, capacity: resolvedCacheCapacity, cacheControl: cacheControl)
+        let outcome = try repository.liveRow(app: app).map {
+            Self.decodeLive($0, capacity: resolvedCacheCapacity, cacheControl: cacheControl)
         }
         state.withLock { state in
             state.snapshots[app] = nil
@@ -149,11 +133,7 @@ package final class PolicyStore: Sendable {
     @discardableResult
     package func refreshChanged() throws -> [String] {
         try locked {
-            let live = try database.read { db in
-                try db.query("SELECT id, live_revision FROM apps").map { row in
-                    (try row.get("id", as: String.self), try row.get("live_revision", as: Int?.self))
-                }
-            }
+            let live = try repository.liveRevisionNumbers().map { ($0.app, $0.revision) }
             let served = state.withLock { state in
                 state.snapshots.mapValues { Optional($0.revision) }.merging(
                     state.unavailable.mapValues(\.revision)
@@ -200,20 +180,15 @@ package final class PolicyStore: Sendable {
             let now = clock.milliseconds
             let revision: Int
             do {
-                revision = try database.write { db -> Int in
-                    guard let live = try Self.liveRevision(db, app: app) else {
-                        throw PolicyStoreError.unknownApp(app)
-                    }
-                    if expectedETag != nil, live != current {
-                        throw StaleSnapshot()
-                    }
-                    return try Self.insertRevision(
-                        db, app: app, document: document, canonical: prepared.canonical, author: author,
-                        action: action, message: message, detail: auditDetail, now: now)
-                }
-            } catch is StaleSnapshot {
+                revision = try repository.publish(
+                    app: app, name: document.app.name, canonical: prepared.canonical, author: author, action: action,
+                    message: message, detail: auditDetail, at: now,
+                    requiringLive: expectedETag == nil ? .none : .some(current))
+            } catch PolicyRepository.Refusal.stale {
                 try reload(app: app)
                 throw PolicyStoreError.stale(current: snapshot(app: app))
+            } catch let refusal as PolicyRepository.Refusal {
+                throw PolicyStoreError(refusal)
             }
             return swapIn(
                 LiveSnapshot(
@@ -240,16 +215,12 @@ package final class PolicyStore: Sendable {
         let prepared = LiveSnapshot.PreparedDocument(document)
         return try locked {
             let now = clock.milliseconds
-            try database.write { db in
-                guard try db.scalar("SELECT count(*) FROM apps WHERE id = ?", [.text(app)], as: Int64.self) == 0 else {
-                    throw PolicyStoreError.appExists(app)
-                }
-                try db.statement(
-                    "INSERT INTO apps (id, name, live_revision, created_at, updated_at) VALUES (?, ?, NULL, ?, ?)"
-                ).execute([.text(app), .text(document.app.name), .integer(now), .integer(now)])
-                _ = try Self.insertRevision(
-                    db, app: app, document: document, canonical: prepared.canonical, author: author,
-                    action: "app.create", message: message, detail: auditDetail, now: now)
+            do {
+                try repository.createApp(
+                    app: app, name: document.app.name, canonical: prepared.canonical, author: author, message: message,
+                    detail: auditDetail, at: now)
+            } catch let refusal as PolicyRepository.Refusal {
+                throw PolicyStoreError(refusal)
             }
             return swapIn(
                 LiveSnapshot(
@@ -269,19 +240,14 @@ package final class PolicyStore: Sendable {
             let current = try checkPrecondition(app: app, expectedETag: expectedETag)
             let now = clock.milliseconds
             do {
-                try database.write { db in
-                    guard let live = try Self.liveRevision(db, app: app) else {
-                        throw PolicyStoreError.unknownApp(app)
-                    }
-                    if expectedETag != nil, live != current { throw StaleSnapshot() }
-                    try db.statement("DELETE FROM apps WHERE id = ?").execute([.text(app)])
-                    try Self.insertAudit(
-                        db, actor: author, app: app, action: "app.delete", revision: live.map(Int64.init),
-                        detail: auditDetail, now: now)
-                }
-            } catch is StaleSnapshot {
+                try repository.deleteApp(
+                    app: app, author: author, detail: auditDetail, at: now,
+                    requiringLive: expectedETag == nil ? .none : .some(current))
+            } catch PolicyRepository.Refusal.stale {
                 try reload(app: app)
                 throw PolicyStoreError.stale(current: snapshot(app: app))
+            } catch let refusal as PolicyRepository.Refusal {
+                throw PolicyStoreError(refusal)
             }
             state.withLock { state in
                 state.snapshots[app] = nil
@@ -292,8 +258,6 @@ package final class PolicyStore: Sendable {
     }
 
     // MARK: - Internals
-
-    private struct StaleSnapshot: Error {}
 
     private func locked<T>(_ body: () throws -> T) throws -> T {
         try writeLock.withLock { _ in try body() }
@@ -327,57 +291,12 @@ package final class PolicyStore: Sendable {
         return snapshot
     }
 
-    /// The app's live revision: nil when the app does not exist, `.some(nil)` when it has none.
-    private static func liveRevision(_ db: Connection, app: String) throws -> Int?? {
-        guard let row = try db.statement("SELECT live_revision FROM apps WHERE id = ?").query([.text(app)]).first
-        else { return nil }
-        return .some(try row.get(0, as: Int64?.self).map(Int.init))
-    }
-
-    private static func insertRevision(
-        _ db: Connection, app: String, document: PolicyDocument, canonical: [UInt8], author: String, action: String,
-        message: String?, detail: JSONValue, now: Int64
-    ) throws -> Int {
-        let next =
-            try db.scalar(
-                "SELECT coalesce(max(number), 0) + 1 FROM policy_revisions WHERE app_id = ?", [.text(app)],
-                as: Int64.self) ?? 1
-        let etag = PolicyETag.make(revision: Int(next), canonical: canonical)
-        try db.statement(
-            """
-            INSERT INTO policy_revisions (app_id, number, document, etag, created_at, author, message)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
-            """
-        ).execute([
-            .text(app), .integer(next), .text(String(decoding: canonical, as: UTF8.self)), .text(etag.headerValue),
-            .integer(now), .text(author), message.map(SQLValue.text) ?? .null,
-        ])
-        try db.statement("UPDATE apps SET live_revision = ?, name = ?, updated_at = ? WHERE id = ?").execute([
-            .integer(next), .text(document.app.name), .integer(now), .text(app),
-        ])
-        try insertAudit(db, actor: author, app: app, action: action, revision: next, detail: detail, now: now)
-        return Int(next)
-    }
-
-    private static func insertAudit(
-        _ db: Connection, actor: String, app: String, action: String, revision: Int64?, detail: JSONValue, now: Int64
-    ) throws {
-        try db.statement(
-            "INSERT INTO audit_log (occurred_at, actor, app_id, action, revision, detail) VALUES (?, ?, ?, ?, ?, ?)"
-        ).execute([
-            .integer(now), .text(actor), .text(app), .text(action), revision.map(SQLValue.integer) ?? .null,
-            .text(detail.serialized()),
-        ])
-    }
-
     /// Decodes one `apps ⟕ policy_revisions` row into a snapshot, or why it cannot be served.
-    private static func decodeLive(_ row: Row, capacity: Int, cacheControl: PolicyCacheControl) throws -> Result<
-        LiveSnapshot, Unavailable
-    > {
-        let app = try row.get("id", as: String.self)
-        guard let revision = try row.get("live_revision", as: Int64?.self).map(Int.init),
-            let text = try row.get("document", as: String?.self)
-        else {
+    private static func decodeLive(_ row: PolicyRepository.LiveRow, capacity: Int, cacheControl: PolicyCacheControl)
+        -> Result<LiveSnapshot, Unavailable>
+    {
+        let app = row.app
+        guard let revision = row.revision, let text = row.document else {
             return .failure(Unavailable(revision: nil, reason: "the app has no live revision"))
         }
         let validation = PolicyValidator.validate(text: text)
@@ -397,8 +316,7 @@ package final class PolicyStore: Sendable {
         return .success(
             LiveSnapshot(
                 appID: app, revision: revision, document: document, prepared: LiveSnapshot.PreparedDocument(document),
-                createdAt: try row.get("created_at", as: Int64.self), author: try row.get("author", as: String.self),
-                message: try row.get("message", as: String?.self), resolvedCacheCapacity: capacity,
+                createdAt: row.createdAt, author: row.author, message: row.message, resolvedCacheCapacity: capacity,
                 cacheControl: cacheControl))
     }
 }

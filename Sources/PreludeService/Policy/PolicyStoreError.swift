@@ -1,3 +1,5 @@
+import PreludeStore
+
 /// Why ``PolicyStore`` refused a write: domain errors, free of HTTP. The admin API maps each case to its problem
 /// with ``PolicyStoreProblem/problem(for:)``; `prelude policy import` words the same problems for the command line.
 ///
@@ -12,4 +14,16 @@ package enum PolicyStoreError: Error, Sendable {
     /// The `If-Match` value does not name the live revision; `current` is the live snapshot now (nil when the app
     /// has no servable live revision, which only `If-Match: *` replaces).
     case stale(current: LiveSnapshot?)
+}
+
+extension PolicyStoreError {
+    /// The store's words for a repository's refusal (``PolicyRepository/Refusal/stale`` is handled by the store,
+    /// which reloads the app to name the current revision).
+    init(_ refusal: PolicyRepository.Refusal) {
+        switch refusal {
+        case .unknownApp(let app): self = .unknownApp(app)
+        case .appExists(let app): self = .appExists(app)
+        case .stale: self = .stale(current: nil)
+        }
+    }
 }

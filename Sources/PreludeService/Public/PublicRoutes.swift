@@ -1,5 +1,6 @@
 import PreludeCore
 import PreludeHTTP
+import PreludeStore
 
 #if canImport(FoundationEssentials)
     import Dispatch

@@ -1,6 +1,7 @@
 import PreludeCore
 import PreludeHTTP
 import PreludeStorage
+import PreludeStore
 import Synchronization
 
 #if canImport(FoundationEssentials)
@@ -29,7 +30,7 @@ package final class OutboxForwarder: Sendable {
     }
 
     private let client: PrimaryClient
-    private let database: Database
+    private let outbox: ReplicaOutbox
     private let logger: Logger
     private let machine = Mutex(OutboxForwarderMachine())
     private let stats = Mutex(Statistics())
@@ -44,7 +45,7 @@ package final class OutboxForwarder: Sendable {
     /// A forwarder of `database`'s outbox to `client`'s primary.
     package init(client: PrimaryClient, database: Database, logger: Logger, idleLook: Double = 1) {
         self.client = client
-        self.database = database
+        outbox = ReplicaOutbox(database: database)
         self.logger = logger
         self.idleLook = idleLook
     }
@@ -54,7 +55,7 @@ package final class OutboxForwarder: Sendable {
 
     /// Events waiting in the outbox.
     package func pendingEvents() throws -> Int {
-        try database.read { try $0.scalar("SELECT count(*) FROM replica_outbox", as: Int64.self) }.map(Int.init) ?? 0
+        try outbox.count()
     }
 
     /// Tells the forwarder that events were committed to the outbox.
@@ -83,44 +84,12 @@ package final class OutboxForwarder: Sendable {
         if started.load(ordering: .acquiring) { finished.wait() }
     }
 
-    /// The oldest outbox events of the app whose event is oldest, at most `limit`.
-    package static func oldestBatch(_ db: Connection, limit: Int = EventBatch.maxEvents) throws -> (
-        app: String, ids: [Int64], events: [JSONValue]
-    )? {
-        guard let app = try db.scalar("SELECT app_id FROM replica_outbox ORDER BY id LIMIT 1", as: String.self)
-        else { return nil }
-        let rows = try db.query(
-            """
-            SELECT id, install_id, client_event_id, type, feature, experiment, variant, occurred_at
-            FROM replica_outbox WHERE app_id = ? ORDER BY id LIMIT ?
-            """, [.text(app), .integer(Int64(limit))])
-        var ids: [Int64] = []
-        var events: [JSONValue] = []
-        for row in rows {
-            ids.append(try row.get("id", as: Int64.self))
-            var event = JSONObject()
-            event["id"] = .string(try row.get("client_event_id", as: String.self))
-            event["installId"] = .string(try row.get("install_id", as: String.self))
-            event["type"] = .string(try row.get("type", as: String.self))
-            event["feature"] = .string(try row.get("feature", as: String.self))
-            if let experiment = try row.get("experiment", as: String?.self),
-                let variant = try row.get("variant", as: String?.self)
-            {
-                event["experiment"] = .string(experiment)
-                event["variant"] = .string(variant)
-            }
-            event["occurredAt"] = .integer(Int(try row.get("occurred_at", as: Int64.self)))
-            events.append(.object(event))
-        }
-        return (app, ids, events)
-    }
-
     private func run() {
         while !stopping.load(ordering: .acquiring) {
             let seen = pendingWork.load(ordering: .acquiring)
-            let batch: (app: String, ids: [Int64], events: [JSONValue])?
+            let batch: ReplicaOutbox.Batch?
             do {
-                batch = try database.read { try Self.oldestBatch($0) }
+                batch = try outbox.oldestBatch(limit: EventBatch.maxEvents)
             } catch {
                 logger.error("outbox read failed", ["error": "\(error)"])
                 batch = nil
@@ -147,7 +116,7 @@ package final class OutboxForwarder: Sendable {
         }
     }
 
-    private func send(_ batch: (app: String, ids: [Int64], events: [JSONValue])) {
+    private func send(_ batch: ReplicaOutbox.Batch) {
         let body = JSONValue.object(JSONObject([("events", .array(batch.events))])).serializedBytes()
         let path = "/v1/admin/apps/\(Self.pathSegment(batch.app))/events"
         do {
@@ -156,7 +125,7 @@ package final class OutboxForwarder: Sendable {
             switch response.status {
             case 202:
                 let answer = try? JSONValue(parsing: response.body)
-                try delete(batch.ids)
+                try outbox.delete(batch.ids)
                 stats.withLock { stats in
                     stats.forwarded += answer?["accepted"]?.intValue ?? 0
                     stats.duplicates += answer?["duplicates"]?.intValue ?? 0
@@ -165,7 +134,7 @@ package final class OutboxForwarder: Sendable {
             case 400, 404, 413, 415, 422:
                 // Refused for good: retrying the same bytes cannot succeed. Dropped, counted and logged, so one bad
                 // batch never blocks the outbox behind it.
-                try delete(batch.ids)
+                try outbox.delete(batch.ids)
                 stats.withLock { $0.dropped += batch.ids.count }
                 logger.error(
                     "primary refused forwarded events; dropped",
@@ -190,13 +159,6 @@ package final class OutboxForwarder: Sendable {
             if failures == 1 {
                 logger.warning("event forwarding failed; retrying", ["app": batch.app, "error": "\(error)"])
             }
-        }
-    }
-
-    private func delete(_ ids: [Int64]) throws {
-        try database.write { db in
-            let delete = try db.statement("DELETE FROM replica_outbox WHERE id = ?")
-            for id in ids { try delete.execute([.integer(id)]) }
         }
     }
 

@@ -1,5 +1,6 @@
 import PreludeHTTP
 import PreludeStorage
+import PreludeStore
 import Synchronization
 
 #if canImport(FoundationEssentials)

@@ -2,6 +2,7 @@ import Dispatch
 import PreludeCore
 import PreludeHTTP
 import PreludeStorage
+import PreludeStore
 
 #if canImport(FoundationEssentials)
     import Dispatch

@@ -1,4 +1,5 @@
 import PreludeHTTP
+import PreludeStore
 
 extension AdminAPI {
     /// `GET /v1/admin/apps/{app}/experiments/{key}/results` (read scope): see ``ResultsRoutes``. The weights come

@@ -1,5 +1,6 @@
 import Dispatch
 import PreludeStorage
+import PreludeStore
 import Synchronization
 
 /// Runs ``EventPruner`` periodically on a Dispatch timer while the service runs.

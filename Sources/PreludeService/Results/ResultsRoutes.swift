@@ -1,5 +1,6 @@
 import PreludeCore
 import PreludeHTTP
+import PreludeStore
 
 /// `GET /v1/admin/apps/{app}/experiments/{key}/results`: an experiment's funnel, grant rates, intervals,
 /// comparisons, verdicts and sample-ratio check as JSON (docs/results.md, "Service").

@@ -14,6 +14,14 @@ package enum DemoSeeder {
     /// The demo app's id.
     package static let appID = "demo"
 
+    /// Why the demo document cannot be seeded (not a JSON object); the service words it as a start-up error.
+    package struct InvalidDocument: Error, Sendable, Equatable {
+        /// The file it came from.
+        package let path: String
+        /// What is wrong.
+        package let reason: String
+    }
+
     /// Seeds the database from `documentText` if it holds no app; returns true when it did.
     ///
     /// The text is stored byte for byte (the policy core parses it); here it only has to be a JSON object.
@@ -24,19 +32,19 @@ package enum DemoSeeder {
     ) throws -> Bool {
         do {
             guard case .object = try JSONValue(parsing: documentText) else {
-                throw StartupError.invalidDemoPolicy(path: sourcePath, reason: "the top level is not an object")
+                throw InvalidDocument(path: sourcePath, reason: "the top level is not an object")
             }
-        } catch let error as StartupError {
+        } catch let error as InvalidDocument {
             throw error
         } catch {
-            throw StartupError.invalidDemoPolicy(path: sourcePath, reason: "not valid JSON (\(error))")
+            throw InvalidDocument(path: sourcePath, reason: "not valid JSON (\(error))")
         }
         let milliseconds = clock.milliseconds
-        // The tag the policy store serves for this revision (PolicyETag) when the document is valid; otherwise a
+        // The tag the policy store serves for this revision (RevisionTag) when the document is valid; otherwise a
         // content hash (the store will not serve it, and an admin replaces it with If-Match: *).
         let etag =
             PolicyValidator.validate(text: documentText).document.map {
-                PolicyETag.make(revision: 1, canonical: $0.jsonValue.serializedBytes()).headerValue
+                RevisionTag.quoted(revision: 1, canonical: $0.jsonValue.serializedBytes())
             } ?? "\"" + SHA256.hex(documentText.utf8) + "\""
         return try database.write { db in
             guard try db.scalar("SELECT count(*) FROM apps", as: Int64.self) == 0 else { return false }
@@ -52,9 +60,10 @@ package enum DemoSeeder {
                     .text(appID), .text(documentText), .text(etag), .integer(milliseconds),
                     .text("demo policy from \(sourcePath)"),
                 ])
-            try db.execute(
-                "INSERT INTO audit_log (occurred_at, actor, app_id, action, revision, detail) VALUES (?, 'system', ?, 'app.seed', 1, ?)",
-                [.integer(milliseconds), .text(appID), .text("{\"source\":\(JSONValue.quoted(sourcePath))}")])
+            try AuditLog.append(
+                db, actor: "system", app: appID, action: "app.seed", revision: 1,
+                detail: ["source": .string(sourcePath)],
+                at: milliseconds)
             return true
         }
     }

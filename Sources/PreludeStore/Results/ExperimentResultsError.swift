@@ -1,8 +1,8 @@
 import PreludeCore
-import PreludeHTTP
 
-/// Why results cannot be produced; renders itself as `application/problem+json` (RFC 9457).
-package enum ExperimentResultsError: Error, Sendable, Equatable, HTTPResponseError, CustomStringConvertible {
+/// Why results cannot be produced. The results routes render it as `application/problem+json` (RFC 9457,
+/// `ExperimentResultsError+Problem.swift` in PreludeService).
+package enum ExperimentResultsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No app with this id.
     case appNotFound(String)
     /// The experiment is in no policy revision of the app and has no aggregated events.
@@ -22,20 +22,4 @@ package enum ExperimentResultsError: Error, Sendable, Equatable, HTTPResponseErr
         case .unanalysable(let error): "the experiment cannot be analysed: \(error)"
         }
     }
-
-    /// 404 for an unknown app or experiment, 400 for a bad parameter, 422 for a configuration that cannot be
-    /// analysed.
-    package var problem: ProblemDetails {
-        switch self {
-        case .appNotFound, .experimentNotFound:
-            ProblemDetails(status: .notFound, detail: description)
-        case .invalidParameter:
-            ProblemDetails(status: .badRequest, detail: "query parameter " + description)
-        case .unanalysable:
-            ProblemDetails(status: .unprocessableContent, detail: description)
-        }
-    }
-
-    /// The problem document.
-    package func response() -> HTTPResponse { problem.response() }
 }

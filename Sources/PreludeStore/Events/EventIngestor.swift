@@ -1,5 +1,4 @@
 import PreludeCore
-import PreludeHTTP
 import PreludeStorage
 import Synchronization
 
@@ -19,7 +18,7 @@ import Synchronization
 /// once per batch (``EventIngestionObserver/didInsert(batch:connection:)``). A batch's outcome is delivered only
 /// after `COMMIT` (synchronous=FULL: on stable storage).
 ///
-/// Group commit: ``submit(app:batch:completion:)`` queues a batch and returns at once. One committer (a private
+/// Group commit: ``submit(app:events:completion:)`` queues a batch and returns at once. One committer (a private
 /// serial queue, so its thread is never one the HTTP worker pool needs) writes everything queued in one
 /// transaction, each batch inside its own `SAVEPOINT` so one failing batch (its app deleted meanwhile, an
 /// observer throwing) rolls back alone, then completes every batch of the group and starts on what queued up
@@ -45,7 +44,7 @@ package final class EventIngestor: Sendable {
     /// One batch waiting for a group commit.
     private struct Ticket: Sendable {
         let app: String
-        let batch: EventBatch
+        let events: [IncomingEvent]
         let receivedAt: Int64
         let completion: Completion
     }
@@ -94,10 +93,10 @@ package final class EventIngestor: Sendable {
     /// The current time in milliseconds, as the ingestor stamps `received_at`.
     package var now: Int64 { clock.milliseconds }
 
-    /// Queues `batch` for `app` and returns at once; `completion` runs on the committer's thread once the batch
+    /// Queues one batch of `events` for `app` and returns at once; `completion` runs on the committer's thread once the batch
     /// is committed (possibly together with concurrent batches) or has failed. It must be quick.
-    package func submit(app: String, batch: EventBatch, completion: @escaping Completion) {
-        let ticket = Ticket(app: app, batch: batch, receivedAt: clock.milliseconds, completion: completion)
+    package func submit(app: String, events: [IncomingEvent], completion: @escaping Completion) {
+        let ticket = Ticket(app: app, events: events, receivedAt: clock.milliseconds, completion: completion)
         let startCommitter = pending.withLock { pending in
             pending.tickets.append(ticket)
             defer { pending.draining = true }
@@ -117,8 +116,8 @@ package final class EventIngestor: Sendable {
                 var events = 0
                 var taken = 0
                 for ticket in pending.tickets {
-                    if taken > 0 && events + ticket.batch.events.count > Self.maxEventsPerCommit { break }
-                    events += ticket.batch.events.count
+                    if taken > 0 && events + ticket.events.count > Self.maxEventsPerCommit { break }
+                    events += ticket.events.count
                     taken += 1
                 }
                 defer { pending.tickets.removeFirst(taken) }
@@ -194,12 +193,12 @@ package final class EventIngestor: Sendable {
     private func store(_ ticket: Ticket, insert: Statement, db: Connection) throws -> Outcome {
         var outcome = Outcome(accepted: 0, duplicates: 0)
         var inserted: [StoredEvent] = []
-        if !observers.isEmpty { inserted.reserveCapacity(ticket.batch.events.count) }
+        if !observers.isEmpty { inserted.reserveCapacity(ticket.events.count) }
         // The app and the receive time are the batch's: bound once, they stay bound across runs.
         insert.reset()
         try insert.bind(.text(ticket.app), at: 1)
         try insert.bind(.integer(ticket.receivedAt), at: 9)
-        for event in ticket.batch.events {
+        for event in ticket.events {
             try insert.bind(.text(event.installID), at: 2)
             try insert.bind(.text(event.id), at: 3)
             try insert.bind(.text(event.type.rawValue), at: 4)

@@ -148,8 +148,6 @@ package struct TokenStore: Sendable {
         _ db: Connection, actor: String, action: String, now: Int64, name: String, scope: TokenScope
     ) throws {
         let detail: JSONValue = ["token": .string(name), "scope": .string(scope.rawValue)]
-        try db.execute(
-            "INSERT INTO audit_log (occurred_at, actor, app_id, action, revision, detail) VALUES (?, ?, NULL, ?, NULL, ?)",
-            [.integer(now), .text(actor), .text(action), .text(detail.serialized())])
+        try AuditLog.append(db, actor: actor, app: nil, action: action, revision: nil, detail: detail, at: now)
     }
 }

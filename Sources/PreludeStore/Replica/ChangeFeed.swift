@@ -1,5 +1,4 @@
 import PreludeCore
-import PreludeHTTP
 import PreludeStorage
 
 /// What a read replica needs to serve exactly what the primary serves: every app with its live revision as stored

@@ -1,7 +1,5 @@
-import PreludeCore
-
 extension JSONValue {
-    /// `text` as a JSON string literal (RFC 8259 §7), quotes included: the service's one JSON string escaper, for
+    /// `text` as a JSON string literal (RFC 8259 §7), quotes included: the one JSON string escaper for
     /// the JSON it writes as text rather than as a ``JSONValue`` (log lines, the request log, JSON parameters of
     /// SQL statements). It escapes exactly as PreludeCore's writer does, which it calls for texts that need it.
     package static func quoted(_ text: String) -> String {

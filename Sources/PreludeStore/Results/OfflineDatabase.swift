@@ -17,10 +17,9 @@ package enum OfflineDatabase {
         package let description: String
     }
 
-    /// Opens `configuration.database` with one reader; fails when the file does not exist or lacks the experiment
+    /// Opens the database at `path` with one reader; fails when the file does not exist or lacks the experiment
     /// aggregates (migration 0002).
-    package static func open(_ configuration: ServiceConfiguration) throws -> Database {
-        let path = configuration.database
+    package static func open(path: String) throws -> Database {
         guard FileManager.default.fileExists(atPath: path) else {
             throw Failure(description: "no database at \(path) (set --database or PRELUDE_DATABASE)")
         }

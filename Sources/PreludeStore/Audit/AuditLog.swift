@@ -1,0 +1,121 @@
+import PreludeCore
+import PreludeStorage
+
+/// The `audit_log` table: who changed what, when. The only writer of the table (every other repository appends
+/// through ``append(_:actor:app:action:revision:detail:at:)`` inside its own transaction, so an audited change and
+/// its record commit together), and the reader behind `GET /v1/admin/audit`.
+package struct AuditLog: Sendable {
+    /// One audit record as stored.
+    package struct Entry: Sendable, Equatable {
+        /// Its id: increasing, the paging cursor.
+        package var id: Int64
+        /// When, milliseconds since the Unix epoch.
+        package var occurredAt: Int64
+        /// Who (a token name, or `system`).
+        package var actor: String
+        /// The app concerned; nil for token actions.
+        package var app: String?
+        /// What was done (`policy.replace`, `token.create`, ...).
+        package var action: String
+        /// The revision it made or concerned, if any.
+        package var revision: Int64?
+        /// The detail as stored (JSON text).
+        package var detail: String
+    }
+
+    /// Which records ``entries(matching:limit:)`` returns; nil members do not filter.
+    package struct Filter: Sendable, Equatable {
+        /// Only records with an id below this (the previous page's last id).
+        package var before: Int64?
+        /// Only records of this app.
+        package var app: String?
+        /// Only records of this action.
+        package var action: String?
+        /// Only records at or after this time (ms).
+        package var since: Int64?
+        /// Only records before this time (ms).
+        package var until: Int64?
+
+        /// A filter; every member defaults to "any".
+        package init(
+            before: Int64? = nil, app: String? = nil, action: String? = nil, since: Int64? = nil, until: Int64? = nil
+        ) {
+            self.before = before
+            self.app = app
+            self.action = action
+            self.since = since
+            self.until = until
+        }
+    }
+
+    /// The database holding `audit_log`.
+    package let database: Database
+
+    /// An audit log over an open, migrated database.
+    package init(database: Database) { self.database = database }
+
+    /// Appends one record on `db`, inside the caller's transaction.
+    package static func append(
+        _ db: Connection, actor: String, app: String?, action: String, revision: Int64?, detail: JSONValue,
+        at now: Int64
+    ) throws {
+        try db.statement(
+            "INSERT INTO audit_log (occurred_at, actor, app_id, action, revision, detail) VALUES (?, ?, ?, ?, ?, ?)"
+        ).execute([
+            .integer(now), .text(actor), app.map(SQLValue.text) ?? .null, .text(action),
+            revision.map(SQLValue.integer) ?? .null, .text(detail.serialized()),
+        ])
+    }
+
+    /// The records matching `filter`, newest first, at most `limit`.
+    package func entries(matching filter: Filter, limit: Int) throws -> [Entry] {
+        var conditions: [String] = []
+        var arguments: [SQLValue] = []
+        if let before = filter.before {
+            conditions.append("id < ?")
+            arguments.append(.integer(before))
+        }
+        if let app = filter.app {
+            conditions.append("app_id = ?")
+            arguments.append(.text(app))
+        }
+        if let action = filter.action {
+            conditions.append("action = ?")
+            arguments.append(.text(action))
+        }
+        if let since = filter.since {
+            conditions.append("occurred_at >= ?")
+            arguments.append(.integer(since))
+        }
+        if let until = filter.until {
+            conditions.append("occurred_at < ?")
+            arguments.append(.integer(until))
+        }
+        let condition = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        let rows = try database.read { db in
+            try db.query(
+                "SELECT id, occurred_at, actor, app_id, action, revision, detail FROM audit_log \(condition) ORDER BY id DESC LIMIT ?",
+                arguments + [.integer(Int64(limit))])
+        }
+        return try rows.map { row in
+            Entry(
+                id: try row.get("id", as: Int64.self), occurredAt: try row.get("occurred_at", as: Int64.self),
+                actor: try row.get("actor", as: String.self), app: try row.get("app_id", as: String?.self),
+                action: try row.get("action", as: String.self), revision: try row.get("revision", as: Int64?.self),
+                detail: try row.get("detail", as: String.self))
+        }
+    }
+
+    /// The coverage experiment `key` of `app` had before its last `experiment.stop` (the stop's detail keeps it),
+    /// or nil when it was never stopped.
+    package func coverageBeforeLastStop(app: String, experiment key: String) throws -> Double? {
+        try database.read { db in
+            try db.scalar(
+                """
+                SELECT json_extract(detail, '$.previousCoverage') FROM audit_log
+                WHERE app_id = ? AND action = 'experiment.stop' AND json_extract(detail, '$.experiment') = ?
+                ORDER BY id DESC LIMIT 1
+                """, [.text(app), .text(key)], as: Double?.self)
+        } ?? nil
+    }
+}

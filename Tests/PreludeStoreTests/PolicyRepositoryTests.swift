@@ -1,0 +1,104 @@
+import Foundation
+import PreludeCore
+import PreludeStorage
+import PreludeStore
+import Testing
+
+/// The repository's writes are atomic and audited once; its refusals write nothing.
+@Suite struct PolicyRepositoryTests {
+    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().path
+
+    /// A migrated database in a fresh temporary directory.
+    static func makeDatabase() throws -> Database {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "prelude-store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let database = try Database(path: directory.appendingPathComponent("prelude.sqlite").path, readerCount: 1)
+        _ = try Migrator(migrations: try MigrationCatalog.load(directory: repositoryRoot + "/migrations"))
+            .migrate(database)
+        return database
+    }
+
+    static let canonical = Array(#"{"app":{"id":"a","name":"A"}}"#.utf8)
+
+    @Test func publishWritesRevisionLivePointerAndOneAuditRecordTogether() throws {
+        let database = try Self.makeDatabase()
+        defer { database.close() }
+        let repository = PolicyRepository(database: database)
+        try repository.createApp(
+            app: "a", name: "A", canonical: Self.canonical, author: "ops", message: nil, detail: [:], at: 10)
+        let revision = try repository.publish(
+            app: "a", name: "A2", canonical: Self.canonical, author: "ops", action: "policy.replace", message: "m",
+            detail: ["k": 1], at: 20, requiringLive: .some(1))
+        #expect(revision == 2)
+        #expect(try repository.liveRevision(app: "a") == .some(2))
+        #expect(try repository.app("a")?.name == "A2")
+        #expect(try repository.liveDocument(app: "a") == String(decoding: Self.canonical, as: UTF8.self))
+        let audit = try AuditLog(database: database).entries(matching: AuditLog.Filter(app: "a"), limit: 10)
+        #expect(audit.map(\.action) == ["policy.replace", "app.create"])
+        #expect(audit.first?.revision == 2)
+        #expect(audit.first?.detail == #"{"k":1}"#)
+        let stored = try database.read { db in
+            try db.scalar("SELECT etag FROM policy_revisions WHERE app_id = 'a' AND number = 2", as: String.self)
+        }
+        #expect(stored == RevisionTag.quoted(revision: 2, canonical: Self.canonical))
+    }
+
+    @Test func aStaleOrUnknownPublishWritesNothing() throws {
+        let database = try Self.makeDatabase()
+        defer { database.close() }
+        let repository = PolicyRepository(database: database)
+        try repository.createApp(
+            app: "a", name: "A", canonical: Self.canonical, author: "ops", message: nil, detail: [:], at: 10)
+        #expect(throws: PolicyRepository.Refusal.stale) {
+            try repository.publish(
+                app: "a", name: "A", canonical: Self.canonical, author: "ops", action: "policy.replace", message: nil,
+                detail: [:], at: 20, requiringLive: .some(7))
+        }
+        #expect(throws: PolicyRepository.Refusal.unknownApp("b")) {
+            try repository.publish(
+                app: "b", name: "B", canonical: Self.canonical, author: "ops", action: "policy.replace", message: nil,
+                detail: [:], at: 20)
+        }
+        #expect(throws: PolicyRepository.Refusal.appExists("a")) {
+            try repository.createApp(
+                app: "a", name: "A", canonical: Self.canonical, author: "ops", message: nil, detail: [:], at: 30)
+        }
+        #expect(try repository.revisionCount(app: "a") == 1)
+        #expect(try AuditLog(database: database).entries(matching: AuditLog.Filter(), limit: 10).count == 1)
+    }
+
+    @Test func deleteKeepsItsAuditRecord() throws {
+        let database = try Self.makeDatabase()
+        defer { database.close() }
+        let repository = PolicyRepository(database: database)
+        try repository.createApp(
+            app: "a", name: "A", canonical: Self.canonical, author: "ops", message: nil, detail: [:], at: 10)
+        try repository.deleteApp(app: "a", author: "ops", detail: [:], at: 20, requiringLive: .some(1))
+        #expect(try repository.app("a") == nil)
+        let audit = try AuditLog(database: database).entries(matching: AuditLog.Filter(action: "app.delete"), limit: 5)
+        #expect(audit.map(\.revision) == [1])
+        #expect(try repository.export(app: "a", revision: nil) == .noApp)
+    }
+
+    @Test func auditFilterAndPaging() throws {
+        let database = try Self.makeDatabase()
+        defer { database.close() }
+        try database.write { db in
+            for (index, action) in ["token.create", "app.settings", "token.revoke"].enumerated() {
+                try AuditLog.append(
+                    db, actor: "ops", app: action.hasPrefix("app") ? "a" : nil, action: action, revision: nil,
+                    detail: [:], at: Int64(index * 10))
+            }
+        }
+        let log = AuditLog(database: database)
+        #expect(
+            try log.entries(matching: AuditLog.Filter(), limit: 2).map(\.action) == ["token.revoke", "app.settings"])
+        #expect(try log.entries(matching: AuditLog.Filter(before: 2), limit: 5).map(\.action) == ["token.create"])
+        #expect(
+            try log.entries(matching: AuditLog.Filter(since: 10, until: 20), limit: 5).map(\.action) == ["app.settings"]
+        )
+        #expect(try log.entries(matching: AuditLog.Filter(app: "a"), limit: 5).map(\.id) == [2])
+    }
+}
