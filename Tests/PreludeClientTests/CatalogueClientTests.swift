@@ -19,7 +19,9 @@ import Testing
     @Test func locationServicesOffIsItsOwnStatus() {
         for raw in 0...4 {
             for feature in [Feature.locationWhenInUse, .locationAlways] {
-                #expect(AppleStatusMapping.location(raw, accuracy: 0, feature: feature, servicesEnabled: false) == .deniedGlobally)
+                #expect(
+                    AppleStatusMapping.location(raw, accuracy: 0, feature: feature, servicesEnabled: false)
+                        == .deniedGlobally)
                 #expect(
                     AppleStatusMapping.location(raw, accuracy: 0, feature: feature, servicesEnabled: true)
                         == AppleStatusMapping.location(raw, accuracy: 0, feature: feature))

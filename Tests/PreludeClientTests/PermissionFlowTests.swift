@@ -77,11 +77,12 @@ import Testing
     }
 
     @Test func aStatusChangedOutsideTheAppIsItsOwnEvent() async throws {
+        // A feature outside any experiment of the demo (photos is in photos-ask-vs-picker since the catalogue).
         let h = try Harness()
-        _ = try await h.flow.screen(for: .photos)
-        h.device.setStatus(.denied, for: .photos)  // turned off in Settings while the app was in the background
+        _ = try await h.flow.screen(for: .microphone)
+        h.device.setStatus(.denied, for: .microphone)  // turned off in Settings while the app was in the background
         let changed = try await h.flow.becameActive()
-        #expect(changed[.photos]?.action == .openSettings)
+        #expect(changed[.microphone]?.action == .openSettings)
         #expect(await h.queued() == ["statusChangedOutsideApp"])
         let event = try #require(await h.client.queuedEvents.first)
         #expect(event.experiment == nil && event.variant == nil)

@@ -28,15 +28,17 @@ import Testing
         ] as [(Feature, PermissionlessPath, String)])
     func askLessPresentsThePathWhateverTheStatus(feature: Feature, path: PermissionlessPath, since: String) throws {
         let policy = Table.makePolicy(feature, strategy: .permissionless)
-        for status in feature.capabilities.statuses.keys where status != .authorized {
-            let decision = try Self.decide(policy, status, os: since)
+        // Not below the app's lowest OS (iOS 12 by default), which the engine refuses.
+        let os = max(SemanticVersion(since)!, AppInfo.defaultMinimumOS)
+        for (status, statusSince) in feature.capabilities.statuses where status != .authorized && statusSince <= os {
+            let decision = try Self.decide(policy, status, os: os.description)
             #expect(decision.action == .permissionless, "\(feature) \(status)")
             #expect(decision.reason == .permissionlessStrategy)
             #expect(decision.path == path)
             #expect(decision.screen == nil && decision.countsAgainst == nil && decision.events == .none)
             #expect(decision.variant == policy.variant, "the arm is on the decision, for the task events")
         }
-        #expect(try Self.decide(policy, .authorized, os: since).action == .proceed)
+        #expect(try Self.decide(policy, .authorized, os: "18.1").action == .proceed)
     }
 
     @Test func askLessBelowThePathsOSPrimes() throws {
@@ -169,7 +171,9 @@ import Testing
         let state = try #require(ClientState.decode(json).state)
         #expect(state.status == .deniedGlobally && state.insufficientlyInUse)
         let photos = try JSONValue(
-            parsing: Array(#"{"feature": "photos", "status": "limited", "preventsAutomaticLimitedAccessAlert": 1}"#.utf8))
-        #expect(ClientState.decode(photos).problems.map(\.pointer.description) == ["/preventsAutomaticLimitedAccessAlert"])
+            parsing: Array(
+                #"{"feature": "photos", "status": "limited", "preventsAutomaticLimitedAccessAlert": 1}"#.utf8))
+        #expect(
+            ClientState.decode(photos).problems.map(\.pointer.description) == ["/preventsAutomaticLimitedAccessAlert"])
     }
 }

@@ -13,7 +13,8 @@ import Testing
         var rows: [String: String] = [:]
         for line in text.split(separator: "\n") where line.hasPrefix("| `") {
             let cells = line.split(separator: "|", omittingEmptySubsequences: false)
-            let name = cells[1].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "`"))
+            let name = cells[1].trimmingCharacters(in: .whitespaces).trimmingCharacters(
+                in: CharacterSet(charactersIn: "`"))
             rows[name] = String(line)
         }
         return rows
@@ -36,7 +37,9 @@ import Testing
         if capabilities.promptRecordedByClient { traits.append("prompt recorded by the client") }
         if !capabilities.statusKnowable { traits.append("status not knowable") }
         if capabilities.upgradeAsksOnce { traits.append("upgrade asked once") }
-        let purpose = capabilities.purposeStrings.isEmpty ? "—" : capabilities.purposeStrings.map { "`\($0)`" }.joined(separator: ", ")
+        let purpose =
+            capabilities.purposeStrings.isEmpty
+            ? "—" : capabilities.purposeStrings.map { "`\($0)`" }.joined(separator: ", ")
         let cells = [
             "`\(capabilities.feature)`", version(capabilities.introduced), statuses.joined(separator: ", "),
             strategies.joined(separator: ", "), purpose, traits.isEmpty ? "—" : traits.joined(separator: "; "),

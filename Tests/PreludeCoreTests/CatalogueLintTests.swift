@@ -31,25 +31,31 @@ import Testing
                 .os1
             ).isEmpty)
         let rule = TargetingRule(
-            name: "ios18", when: TargetingCondition(os: VersionRange(">=18")), set: FeatureOverride(strategy: .permissionless))
+            name: "ios18", when: TargetingCondition(os: VersionRange(">=18")),
+            set: FeatureOverride(strategy: .permissionless))
         #expect(Self.findings(Self.document(.bluetooth, targeting: [rule]), .os1).isEmpty)
         let tooWide = TargetingRule(
-            name: "ios17", when: TargetingCondition(os: VersionRange(">=17")), set: FeatureOverride(strategy: .permissionless))
+            name: "ios17", when: TargetingCondition(os: VersionRange(">=17")),
+            set: FeatureOverride(strategy: .permissionless))
         let wide = try #require(Self.findings(Self.document(.bluetooth, targeting: [tooWide]), .os1).first)
         #expect(wide.pointer.description == "/features/bluetooth/targeting/0/set/strategy")
         #expect(wide.message.contains("iOS 17.0"))
     }
 
-    @Test func otherPathsBelowTheirOSWarnInVariantsToo() throws {
+    @Test func otherPathsBelowTheirOSAreInformationInVariantsToo() throws {
         let experiment = Experiment(
             key: "ask-less", feature: .photos,
-            variants: [Variant(name: "ask", weight: 50), Variant(name: "picker", weight: 50, set: FeatureOverride(strategy: .permissionless))])
+            variants: [
+                Variant(name: "ask", weight: 50),
+                Variant(name: "picker", weight: 50, set: FeatureOverride(strategy: .permissionless)),
+            ])
         let finding = try #require(Self.findings(Self.document(.photos, experiments: [experiment]), .os1).first)
-        #expect(finding.severity == .warning)
+        #expect(finding.severity == .info)
         #expect(finding.pointer.description == "/experiments/0/variants/1/set/strategy")
         #expect(Self.findings(Self.document(.photos, experiments: [experiment], minimumOS: "14.0"), .os1).isEmpty)
         // The contact picker exists since iOS 9, below any minimum OS.
-        #expect(Self.findings(Self.document(.contacts, settings: FeatureOverride(strategy: .permissionless)), .os1).isEmpty)
+        #expect(
+            Self.findings(Self.document(.contacts, settings: FeatureOverride(strategy: .permissionless)), .os1).isEmpty)
     }
 
     @Test func localNetworkHasNothingToRequestDirectly() {
@@ -70,12 +76,20 @@ import Testing
 
     @Test func locationWithoutServicesOffWordsIsFlagged() {
         #expect(Self.findings(Self.document(.locationAlways), .ls1).count == 1)
-        let copy = [LocaleTag("en")!: CopySet([CopyKey(.servicesOff, .title): "Off.", CopyKey(.servicesOff, .message): "Turn them on."])]
+        let copy = [
+            LocaleTag("en")!: CopySet([
+                CopyKey(.servicesOff, .title): "Off.", CopyKey(.servicesOff, .message): "Turn them on.",
+            ])
+        ]
         #expect(Self.findings(Self.document(.locationAlways, settings: FeatureOverride(copy: copy)), .ls1).isEmpty)
         #expect(Self.findings(Self.document(.camera), .ls1).isEmpty)
     }
 
-    @Test func theDemoPolicyIsCleanOfCatalogueFindings() throws {
-        #expect(CatalogueLinter.lint(try PolicyFixtures.demo()).isEmpty)
+    @Test func theDemoPolicyHasOneCatalogueFindingTheOlderOSPrimes() throws {
+        // The demo runs from iOS 12; PhotosPicker exists from 14, so the picker arm primes on 12 and 13 (info).
+        let findings = CatalogueLinter.lint(try PolicyFixtures.demo())
+        #expect(findings.map(\.ruleId) == ["OS-1"])
+        #expect(findings.map(\.severity) == [.info])
+        #expect(findings.map(\.pointer.description) == ["/experiments/1/variants/1/set/strategy"])
     }
 }

@@ -50,7 +50,8 @@ import Testing
         for variant in ["experiment:photos-ask-vs-picker:ask", "experiment:photos-ask-vs-picker:picker"] {
             #expect(self.actions(screens, .photos, "zh-Hant", variant).first == .prime, "\(variant)")
         }
-        #expect(self.actions(screens, .photos, "fr", "experiment:photos-ask-vs-picker:picker") == [.prime, .unsupported])
+        #expect(
+            self.actions(screens, .photos, "fr", "experiment:photos-ask-vs-picker:picker") == [.prime, .unsupported])
         // The Location Services screen has its own words in every locale, never the app's Settings nudge.
         for locale in ["en", "fr", "ja", "zh-Hans", "zh-Hant"] {
             let off = try #require(screens.first { $0.id == "locationWhenInUse/\(locale)/base/locationServicesOff" })

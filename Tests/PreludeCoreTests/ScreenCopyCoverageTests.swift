@@ -108,7 +108,9 @@ struct ScreenCopyCoverageTests {
                                                 let decision = try? DecisionEngine.decide(
                                                     policy: policy, state: state, now: Self.now)
                                             else { continue }
-                                            let needsScreen: Set<DecisionAction> = [.proceed, .wait, .systemPrompt, .permissionless]
+                                            let needsScreen: Set<DecisionAction> = [
+                                                .proceed, .wait, .systemPrompt, .permissionless,
+                                            ]
                                             #expect(
                                                 needsScreen.contains(decision.action) == (decision.screen == nil),
                                                 "\(decision)")

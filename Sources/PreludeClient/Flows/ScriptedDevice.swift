@@ -66,7 +66,9 @@ public final class ScriptedDevice: PermissionDevice {
             // The system alert shows only while notDetermined, or to upgrade a partial grant; otherwise it returns
             // the status as it is.
             let current = script.statuses[feature] ?? .notDetermined
-            guard current == .notDetermined || current.isPartial, let answer = script.answers.removeValue(forKey: feature) else {
+            guard current == .notDetermined || current.isPartial,
+                let answer = script.answers.removeValue(forKey: feature)
+            else {
                 return current
             }
             script.statuses[feature] = answer

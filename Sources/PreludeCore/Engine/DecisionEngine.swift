@@ -206,7 +206,8 @@ public enum DecisionEngine {
                 switch requested {
                 // Limited contacts never re-prompt (requestAccess shows nothing): the contact access picker is the
                 // only way to extend the set from the app (lint CT-1).
-                case .upgrade: context.policy.feature == .contacts && status == .limited ? .contactAccessPicker : .upgrade
+                case .upgrade:
+                    context.policy.feature == .contacts && status == .limited ? .contactAccessPicker : .upgrade
                 default: context.policy.feature == .contacts ? .contactAccessPicker : .limitedPicker
                 }
             let rule = context.policy.cadence.upgrade

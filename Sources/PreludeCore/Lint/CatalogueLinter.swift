@@ -17,7 +17,8 @@ enum CatalogueLinter {
                 (policy.settings, pointer, nil)
             ]
             for (index, rule) in policy.targeting.enumerated() {
-                layers.append((rule.set, pointer.appending("targeting").appending(index).appending("set"), rule.when.os))
+                layers.append(
+                    (rule.set, pointer.appending("targeting").appending(index).appending("set"), rule.when.os))
             }
             for (index, experiment) in document.experiments.enumerated() where experiment.feature == feature {
                 for (variantIndex, variant) in experiment.variants.enumerated() {
@@ -31,12 +32,14 @@ enum CatalogueLinter {
                     let oldest = oldestOS(below: path.since, from: minimumOS, in: layer.os)
                 {
                     // AccessorySetupKit changes how the app pairs at all (NSAccessorySetupKitSupports): priming the
-                    // Bluetooth prompt on older systems is a different product, so it is an error there.
+                    // Bluetooth prompt on older systems is a different product, so it is an error there. The pickers'
+                    // fallback (priming) is the flow every app had before them: information only.
                     findings.append(
                         LintFinding(
-                            rule: .os1, severity: path.path == .accessorySetup ? .error : .warning,
+                            rule: .os1, severity: path.path == .accessorySetup ? .error : .info,
                             pointer: layer.pointer.appending("strategy"),
-                            message: "\(path.path) needs iOS \(path.since.major).\(path.since.minor) or later, but this "
+                            message:
+                                "\(path.path) needs iOS \(path.since.major).\(path.since.minor) or later, but this "
                                 + "setting also applies to iOS \(oldest.major).\(oldest.minor) (app.minimumOS or the "
                                 + "rule's os), where the engine primes the system prompt instead; limit it with an os "
                                 + "condition or raise app.minimumOS."))

@@ -109,7 +109,9 @@ public enum FeatureCatalogue {
         case .locationAlways:
             return make(
                 v(8, 0), extra: [.whenInUse: v(8, 0), .reducedAccuracy: v(14, 0), .deniedGlobally: v(8, 0)],
-                purposeStrings: ["NSLocationWhenInUseUsageDescription", "NSLocationAlwaysAndWhenInUseUsageDescription"],
+                purposeStrings: [
+                    "NSLocationWhenInUseUsageDescription", "NSLocationAlwaysAndWhenInUseUsageDescription",
+                ],
                 page: "corelocation/clauthorizationstatus")
         // UNAuthorizationStatus: no restricted case; provisional (iOS 12), ephemeral (iOS 14, App Clips).
         case .notifications:
@@ -134,7 +136,9 @@ public enum FeatureCatalogue {
             return make(
                 v(6, 0), extra: [.writeOnly: v(17, 0)], upgradeAsksOnce: true,
                 permissionless: (.eventEditor, v(17, 0)),
-                purposeStrings: ["NSCalendarsFullAccessUsageDescription", "NSCalendarsWriteOnlyAccessUsageDescription"],
+                purposeStrings: [
+                    "NSCalendarsFullAccessUsageDescription", "NSCalendarsWriteOnlyAccessUsageDescription",
+                ],
                 page: "eventkit/ekauthorizationstatus")
         // Reminders have full access only (requestFullAccessToReminders).
         case .reminders:
@@ -167,7 +171,8 @@ public enum FeatureCatalogue {
         case .alarms:
             return make(
                 v(26, 0), restricted: false, promptRecordedByClient: true,
-                purposeStrings: ["NSAlarmKitUsageDescription"], page: "alarmkit/alarmmanager/authorizationstate-swift.enum"
+                purposeStrings: ["NSAlarmKitUsageDescription"],
+                page: "alarmkit/alarmmanager/authorizationstate-swift.enum"
             )
         }
     }

@@ -8,7 +8,9 @@
             var strings = (Bundle.main.infoDictionary ?? [:]).compactMapValues { $0 as? String }
             // The one Boolean key the flow reads, as text.
             let key = UsageDescriptionCheck.preventAutomaticLimitedAccessAlertKey
-            if let flag = Bundle.main.object(forInfoDictionaryKey: key) as? Bool { strings[key] = flag ? "true" : "false" }
+            if let flag = Bundle.main.object(forInfoDictionaryKey: key) as? Bool {
+                strings[key] = flag ? "true" : "false"
+            }
             return UsageDescriptionCheck(strings: strings)
         }
     }
