@@ -2,7 +2,7 @@
 # Benchmark of PreludeHTTP against the peers in shared/bench/peers (nginx, nginx gzip_static, Hummingbird,
 # FlyingFox with TCP_NODELAY, optionally Vapor), in the same run, with the peers' own harness (run.sh).
 #
-# Usage: scripts/bench.sh [all|throughput|latency|memory|quick|build|public|proxy|compare|serve-memory]
+# Usage: scripts/bench.sh [all|throughput|latency|memory|quick|build|public|proxy|compare|serve-memory|ofrep]
 #   all         (default) throughput, then latency, then memory
 #   throughput  PIN=split (server on CPU 0, wrk on CPU 1), c=32 and c=128, plain and gzip
 #   latency     PIN=same (both on CPU 0), c=1, plain and gzip
@@ -20,6 +20,8 @@
 #               to this checkout's release build): decide at c=32 and events open loop at 50,000 events/s (one
 #               install per batch, then 100) — the no-regression record for a change on the ingestion or decide path;
 #               BEFORE_CONFIG: a config file the baseline understands (e.g. `git show OLD:config/prelude.json`)
+#   ofrep       the release `prelude` binary: OFREP bulk evaluation (every demo feature, docs/openfeature.md) beside
+#               decide with the same seven states and decide with two, c=32, rounds interleaved in the same run
 #   serve-memory  idle RSS of the real `prelude serve` (demo policy, after 3 policy requests: gzip, identity, gzip)
 #               beside nginx gzip_static with the peers' config serving the same bytes (master + workers summed),
 #               $MEMORY_STARTS starts each (default 3), interleaved; prints the medians and keeps an smaps breakdown.
@@ -488,6 +490,24 @@ PY
 }
 
 mkdir -p "$OUT"
+# OFREP bulk next to decide, same server, rounds interleaved (BENCHMARKS.md, "OpenFeature (OFREP)").
+ofrep() {
+    log "building prelude (release)"
+    swift build --package-path "$ROOT" -c release --product prelude >&2
+    PRELUDE_BIN="$(swift build --package-path "$ROOT" -c release --show-bin-path)/prelude"
+    local dir="$OUT/public" round base="http://127.0.0.1:$PUBLIC_PORT/v1/apps/demo"
+    mkdir -p "$dir"
+    : >"$dir/summary.tsv"
+    start_prelude "$ROOT/config/demo-policy.json" "$dir/prelude.sqlite" || return 1
+    for round in $(seq 1 "$REPEATS"); do
+        public_wrk "ofrep-bulk-c32-r$round" 32 -s "$ROOT/Benchmarks/wrk/ofrep-bulk.lua" \
+            "$base/ofrep/v1/evaluate/flags"
+        public_wrk "decide-7-c32-r$round" 32 -s "$ROOT/Benchmarks/wrk/decide-all.lua" "$base/decide"
+        public_wrk "decide-2-c32-r$round" 32 -s "$ROOT/Benchmarks/wrk/decide.lua" "$base/decide"
+    done
+    stop_prelude
+}
+
 case "$ACTION" in
     build) build ;;
     throughput) build; throughput ;;
@@ -499,6 +519,7 @@ case "$ACTION" in
     compare) compare ;;
     proxy) proxy ;;
     serve-memory) serve_memory ;;
-    *) echo "bench.sh: unknown action '$ACTION' (all|throughput|latency|memory|quick|build|public|compare|proxy|serve-memory)" >&2; exit 1 ;;
+    ofrep) ofrep ;;
+    *) echo "bench.sh: unknown action '$ACTION' (all|throughput|latency|memory|quick|build|public|compare|proxy|serve-memory|ofrep)" >&2; exit 1 ;;
 esac
 log "results in $OUT"

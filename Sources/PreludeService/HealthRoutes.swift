@@ -11,7 +11,8 @@ import PreludeStorage
 #endif
 
 /// `GET /healthz` (the process answers) and `GET /readyz` (the database is open and fully migrated, its writes
-/// are not failing on storage, and the service is not draining), both answering JSON.
+/// are not failing on storage, every app's live revision is served, and the service is not draining), both
+/// answering JSON.
 ///
 /// Both answers carry `Cache-Control: no-store` (RFC 9111 §5.2.2.5): a health answer describes this instant, and a
 /// cache that assigned it a freshness lifetime of its own would report a dead or full service as healthy.
@@ -20,14 +21,16 @@ package enum HealthRoutes {
     /// whether they work again, see ``StorageHealth/probeIfDue()``).
     package static func register(
         on router: inout Router, database: Database, migrator: Migrator, storage: StorageHealth? = nil,
-        replica: (@Sendable () -> String?)? = nil, isDraining: @escaping @Sendable () -> Bool
+        replica: (@Sendable () -> String?)? = nil, policies: (@Sendable () -> String?)? = nil,
+        isDraining: @escaping @Sendable () -> Bool
     ) {
         let alive = json(["status": "ok", "service": ServiceInfo.name, "version": ServiceInfo.version])
         router.add(.get, "/healthz") { _ in uncached(.json(alive)) }
         router.add(.get, "/readyz") { _ in
             uncached(
                 readiness(
-                    database: database, migrator: migrator, storage: storage, replica: replica, isDraining: isDraining))
+                    database: database, migrator: migrator, storage: storage, replica: replica, policies: policies,
+                    isDraining: isDraining))
         }
     }
 
@@ -39,7 +42,7 @@ package enum HealthRoutes {
 
     private static func readiness(
         database: Database, migrator: Migrator, storage: StorageHealth?, replica: (@Sendable () -> String?)?,
-        isDraining: @Sendable () -> Bool
+        policies: (@Sendable () -> String?)?, isDraining: @Sendable () -> Bool
     ) -> HTTPResponse {
         if isDraining() {
             return .json(json(["status": "unavailable", "reason": "shutting down"]), status: .serviceUnavailable)
@@ -65,6 +68,11 @@ package enum HealthRoutes {
         }
         // A read replica that holds no copy of the primary's policies yet (docs/scaling.md, "Readiness").
         if let reason = replica?() {
+            return .json(json(["status": "unavailable", "reason": reason]), status: .serviceUnavailable)
+        }
+        // An app whose live revision this build cannot serve (corrupt, or written by a newer build): a rolling
+        // update must not route clients here (docs/operations.md, "Upgrading").
+        if let reason = policies?() {
             return .json(json(["status": "unavailable", "reason": reason]), status: .serviceUnavailable)
         }
         return .json(json(["status": "ready", "migrations": "\(migrator.migrations.count)"]))

@@ -96,7 +96,8 @@ package final class PreludeService: Sendable {
             var replicaReadiness: (@Sendable () -> String?)?
             if let replica { replicaReadiness = { replica.notReadyReason } }
             HealthRoutes.register(
-                on: &router, database: database, migrator: migrator, storage: storageHealth, replica: replicaReadiness
+                on: &router, database: database, migrator: migrator, storage: storageHealth, replica: replicaReadiness,
+                policies: { policyStore.readinessProblem }
             ) { draining.isSet }
             ObservabilityRoutes.register(on: &router, observability: observability)
             let aggregator = ExperimentAggregator { policyStore.snapshot(app: $0)?.document }
@@ -189,6 +190,17 @@ package final class PreludeService: Sendable {
         return applied
     }
 
+    /// Reads the configured database without changing it: pending migrations and what this build does with every
+    /// stored revision (`prelude migrate --check`). Throws `MigrationError` when the database has a migration this
+    /// build does not know (a newer build wrote it) or an applied one changed.
+    package static func upgradeCheck(configuration: ServiceConfiguration) throws -> UpgradeCheck {
+        let directory = try locate(configuration.migrationsDirectory, setting: .migrationsDirectory)
+        let migrator = Migrator(migrations: try MigrationCatalog.load(directory: directory))
+        let database = try Database(path: configuration.database, readerCount: 1, closeCheckpoint: .passive)
+        defer { database.close() }
+        return try UpgradeCheck(database: database, migrator: migrator)
+    }
+
     /// Drains, then stops accepting, lets in-flight requests finish within the grace period and closes the
     /// database. Idempotent.
     ///
@@ -234,10 +246,19 @@ package final class PreludeService: Sendable {
         try DatabasePathCheck.check(configuration.database)
         let directory = try locate(configuration.migrationsDirectory, setting: .migrationsDirectory)
         let migrator = Migrator(migrations: try MigrationCatalog.load(directory: directory))
+        let existed = FileManager.default.fileExists(atPath: configuration.database)
         let database = try Database(
             path: configuration.database, readerCount: configuration.databaseReaders,
             closeCheckpoint: configuration.checkpoints)
         do {
+            if !existed {
+                // A mistyped --database must not pass for the real one: say loudly that this file is new.
+                let path =
+                    configuration.database.hasPrefix("/")
+                    ? configuration.database
+                    : FilePath.join(FileManager.default.currentDirectoryPath, configuration.database)
+                logger.warning("created new database at \(path)", ["path": path])
+            }
             let applied = try migrator.migrate(database)
             if !applied.isEmpty {
                 logger.info("migrations applied", ["names": applied.joined(separator: ","), "directory": directory])

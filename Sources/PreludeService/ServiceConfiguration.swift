@@ -100,9 +100,13 @@ package struct ServiceConfiguration: Sendable, Equatable {
             } else if let setting = ConfigurationSetting.allCases.first(where: { $0.environmentVariable == name }) {
                 try configuration.apply(setting, value, source: name)
             } else if !ConfigurationSetting.otherEnvironmentVariables.contains(name) {
+                let known =
+                    ConfigurationSetting.allCases.map(\.environmentVariable)
+                    + ConfigurationSetting.otherEnvironmentVariables.sorted()
+                let hint = TypoSuggestion.closest(to: name, among: known).map { " (did you mean \($0)?)" } ?? ""
                 throw ConfigurationError(
                     setting: name,
-                    problem: "unknown environment variable; known: "
+                    problem: "unknown environment variable\(hint); known: "
                         + (ConfigurationSetting.allCases.map(\.environmentVariable)
                         + ConfigurationSetting.otherEnvironmentVariables.sorted()).joined(separator: ", "))
             }
@@ -117,6 +121,14 @@ package struct ServiceConfiguration: Sendable, Equatable {
                     setting: ConfigurationSetting.adminTokenVariable,
                     problem: "must be \(TokenSecret.minimumLength)–512 characters of letters, digits and -._~+/= "
                         + "(e.g. the output of `openssl rand -hex 32`)")
+            }
+            let bits = TokenSecret.estimatedEntropyBits(secret)
+            guard bits >= TokenSecret.minimumEntropyBits else {
+                throw ConfigurationError(
+                    setting: ConfigurationSetting.adminTokenVariable,
+                    problem: "has about \(Int(bits)) bits of entropy; a bootstrap token needs at least "
+                        + "\(Int(TokenSecret.minimumEntropyBits)): generate one with `openssl rand -hex 32` (or use "
+                        + "`prelude token create` and leave the variable unset; docs/security.md)")
             }
             configuration.adminToken = RedactedSecret(secret)
         }
@@ -151,10 +163,10 @@ package struct ServiceConfiguration: Sendable, Equatable {
         for key in object.keys.sorted() {
             let source = "\(fileName): \(key)"
             guard let setting = ConfigurationSetting.allCases.first(where: { $0.jsonKey == key }) else {
+                let known = ConfigurationSetting.allCases.map(\.jsonKey)
+                let hint = TypoSuggestion.closest(to: key, among: known).map { " (did you mean \"\($0)\"?)" } ?? ""
                 throw ConfigurationError(
-                    setting: source,
-                    problem:
-                        "unknown key; known: \(ConfigurationSetting.allCases.map(\.jsonKey).joined(separator: ", "))")
+                    setting: source, problem: "unknown key\(hint); known: \(known.joined(separator: ", "))")
             }
             let text: String
             switch (object[key]!, setting.isNumeric) {

@@ -30,10 +30,13 @@ package enum DemoSeeder {
     package static func seedIfEmpty(
         _ database: Database, documentText: String, sourcePath: String, clock: ServiceClock = .system
     ) throws -> Bool {
+        let name: String
         do {
-            guard case .object = try JSONValue(parsing: documentText) else {
+            guard case .object(let root) = try JSONValue(parsing: documentText) else {
                 throw InvalidDocument(path: sourcePath, reason: "the top level is not an object")
             }
+            // The app's name is the policy's (`app.name`), as every later write sets it.
+            name = root["app"]?["name"]?.stringValue ?? "Demo"
         } catch let error as InvalidDocument {
             throw error
         } catch {
@@ -50,7 +53,7 @@ package enum DemoSeeder {
             guard try db.scalar("SELECT count(*) FROM apps", as: Int64.self) == 0 else { return false }
             try db.execute(
                 "INSERT INTO apps (id, name, live_revision, created_at, updated_at) VALUES (?, ?, 1, ?, ?)",
-                [.text(appID), "Demo", .integer(milliseconds), .integer(milliseconds)])
+                [.text(appID), .text(name), .integer(milliseconds), .integer(milliseconds)])
             try db.execute(
                 """
                 INSERT INTO policy_revisions (app_id, number, document, etag, created_at, author, message)

@@ -17,9 +17,18 @@ func option(_ name: String) -> String? {
     guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
     return arguments[index + 1]
 }
+let usage = "usage: prelude-client-demo --server URL [--app demo] [--admin-token T]\n"
+// Asking for help is not a mistake: the usage on standard output, exit 0.
+if arguments.contains("--help") || arguments.contains("-h") {
+    FileHandle.standardOutput.write(
+        Data(
+            (usage + "Plays every seed flow against the server and checks what it stored; the admin token "
+                + "(or PRELUDE_TOKEN) adds the experiment results check. Exit 0 all matched, 1 a mismatch, "
+                + "2 bad arguments.\n").utf8))
+    exit(0)
+}
 guard let serverText = option("--server"), let server = URL(string: serverText) else {
-    FileHandle.standardError.write(
-        Data("usage: prelude-client-demo --server URL [--app demo] [--admin-token T]\n".utf8))
+    FileHandle.standardError.write(Data(usage.utf8))
     exit(2)
 }
 let app = option("--app") ?? "demo"

@@ -1,4 +1,5 @@
 import ArgumentParser
+import PreludeCore
 import PreludeService
 import PreludeStorage
 import PreludeStore
@@ -37,6 +38,20 @@ struct BackupCommand: ParsableCommand {
         guard !FileManager.default.fileExists(atPath: target) else {
             throw Failure.exit(BackupFailure(description: "\(target) exists; choose a new file name"))
         }
+        // Said before SQLite is asked, which would only say "unable to open database file" (SQLITE_CANTOPEN).
+        let directory = FilePath.directory(of: target).isEmpty ? "/" : FilePath.directory(of: target)
+        guard FilePath.isDirectory(directory) == true else {
+            throw Failure.exit(
+                BackupFailure(
+                    description: "cannot write \(target): the directory \(directory) does not exist; create it or "
+                        + "choose another --output"))
+        }
+        guard access(directory, W_OK | X_OK) == 0 else {
+            throw Failure.exit(
+                BackupFailure(
+                    description: "cannot write \(target): the directory \(directory) is not writable "
+                        + "(\(String(cString: strerror(errno)))); choose another --output"))
+        }
         do {
             let database = try OfflineDatabase.open(configuration)
             defer { database.close() }
@@ -47,21 +62,35 @@ struct BackupCommand: ParsableCommand {
             throw Failure.exit(error)
         }
         do {
-            let copy = try Database(path: target, readerCount: 1)
-            defer { copy.close() }
-            let check = try DatabaseBackup.quickCheck(copy)
-            guard check == "ok" else {
-                throw BackupFailure(description: "the copy fails PRAGMA quick_check: \(check ?? "")")
+            let apps = try Self.check(copy: target)
+            // The size of the closed copy, read with stat(2) (Foundation's attribute dictionary is typed
+            // differently per platform, and a failed cast printed 0).
+            var info = stat()
+            guard stat(target, &info) == 0 else {
+                throw BackupFailure(
+                    description: "cannot read the size of \(target): \(String(cString: strerror(errno)))")
             }
-            let apps = try PolicyRepository(database: copy).appCount()
-            let size = (try? FileManager.default.attributesOfItem(atPath: target)[.size] as? Int) ?? 0
+            let size = Int(info.st_size)
             print(
-                "Backed up \(ExistingDatabase.absolute(configuration.database)) to \(target) (\(size) bytes, \(apps) apps)."
+                "Backed up \(ExistingDatabase.absolute(configuration.database)) to \(target) (\(size) bytes, \(CountedNoun.text(apps, "app")))."
             )
         } catch {
             try? FileManager.default.removeItem(atPath: target)
             throw Failure.exit(error)
         }
+    }
+}
+
+extension BackupCommand {
+    /// Checks the copy (PRAGMA quick_check) and returns how many apps it holds; closes it before returning.
+    static func check(copy target: String) throws -> Int {
+        let copy = try Database(path: target, readerCount: 1)
+        defer { copy.close() }
+        let check = try DatabaseBackup.quickCheck(copy)
+        guard check == "ok" else {
+            throw BackupFailure(description: "the copy fails PRAGMA quick_check: \(check ?? "")")
+        }
+        return try PolicyRepository(database: copy).appCount()
     }
 }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import PreludeCore
 import PreludeService
 import PreludeStore
 
@@ -38,7 +39,9 @@ struct EventsCommand: ParsableCommand {
                 }
                 let deleted = try EventPruner(retentionDays: configuration.eventRetentionDays)
                     .prune(database, now: ServiceClock.system.milliseconds)
-                print("Pruned \(deleted) events received more than \(configuration.eventRetentionDays) days ago.")
+                print(
+                    "Pruned \(CountedNoun.text(deleted, "event")) received more than \(configuration.eventRetentionDays) days ago."
+                )
             } catch {
                 throw Failure.exit(error)
             }

@@ -68,7 +68,7 @@ struct PolicyExportCommand: ParsableCommand {
             if bytes.last != 0x0A { bytes.append(0x0A) }
             PolicyImportCommand.printError(
                 "prelude: warning: revision \(stored.number) of app \"\(app)\" does not validate with this build "
-                    + "(\(validation.problems.count) problems; `prelude policy validate` lists them); written as stored"
+                    + "(\(CountedNoun.text(validation.problems.count, "problem")); `prelude policy validate` lists them); written as stored"
             )
         }
         if let output {

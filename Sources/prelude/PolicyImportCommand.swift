@@ -103,6 +103,24 @@ struct PolicyImportCommand: ParsableCommand {
         }
     }
 
+    /// ``PublishChecks``: prints every lint finding (`severity rule pointer: message`, as `prelude policy lint`)
+    /// on standard error and returns them; refuses (exit 1) a document over 1 MiB or, when the app is in strict lint
+    /// mode, one with lint errors, as the admin API does with 413 and 422.
+    static func publishChecks(_ document: PolicyDocument, app: String?, database: Database) throws -> [LintFinding] {
+        let strict = try app.flatMap { try PolicyRepository(database: database).lintStrict(app: $0) } ?? false
+        do {
+            let findings = try PublishChecks.check(
+                document, canonicalSize: document.jsonValue.serializedBytes().count, lintStrict: strict)
+            for finding in findings {
+                printError(finding.description)
+            }
+            return findings
+        } catch {
+            for problem in error.errors { printError("\(problem.pointer): \(problem.code): \(problem.detail)") }
+            throw refuse(error.detail ?? "refused; nothing was imported")
+        }
+    }
+
     /// What an import did (or, with --dry-run, would do).
     struct Outcome {
         var app: String
@@ -129,8 +147,10 @@ struct PolicyImportCommand: ParsableCommand {
             if dryRun {
                 return Outcome(app: app, revision: 1, etag: nil, changed: true, created: true, changes: [])
             }
+            let findings = try Self.publishChecks(document, app: nil, database: database)
             var detail = Self.sourceDetail(file: file, message: message)
             detail["features"] = .array(document.orderedFeatures.map { .string($0.feature.rawValue) })
+            if !findings.isEmpty { detail["lint"] = .array(findings.map(\.jsonValue)) }
             let snapshot = try store.createApp(
                 app: app, document: document, author: "cli", message: message, auditDetail: .object(detail))
             return Outcome(
@@ -158,8 +178,11 @@ struct PolicyImportCommand: ParsableCommand {
             return Outcome(
                 app: app, revision: next, etag: nil, changed: true, created: false, changes: changes)
         }
+        // The admin API's checks (size, strict lint), so a file cannot make live what a PUT would refuse.
+        let findings = try Self.publishChecks(document, app: app, database: database)
         var detail = JSONDiff.summary(changes).objectValue ?? JSONObject()
         for (key, value) in Self.sourceDetail(file: file, message: message) { detail[key] = value }
+        if !findings.isEmpty { detail["lint"] = .array(findings.map(\.jsonValue)) }
         let snapshot = try store.commit(
             app: app, document: document, author: "cli", action: "policy.import", message: message,
             expectedETag: ifMatch, auditDetail: .object(detail))

@@ -44,7 +44,9 @@ struct PolicyLintCommand: ParsableCommand {
         let validation = PolicyValidator.validate(bytes: try readOrExit(file))
         guard let document = validation.document else {
             for problem in validation.problems { StandardIO.error("\(problem.description)\n") }
-            fail("\(file) is not a valid policy (\(validation.problems.count) problems); lint needs a valid document.")
+            fail(
+                "\(file) is not a valid policy (\(CountedNoun.text(validation.problems.count, "problem"))); lint needs a valid document."
+            )
         }
         var findings = CopyLinter.lint(document)
         if let infoPlistStrings {
@@ -75,7 +77,9 @@ struct PolicyLintCommand: ParsableCommand {
             print(result.serialized(.pretty), terminator: "")
         } else {
             for finding in findings { print(finding.description) }
-            print("\(file): \(count(.error)) errors, \(count(.warning)) warnings, \(count(.info)) infos")
+            print(
+                "\(file): \(CountedNoun.text(count(.error), "error")), \(CountedNoun.text(count(.warning), "warning")), "
+                    + CountedNoun.text(count(.info), "info"))
         }
         if failing { throw ExitCode(1) }
     }

@@ -62,7 +62,7 @@ struct PolicyPreviewCommand: ParsableCommand {
         guard let document = validation.document else {
             for problem in validation.problems { StandardIO.error("\(problem.description)\n") }
             fail(
-                "\(path) is not a valid policy (\(validation.problems.count) problems); preview needs a valid document."
+                "\(path) is not a valid policy (\(CountedNoun.text(validation.problems.count, "problem"))); preview needs a valid document."
             )
         }
         let hash = SHA256.hex(SHA256.digest(document.jsonValue.serializedBytes()))

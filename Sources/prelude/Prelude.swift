@@ -29,6 +29,7 @@ struct Prelude: ParsableCommand {
             HealthcheckCommand.self,
             TokenCommand.self,
             ResultsCommand.self,
+            ExperimentsCommand.self,
             EventsCommand.self,
             BackupCommand.self,
         ],

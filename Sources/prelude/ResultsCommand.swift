@@ -49,11 +49,29 @@ struct ResultsCommand: ParsableCommand {
             let database = try OfflineDatabase.open(configuration)
             ExistingDatabase.announce(configuration.database)
             defer { database.close() }
-            let results = try ExperimentResultsReader(database: database).results(
-                appID: app, experiment: experiment, minimumEffect: minimumEffect, control: control)
+            let reader = ExperimentResultsReader(database: database)
+            let results: ExperimentResults
+            do {
+                results = try reader.results(
+                    appID: app, experiment: experiment, minimumEffect: minimumEffect, control: control)
+            } catch ExperimentResultsError.experimentNotFound {
+                // Name the experiments there are, and the closest to the one typed.
+                let keys = try reader.experiments(appID: app).map(\.key)
+                let hint = TypoSuggestion.closest(to: experiment, among: keys).map { " Did you mean \"\($0)\"?" } ?? ""
+                let list = keys.isEmpty ? "it has none" : "it has \(keys.joined(separator: ", "))"
+                throw ResultsFailure(
+                    description: "app \"\(app)\" has no experiment \"\(experiment)\";\(hint) \(list) "
+                        + "(prelude experiments list \(app))")
+            }
             print(json ? results.encodeJSON().serialized(.pretty) : results.renderTable(), terminator: json ? "" : "\n")
         } catch {
             throw Failure.exit(error)
         }
     }
+}
+
+/// Why `prelude results` printed nothing.
+struct ResultsFailure: Error, CustomStringConvertible {
+    /// A sentence naming what exists.
+    let description: String
 }

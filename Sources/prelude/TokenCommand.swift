@@ -17,8 +17,9 @@ struct TokenCommand: ParsableCommand {
         commandName: "token",
         abstract: "Create, list and revoke admin API tokens.",
         discussion: """
-            Tokens authenticate /v1/admin/** (Authorization: Bearer <token>). Scope 'read' allows GET; 'write' \
-            allows every admin request. Only a SHA-256 hash of each token is stored: the secret is printed once, \
+            Tokens authenticate /v1/admin/** (Authorization: Bearer <token>). Scope 'read' allows GET and dry runs; \
+            'replica' adds forwarding client events (a read replica's token, docs/security.md); 'write' allows \
+            every admin request. Only a SHA-256 hash of each token is stored: the secret is printed once, \
             by `create`. Uses the same database settings as `serve` (--database, PRELUDE_DATABASE, config file); \
             the database must exist (`serve` or `migrate` creates it). Changes take effect at once, also on a running server.
             """,

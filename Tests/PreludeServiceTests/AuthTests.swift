@@ -192,7 +192,8 @@ import Testing
     }
 
     @Test func serviceConfigurationNeverPrintsTheBootstrapSecret() throws {
-        let secret = "s3cret-" + String(repeating: "x", count: 40)
+        let secret = "s3cret-9f2Kq7ZxPm4Rt8WvB1nYc6HdJ0gLe5Uo3AsXi"
+        #expect(TokenSecret.estimatedEntropyBits(secret) >= TokenSecret.minimumEntropyBits)
         let configuration = try ServiceConfiguration.resolve(
             fileText: nil, environment: ["PRELUDE_ADMIN_TOKEN": secret], flags: [:])
         #expect(configuration.adminToken?.value == secret)
@@ -203,6 +204,31 @@ import Testing
         }
         #expect(error?.setting == "PRELUDE_ADMIN_TOKEN")
         #expect(error?.description.contains("short") == false)
+    }
+
+    /// The failure limiter bounds the rate of guesses, not their number (docs/security.md): an operator-chosen
+    /// bootstrap token must be hard to guess, so one with less than 128 bits of estimated entropy is refused at
+    /// start, naming how to generate one and never echoing the value.
+    @Test func lowEntropyBootstrapTokenIsRefusedWithHowToGenerateOne() throws {
+        for weak in [
+            String(repeating: "x", count: 40), "password-password-password-password",
+            "abcdefabcdefabcdefabcdefabcdefabcdef",
+        ] {
+            let error = #expect(throws: ConfigurationError.self) {
+                try ServiceConfiguration.resolve(fileText: nil, environment: ["PRELUDE_ADMIN_TOKEN": weak], flags: [:])
+            }
+            #expect(error?.setting == "PRELUDE_ADMIN_TOKEN")
+            #expect(error?.description.contains("openssl rand -hex 32") == true)
+            #expect(error?.description.contains(weak) == false)
+        }
+        #expect(TokenSecret.estimatedEntropyBits(String(repeating: "x", count: 40)) == 0)
+        // What the docs tell operators to use, and the generated `prl_` secrets, pass.
+        var generator = SystemRandomNumberGenerator()
+        let hex = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+        #expect(TokenSecret.estimatedEntropyBits(hex) >= TokenSecret.minimumEntropyBits)
+        #expect(
+            (try ServiceConfiguration.resolve(fileText: nil, environment: ["PRELUDE_ADMIN_TOKEN": hex], flags: [:]))
+                .adminToken?.value == hex)
     }
 
     @Test func adminListenerSettingsParse() throws {

@@ -7,7 +7,16 @@ import Foundation
 final class ServiceFixture {
     let directory: String
     static let repositoryRoot = "/" + #filePath.split(separator: "/").dropLast(3).joined(separator: "/")
-    static let demoDocument = #"{"schemaVersion": 1, "app": "demo", "features": {"camera": {}}}"#
+    /// A small valid policy of app `demo` (a stored revision that cannot be served makes `/readyz` 503).
+    static let demoDocument = #"""
+        {"schemaVersion": 1, "app": {"id": "demo", "name": "Demo"}, "features": {"camera": {"copy": {"en": {
+          "prime": {"title": "Scan", "message": "{appName} scans documents.", "continueLabel": "Continue"},
+          "settings": {"title": "Camera is off", "message": "Turn it on in Settings.", "openLabel": "Open Settings",
+                       "cancelLabel": "Not Now"},
+          "denied": {"title": "Camera is off", "message": "You can turn it on in Settings."},
+          "restricted": {"title": "Not available", "message": "A device setting blocks this."},
+          "unsupported": {"title": "No camera", "message": "This device has no camera."}}}}}}
+        """#
 
     init() {
         directory = (FileManager.default.temporaryDirectory.path as NSString)

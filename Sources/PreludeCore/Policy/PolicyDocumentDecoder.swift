@@ -36,9 +36,12 @@ struct PolicyDocumentDecoder {
             for (key, value) in body {
                 let pointer = root.appending("features").appending(key)
                 guard let feature = Feature(rawValue: key) else {
+                    let hint =
+                        TypoSuggestion.closest(to: key, among: Feature.allCases.map(\.rawValue))
+                        .map { " Did you mean \"\($0)\"?" } ?? ""
                     report(
                         pointer, .unknownFeature,
-                        "\"\(key)\" is not a known feature; known features are \(Self.list(Feature.allCases)).")
+                        "\"\(key)\" is not a known feature;\(hint) known features are \(Self.list(Feature.allCases)).")
                     continue
                 }
                 guard let entry = self.object(value, at: pointer) else { continue }

@@ -11,9 +11,10 @@ extension AdminAPI {
         }
         add(&router, .get, "/v1/admin/apps/{app}", query: []) { [self] context in
             let app = context.parameter("app")
+            let summary = try appSummary(app)  // first: it loads a revision another process committed
             var headers = HTTPHeaders()
             if let snapshot = store.snapshot(app: app) { headers.set("ETag", snapshot.etag.headerValue) }
-            return AdminResponse.json(try appSummary(app), pretty: context.pretty, headers: headers)
+            return AdminResponse.json(summary, pretty: context.pretty, headers: headers)
         }
         add(&router, .post, "/v1/admin/apps", query: ["message"]) { [self] context in
             let body = try AdminRequestBody.parse(context.request)
@@ -53,17 +54,29 @@ extension AdminAPI {
     }
 
     /// `{"id", "name", "liveRevision", "etag", "status", "features", "revisionCount", "lintStrict", "createdAt",
-    /// "updatedAt"}`.
+    /// "updatedAt"}`, plus `storedFindings` and `fallbacks` when the live revision breaks rules added after it was
+    /// written (``StoredPolicyReader``).
     func appSummary(_ app: String) throws -> JSONValue {
         guard let record = try apps.app(app) else { throw PolicyStoreProblem.unknownApp(app) }
-        let snapshot = store.snapshot(app: app)
+        var snapshot = store.snapshot(app: app)
+        if let served = snapshot?.revision, served != record.liveRevision {
+            // Another process (`prelude policy import`) committed a revision the reloader has not swapped in yet:
+            // load it now, so the revision and the ETag answered are the same one's.
+            try store.refreshChanged()
+            snapshot = store.snapshot(app: app)
+        }
         var object = JSONObject()
         object["id"] = .string(app)
         object["name"] = .string(record.name)
-        object["liveRevision"] = record.liveRevision.map { .integer($0) } ?? .null
+        object["liveRevision"] = (snapshot?.revision ?? record.liveRevision).map { .integer($0) } ?? .null
         object["etag"] = snapshot.map { .string($0.etag.headerValue) } ?? .null
         object["status"] = .string(snapshot != nil ? "served" : "unavailable")
         if snapshot == nil, let reason = store.unavailability(app: app)?.reason { object["reason"] = .string(reason) }
+        if let snapshot, !snapshot.storedFindings.isEmpty {
+            // A revision an earlier build accepted that breaks rules added since (docs/policy.md).
+            object["storedFindings"] = .array(snapshot.storedFindings.map(\.jsonValue))
+            object["fallbacks"] = .array(snapshot.fallbacks.map { .string($0.description) })
+        }
         object["features"] = .array((snapshot?.document.orderedFeatures ?? []).map { .string($0.feature.rawValue) })
         object["revisionCount"] = .integer(record.revisionCount)
         object["lintStrict"] = .bool(record.lintStrict)

@@ -69,7 +69,14 @@ extension AdminAPI {
     }
 
     private static func unknownFeature(_ feature: String, app: String) -> ProblemDetails {
-        AdminProblem.notFound(
-            "app \"\(app)\" has no feature \"\(feature)\" (PUT /v1/admin/apps/\(app)/features/\(feature) adds it)")
+        // Only a catalogue feature can be added; for a typo, name the feature meant (docs/policy.md, catalogue).
+        guard Feature(rawValue: feature) == nil else {
+            return AdminProblem.notFound(
+                "app \"\(app)\" has no feature \"\(feature)\" (PUT /v1/admin/apps/\(app)/features/\(feature) adds it)")
+        }
+        let known = Feature.allCases.map(\.rawValue)
+        let hint = TypoSuggestion.closest(to: feature, among: known).map { "did you mean \"\($0)\"? " } ?? ""
+        return AdminProblem.notFound(
+            "\"\(feature)\" is not a catalogue feature (\(hint)known features: \(known.joined(separator: ", ")))")
     }
 }

@@ -82,17 +82,17 @@ extension AdminAPI {
             candidate,
             consequence: " (pointers refer to the app's policy document after the change); nothing was changed")
         let changes = JSONDiff.changes(from: try liveJSON(app), to: document.jsonValue)
-        let findings = CopyLinter.lint(document)
         if changes.isEmpty, let live {
             guard live.matchesIfMatch(ifMatch) else { throw PolicyStoreProblem.preconditionFailed(current: live) }
             return writeResponse(
-                live, changes: [], changed: false, lint: findings, pretty: context.pretty, status: .ok)
+                live, changes: [], changed: false, lint: CopyLinter.lint(document), pretty: context.pretty,
+                status: .ok)
         }
-        // Strict lint (docs/admin.md, "Lint at write time"): lint errors refuse the write before anything is written.
-        if try lintStrict(app), findings.contains(where: { $0.severity == .error }) {
-            throw AdminProblem.lintErrors(findings)
-        }
+        // The checks every publishing path shares (size, strict lint: docs/admin.md, "One set of checks").
+        let findings = try PublishChecks.check(
+            document, canonicalSize: document.jsonValue.serializedBytes().count, lintStrict: try lintStrict(app))
         var detail = JSONDiff.summary(changes).objectValue ?? JSONObject()
+        if !findings.isEmpty { detail["lint"] = .array(findings.map(\.jsonValue)) }
         for (key, value) in extraDetail { detail[key] = value }
         let message = try Self.message(context.request)
         if let message { detail["message"] = .string(message) }
@@ -102,32 +102,53 @@ extension AdminAPI {
         context.logger.info(
             "policy changed",
             ["app": app, "action": action, "by": context.token.name], numbers: ["revision": Double(snapshot.revision)])
+        // A text a running experiment's variant overrides changes nothing for that arm: say so (docs/admin.md).
+        let overrides = VariantCopyOverride.find(old: live?.document, new: document).map { found -> JSONValue in
+            [
+                "code": "experiment.overridesCopy", "pointer": .string(found.pointer(in: document).description),
+                "experiment": .string(found.experiment), "variant": .string(found.variant),
+                "detail": .string(found.message),
+            ]
+        }
         return writeResponse(
-            snapshot, changes: changes, changed: true, lint: findings, pretty: context.pretty, status: status)
+            snapshot, changes: changes, changed: true, lint: findings, pretty: context.pretty, status: status,
+            findings: overrides)
     }
 
-    /// `{"app", "revision", "etag", "changed", "changes", "lint"}` with the new `ETag`; `lint` lists the findings of
-    /// the policy now live, each `{"ruleId", "severity", "pointer", "message"}` as `prelude policy lint --json` and
-    /// the validate endpoint give them.
+    /// `{"app", "revision", "etag", "changed", "changes", "lint", "findings"}` with the new `ETag`; `lint` lists the
+    /// findings of the policy now live, each `{"ruleId", "severity", "pointer", "message"}` as `prelude policy lint
+    /// --json` and the validate endpoint give them; `findings` the changed texts a running experiment's variant
+    /// overrides, each `{"code", "pointer", "experiment", "variant", "detail"}` (``VariantCopyOverride``).
     func writeResponse(
         _ snapshot: LiveSnapshot, changes: [JSONDiff.Change], changed: Bool, lint: [LintFinding], pretty: Bool,
-        status: HTTPStatus
+        status: HTTPStatus, findings: [JSONValue] = []
     ) -> HTTPResponse {
         let body: JSONValue = [
             "app": .string(snapshot.appID), "revision": .integer(snapshot.revision),
             "etag": .string(snapshot.etag.headerValue), "changed": .bool(changed),
             "changes": JSONDiff.jsonValue(changes), "lint": .array(lint.map(\.jsonValue)),
+            "findings": .array(findings),
         ]
         return AdminResponse.json(body, pretty: pretty, status: status, headers: ["ETag": snapshot.etag.headerValue])
     }
 
     /// The request's `If-Match` (all field lines joined, RFC 9110 §5.3), or 428 naming the current ETag
     /// (RFC 6585 §3): every write must say which revision it was based on.
+    ///
+    /// A value that does not name the live revision is refused here with 412, before the body is read, parsed,
+    /// validated or linted (RFC 9110 §13.2.1: preconditions are evaluated before the method's work). The store
+    /// checks again inside its write lock, so a revision committed in between still makes the write stale.
     func requireIfMatch(_ context: Context, app: String) throws(ProblemDetails) -> String {
         let values = context.request.headers.values(for: "If-Match")
         guard values.isEmpty else {
             let joined = values.joined(separator: ", ")
             try Self.checkEntityTags(joined)
+            if let live = store.snapshot(app: app) {
+                guard live.matchesIfMatch(joined) else { throw PolicyStoreProblem.preconditionFailed(current: live) }
+            } else if store.unavailability(app: app) != nil, !ETag.parseList(joined).isWildcard {
+                // An app whose live revision cannot be served has no current ETag: only `*` matches.
+                throw PolicyStoreProblem.preconditionFailed(current: nil)
+            }
             return joined
         }
         let current = store.snapshot(app: app)

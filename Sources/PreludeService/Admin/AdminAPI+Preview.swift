@@ -44,9 +44,20 @@ extension AdminAPI {
     }
 
     private static func input(_ snapshot: LiveSnapshot) -> PreviewInput {
-        PreviewInput(
+        var input = PreviewInput(
             document: snapshot.document, origin: "revision \(snapshot.revision) (live)", revision: snapshot.revision,
             sha256: SHA256.hex(SHA256.digest(snapshot.canonicalBytes)))
+        input.findings = (input.findings + snapshot.storedFindings.map(storedFinding)).sorted()
+        return input
+    }
+
+    /// A rule added after the revision was written, shown among the preview's findings as `STORED` (a warning: the
+    /// revision is served, and the next write must meet it; docs/policy.md, "Revisions written by earlier builds").
+    static func storedFinding(_ problem: ValidationProblem) -> LintFinding {
+        LintFinding(
+            ruleId: "STORED", severity: .warning, pointer: problem.pointer,
+            message: "\(problem.code.rawValue): \(problem.message) (a rule added after this revision was written; "
+                + "served with a fallback where a text is missing)")
     }
 
     /// A stored revision's preview input; 404 for an unknown app or revision, 422 when it no longer validates.
@@ -59,19 +70,23 @@ extension AdminAPI {
                 status: .notFound, type: PolicyStoreProblem.unknownRevision,
                 detail: "app \"\(app)\" has no revision \(number)")
         }
-        let validation = PolicyValidator.validate(try JSONValue(parsing: found))
-        guard let document = validation.document else {
+        // A revision an earlier build accepted is shown as this build serves it (StoredPolicyReader): fallback
+        // texts where a newer rule requires one, and each rule it breaks as a finding.
+        let reading = StoredPolicyReader.read(text: found)
+        guard let document = reading.document else {
             throw ProblemDetails(
                 status: .unprocessableContent, type: PolicyStoreProblem.invalidRevision,
-                detail: "revision \(number) does not validate with this version of the service",
-                errors: validation.problems.map {
+                detail: "revision \(number) cannot be read by this version of the service: \(reading.refusal ?? "")",
+                errors: reading.findings.map {
                     FieldProblem(pointer: $0.pointer.description, code: $0.code.rawValue, detail: $0.message)
                 })
         }
         let live = store.snapshot(app: app)?.revision == number
-        return PreviewInput(
+        var input = PreviewInput(
             document: document, origin: "revision \(number)\(live ? " (live)" : "")", revision: number,
             sha256: Self.sha256(of: document))
+        input.findings = (input.findings + reading.findings.map(Self.storedFinding)).sorted()
+        return input
     }
 
     /// SHA-256 (hex) of the document's canonical JSON, the bytes a live snapshot serves.

@@ -85,6 +85,15 @@ package final class AdminAPI: Sendable {
     /// Adds one route: authentication with `scope` (default: `read` for GET, `write` otherwise), the query check
     /// (``AdminQuery/check(_:allowed:)`` with `query`, the route's own parameter names, when given), then `handler`;
     /// errors render as problems (indented when asked), unexpected ones are logged and answer 500 without internals.
+    /// `problem` with its `instance` (RFC 9457 §3.1.5) naming the admin resource asked for, where the shared
+    /// constructor named the public one (`/v1/apps/{app}` for an unknown app).
+    static func naming(_ request: HTTPRequest, in problem: ProblemDetails) -> ProblemDetails {
+        guard problem.instance?.hasPrefix("/v1/apps/") == true else { return problem }
+        var problem = problem
+        problem.instance = request.path
+        return problem
+    }
+
     func add(
         _ router: inout Router, _ method: HTTPMethod, _ pattern: String, scope: TokenScope? = nil,
         query: [String]? = nil, maxBodySize: Int? = nil, _ handler: @escaping @Sendable (Context) throws -> HTTPResponse
@@ -108,10 +117,13 @@ package final class AdminAPI: Sendable {
                 tokenName = token.name
                 if let query { try AdminQuery.check(request, allowed: query) }
                 response = try handler(Context(request: request, token: token, pretty: pretty, logger: logger))
+            } catch let problem as ProblemDetails {
+                response = AdminResponse.problem(Self.naming(request, in: problem), pretty: pretty)
             } catch let error as any HTTPResponseError {
                 response = AdminResponse.problem(error, pretty: pretty)
             } catch let error as PolicyStoreError {
-                response = AdminResponse.problem(PolicyStoreProblem.problem(for: error), pretty: pretty)
+                response = AdminResponse.problem(
+                    Self.naming(request, in: PolicyStoreProblem.problem(for: error)), pretty: pretty)
             } catch let error as TokenError {
                 response = AdminResponse.problem(Self.problem(for: error), pretty: pretty)
             } catch {

@@ -31,14 +31,28 @@ package struct EventBatch: Sendable {
     /// Parses and validates a request body; `now` (milliseconds since the epoch) bounds event times.
     ///
     /// Throws 400 when the body is not JSON or not `{"events": [...]}`, 422 listing every problem otherwise.
-    package static func decode(_ body: [UInt8], now: Int64) throws(ProblemDetails) -> EventBatch {
-        if let events = EventBatchScanner.scan(body, now: now) { return EventBatch(events: events) }
-        return try decodeInFull(body, now: now)
+    ///
+    /// With `document` (the live policy), events naming an experiment it does not define are problems too, reported
+    /// together with every other problem of the batch (``problems(of:at:against:)``).
+    package static func decode(_ body: [UInt8], now: Int64, against document: PolicyDocument? = nil)
+        throws(ProblemDetails) -> EventBatch
+    {
+        if let events = EventBatchScanner.scan(body, now: now) {
+            let batch = EventBatch(events: events)
+            if let document {
+                let problems = batch.problems(against: document)
+                guard problems.isEmpty else { throw PublicProblem.unprocessable(problems) }
+            }
+            return batch
+        }
+        return try decodeInFull(body, now: now, against: document)
     }
 
     /// The full decoder: a `JSONValue` tree, then every member of every event checked, every problem named.
     /// ``EventBatchScanner`` handles plain valid batches faster and defers to this for anything else.
-    static func decodeInFull(_ body: [UInt8], now: Int64) throws(ProblemDetails) -> EventBatch {
+    static func decodeInFull(_ body: [UInt8], now: Int64, against document: PolicyDocument? = nil)
+        throws(ProblemDetails) -> EventBatch
+    {
         let root = try PublicProblem.jsonObject(body, expected: "expected an object {\"events\": [...]}")
         var problems: [FieldProblem] = []
         for key in root.keys where key != "events" {
@@ -64,6 +78,7 @@ package struct EventBatch: Sendable {
         for (index, value) in list.enumerated() {
             if let event = decodeEvent(value, at: index, now: now, problems: &problems) {
                 events.append(event)
+                if let document { problems += Self.problems(of: event, at: index, against: document) }
             }
         }
         guard problems.isEmpty else { throw PublicProblem.unprocessable(problems) }

@@ -23,11 +23,9 @@ package enum EventRoutes {
             let address = budget?.clientAddress(request)
             if let budget, let address { try budget.precheck(address: address) }
             let body = try EventBodyCoding.decodedBody(request, maxSize: EventBatch.maxBodySize)
-            let batch = try EventBatch.decode(body, now: ingestor.now)
-            if let snapshot {
-                let problems = batch.problems(against: snapshot.document)
-                guard problems.isEmpty else { throw PublicProblem.unprocessable(problems) }
-            } else if let unavailable, batch.namesExperiments {
+            // Every problem of every event at once, the live policy's experiments included (docs/api.md).
+            let batch = try EventBatch.decode(body, now: ingestor.now, against: snapshot?.document)
+            if snapshot == nil, let unavailable, batch.namesExperiments {
                 // No live document to check the experiments against: 503, so the client keeps the batch and
                 // retries once the policy is fixed (untagged events are still stored).
                 throw PublicProblem.unavailable(app, unavailable)

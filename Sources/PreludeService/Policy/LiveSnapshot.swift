@@ -30,6 +30,11 @@ package final class LiveSnapshot: Sendable {
     package let author: String
     /// The revision's message, if any.
     package let message: String?
+    /// The rules of this build the stored revision does not meet (``StoredPolicyReader``); empty for a revision
+    /// this build wrote or that validates as written.
+    package let storedFindings: [ValidationProblem]
+    /// Where the served document has a ``CopyFallback`` text the stored revision lacks.
+    package let fallbacks: [JSONPointer]
     /// Every locale with copy in the document, plus its default locale.
     package var availableLocales: Set<LocaleTag> { keyShape.availableLocales }
     /// Which client inputs can change a resolved policy of this document (the cache key keeps only those);
@@ -47,8 +52,11 @@ package final class LiveSnapshot: Sendable {
     /// Builds a snapshot from parts computed outside any lock (``PreparedDocument``).
     package init(
         appID: String, revision: Int, document: PolicyDocument, prepared: PreparedDocument, createdAt: Int64,
-        author: String, message: String?, resolvedCacheCapacity: Int, cacheControl: PolicyCacheControl = .defaults
+        author: String, message: String?, resolvedCacheCapacity: Int, cacheControl: PolicyCacheControl = .defaults,
+        storedFindings: [ValidationProblem] = [], fallbacks: [JSONPointer] = []
     ) {
+        self.storedFindings = storedFindings
+        self.fallbacks = fallbacks
         self.appID = appID
         self.revision = revision
         self.document = document

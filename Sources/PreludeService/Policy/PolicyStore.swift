@@ -85,6 +85,11 @@ package final class PolicyStore: Sendable {
         state.withLock { $0.unavailable[app] }
     }
 
+    /// Every app that exists and is not served, with why.
+    package var unavailableApps: [String: Unavailable] {
+        state.withLock { $0.unavailable }
+    }
+
     /// The ids of the apps being served, sorted.
     package var appIDs: [String] {
         state.withLock { $0.snapshots.keys.sorted() }
@@ -299,13 +304,11 @@ package final class PolicyStore: Sendable {
         guard let revision = row.revision, let text = row.document else {
             return .failure(Unavailable(revision: nil, reason: "the app has no live revision"))
         }
-        let validation = PolicyValidator.validate(text: text)
-        guard let document = validation.document else {
-            let first = validation.problems.prefix(3).map(\.description).joined(separator: "; ")
+        let reading = StoredPolicyReader.read(text: text)
+        guard let document = reading.document else {
             return .failure(
                 Unavailable(
-                    revision: revision,
-                    reason: "revision \(revision) does not validate (\(validation.problems.count) problems: \(first))"))
+                    revision: revision, reason: "revision \(revision) cannot be served: \(reading.refusal ?? "")"))
         }
         guard document.app.id == app else {
             return .failure(
@@ -317,7 +320,7 @@ package final class PolicyStore: Sendable {
             LiveSnapshot(
                 appID: app, revision: revision, document: document, prepared: LiveSnapshot.PreparedDocument(document),
                 createdAt: row.createdAt, author: row.author, message: row.message, resolvedCacheCapacity: capacity,
-                cacheControl: cacheControl))
+                cacheControl: cacheControl, storedFindings: reading.findings, fallbacks: reading.fallbacks))
     }
 }
 

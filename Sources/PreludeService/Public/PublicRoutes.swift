@@ -97,6 +97,7 @@ package enum PublicRoutes {
             return HTTPResponse(head: head, body: body)
         }
 
+        OFREPRoutes.register(on: &router, store: store, clock: clock)
         EventRoutes.register(on: &router, store: store, ingestor: events, budget: eventBudget)
     }
 

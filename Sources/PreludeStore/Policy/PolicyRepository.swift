@@ -183,7 +183,8 @@ package struct PolicyRepository: Sendable {
             guard try db.queryOne("SELECT 1 FROM apps WHERE id = ?", [.text(app)]) != nil else { return nil }
             return try db.query(
                 """
-                SELECT number, created_at, author, message, length(document) AS size FROM policy_revisions
+                SELECT number, created_at, author, message, length(CAST(document AS BLOB)) AS size
+                FROM policy_revisions
                 WHERE app_id = ? AND number < ? ORDER BY number DESC LIMIT ?
                 """, [.text(app), .integer(before ?? Int64.max), .integer(Int64(limit))])
         }
@@ -192,6 +193,36 @@ package struct PolicyRepository: Sendable {
                 number: Int(try row.get("number", as: Int64.self)),
                 createdAt: try row.get("created_at", as: Int64.self), author: try row.get("author", as: String.self),
                 message: try row.get("message", as: String?.self), size: Int(try row.get("size", as: Int64.self)))
+        }
+    }
+
+    /// One stored revision of any app, for `prelude migrate --check`.
+    package struct StoredRevision: Sendable, Equatable {
+        /// The app.
+        package let app: String
+        /// The revision number.
+        package let number: Int
+        /// The stored text.
+        package let document: String
+        /// Whether it is the app's live revision.
+        package let isLive: Bool
+    }
+
+    /// Every stored revision of every app, by app then number.
+    package func allRevisions() throws -> [StoredRevision] {
+        try database.read { db in
+            try db.query(
+                """
+                SELECT r.app_id, r.number, r.document, a.live_revision = r.number AS live
+                FROM policy_revisions r JOIN apps a ON a.id = r.app_id
+                ORDER BY r.app_id, r.number
+                """
+            ).map { row in
+                StoredRevision(
+                    app: try row.get("app_id", as: String.self), number: Int(try row.get("number", as: Int64.self)),
+                    document: try row.get("document", as: String.self),
+                    isLive: (try row.get("live", as: Int64?.self) ?? 0) != 0)
+            }
         }
     }
 

@@ -59,6 +59,49 @@ package struct ExperimentResultsReader: Sendable {
         return results
     }
 
+    /// One experiment results can be read for.
+    package struct Listed: Sendable, Equatable {
+        /// The experiment key.
+        package let key: String
+        /// Whether the live revision configures it (else an earlier revision did, or only events reported it).
+        package let isLive: Bool
+        /// Installs exposed over every arm (0 when no event reported it yet).
+        package let exposed: Int
+    }
+
+    /// Every experiment of `appID` with results to read: configured by any revision, or reported by an event;
+    /// sorted by key. Throws ``ExperimentResultsError/appNotFound(_:)`` for an unknown app.
+    package func experiments(appID: String) throws -> [Listed] {
+        try database.read { connection in
+            guard let app = try connection.queryOne("SELECT live_revision FROM apps WHERE id = ?", [.text(appID)])
+            else { throw ExperimentResultsError.appNotFound(appID) }
+            let liveRevision = try app.get(0, as: Int?.self) ?? 0
+            // CASE guards json_extract against non-object members (as in ExperimentDefinition).
+            let configured = try connection.query(
+                """
+                SELECT CASE WHEN e.type = 'object' THEN json_extract(e.value, '$.key') END AS key,
+                       max(p.number = ?) AS live
+                FROM policy_revisions AS p, json_each(p.document, '$.experiments') AS e
+                WHERE p.app_id = ? AND json_valid(p.document) GROUP BY 1
+                """, [.integer(Int64(liveRevision)), .text(appID)])
+            let exposed = try connection.query(
+                """
+                SELECT experiment_key, sum(exposed) FROM experiment_funnel_counts WHERE app_id = ?
+                GROUP BY experiment_key
+                """, [.text(appID)])
+            var live: [String: Bool] = [:]
+            for row in configured {
+                guard let key = try row.get(0, as: String?.self) else { continue }
+                live[key] = (try row.get(1, as: Int64.self)) != 0
+            }
+            var counts: [String: Int] = [:]
+            for row in exposed { counts[try row.get(0, as: String.self)] = Int(try row.get(1, as: Int64.self)) }
+            return Set(live.keys).union(counts.keys).sorted().map {
+                Listed(key: $0, isLive: live[$0] ?? false, exposed: counts[$0] ?? 0)
+            }
+        }
+    }
+
     /// Joins configuration and counters and runs
     /// ``ExperimentAnalysis/analyze(experimentKey:feature:variants:controlName:minimumEffect:settings:)``.
     ///

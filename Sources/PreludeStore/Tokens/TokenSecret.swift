@@ -1,5 +1,11 @@
 import PreludeStorage
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Admin token secrets: generation, hashing and constant-time comparison.
 ///
 /// A secret is `prl_` followed by 43 base62 characters drawn uniformly from the system's CSPRNG
@@ -14,6 +20,29 @@ package enum TokenSecret {
     /// The shortest secret accepted from `PRELUDE_ADMIN_TOKEN`; an operator-chosen value shorter than this
     /// is too easy to guess.
     package static let minimumLength = 32
+
+    /// The least estimated entropy accepted from `PRELUDE_ADMIN_TOKEN` (``estimatedEntropyBits(_:)``): the admin
+    /// failure limiter lets a valid token through while a source is over budget, so it bounds the rate of
+    /// guesses but not their number; only the secret's entropy makes guessing hopeless (docs/security.md).
+    package static let minimumEntropyBits = 128.0
+
+    /// An estimate of the entropy of an operator-chosen secret, in bits: its length times the Shannon entropy of
+    /// its own character frequencies. Short, repetitive and small-alphabet values score low (`"x" * 40` is 0 bits,
+    /// 32 random hex digits about 112); 64 random hex digits (`openssl rand -hex 32`) score about 240. It cannot
+    /// see a phrase a person chose, which is why the secret should be generated.
+    package static func estimatedEntropyBits(_ secret: String) -> Double {
+        let bytes = Array(secret.utf8)
+        guard !bytes.isEmpty else { return 0 }
+        var counts = [Int](repeating: 0, count: 256)
+        for byte in bytes { counts[Int(byte)] += 1 }
+        let total = Double(bytes.count)
+        let perCharacter = counts.reduce(0.0) { sum, count in
+            guard count > 0 else { return sum }
+            let p = Double(count) / total
+            return sum - p * log2(p)
+        }
+        return perCharacter * total
+    }
 
     private static let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8)
 

@@ -1,6 +1,7 @@
-// Compiled only on Apple platforms; never built or run on Linux. It only forwards to the readers, which hand
-// Apple's raw values to the platform-free AppleStatusMapping.
-#if canImport(Darwin)
+// Apple platforms only (UIKit or AppKit present): not part of a Linux build. scripts/check-apple-sources.sh
+// type-checks it on Linux against stubs of Apple's documented declarations; it has never run on a device. It only
+// forwards to the readers, which hand Apple's raw values to the platform-free AppleStatusMapping.
+#if canImport(UIKit) || canImport(AppKit)
     import PreludeCore
 
     /// The live device on iOS: Apple's frameworks through ``AppleStatusReader``, ``AppleAccessRequester`` and

@@ -1,4 +1,5 @@
-// Compiled only with UIKit (iOS, iPadOS, visionOS); never built or run on Linux.
+// UIKit only (iOS, iPadOS, visionOS): not part of a Linux build. scripts/check-apple-sources.sh type-checks it on
+// Linux against a stub of UIKit's documented declarations; it has never run on a device.
 #if canImport(UIKit) && !os(watchOS)
     import UIKit
 

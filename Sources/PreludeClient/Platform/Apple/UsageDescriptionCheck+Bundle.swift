@@ -1,5 +1,6 @@
-// Compiled only on Apple platforms; never run on Linux (where no app bundle carries purpose strings).
-#if canImport(Darwin)
+// Apple platforms only (UIKit or AppKit present): not part of a Linux build, where no app bundle carries purpose
+// strings. scripts/check-apple-sources.sh type-checks it on Linux; it has never run on a device.
+#if canImport(UIKit) || canImport(AppKit)
     import Foundation
 
     extension UsageDescriptionCheck {

@@ -1,0 +1,32 @@
+import PreludeCore
+import PreludeHTTP
+
+/// The one set of checks every path that publishes a policy revision applies before the policy store commits it:
+/// the admin API's writes and `prelude policy import` (docs/admin.md, "One set of checks").
+///
+/// - validation (``PolicyValidator``; the caller has the decoded document);
+/// - size: the canonical document at most ``maxDocumentBytes`` (the admin API's body limit; 413 beyond);
+/// - lint (``CopyLinter``): every finding is returned for the answer and the audit record; under the app's strict
+///   lint mode (`apps.lint_strict`) a lint error refuses the write with 422 `lint-errors`.
+package enum PublishChecks {
+    /// The largest policy document published, in bytes of its canonical form: the admin API's body limit.
+    package static let maxDocumentBytes = AdminAPI.maxBodySize
+
+    /// The lint findings of `document`, after checking its size and, when `lintStrict`, that it has no lint error.
+    /// Throws the problem the admin API answers with (413, 422 `lint-errors`).
+    package static func check(_ document: PolicyDocument, canonicalSize: Int, lintStrict: Bool) throws(ProblemDetails)
+        -> [LintFinding]
+    {
+        guard canonicalSize <= maxDocumentBytes else {
+            throw ProblemDetails(
+                status: .contentTooLarge,
+                detail: "the policy is \(canonicalSize) bytes in canonical form; at most \(maxDocumentBytes) bytes "
+                    + "(1 MiB) are published; nothing was changed")
+        }
+        let findings = CopyLinter.lint(document)
+        if lintStrict, findings.contains(where: { $0.severity == .error }) {
+            throw AdminProblem.lintErrors(findings)
+        }
+        return findings
+    }
+}

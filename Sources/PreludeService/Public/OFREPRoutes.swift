@@ -1,0 +1,148 @@
+import PreludeCore
+import PreludeHTTP
+import PreludeStore
+
+/// OpenFeature Remote Evaluation Protocol (OFREP, docs/openfeature.md, docs/ofrep/openapi.yaml) over the decide
+/// engine: an OpenFeature provider's base URL is `https://host/v1/apps/{app}`, so its calls land on
+///
+/// - `POST /v1/apps/{app}/ofrep/v1/evaluate/flags/{key}`: one feature (the flag key), its state in the context;
+/// - `POST /v1/apps/{app}/ofrep/v1/evaluate/flags`: every feature of the app, states under `context.features`,
+///   with an `ETag` over the answer and `If-None-Match` answered with 304.
+///
+/// The same path as `POST /v1/apps/{app}/decide`: the context becomes a decide request (``OFREPRequest``), the
+/// resolved policy comes from the same snapshot cache, and ``DecisionEngine`` decides at the same clock. Like
+/// decide, an evaluation records nothing: exposures are counted only from the events the app sends
+/// (`POST /v1/apps/{app}/events`), so evaluating through OFREP never adds to them. No authentication, as for the
+/// other public endpoints; no rate limit either (so no 429).
+package enum OFREPRoutes {
+    /// Registers both routes.
+    package static func register(on router: inout Router, store: PolicyStore, clock: ServiceClock = .system) {
+        let options = RouteOptions(maxBodySize: PublicRoutes.maxDecideBodySize, runsInline: true)
+        router.add(.post, "/v1/apps/{app}/ofrep/v1/evaluate/flags/{key}", options: options) { request in
+            do throws(OFREPFailure) {
+                return try evaluateFlag(request, store: store, clock: clock)
+            } catch {
+                return error.response
+            }
+        }
+        router.add(.post, "/v1/apps/{app}/ofrep/v1/evaluate/flags", options: options) { request in
+            do throws(OFREPFailure) {
+                return try evaluateFlags(request, store: store, clock: clock)
+            } catch {
+                return error.response
+            }
+        }
+    }
+
+    /// One flag: 200 `evaluationSuccess`, 400 `evaluationFailure`, 404 `flagNotFound`.
+    static func evaluateFlag(_ request: HTTPRequest, store: PolicyStore, clock: ServiceClock) throws(OFREPFailure)
+        -> HTTPResponse
+    {
+        let key = request.pathParameter("key") ?? ""
+        let snapshot = try liveSnapshot(request, store: store, key: key)
+        guard let feature = Feature(rawValue: key), snapshot.document.features[feature] != nil else {
+            throw .flagNotFound(
+                key,
+                details: "'\(key)' is not a feature of app \(snapshot.document.app.id); its features are "
+                    + configuredFeatures(snapshot).map(\.rawValue).joined(separator: ", "))
+        }
+        let decide = try OFREPRequest.single(request.body, feature: feature, acceptLanguage: acceptLanguage(request))
+        let (policy, locale, now) = resolve(decide, snapshot: snapshot, clock: clock)
+        let decision: Decision
+        do throws(DecisionError) {
+            decision = try DecisionEngine.decide(in: policy, state: decide.states[0], now: now)
+        } catch {
+            throw .invalidContext("context: \(error.description)", key: key)
+        }
+        let body = OFREPEvaluation.json(decision, revision: snapshot.revision, locale: locale).serializedBytes()
+        return HTTPResponse(headers: headers(locale: locale), body: body)
+    }
+
+    /// Every feature of the app: 200 `bulkEvaluationSuccess` with an `ETag`, 304 when `If-None-Match` matches it,
+    /// 400 `bulkEvaluationFailure`. A feature the engine cannot decide on is an `evaluationFailure` in `flags`.
+    static func evaluateFlags(_ request: HTTPRequest, store: PolicyStore, clock: ServiceClock) throws(OFREPFailure)
+        -> HTTPResponse
+    {
+        try checkChangeMetadata(request)
+        let snapshot = try liveSnapshot(request, store: store, key: nil)
+        let decide = try OFREPRequest.bulk(
+            request.body, configured: configuredFeatures(snapshot), acceptLanguage: acceptLanguage(request))
+        let (policy, locale, now) = resolve(decide, snapshot: snapshot, clock: clock)
+        var flags: [JSONValue] = []
+        flags.reserveCapacity(decide.states.count)
+        for state in decide.states {
+            do throws(DecisionError) {
+                let decision = try DecisionEngine.decide(in: policy, state: state, now: now)
+                flags.append(OFREPEvaluation.json(decision, revision: snapshot.revision, locale: locale))
+            } catch {
+                flags.append(OFREPEvaluation.failure(state.feature, error))
+            }
+        }
+        let metadata = JSONObject([("revision", .integer(snapshot.revision)), ("locale", .string(locale))])
+        let body = JSONValue.object(JSONObject([("flags", .array(flags)), ("metadata", .object(metadata))]))
+            .serializedBytes()
+        // The tag is the answer's own bytes: it changes when a decision does (a new revision, a cadence that came
+        // due), so a provider's If-None-Match is answered 304 exactly when it already holds this answer. OFREP
+        // asks for 304 on this POST (RFC 9110 §13.1.2 would say 412 for a method other than GET or HEAD).
+        let etag = ETag.strong(for: body)
+        var headers = headers(locale: locale)
+        headers.set("ETag", etag.headerValue)
+        let ifNoneMatch = request.headers.values(for: "If-None-Match")
+        if !ifNoneMatch.isEmpty, etag.matchesIfNoneMatch(ifNoneMatch.joined(separator: ", ")) {
+            return HTTPResponse(status: .notModified, headers: headers)
+        }
+        return HTTPResponse(headers: headers, body: body)
+    }
+
+    /// `flagConfigEtag` and `flagConfigLastModified` (event-stream metadata, OFREP ADR-0008): accepted and not
+    /// needed (every call evaluates the live revision), but a `flagConfigLastModified` that is neither Unix seconds
+    /// (≥ 0) nor an RFC 3339 date-time is a PARSE_ERROR, as the specification types it.
+    private static func checkChangeMetadata(_ request: HTTPRequest) throws(OFREPFailure) {
+        guard let value = request.queryValue("flagConfigLastModified") else { return }
+        if !value.isEmpty, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) { return }
+        if EventTimestamp.parseRFC3339(value) != nil { return }
+        throw .parse(
+            "flagConfigLastModified: expected Unix seconds or an RFC 3339 date-time, found '\(value)'", key: nil)
+    }
+
+    /// The resolved policy, served locale and "now" for `decide`, exactly as the decide endpoint computes them.
+    private static func resolve(_ decide: DecideRequest, snapshot: LiveSnapshot, clock: ServiceClock)
+        -> (ResolvedPolicy, String, Instant)
+    {
+        let key = ResolutionKey(context: decide.context, snapshot: snapshot)
+        let policy = ResolvedPolicyResponse.resolved(snapshot, context: decide.context, key: key)
+        return (policy, key.locale.description, Instant(secondsSinceEpoch: clock.seconds))
+    }
+
+    /// The app's live snapshot; an unknown app is FLAG_NOT_FOUND (404), an unservable one 503 with the
+    /// specification's general error body.
+    private static func liveSnapshot(_ request: HTTPRequest, store: PolicyStore, key: String?) throws(OFREPFailure)
+        -> LiveSnapshot
+    {
+        do {
+            return try PublicRoutes.liveSnapshot(request, store: store)
+        } catch {
+            if error.status == .notFound {
+                throw OFREPFailure(
+                    status: .notFound, errorCode: "FLAG_NOT_FOUND", details: error.detail ?? "unknown app", key: key)
+            }
+            throw OFREPFailure(status: error.status, errorCode: nil, details: error.detail ?? error.title, key: nil)
+        }
+    }
+
+    /// The features the app's live policy configures, in catalogue order.
+    private static func configuredFeatures(_ snapshot: LiveSnapshot) -> [Feature] {
+        snapshot.document.orderedFeatures.map(\.feature)
+    }
+
+    /// `Accept-Language`, used as decide uses it when the context gives no `locale`.
+    private static func acceptLanguage(_ request: HTTPRequest) -> String? {
+        let values = request.headers.values(for: "Accept-Language")
+        return values.isEmpty ? nil : values.joined(separator: ", ")
+    }
+
+    /// A decision depends on the request time: never stored by a cache.
+    private static func headers(locale: String) -> HTTPHeaders {
+        ["Content-Type": "application/json", "Cache-Control": "no-store", "Content-Language": locale]
+    }
+}

@@ -1,0 +1,12 @@
+// Compiled into PreludeClient by scripts/check-apple-sources.sh only: names every Apple-only API so that a file
+// whose guard silently turned false fails the check instead of vanishing from it.
+import PreludeCore
+
+@MainActor func probeAppleOnlyAPI() async throws {
+    let device = AppleDevice(usageDescriptions: .mainBundle)
+    _ = await device.status(of: .camera)
+    _ = await AppleStatusReader.status(of: .photos)
+    _ = AppleStatusReader.cameraAvailable()
+    _ = try await AppleAccessRequester.request(.camera, check: UsageDescriptionCheck(strings: [:]))
+    _ = await SettingsOpener.open(afterMilliseconds: 0)
+}
