@@ -14,16 +14,20 @@ public struct FeatureContext: Sendable, Hashable {
     /// Photos: whether the app's Info.plist sets `PHPhotoLibraryPreventAutomaticLimitedAccessAlert` (see
     /// ``UsageDescriptionCheck/preventsAutomaticLimitedAccessAlert``); nil when unknown.
     public var preventsAutomaticLimitedAccessAlert: Bool?
+    /// Why the app asks: `.launch` while launching (the policy decides whether it may, HIG), else `.featureUse`.
+    public var origin: RequestOrigin
 
     /// A context; the defaults suit almost every call.
     public init(
         available: Bool = true, osVersion: SemanticVersion? = nil, systemPromptShown: Bool? = nil,
-        insufficientlyInUse: Bool = false, preventsAutomaticLimitedAccessAlert: Bool? = nil
+        insufficientlyInUse: Bool = false, preventsAutomaticLimitedAccessAlert: Bool? = nil,
+        origin: RequestOrigin = .featureUse
     ) {
         self.available = available
         self.osVersion = osVersion
         self.systemPromptShown = systemPromptShown
         self.insufficientlyInUse = insufficientlyInUse
         self.preventsAutomaticLimitedAccessAlert = preventsAutomaticLimitedAccessAlert
+        self.origin = origin
     }
 }

@@ -95,7 +95,7 @@ public actor PreludeClient {
             feature: feature, status: status, available: context.available, osVersion: context.osVersion,
             history: ledger.histories(of: feature),
             trackingPromptShown: context.systemPromptShown ?? ledger.systemPromptShown(feature),
-            insufficientlyInUse: context.insufficientlyInUse,
+            origin: context.origin, insufficientlyInUse: context.insufficientlyInUse,
             preventsAutomaticLimitedAccessAlert: feature == .photos ? context.preventsAutomaticLimitedAccessAlert : nil)
         return try decider.decide(state, now: configuration.clock.now())
     }

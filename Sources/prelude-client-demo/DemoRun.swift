@@ -49,8 +49,7 @@ struct DemoApp {
         flow = PermissionFlow(
             client: client, device: device,
             usageDescriptions: UsageDescriptionCheck(
-                strings: Dictionary(strings.map { ($0, "Set.") }, uniquingKeysWith: { a, _ in a })),
-            clock: clock)
+                strings: Dictionary(strings.map { ($0, "Set.") }, uniquingKeysWith: { a, _ in a })))
     }
 
     /// The demo policy's photos experiment (config/demo-policy.json): ask first, or present PhotosPicker.

@@ -32,7 +32,7 @@ import Testing
             } else {
                 client = try fixture.makeClient(port: 9)
             }
-            flow = PermissionFlow(client: client, device: device, usageDescriptions: strings, clock: fixture.clock)
+            flow = PermissionFlow(client: client, device: device, usageDescriptions: strings)
         }
 
         /// The types of the events queued so far.

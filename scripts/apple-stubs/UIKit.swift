@@ -8,6 +8,9 @@
     // https://developer.apple.com/documentation/uikit/uiapplication/shared
     open class var shared: UIApplication { fatalError("stub") }
 
+    // https://developer.apple.com/documentation/uikit/uiapplication/didbecomeactivenotification
+    public static let didBecomeActiveNotification = NSNotification.Name("UIApplicationDidBecomeActiveNotification")
+
     // https://developer.apple.com/documentation/uikit/uiapplication/opensettingsurlstring
     public static let openSettingsURLString: String = "app-settings:"
 
@@ -26,4 +29,27 @@
     open func open(_ url: URL, options: [UIApplication.OpenExternalURLOptionsKey: Any] = [:]) async -> Bool {
         fatalError("stub")
     }
+}
+
+// https://developer.apple.com/documentation/uikit/uiuserinterfaceidiom (`enum UIUserInterfaceIdiom: Int`)
+public enum UIUserInterfaceIdiom: Int, Sendable {
+    case unspecified = -1
+    case phone = 0
+    case pad = 1
+    case tv = 2
+    case carPlay = 3
+    case mac = 5
+    case vision = 6
+}
+
+// https://developer.apple.com/documentation/uikit/uidevice (`@MainActor class UIDevice`)
+@MainActor open class UIDevice {
+    // https://developer.apple.com/documentation/uikit/uidevice/current
+    open class var current: UIDevice { fatalError("stub") }
+
+    // https://developer.apple.com/documentation/uikit/uidevice/systemversion
+    open var systemVersion: String { fatalError("stub") }
+
+    // https://developer.apple.com/documentation/uikit/uidevice/userinterfaceidiom
+    open var userInterfaceIdiom: UIUserInterfaceIdiom { fatalError("stub") }
 }

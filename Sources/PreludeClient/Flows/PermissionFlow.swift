@@ -13,7 +13,6 @@ public actor PermissionFlow {
     private let client: PreludeClient
     private let device: any PermissionDevice
     private let usageDescriptions: UsageDescriptionCheck
-    private let clock: any PreludeClock
     private var flows: [Feature: Entry] = [:]
 
     /// What the flow knows of one feature: the decision on screen, the status it was made for, and whether the
@@ -31,16 +30,12 @@ public actor PermissionFlow {
         var requestedFrom: Decision?
     }
 
-    /// A flow over `client` and `device`; `usageDescriptions` is checked before every system alert, and `clock`
-    /// should be the client's own (decisions and the ledger then share one time).
-    public init(
-        client: PreludeClient, device: any PermissionDevice, usageDescriptions: UsageDescriptionCheck,
-        clock: any PreludeClock = SystemClock()
-    ) {
+    /// A flow over `client` and `device`; `usageDescriptions` is checked before every system alert. Decisions are
+    /// the client's own (``PreludeClient/decide(feature:status:context:)``: its policy, ledger and clock).
+    public init(client: PreludeClient, device: any PermissionDevice, usageDescriptions: UsageDescriptionCheck) {
         self.client = client
         self.device = device
         self.usageDescriptions = usageDescriptions
-        self.clock = clock
     }
 
     /// What to show for `feature` now: reads the live status and the hardware, and decides offline. Records
@@ -56,6 +51,25 @@ public actor PermissionFlow {
     {
         let status = await device.status(of: feature)
         return try await decide(feature, status: status, origin: origin, osVersion: osVersion)
+    }
+
+    /// What to show for `feature` now, never without an answer: the policy's decision as ``screen(for:origin:osVersion:)``
+    /// makes it, with its source (cached or bootstrap), or — when no policy can decide (none yet, the feature is
+    /// not in it, a state it cannot decide on) — ``ScreenAnswer/builtIn(_:status:available:)`` with the reason.
+    /// Records nothing; ``shown(_:)`` and the other steps then work on the answer's decision as on any other.
+    public func answer(for feature: Feature, origin: RequestOrigin = .featureUse, osVersion: SemanticVersion? = nil)
+        async -> ScreenAnswer
+    {
+        let status = await device.status(of: feature)
+        let source: ScreenAnswer.Source = await client.diagnostics().source == .bootstrap ? .bootstrap : .cached
+        do {
+            let decision = try await decide(feature, status: status, origin: origin, osVersion: osVersion)
+            return ScreenAnswer(decision: decision, source: source)
+        } catch {
+            let decision = ScreenAnswer.builtIn(feature, status: status, available: await device.isAvailable(feature))
+            flows[feature] = Entry(decision: decision, status: status, origin: origin, osVersion: osVersion)
+            return ScreenAnswer(decision: decision, source: .builtInFallback, fallbackReason: "\(error)")
+        }
     }
 
     /// The decision on screen for `feature`, if the flow showed one.
@@ -159,15 +173,16 @@ public actor PermissionFlow {
     private func decide(
         _ feature: Feature, status: AuthorizationStatus, origin: RequestOrigin, osVersion: SemanticVersion?
     ) async throws -> Decision {
-        guard let decider = await client.offlineDecider else { throw PreludeClientError.noPolicy }
-        let ledger = await client.cadenceLedger
-        let state = ClientState(
-            feature: feature, status: status, available: await device.isAvailable(feature), osVersion: osVersion,
-            history: ledger.histories(of: feature), trackingPromptShown: ledger.systemPromptShown(feature),
-            origin: origin, insufficientlyInUse: await device.insufficientlyInUse(feature),
-            preventsAutomaticLimitedAccessAlert: feature == .photos
-                ? usageDescriptions.preventsAutomaticLimitedAccessAlert : nil)
-        let decision = try decider.decide(state, now: clock.now())
+        // One decision path and one clock: the client's (its ledger, its policy, its time).
+        let available = await device.isAvailable(feature)
+        let decision = try await client.decide(
+            feature: feature, status: status,
+            context: FeatureContext(
+                available: available, osVersion: osVersion,
+                insufficientlyInUse: await device.insufficientlyInUse(feature),
+                preventsAutomaticLimitedAccessAlert: feature == .photos
+                    ? usageDescriptions.preventsAutomaticLimitedAccessAlert : nil,
+                origin: origin))
         flows[feature] = Entry(decision: decision, status: status, origin: origin, osVersion: osVersion)
         return decision
     }

@@ -9,4 +9,9 @@ import PreludeCore
     _ = AppleStatusReader.cameraAvailable()
     _ = try await AppleAccessRequester.request(.camera, check: UsageDescriptionCheck(strings: [:]))
     _ = await SettingsOpener.open(afterMilliseconds: 0)
+    _ = ClientContext.current(installId: "i")
+}
+
+@MainActor func probeForegroundObserver(_ handler: ForegroundHandler) -> ForegroundObserver {
+    ForegroundObserver(handler: handler) { _ in }
 }

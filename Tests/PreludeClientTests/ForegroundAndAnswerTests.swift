@@ -1,0 +1,55 @@
+import Foundation
+import PreludeClient
+import Testing
+
+/// The caller's side: the foreground hook (what `ForegroundObserver` runs on iOS) and the flow's answer that is
+/// never missing (source and fallback).
+@Suite struct ForegroundAndAnswerTests {
+    typealias Harness = PermissionFlowTests.Harness
+
+    @Test func theForegroundHookRunsEveryFlowAndReturnsWhatChanged() async throws {
+        let h = try Harness()
+        let handler = ForegroundHandler(client: h.client)
+        await handler.add(h.flow)
+        h.device.setStatus(.denied, for: .camera)
+        #expect(try await h.flow.screen(for: .camera).action == .openSettings)
+        try await h.flow.shown(.camera)
+        try await h.flow.continued(.camera)
+        #expect(try await handler.appBecameActive().isEmpty)  // still denied: nothing changed
+        h.device.setStatus(.authorized, for: .camera)
+        let changed = try await handler.appBecameActive()
+        #expect(changed[.camera]?.action == .proceed)
+        #expect(await h.queued() == ["settingsShown", "settingsOpened", "returnedGranted"])
+    }
+
+    @Test func theAnswerSaysItCameFromTheBootstrap() async throws {
+        let h = try Harness()
+        let answer = await h.flow.answer(for: .camera)
+        #expect(answer.source == .bootstrap)
+        #expect(answer.fallbackReason == nil)
+        #expect(answer.decision == (try await h.flow.screen(for: .camera)))
+    }
+
+    @Test func aFeatureThePolicyLacksGetsTheBuiltInAnswer() async throws {
+        let h = try Harness()
+        h.device.setStatus(.notDetermined, for: .bluetooth)
+        let answer = await h.flow.answer(for: .bluetooth)  // the demo policy does not configure Bluetooth
+        #expect(answer.source == .builtInFallback)
+        #expect(answer.decision.action == .systemPrompt)
+        #expect(answer.fallbackReason?.isEmpty == false)
+        // The flow goes on from the fallback as from any decision: the alert, its answer, its events.
+        try await h.flow.shown(.bluetooth)
+        h.device.answerNextRequest(.bluetooth, with: .authorized)
+        _ = try? await h.flow.continued(.bluetooth)
+        #expect(h.device.requests == [.bluetooth])
+    }
+
+    @Test(arguments: [
+        (AuthorizationStatus.notDetermined, true, DecisionAction.systemPrompt),
+        (.authorized, true, .proceed), (.limited, true, .proceed), (.denied, true, .deniedScreen),
+        (.restricted, true, .restrictedNotice), (.notDetermined, false, .unsupported),
+    ])
+    func builtInAnswers(status: AuthorizationStatus, available: Bool, action: DecisionAction) {
+        #expect(ScreenAnswer.builtIn(.camera, status: status, available: available).action == action)
+    }
+}
