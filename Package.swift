@@ -21,6 +21,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CLinuxSystem", path: "Sources/CLinuxSystem"),
+        // libcurl with OpenSSL (Debian: libcurl4-openssl-dev) for the outbound client; docs/http.md says why.
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // Pure core: policy model, validation, locale, semver, bucketing, decision engine. No I/O, no dependencies.
         .target(name: "PreludeCore", swiftSettings: swiftSettings),
@@ -28,6 +30,8 @@ let package = Package(
         .target(name: "PreludePreview", dependencies: ["PreludeCore"], swiftSettings: swiftSettings),
         // HTTP/1.1 on POSIX sockets and Dispatch; knows nothing of policy.
         .target(name: "PreludeHTTP", dependencies: ["CZlib", "CLinuxSystem"], swiftSettings: swiftSettings),
+        // The one outbound HTTP/HTTPS client (healthcheck, replica, live tests), over libcurl.
+        .target(name: "PreludeHTTPClient", dependencies: ["CCurl"], swiftSettings: swiftSettings),
         // SQLite over the C API: connections, statements, transactions, migrations.
         .target(name: "PreludeStorage", dependencies: ["CSQLite"], swiftSettings: swiftSettings),
         // Every SQL statement of the product: repositories over apps, revisions, audit, tokens, events, results
@@ -37,7 +41,8 @@ let package = Package(
         .target(
             name: "PreludeService",
             dependencies: [
-                "PreludeCore", "PreludeHTTP", "PreludeStorage", "PreludeStore", "PreludePreview", "CLinuxSystem",
+                "PreludeCore", "PreludeHTTP", "PreludeHTTPClient", "PreludeStorage", "PreludeStore", "PreludePreview",
+                "CLinuxSystem",
             ],
             swiftSettings: swiftSettings
         ),
@@ -47,6 +52,7 @@ let package = Package(
                 "PreludeService",
                 "PreludeCore",
                 "PreludeHTTP",
+                "PreludeHTTPClient",
                 "PreludeStorage",
                 "PreludeStore",
                 "PreludePreview",
@@ -78,6 +84,9 @@ let package = Package(
             name: "PreludePreviewTests", dependencies: ["PreludePreview", "PreludeCore"], exclude: ["Fixtures"],
             swiftSettings: swiftSettings),
         .testTarget(name: "PreludeHTTPTests", dependencies: ["PreludeHTTP"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "PreludeHTTPClientTests", dependencies: ["PreludeHTTPClient", "PreludeHTTP"],
+            swiftSettings: swiftSettings),
         .testTarget(name: "PreludeStorageTests", dependencies: ["PreludeStorage"], swiftSettings: swiftSettings),
         .testTarget(
             name: "PreludeStoreTests", dependencies: ["PreludeStore", "PreludeStorage", "PreludeCore"],

@@ -23,6 +23,7 @@ package enum ConfigurationSetting: String, Sendable, CaseIterable {
     case eventsPerAddressBurst
     case trustedProxies
     case followURL
+    case tlsCAFile
     case checkpoints
 
     /// The key in config/prelude.json.
@@ -54,6 +55,7 @@ package enum ConfigurationSetting: String, Sendable, CaseIterable {
         case .eventsPerAddressBurst: "PRELUDE_EVENTS_PER_ADDRESS_BURST"
         case .trustedProxies: "PRELUDE_TRUSTED_PROXIES"
         case .followURL: "PRELUDE_FOLLOW_URL"
+        case .tlsCAFile: "PRELUDE_TLS_CA_FILE"
         case .checkpoints: "PRELUDE_CHECKPOINTS"
         }
     }
@@ -84,6 +86,7 @@ package enum ConfigurationSetting: String, Sendable, CaseIterable {
         case .eventsPerAddressBurst: "--events-per-address-burst"
         case .trustedProxies: "--trusted-proxies"
         case .followURL: "--follow"
+        case .tlsCAFile: "--tls-ca-file"
         case .checkpoints: "--checkpoints"
         }
     }

@@ -90,7 +90,7 @@ package final class PreludeService: Sendable {
             let replica = try configuration.followURL.map { url in
                 try ReadReplica(
                     primary: url, token: configuration.followToken ?? RedactedSecret(""), database: database,
-                    store: policyStore, logger: logger)
+                    store: policyStore, logger: logger, caFile: configuration.tlsCAFile)
             }
             replica?.register(on: observability.registry)
             var replicaReadiness: (@Sendable () -> String?)?

@@ -70,6 +70,9 @@ package struct ServiceConfiguration: Sendable, Equatable {
     package var followURL: FollowURL?
     /// `PRELUDE_FOLLOW_TOKEN`: the replica's `read` token on the primary. Environment only.
     package var followToken: RedactedSecret?
+    /// A PEM file of certificate authorities the outbound client trusts instead of the system's bundle (a private
+    /// CA for an `https://` primary); nil trusts the system's. Certificates are always verified (docs/http.md).
+    package var tlsCAFile: String?
     /// The checkpoint at close (docs/storage.md, "Checkpoints"): `truncate`, or `passive` beside a WAL-shipping
     /// backup such as Litestream (docs/scaling.md).
     package var checkpoints = CheckpointMode.truncate
@@ -270,6 +273,8 @@ package struct ServiceConfiguration: Sendable, Equatable {
             case .success(let url): followURL = url
             case .failure(let problem): throw fail(problem.reason)
             }
+        case .tlsCAFile:
+            tlsCAFile = value.isEmpty ? nil : value
         case .checkpoints:
             guard let mode = CheckpointMode(rawValue: value.lowercased()) else {
                 throw fail(

@@ -153,9 +153,15 @@ struct ServeOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "Run as a read replica of the primary at this http:// URL (token in PRELUDE_FOLLOW_TOKEN).",
+            "Run as a read replica of the primary at this http:// or https:// URL (token in PRELUDE_FOLLOW_TOKEN).",
             valueName: "url"))
     var follow: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "PEM file of CAs trusted for an https:// primary instead of the system's. [default: system bundle]",
+            valueName: "path"))
+    var tlsCAFile: String?
 
     @Option(
         help: ArgumentHelp(
@@ -186,6 +192,7 @@ struct ServeOptions: ParsableArguments {
         flags[.eventsPerAddressBurst] = eventsPerAddressBurst
         flags[.trustedProxies] = trustedProxies
         flags[.followURL] = follow
+        flags[.tlsCAFile] = tlsCAFile
         return flags
     }
 

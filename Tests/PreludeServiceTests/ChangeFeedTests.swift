@@ -154,13 +154,17 @@ import Testing
             try ServiceConfiguration.resolve(fileText: nil, environment: ["PRELUDE_FOLLOW_URL": "http://p"], flags: [:])
         }
         #expect(missing?.setting == "PRELUDE_FOLLOW_TOKEN")
-        let https = #expect(throws: ConfigurationError.self) {
-            try ServiceConfiguration.resolve(
-                fileText: nil, environment: ["PRELUDE_FOLLOW_TOKEN": token], flags: [.followURL: "https://p"])
-        }
-        #expect(https?.setting == "--follow")
-        #expect(https?.problem.contains("https") == true)
-        for bad in ["ftp://x", "http://", "http://host:0", "http://host:99999", "http://u@host", "http://h/p?q=1"] {
+        // https (issue 25): port 443 unless named, certificates checked against tlsCAFile or the system's bundle.
+        let https = try ServiceConfiguration.resolve(
+            fileText: nil, environment: ["PRELUDE_FOLLOW_TOKEN": token, "PRELUDE_TLS_CA_FILE": "/etc/prelude/ca.pem"],
+            flags: [.followURL: "https://p/base"])
+        #expect(https.followURL == FollowURL(isSecure: true, host: "p", port: 443, prefix: "/base"))
+        #expect(https.followURL?.description == "https://p:443/base")
+        #expect(https.tlsCAFile == "/etc/prelude/ca.pem")
+        for bad in [
+            "ftp://x", "http://", "https://", "http://host:0", "http://host:99999", "http://u@host", "http://h/p?q=1",
+            "https://h:0", "http://h/a b",
+        ] {
             #expect(throws: ConfigurationError.self, "\(bad)") {
                 try ServiceConfiguration.resolve(
                     fileText: nil, environment: ["PRELUDE_FOLLOW_TOKEN": token], flags: [.followURL: bad])

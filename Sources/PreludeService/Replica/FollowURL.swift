@@ -1,28 +1,33 @@
-/// The primary a read replica follows: `http://host[:port][/prefix]` (docs/scaling.md, "Follow mode").
+/// The primary a read replica follows: `http[s]://host[:port][/prefix]` (docs/scaling.md, "Follow mode").
 ///
-/// Plain HTTP only: the replica's client is a small HTTP/1.1 client on POSIX sockets (``PrimaryClient``), so the
-/// release image needs no libcurl. Across untrusted networks put a TLS tunnel or a private network between them.
+/// Over `https://` the primary's certificate is verified against the system's CA bundle, or the `tlsCAFile`
+/// setting's CAs (a private CA); TLS usually ends at a proxy in front of the primary (docs/scaling.md).
 package struct FollowURL: Sendable, Equatable, CustomStringConvertible {
+    /// Whether the replica speaks TLS to the primary.
+    package let isSecure: Bool
     /// Host name or address (IPv6 without brackets).
     package let host: String
-    /// TCP port (80 when the URL names none).
+    /// TCP port (80, or 443 over https, when the URL names none).
     package let port: Int
     /// Path prefix without a trailing slash ("" for none), prepended to `/v1/admin/...`.
     package let prefix: String
 
-    /// Parses `text`; nil with a reason when it is not an `http://` URL this client can use.
+    /// A URL from its parts.
+    package init(isSecure: Bool = false, host: String, port: Int, prefix: String) {
+        self.isSecure = isSecure
+        self.host = host
+        self.port = port
+        self.prefix = prefix
+    }
+
+    /// Parses `text`; nil with a reason when it is not an `http://` or `https://` URL this client can use.
     package static func parse(_ text: String) -> Result<FollowURL, Problem> {
         let lowered = text.lowercased()
-        if lowered.hasPrefix("https://") {
-            return .failure(
-                Problem(
-                    reason: "https is not supported by the replica's client; use http:// over a private network or a "
-                        + "local TLS tunnel (docs/scaling.md)"))
+        let isSecure = lowered.hasPrefix("https://")
+        guard isSecure || lowered.hasPrefix("http://") else {
+            return .failure(Problem(reason: "'\(text)' is not an http:// or https:// URL such as http://primary:8080"))
         }
-        guard lowered.hasPrefix("http://") else {
-            return .failure(Problem(reason: "'\(text)' is not an http:// URL such as http://primary:8080"))
-        }
-        var rest = Substring(text.dropFirst("http://".count))
+        var rest = Substring(text.dropFirst(isSecure ? "https://".count : "http://".count))
         var prefix = ""
         if let slash = rest.firstIndex(of: "/") {
             prefix = String(rest[slash...])
@@ -32,8 +37,11 @@ package struct FollowURL: Sendable, Equatable, CustomStringConvertible {
         guard !prefix.contains("?"), !prefix.contains("#"), !rest.contains("@") else {
             return .failure(Problem(reason: "'\(text)' must not carry a query, fragment or credentials"))
         }
+        guard prefix.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            return .failure(Problem(reason: "'\(text)' has a path that is not printable ASCII without spaces"))
+        }
         var host = String(rest)
-        var port = 80
+        var port = isSecure ? 443 : 80
         if host.hasPrefix("[") {
             guard let close = host.firstIndex(of: "]") else { return .failure(Problem(reason: "'\(text)': bad IPv6")) }
             let after = host[host.index(after: close)...]
@@ -60,7 +68,7 @@ package struct FollowURL: Sendable, Equatable, CustomStringConvertible {
         else {
             return .failure(Problem(reason: "'\(text)' has no valid host"))
         }
-        return .success(FollowURL(host: host, port: port, prefix: prefix))
+        return .success(FollowURL(isSecure: isSecure, host: host, port: port, prefix: prefix))
     }
 
     /// Why a URL was refused.
@@ -69,8 +77,8 @@ package struct FollowURL: Sendable, Equatable, CustomStringConvertible {
         package let reason: String
     }
 
-    /// `http://host:port/prefix`.
+    /// `http[s]://host:port/prefix`.
     package var description: String {
-        "http://" + (host.contains(":") ? "[\(host)]" : host) + ":\(port)" + prefix
+        (isSecure ? "https://" : "http://") + (host.contains(":") ? "[\(host)]" : host) + ":\(port)" + prefix
     }
 }

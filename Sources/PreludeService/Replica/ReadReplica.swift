@@ -24,14 +24,16 @@ package final class ReadReplica: Sendable {
 
     /// The sync and forwarder for `configuration.followURL` over `database`.
     package init(
-        primary: FollowURL, token: RedactedSecret, database: Database, store: PolicyStore, logger: Logger
+        primary: FollowURL, token: RedactedSecret, database: Database, store: PolicyStore, logger: Logger,
+        caFile: String? = nil
     ) throws {
         self.primary = primary
         // One client each: a held poll must not delay forwarding, and stopping aborts both.
         sync = try ReplicaSync(
-            client: PrimaryClient(url: primary, token: token), database: database, store: store, logger: logger)
+            client: PrimaryClient(url: primary, token: token, caFile: caFile), database: database, store: store,
+            logger: logger)
         forwarder = OutboxForwarder(
-            client: PrimaryClient(url: primary, token: token), database: database, logger: logger)
+            client: PrimaryClient(url: primary, token: token, caFile: caFile), database: database, logger: logger)
     }
 
     /// Why `/readyz` must answer 503, or nil.
