@@ -8,15 +8,15 @@ import Testing
 /// A remembered query answers what the full path answers: same response for every install, whatever variants it
 /// draws, and nothing for a query the full path must decode or refuse.
 @Suite struct PlainPolicyQueriesTests {
-    static func snapshot() -> LiveSnapshot {
-        LiveSnapshot(
+    static func snapshot() -> ServedPolicy {
+        ServedPolicy(
             appID: "demo", revision: 1, document: PublicFixture.demoDocument,
-            prepared: LiveSnapshot.PreparedDocument(PublicFixture.demoDocument), createdAt: 0, author: "t",
+            prepared: ServedPolicy.PreparedDocument(PublicFixture.demoDocument), createdAt: 0, author: "t",
             message: nil, resolvedCacheCapacity: 64)
     }
 
     /// The full path's response for `request`, or nil when it refuses the query.
-    static func fullPath(_ request: HTTPRequest, _ snapshot: LiveSnapshot) -> PreparedResponse? {
+    static func fullPath(_ request: HTTPRequest, _ snapshot: ServedPolicy) -> PreparedResponse? {
         var given = request
         given.query = request.query
         guard let (context, explicit) = try? PolicyQuery.context(given, locales: snapshot.explicitLocales) else {
@@ -26,7 +26,7 @@ import Testing
     }
 
     static func expectSameAnswer(
-        _ memo: PlainPolicyQueries, _ rawQuery: String, acceptLanguage: String?, _ snapshot: LiveSnapshot
+        _ memo: PlainPolicyQueries, _ rawQuery: String, acceptLanguage: String?, _ snapshot: ServedPolicy
     ) -> Bool {
         let request = PolicyQueryTests.parsed(rawQuery, acceptLanguage: acceptLanguage)
         let remembered = memo.entry(for: request, snapshot: snapshot)

@@ -7,9 +7,9 @@ import Testing
 /// The resolution key decides which clients share a prepared response: it must separate every pair of clients
 /// whose resolved bytes differ, and only those.
 @Suite struct PublicResolutionKeyTests {
-    static let snapshot = LiveSnapshot(
+    static let snapshot = ServedPolicy(
         appID: "demo", revision: 1, document: PublicFixture.demoDocument,
-        prepared: LiveSnapshot.PreparedDocument(PublicFixture.demoDocument), createdAt: 0, author: "t", message: nil,
+        prepared: ServedPolicy.PreparedDocument(PublicFixture.demoDocument), createdAt: 0, author: "t", message: nil,
         resolvedCacheCapacity: 4)
 
     static func context(

@@ -12,10 +12,10 @@ import Testing
 
     /// A snapshot of the demo policy with its own resolved-response cache (the tests of this suite run in
     /// parallel; one that checks the cache's identity takes a snapshot no other test fills).
-    static func makeSnapshot() -> LiveSnapshot {
-        LiveSnapshot(
+    static func makeSnapshot() -> ServedPolicy {
+        ServedPolicy(
             appID: "demo", revision: 1, document: PublicFixture.demoDocument,
-            prepared: LiveSnapshot.PreparedDocument(PublicFixture.demoDocument), createdAt: 0, author: "t",
+            prepared: ServedPolicy.PreparedDocument(PublicFixture.demoDocument), createdAt: 0, author: "t",
             message: nil, resolvedCacheCapacity: 8, cacheControl: cacheControl)
     }
 

@@ -153,7 +153,7 @@ extension AdminAPI {
     }
 
     /// The position and decoded form of experiment `key` in the live policy; 404 naming it otherwise.
-    private static func experiment(_ key: String, in snapshot: LiveSnapshot) throws(ProblemDetails) -> (Int, Experiment)
+    private static func experiment(_ key: String, in snapshot: ServedPolicy) throws(ProblemDetails) -> (Int, Experiment)
     {
         guard let index = snapshot.document.experiments.firstIndex(where: { $0.key == key }) else {
             throw AdminProblem.notFound(

@@ -56,7 +56,7 @@ extension AdminAPI {
 
     /// The live snapshot of the addressed app and the feature name; 404 for an unknown app, 409 for an app whose
     /// live revision cannot be served (replace the whole policy instead).
-    private func servedSnapshot(_ context: Context) throws -> (LiveSnapshot, String) {
+    private func servedSnapshot(_ context: Context) throws -> (ServedPolicy, String) {
         (try servedPolicy(context.parameter("app")), context.parameter("feature"))
     }
 

@@ -5,7 +5,7 @@ import PreludeHTTP
 extension AdminAPI {
     /// The live snapshot of `app`; 404 for an unknown app, 409 for one whose live revision cannot be served (the
     /// routes that edit part of a policy need one; replacing the whole policy does not).
-    func servedPolicy(_ app: String) throws -> LiveSnapshot {
+    func servedPolicy(_ app: String) throws -> ServedPolicy {
         guard let snapshot = store.snapshot(app: app) else {
             if let unavailable = store.unavailability(app: app) {
                 throw ProblemDetails(
@@ -20,7 +20,7 @@ extension AdminAPI {
 
     /// The live snapshot of `app`, nil when the app exists but its live revision cannot be served; 404 for an
     /// unknown app.
-    func knownApp(_ app: String) throws -> LiveSnapshot? {
+    func knownApp(_ app: String) throws -> ServedPolicy? {
         let live = store.snapshot(app: app)
         if live == nil, store.unavailability(app: app) == nil { throw PolicyStoreProblem.unknownApp(app) }
         return live

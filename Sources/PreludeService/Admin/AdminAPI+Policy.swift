@@ -120,7 +120,7 @@ extension AdminAPI {
     /// --json` and the validate endpoint give them; `findings` the changed texts a running experiment's variant
     /// overrides, each `{"code", "pointer", "experiment", "variant", "detail"}` (``VariantCopyOverride``).
     func writeResponse(
-        _ snapshot: LiveSnapshot, changes: [JSONDiff.Change], changed: Bool, lint: [LintFinding], pretty: Bool,
+        _ snapshot: ServedPolicy, changes: [JSONDiff.Change], changed: Bool, lint: [LintFinding], pretty: Bool,
         status: HTTPStatus, findings: [JSONValue] = []
     ) -> HTTPResponse {
         let body: JSONValue = [

@@ -43,7 +43,7 @@ extension AdminAPI {
         return Self.input(snapshot)
     }
 
-    private static func input(_ snapshot: LiveSnapshot) -> PreviewInput {
+    private static func input(_ snapshot: ServedPolicy) -> PreviewInput {
         var input = PreviewInput(
             document: snapshot.document, origin: "revision \(snapshot.revision) (live)", revision: snapshot.revision,
             sha256: SHA256.hex(SHA256.digest(snapshot.canonicalBytes)))

@@ -1,4 +1,5 @@
 import PreludeHTTP
+import PreludeStore
 
 /// The entity tag of a live policy revision: `"r<revision>-<fnv64 hex>-<length hex>"`.
 ///
@@ -10,7 +11,7 @@ import PreludeHTTP
 package enum PolicyETag {
     /// The tag of `revision` whose canonical bytes are `canonical`.
     package static func make(revision: Int, canonical: [UInt8]) -> ETag {
-        ETag("r\(revision)-" + ETag.strong(for: canonical).opaqueTag)
+        ETag(RevisionTag.make(revision: revision, canonical: canonical))
     }
 
     /// The tag of the gzip representation of a document tagged `etag`.

@@ -14,7 +14,7 @@ import Synchronization
 
 /// The live policy of every app: loaded from the database at start, served from memory, changed only through
 /// its write methods, which commit a revision and its audit row in one transaction and then swap the app's
-/// ``LiveSnapshot`` atomically.
+/// ``ServedPolicy`` atomically.
 ///
 /// Readers call ``snapshot(app:)``: one mutex-protected dictionary lookup returning an immutable snapshot, so a
 /// request sees one whole revision, never part of one, and the next request after a commit sees the new one.
@@ -28,27 +28,22 @@ import Synchronization
 /// Errors are ``PolicyStoreError`` (unknown app, app exists, a document for another app, stale `If-Match`), which
 /// the HTTP layer maps to problems (``PolicyStoreProblem/problem(for:)``), or `StorageError`.
 package final class PolicyStore: Sendable {
-    /// Why an app in the database is not being served.
-    package struct Unavailable: Sendable, Equatable {
-        /// The live revision number, nil when the app has none.
-        package let revision: Int?
-        /// What is wrong, for logs and the 503 problem.
-        package let reason: String
-    }
+    /// Why an app in the database is not being served (its live revision, and what is wrong).
+    package typealias Unavailable = PolicyRevision.Unservable
 
     private struct State {
-        var snapshots: [String: LiveSnapshot] = [:] {
+        var snapshots: [String: ServedPolicy] = [:] {
             // Changes are publications and reloads; lookups are every public request.
             didSet { servedByID = ByteKeyTable(snapshots) }
         }
         /// `snapshots` again, looked up from the app id's bytes without hashing a `String` (``ByteKeyTable``).
-        var servedByID = ByteKeyTable<LiveSnapshot>()
+        var servedByID = ByteKeyTable<ServedPolicy>()
         var unavailable: [String: Unavailable] = [:]
     }
 
     private let repository: PolicyRepository
     private let state = Mutex(State())
-    private let writeLock = PosixLock(())
+    private let writeLock = Mutex(())
     private let clock: ServiceClock
     /// Capacity of each snapshot's resolved-response cache.
     package let resolvedCacheCapacity: Int
@@ -76,7 +71,7 @@ package final class PolicyStore: Sendable {
     // MARK: - Reading
 
     /// The live snapshot of `app`, or nil when the app does not exist or is not servable.
-    package func snapshot(app: String) -> LiveSnapshot? {
+    package func snapshot(app: String) -> ServedPolicy? {
         state.withLock { $0.servedByID[app] }
     }
 
@@ -100,13 +95,16 @@ package final class PolicyStore: Sendable {
     /// ``unavailability(app:)``.
     @discardableResult
     package func loadAll() throws -> [String: Unavailable] {
+        var served: [String: ServedPolicy] = [:]
         var fresh = State()
         for row in try repository.liveRows() {
             switch Self.decodeLive(row, capacity: resolvedCacheCapacity, cacheControl: cacheControl) {
-            case .success(let snapshot): fresh.snapshots[row.app] = snapshot
+            case .success(let snapshot): served[row.app] = snapshot
             case .failure(let unavailable): fresh.unavailable[row.app] = unavailable
             }
         }
+        // One assignment, so the lookup table is built once (its `didSet`), not once per app.
+        fresh.snapshots = served
         let unavailable = fresh.unavailable
         state.withLock { $0 = fresh }
         changes.bump()
@@ -177,9 +175,9 @@ package final class PolicyStore: Sendable {
     package func commit(
         app: String, document: PolicyDocument, author: String, action: String, message: String?,
         expectedETag: String?, auditDetail: JSONValue
-    ) throws -> LiveSnapshot {
+    ) throws -> ServedPolicy {
         try Self.requireSameApp(document, app)
-        let prepared = LiveSnapshot.PreparedDocument(document)
+        let prepared = ServedPolicy.PreparedDocument(document)
         return try locked {
             let current = try checkPrecondition(app: app, expectedETag: expectedETag)
             let now = clock.milliseconds
@@ -196,7 +194,7 @@ package final class PolicyStore: Sendable {
                 throw PolicyStoreError(refusal)
             }
             return swapIn(
-                LiveSnapshot(
+                ServedPolicy(
                     appID: app, revision: revision, document: document, prepared: prepared, createdAt: now,
                     author: author, message: message, resolvedCacheCapacity: resolvedCacheCapacity,
                     cacheControl: cacheControl))
@@ -215,9 +213,9 @@ package final class PolicyStore: Sendable {
     package func createApp(
         app: String, document: PolicyDocument, author: String, message: String?,
         auditDetail: JSONValue = .object(JSONObject())
-    ) throws -> LiveSnapshot {
+    ) throws -> ServedPolicy {
         try Self.requireSameApp(document, app)
-        let prepared = LiveSnapshot.PreparedDocument(document)
+        let prepared = ServedPolicy.PreparedDocument(document)
         return try locked {
             let now = clock.milliseconds
             do {
@@ -228,7 +226,7 @@ package final class PolicyStore: Sendable {
                 throw PolicyStoreError(refusal)
             }
             return swapIn(
-                LiveSnapshot(
+                ServedPolicy(
                     appID: app, revision: 1, document: document, prepared: prepared, createdAt: now, author: author,
                     message: message, resolvedCacheCapacity: resolvedCacheCapacity, cacheControl: cacheControl))
         }
@@ -264,7 +262,7 @@ package final class PolicyStore: Sendable {
 
     // MARK: - Internals
 
-    private func locked<T>(_ body: () throws -> T) throws -> T {
+    private func locked<T: Sendable>(_ body: () throws -> T) throws -> T {
         try writeLock.withLock { _ in try body() }
     }
 
@@ -287,7 +285,7 @@ package final class PolicyStore: Sendable {
         return nil
     }
 
-    private func swapIn(_ snapshot: LiveSnapshot) -> LiveSnapshot {
+    private func swapIn(_ snapshot: ServedPolicy) -> ServedPolicy {
         state.withLock { state in
             state.snapshots[snapshot.appID] = snapshot
             state.unavailable[snapshot.appID] = nil
@@ -296,32 +294,14 @@ package final class PolicyStore: Sendable {
         return snapshot
     }
 
-    /// Decodes one `apps ⟕ policy_revisions` row into a snapshot, or why it cannot be served.
+    /// Decodes one `apps ⟕ policy_revisions` row into a served revision, or why it cannot be served.
     private static func decodeLive(_ row: PolicyRepository.LiveRow, capacity: Int, cacheControl: PolicyCacheControl)
-        -> Result<LiveSnapshot, Unavailable>
+        -> Result<ServedPolicy, Unavailable>
     {
-        let app = row.app
-        guard let revision = row.revision, let text = row.document else {
-            return .failure(Unavailable(revision: nil, reason: "the app has no live revision"))
+        PolicyRevision.decode(row).map { live in
+            ServedPolicy(
+                live, prepared: ServedPolicy.PreparedDocument(canonical: live.canonicalBytes),
+                resolvedCacheCapacity: capacity, cacheControl: cacheControl)
         }
-        let reading = StoredPolicyReader.read(text: text)
-        guard let document = reading.document else {
-            return .failure(
-                Unavailable(
-                    revision: revision, reason: "revision \(revision) cannot be served: \(reading.refusal ?? "")"))
-        }
-        guard document.app.id == app else {
-            return .failure(
-                Unavailable(
-                    revision: revision, reason: "revision \(revision) is for app \"\(document.app.id)\", not \"\(app)\""
-                ))
-        }
-        return .success(
-            LiveSnapshot(
-                appID: app, revision: revision, document: document, prepared: LiveSnapshot.PreparedDocument(document),
-                createdAt: row.createdAt, author: row.author, message: row.message, resolvedCacheCapacity: capacity,
-                cacheControl: cacheControl, storedFindings: reading.findings, fallbacks: reading.fallbacks))
     }
 }
-
-extension PolicyStore.Unavailable: Error {}

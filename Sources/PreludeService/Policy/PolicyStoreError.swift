@@ -13,7 +13,7 @@ package enum PolicyStoreError: Error, Sendable {
     case appMismatch(app: String, documentApp: String)
     /// The `If-Match` value does not name the live revision; `current` is the live snapshot now (nil when the app
     /// has no servable live revision, which only `If-Match: *` replaces).
-    case stale(current: LiveSnapshot?)
+    case stale(current: ServedPolicy?)
 }
 
 extension PolicyStoreError {

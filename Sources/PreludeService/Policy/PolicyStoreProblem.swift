@@ -51,7 +51,7 @@ package enum PolicyStoreProblem {
     }
 
     /// 412 naming the live revision's ETag (and sending it in the `ETag` header) so the client can re-read.
-    package static func preconditionFailed(current: LiveSnapshot?) -> ProblemDetails {
+    package static func preconditionFailed(current: ServedPolicy?) -> ProblemDetails {
         var headers = HTTPHeaders()
         if let current { headers.set("ETag", current.etag.headerValue) }
         let detail =

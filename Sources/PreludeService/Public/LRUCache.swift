@@ -1,6 +1,6 @@
 import Synchronization
 
-/// A bounded least-recently-used cache; each ``LiveSnapshot`` holds two, keyed by ``ResolutionKey``: prepared
+/// A bounded least-recently-used cache; each ``ServedPolicy`` holds two, keyed by ``ResolutionKey``: prepared
 /// resolved-policy responses and resolved policies (for decide).
 ///
 /// Bounded because the key space (locales × platforms × OS versions × variants) is open-ended; a client

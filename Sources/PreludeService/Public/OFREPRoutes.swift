@@ -106,7 +106,7 @@ package enum OFREPRoutes {
     }
 
     /// The resolved policy, served locale and "now" for `decide`, exactly as the decide endpoint computes them.
-    private static func resolve(_ decide: DecideRequest, snapshot: LiveSnapshot, clock: ServiceClock)
+    private static func resolve(_ decide: DecideRequest, snapshot: ServedPolicy, clock: ServiceClock)
         -> (ResolvedPolicy, String, Instant)
     {
         let key = ResolutionKey(context: decide.context, snapshot: snapshot)
@@ -117,7 +117,7 @@ package enum OFREPRoutes {
     /// The app's live snapshot; an unknown app is FLAG_NOT_FOUND (404), an unservable one 503 with the
     /// specification's general error body.
     private static func liveSnapshot(_ request: HTTPRequest, store: PolicyStore, key: String?) throws(OFREPFailure)
-        -> LiveSnapshot
+        -> ServedPolicy
     {
         do {
             return try PublicRoutes.liveSnapshot(request, store: store)
@@ -131,7 +131,7 @@ package enum OFREPRoutes {
     }
 
     /// The features the app's live policy configures, in catalogue order.
-    private static func configuredFeatures(_ snapshot: LiveSnapshot) -> [Feature] {
+    private static func configuredFeatures(_ snapshot: ServedPolicy) -> [Feature] {
         snapshot.document.orderedFeatures.map(\.feature)
     }
 

@@ -37,7 +37,8 @@ package final class PlainPolicyQueries: Sendable {
         precondition(capacity >= 1 && entriesPerQuery >= 1, "a memory holds at least one entry")
         self.capacity = capacity
         self.entriesPerQuery = entriesPerQuery
-        table = Mutex(ByteKeyTable(capacity: capacity))
+        // Sized by use: the table starts small and doubles as distinct queries arrive (an idle app costs ~nothing).
+        table = Mutex(ByteKeyTable(capacity: min(capacity, 4)))
     }
 
     /// The number of queries remembered.
@@ -45,7 +46,7 @@ package final class PlainPolicyQueries: Sendable {
 
     /// The response entry for `request` (a parsed request whose query is its raw query) against `snapshot`, or nil
     /// when its query is not plain.
-    package func entry(for request: HTTPRequest, snapshot: LiveSnapshot) -> ResolvedPolicyResponse.Entry? {
+    package func entry(for request: HTTPRequest, snapshot: ServedPolicy) -> ResolvedPolicyResponse.Entry? {
         let acceptLanguage = PolicyQuery.acceptLanguage(request.headers)
         var raw = request.rawQuery
         return raw.withUTF8 { entry(query: $0, acceptLanguage: acceptLanguage, snapshot: snapshot) }
@@ -77,7 +78,7 @@ package final class PlainPolicyQueries: Sendable {
     private static let installIdName: [UInt8] = Array("installId".utf8)
 
     private func entry(
-        query bytes: UnsafeBufferPointer<UInt8>, acceptLanguage: String?, snapshot: LiveSnapshot
+        query bytes: UnsafeBufferPointer<UInt8>, acceptLanguage: String?, snapshot: ServedPolicy
     ) -> ResolvedPolicyResponse.Entry? {
         // The install id's value: the piece `installId=…` (once; a piece `installId` without a value is not plain).
         guard let install = Self.installIdRange(bytes) else { return nil }
@@ -127,7 +128,7 @@ package final class PlainPolicyQueries: Sendable {
     /// remembered entry, else the full resolution, remembered.
     private func entry(
         key: UnsafeBufferPointer<UInt8>, query bytes: UnsafeBufferPointer<UInt8>,
-        installBytes: UnsafeBufferPointer<UInt8>?, acceptLanguage: String?, snapshot: LiveSnapshot
+        installBytes: UnsafeBufferPointer<UInt8>?, acceptLanguage: String?, snapshot: ServedPolicy
     ) -> ResolvedPolicyResponse.Entry? {
         let experiments = snapshot.keyShape.experiments
         return withUnsafeTemporaryAllocation(of: Int.self, capacity: experiments.count) { variants in

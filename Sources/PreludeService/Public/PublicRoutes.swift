@@ -103,7 +103,7 @@ package enum PublicRoutes {
 
     /// The live snapshot of the `{app}` in the path, or the 404 (unknown) / 503 (not servable) problem.
     package static func liveSnapshot(_ request: HTTPRequest, store: PolicyStore) throws(ProblemDetails)
-        -> LiveSnapshot
+        -> ServedPolicy
     {
         let app = request.pathParameter("app") ?? ""
         if let snapshot = store.snapshot(app: app) { return snapshot }

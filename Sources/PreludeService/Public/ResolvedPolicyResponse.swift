@@ -28,7 +28,7 @@ package enum ResolvedPolicyResponse {
 
     /// The response entry for `context`: from the snapshot's cache, or resolved, serialized, compressed and
     /// cached on a miss (with the snapshot's `Cache-Control` for resolved policies).
-    package static func prepared(_ snapshot: LiveSnapshot, context: ClientContext) -> (Entry, ResolutionKey) {
+    package static func prepared(_ snapshot: ServedPolicy, context: ClientContext) -> (Entry, ResolutionKey) {
         prepared(
             snapshot, context: context,
             explicitLocale: context.locale.flatMap(snapshot.explicitLocales.explicitLocale))
@@ -36,7 +36,7 @@ package enum ResolvedPolicyResponse {
 
     /// ``prepared(_:context:)`` with the context's explicit locale already looked at (``ExplicitLocaleMemo``).
     package static func prepared(
-        _ snapshot: LiveSnapshot, context: ClientContext, explicitLocale: ResolutionKey.ExplicitLocale?
+        _ snapshot: ServedPolicy, context: ClientContext, explicitLocale: ResolutionKey.ExplicitLocale?
     ) -> (Entry, ResolutionKey) {
         let key = ResolutionKey(context: context, shape: snapshot.keyShape, explicitLocale: explicitLocale)
         if let cached = snapshot.resolvedResponses.value(for: key) { return (cached, key) }
@@ -48,7 +48,7 @@ package enum ResolvedPolicyResponse {
     }
 
     /// The resolved policy for `context` (whose key is `key`): from the snapshot's cache, or resolved and cached.
-    package static func resolved(_ snapshot: LiveSnapshot, context: ClientContext, key: ResolutionKey)
+    package static func resolved(_ snapshot: ServedPolicy, context: ClientContext, key: ResolutionKey)
         -> ResolvedPolicy
     {
         if let cached = snapshot.resolvedPolicies.value(for: key) { return cached }

@@ -1,0 +1,88 @@
+import PreludeCore
+
+/// One app's live revision as the store knows it: the domain half of what is served (the service's
+/// `ServedPolicy` adds the HTTP half: prepared bodies and the caches of what clients asked).
+///
+/// Immutable, built once when the revision goes live (published here, or loaded from the database).
+package struct PolicyRevision: Sendable {
+    /// Why an app in the database cannot be served by this build.
+    package struct Unservable: Error, Sendable, Equatable {
+        /// The live revision number, nil when the app has none.
+        package let revision: Int?
+        /// What is wrong, for logs and the 503 problem.
+        package let reason: String
+
+        /// A reason `reason` about revision `revision`.
+        package init(revision: Int?, reason: String) {
+            self.revision = revision
+            self.reason = reason
+        }
+    }
+
+    /// The app's id.
+    package let appID: String
+    /// The revision number (1, 2, ...).
+    package let number: Int
+    /// The decoded, valid document.
+    package let document: PolicyDocument
+    /// The canonical JSON bytes of `document` (compact, members in documented order), as stored.
+    package let canonicalBytes: [UInt8]
+    /// Which client inputs can change a resolved policy of this document (a resolution key keeps only those).
+    package let keyShape: ResolutionKeyShape
+    /// The revision's entity tag, opaque (no quotes; ``RevisionTag``).
+    package let entityTag: String
+    /// When the revision was created (milliseconds since the Unix epoch).
+    package let createdAt: Int64
+    /// Who created the revision (a token name, or `system`).
+    package let author: String
+    /// The revision's message, if any.
+    package let message: String?
+    /// The rules of this build the stored revision does not meet (``PreludeCore/StoredPolicyReader``); empty for a
+    /// revision this build wrote or that validates as written.
+    package let storedFindings: [ValidationProblem]
+    /// Where the served document has a ``PreludeCore/CopyFallback`` text the stored revision lacks.
+    package let fallbacks: [JSONPointer]
+
+    /// A revision of `document` whose canonical bytes are `canonical` (computed by the caller, outside any lock).
+    package init(
+        appID: String, number: Int, document: PolicyDocument, canonical: [UInt8], createdAt: Int64, author: String,
+        message: String?, storedFindings: [ValidationProblem] = [], fallbacks: [JSONPointer] = []
+    ) {
+        self.appID = appID
+        self.number = number
+        self.document = document
+        canonicalBytes = canonical
+        keyShape = ResolutionKeyShape(document)
+        entityTag = RevisionTag.make(revision: number, canonical: canonical)
+        self.createdAt = createdAt
+        self.author = author
+        self.message = message
+        self.storedFindings = storedFindings
+        self.fallbacks = fallbacks
+    }
+
+    /// Decodes a live row: the revision, or why this build cannot serve it (no live revision, a document
+    /// ``PreludeCore/StoredPolicyReader`` refuses, or one for another app).
+    package static func decode(_ row: PolicyRepository.LiveRow) -> Result<PolicyRevision, Unservable> {
+        guard let revision = row.revision, let text = row.document else {
+            return .failure(Unservable(revision: nil, reason: "the app has no live revision"))
+        }
+        let reading = StoredPolicyReader.read(text: text)
+        guard let document = reading.document else {
+            return .failure(
+                Unservable(
+                    revision: revision, reason: "revision \(revision) cannot be served: \(reading.refusal ?? "")"))
+        }
+        guard document.app.id == row.app else {
+            return .failure(
+                Unservable(
+                    revision: revision,
+                    reason: "revision \(revision) is for app \"\(document.app.id)\", not \"\(row.app)\""))
+        }
+        return .success(
+            PolicyRevision(
+                appID: row.app, number: revision, document: document, canonical: document.jsonValue.serializedBytes(),
+                createdAt: row.createdAt, author: row.author, message: row.message, storedFindings: reading.findings,
+                fallbacks: reading.fallbacks))
+    }
+}

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Memory and start-up against the number of apps served (issue 29): for each N in APPS, a database with N copies of
+# the demo policy (app ids app-0001, ...), then `prelude serve`: time from exec to /readyz answering, RSS idle (1 s
+# after ready), RSS after one resolved-policy fetch (gzip) of every app, and the per-app cost
+# (RSS - RSS of the 1-app run) / (N - 1).
+#
+# Usage: scripts/bench-apps.sh [binary]   (default .build/release/prelude; build it with `swift build -c release`)
+# Settings: APPS="1 10 100 1000", OUT=/tmp/prelude-bench/apps, PORT=18431. Loopback only; every server stopped.
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+BIN=${1:-$ROOT/.build/release/prelude}
+APPS=${APPS:-"1 10 100 1000"}
+OUT=${OUT:-/tmp/prelude-bench/apps}
+PORT=${PORT:-18431}
+mkdir -p "$OUT"
+
+rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
+
+printf '%6s %12s %14s %16s %18s %18s\n' apps ready_ms rss_idle_kB rss_fetched_kB idle_per_app_kB fetched_per_app_kB
+base_idle=""
+base_fetched=""
+for n in $APPS; do
+    db="$OUT/apps-$n.sqlite"
+    rm -f "$db" "$db-wal" "$db-shm"
+    PRELUDE_DATABASE="$db" PRELUDE_LOG_LEVEL=warning "$BIN" migrate >/dev/null
+    python3 - "$db" "$n" "$ROOT/config/demo-policy.json" <<'PY'
+import json, sqlite3, sys
+path, count, policy = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+document = json.load(open(policy))
+db = sqlite3.connect(path)
+for i in range(1, count + 1):
+    app = f"app-{i:04d}"
+    document["app"]["id"] = app
+    text = json.dumps(document, separators=(",", ":"))
+    db.execute("INSERT INTO apps (id, name, live_revision, created_at, updated_at) VALUES (?, ?, 1, 0, 0)",
+               (app, document["app"]["name"]))
+    db.execute("INSERT INTO policy_revisions (app_id, number, document, etag, created_at, author, message) "
+               "VALUES (?, 1, ?, ?, 0, 'bench', NULL)", (app, text, f'"bench-{app}"'))
+db.commit()
+PY
+    start=$(date +%s%N)
+    PRELUDE_DATABASE="$db" PRELUDE_PORT=$PORT PRELUDE_DEMO_POLICY="" PRELUDE_LOG_LEVEL=warning "$BIN" serve \
+        >>"$OUT/server.log" 2>&1 &
+    pid=$!
+    until curl -fs -o /dev/null "http://127.0.0.1:$PORT/readyz"; do sleep 0.01; done
+    ready_ms=$(( ($(date +%s%N) - start) / 1000000 ))
+    sleep 1
+    idle=$(rss_kb $pid)
+    python3 - "$PORT" "$n" <<'PY'
+import http.client, sys
+port, count = int(sys.argv[1]), int(sys.argv[2])
+connection = http.client.HTTPConnection("127.0.0.1", port)
+for i in range(1, count + 1):
+    connection.request("GET", f"/v1/apps/app-{i:04d}/policy?platform=ios&os=17.4&appVersion=2.3.0&locale=fr-CA"
+                       "&installId=8C1F0A2E", headers={"Accept-Encoding": "gzip"})
+    response = connection.getresponse()
+    response.read()
+    assert response.status == 200, (i, response.status)
+PY
+    sleep 0.5
+    fetched=$(rss_kb $pid)
+    kill $pid
+    wait $pid 2>/dev/null || true
+    if [[ -z "$base_idle" ]]; then base_idle=$idle; base_fetched=$fetched; base_n=$n; fi
+    if (( n > base_n )); then
+        idle_per=$(( (idle - base_idle) / (n - base_n) ))
+        fetched_per=$(( (fetched - base_fetched) / (n - base_n) ))
+    else
+        idle_per="-"
+        fetched_per="-"
+    fi
+    printf '%6s %12s %14s %16s %18s %18s\n' "$n" "$ready_ms" "$idle" "$fetched" "$idle_per" "$fetched_per"
+done
