@@ -95,7 +95,8 @@ public actor PreludeClient {
             feature: feature, status: status, available: context.available, osVersion: context.osVersion,
             history: ledger.histories(of: feature),
             trackingPromptShown: context.systemPromptShown ?? ledger.systemPromptShown(feature),
-            origin: context.origin)
+            origin: context.origin, insufficientlyInUse: context.insufficientlyInUse,
+            preventsAutomaticLimitedAccessAlert: feature == .photos ? context.preventsAutomaticLimitedAccessAlert : nil)
         return try decider.decide(state, now: configuration.clock.now())
     }
 
@@ -115,9 +116,10 @@ public actor PreludeClient {
             if step == .shown { ledger.recordShown(decision.feature, kind, at: now) }
             if let outcome = step.outcome { ledger.recordOutcome(decision.feature, kind, outcome) }
         }
-        // The system asks once per install for tracking (TR-2): remember that it did.
-        if decision.feature == .tracking, step == .granted || step == .denied {
-            ledger.recordSystemPrompt(.tracking)
+        // The system asks once per install for tracking (TR-2), alarms and the local network, and their status
+        // cannot be trusted to say so: remember that it did.
+        if decision.feature.capabilities.promptRecordedByClient, step == .granted || step == .denied {
+            ledger.recordSystemPrompt(decision.feature)
         }
         if ledger != self.ledger {
             try ledger.store(ledgerPath)

@@ -42,7 +42,7 @@ struct DemoApp {
                 server: server, app: app, storageDirectory: storage,
                 context: ClientContext(
                     platform: .ios, osVersion: SemanticVersion(os), appVersion: SemanticVersion("2.3.0"),
-                    locale: locale, installId: "demo-\(run)-\(name)"),
+                    locale: locale, installId: Self.installId(run: run, name: name)),
                 clock: clock))
         // Every purpose string present, as a correctly configured app target has them.
         let strings = Feature.allCases.flatMap { UsageDescriptionCheck.requiredKeys(for: $0) }
@@ -50,6 +50,24 @@ struct DemoApp {
             client: client, device: device,
             usageDescriptions: UsageDescriptionCheck(
                 strings: Dictionary(strings.map { ($0, "Set.") }, uniquingKeysWith: { a, _ in a })))
+    }
+
+    /// The demo policy's photos experiment (config/demo-policy.json): ask first, or present PhotosPicker.
+    static let photosExperimentSeed = "photos-ask-vs-picker-2026-11"
+
+    /// `demo-RUN-NAME`, with a suffix for the photos flows so each lands in the arm it plays: the seed flows ask
+    /// (arm 0, `ask`), `photos-picker-arm` presents the picker (arm 1). The first suffix that lands there is used.
+    static func installId(run: String, name: String) -> String {
+        let base = "demo-\(run)-\(name)"
+        guard name.hasPrefix("photos") else { return base }
+        let arm = name == "photos-picker-arm" ? 1 : 0
+        for suffix in 0..<1_000
+        where Bucketing.assign(
+            seed: photosExperimentSeed, installId: "\(base)-\(suffix)", weights: [50, 50], coverage: 1) == arm
+        {
+            return "\(base)-\(suffix)"
+        }
+        return base
     }
 
     /// Checks `decision` has `action` (and `reason`, when given).

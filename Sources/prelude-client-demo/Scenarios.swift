@@ -16,7 +16,22 @@ enum Scenarios {
         ("location-button-ios15", "15.0", "en", locationButtonIOS15),
         ("camera-not-at-launch", "17.4", "en", cameraNotAtLaunch),
         ("photos-changed-in-settings", "17.4", "en", photosChangedInSettings),
+        ("photos-picker-arm", "17.4", "fr", photosPickerArm),
     ]
+
+    // Ask less (docs/catalogue.md): the picker arm of photos-ask-vs-picker presents PhotosPicker, never asks, and
+    // records no permission event; after a refusal made elsewhere too.
+    static func photosPickerArm(_ app: DemoApp) async throws {
+        let picker = try await app.flow.screen(for: .photos)
+        try app.expect(picker, .permissionless, .permissionlessStrategy)
+        guard picker.path == .photosPicker, picker.variant?.variant == "picker" else {
+            throw DemoFailure(description: "\(app.name): \(picker.path.map(\.rawValue) ?? "no path") \(picker)")
+        }
+        app.device.setStatus(.denied, for: .photos)
+        try app.expect(try await app.flow.screen(for: .photos), .permissionless, .permissionlessStrategy)
+        guard app.device.requests.isEmpty else { throw DemoFailure(description: "\(app.name): asked") }
+        try await app.expectEvents([])
+    }
 
     // permission-priming-camera.fr: priming, Continue, the system alert, granted.
     static func cameraPrimingAccepted(_ app: DemoApp) async throws {

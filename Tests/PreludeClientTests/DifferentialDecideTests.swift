@@ -185,6 +185,11 @@ import Testing
             state.history[kind] = ScreenHistory(shownCount: count, lastShown: lastShown, lastOutcome: outcome)
         }
         state.trackingPromptShown = random.chance(0.3)
+        // The catalogue's diagnostics, where they belong (elsewhere both sides refuse them: CatalogueDecisionTests).
+        if feature == .locationWhenInUse || feature == .locationAlways {
+            state.insufficientlyInUse = random.chance(0.3)
+        }
+        if feature == .photos && random.chance(0.6) { state.preventsAutomaticLimitedAccessAlert = random.chance(0.5) }
         return state
     }
 
@@ -202,6 +207,10 @@ import Testing
             members.append("\"history\":{\(kinds.joined(separator: ","))}")
         }
         members.append("\"trackingPromptShown\":\(state.trackingPromptShown)")
+        if state.insufficientlyInUse { members.append("\"insufficientlyInUse\":true") }
+        if let prevents = state.preventsAutomaticLimitedAccessAlert {
+            members.append("\"preventsAutomaticLimitedAccessAlert\":\(prevents)")
+        }
         return "{\(members.joined(separator: ","))}"
     }
 }

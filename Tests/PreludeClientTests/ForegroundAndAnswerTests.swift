@@ -32,16 +32,16 @@ import Testing
 
     @Test func aFeatureThePolicyLacksGetsTheBuiltInAnswer() async throws {
         let h = try Harness()
-        h.device.setStatus(.notDetermined, for: .bluetooth)
-        let answer = await h.flow.answer(for: .bluetooth)  // the demo policy does not configure Bluetooth
+        h.device.setStatus(.notDetermined, for: .reminders)
+        let answer = await h.flow.answer(for: .reminders)  // the demo policy does not configure reminders
         #expect(answer.source == .builtInFallback)
         #expect(answer.decision.action == .systemPrompt)
         #expect(answer.fallbackReason?.isEmpty == false)
         // The flow goes on from the fallback as from any decision: the alert, its answer, its events.
-        try await h.flow.shown(.bluetooth)
-        h.device.answerNextRequest(.bluetooth, with: .authorized)
-        _ = try? await h.flow.continued(.bluetooth)
-        #expect(h.device.requests == [.bluetooth])
+        try await h.flow.shown(.reminders)
+        h.device.answerNextRequest(.reminders, with: .authorized)
+        _ = try? await h.flow.continued(.reminders)
+        #expect(h.device.requests == [.reminders])
     }
 
     @Test(arguments: [

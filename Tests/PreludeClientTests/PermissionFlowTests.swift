@@ -77,11 +77,12 @@ import Testing
     }
 
     @Test func aStatusChangedOutsideTheAppIsItsOwnEvent() async throws {
+        // A feature outside any experiment of the demo (photos is in photos-ask-vs-picker since the catalogue).
         let h = try Harness()
-        _ = try await h.flow.screen(for: .photos)
-        h.device.setStatus(.denied, for: .photos)  // turned off in Settings while the app was in the background
+        _ = try await h.flow.screen(for: .microphone)
+        h.device.setStatus(.denied, for: .microphone)  // turned off in Settings while the app was in the background
         let changed = try await h.flow.becameActive()
-        #expect(changed[.photos]?.action == .openSettings)
+        #expect(changed[.microphone]?.action == .openSettings)
         #expect(await h.queued() == ["statusChangedOutsideApp"])
         let event = try #require(await h.client.queuedEvents.first)
         #expect(event.experiment == nil && event.variant == nil)
@@ -126,7 +127,14 @@ import Testing
             osVersion: vector.context["os"]?.stringValue.flatMap(SemanticVersion.init),
             appVersion: vector.context["appVersion"]?.stringValue.flatMap(SemanticVersion.init),
             locale: vector.context["locale"]?.stringValue, installId: vector.context["installId"]?.stringValue)
-        let h = try Harness(context: context)
+        // The app's Info.plist sets PHPhotoLibraryPreventAutomaticLimitedAccessAlert where a step says it does.
+        var strings = Dictionary(
+            Feature.allCases.flatMap { UsageDescriptionCheck.requiredKeys(for: $0) }.map { ($0, "Set.") },
+            uniquingKeysWith: { first, _ in first })
+        if vector.steps.contains(where: { $0.state["preventsAutomaticLimitedAccessAlert"] == true }) {
+            strings[UsageDescriptionCheck.preventAutomaticLimitedAccessAlertKey] = "true"
+        }
+        let h = try Harness(strings: UsageDescriptionCheck(strings: strings), context: context)
         for (index, step) in vector.steps.enumerated() {
             let (decoded, problems) = ClientState.decode(step.state)
             let state = try #require(decoded, "step \(index): \(problems)")
@@ -139,6 +147,7 @@ import Testing
             h.fixture.clock.advance(step.at - h.fixture.clock.now().secondsSinceEpoch)
             h.device.setStatus(state.status, for: feature)
             h.device.setAvailable(state.available, for: feature)
+            h.device.setInsufficientlyInUse(state.insufficientlyInUse, for: feature)
             let before = await h.queued().count
             let decision = try await h.flow.screen(
                 for: feature, origin: state.origin,
@@ -147,7 +156,10 @@ import Testing
             #expect(mismatches.isEmpty, "step \(index): \(mismatches)")
 
             if step.user.contains("granted") { h.device.answerNextRequest(feature, with: .authorized) }
-            if step.user.contains("denied") { h.device.answerNextRequest(feature, with: .denied) }
+            // Declining an upgrade leaves the partial grant as it is.
+            if step.user.contains("denied") && !state.status.isPartial {
+                h.device.answerNextRequest(feature, with: .denied)
+            }
             for action in step.user {
                 switch action {
                 case "shown": try await h.flow.shown(feature)

@@ -43,7 +43,8 @@ enum PolicyVariants {
         ]
         features["camera"] = cameraPolicy
         root["features"] = features
-        var experiments = root["experiments"] as! [[String: Any]]
+        // One experiment per feature: the demo's photos-ask-vs-picker gives way to photos-strategy below.
+        var experiments = (root["experiments"] as! [[String: Any]]).filter { $0["feature"] as? String != "photos" }
         experiments.append([
             "key": "mic-cadence", "feature": "microphone", "coverage": 0.8,
             "variants": [
@@ -57,7 +58,8 @@ enum PolicyVariants {
         experiments.append([
             "key": "photos-strategy", "feature": "photos", "seed": "photos-2026", "coverage": 0.6,
             "variants": [
-                ["name": "prime", "weight": 50], ["name": "direct", "weight": 50, "set": ["strategy": "direct"]],
+                ["name": "prime", "weight": 40], ["name": "direct", "weight": 30, "set": ["strategy": "direct"]],
+                ["name": "picker", "weight": 30, "set": ["strategy": "permissionless"]],
             ],
         ])
         experiments.append([

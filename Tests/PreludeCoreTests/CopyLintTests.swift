@@ -285,7 +285,8 @@ struct CopyLintTests {
 
     @Test func primedLocationSuggestsTheLocationButton() {
         let findings = CopyLinter.lint(Self.makeDocument(.locationWhenInUse))
-        #expect(findings.map(\.ruleId) == ["PA-10"])
+        // LS-1 too: the fixture has no servicesOff texts (Location Services off device-wide).
+        #expect(findings.map(\.ruleId) == ["PA-10", "LS-1"])
         #expect(findings.first?.severity == .info)
     }
 

@@ -8,17 +8,21 @@ import Testing
         #expect(validation.problems.map(\.description) == [])
     }
 
-    @Test func hasSevenFeaturesFiveLanguagesAndAnExperiment() throws {
+    @Test func hasElevenFeaturesFiveLanguagesAndTwoExperiments() throws {
         let document = try PolicyFixtures.demo()
         #expect(document.app.id == "demo")
         #expect(document.app.name == "Prelude Demo")
         #expect(
             Set(document.features.keys) == [
                 .camera, .photos, .contacts, .locationWhenInUse, .microphone, .notifications, .tracking,
+                .bluetooth, .calendars, .localNetwork, .alarms,
             ])
         #expect(Set(document.availableLocales.map(\.description)) == ["en", "fr", "ja", "zh-Hans", "zh-Hant"])
-        #expect(document.experiments.map(\.key) == ["camera-prime-copy"])
+        #expect(document.experiments.map(\.key) == ["camera-prime-copy", "photos-ask-vs-picker"])
         #expect(document.experiments[0].variants.map(\.weight) == [50, 50])
+        // Ask less: the picker arm presents PhotosPicker instead of asking (docs/catalogue.md).
+        #expect(document.experiments[1].variants.map(\.name) == ["ask", "picker"])
+        #expect(document.experiments[1].variants.map(\.set.strategy) == [nil, .permissionless])
         #expect(document.features[.tracking]?.settings.cadence.isEmpty == true)
     }
 

@@ -5,7 +5,7 @@ import Testing
 @Suite struct FeatureCatalogueTests {
     @Test func coversEveryFeature() {
         #expect(FeatureCatalogue.all.map(\.feature) == Feature.allCases)
-        #expect(Feature.allCases.count == 15)
+        #expect(Feature.allCases.count == 16)
     }
 
     @Test(

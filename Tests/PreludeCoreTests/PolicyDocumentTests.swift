@@ -65,7 +65,10 @@ import Testing
         let document = try PolicyFixtures.demo()
         let keys = document.jsonValue["features"]?.objectValue?.keys
         #expect(
-            keys == ["camera", "microphone", "photos", "contacts", "locationWhenInUse", "notifications", "tracking"])
+            keys == [
+                "camera", "microphone", "photos", "contacts", "locationWhenInUse", "notifications", "tracking",
+                "bluetooth", "calendars", "localNetwork", "alarms",
+            ])
     }
 
     @Test func layersOverridesFieldByField() {

@@ -23,9 +23,15 @@ import Testing
             .microphone: [.prime, .openSettings, .deniedScreen, .restrictedNotice, .unsupported],
             .photos: [.prime, .openSettings, .deniedScreen, .restrictedNotice, .unsupported, .limitedPicker],
             .contacts: [.prime, .contactAccessButton, .openSettings, .deniedScreen, .restrictedNotice],
-            .locationWhenInUse: [.prime, .openSettings, .deniedScreen, .restrictedNotice, .upgrade],
+            .locationWhenInUse: [
+                .prime, .openSettings, .deniedScreen, .restrictedNotice, .locationServicesOff, .upgrade,
+            ],
             .notifications: [.prime, .openSettings, .deniedScreen, .upgrade],
             .tracking: [.prime, .deniedScreen, .restrictedNotice, .unsupported],
+            .bluetooth: [.prime, .openSettings, .deniedScreen, .restrictedNotice, .unsupported],
+            .calendars: [.prime, .openSettings, .deniedScreen, .restrictedNotice, .upgrade],
+            .localNetwork: [.prime, .openSettings, .deniedScreen, .unsupported],
+            .alarms: [.prime, .openSettings, .deniedScreen, .unsupported],
         ]
         #expect(Set(demo.features.keys) == Set(expected.keys))
         for (feature, actions) in expected {
@@ -38,6 +44,18 @@ import Testing
         // Both camera experiment arms, in every locale.
         for variant in ["experiment:camera-prime-copy:control", "experiment:camera-prime-copy:short-copy"] {
             #expect(self.actions(screens, .camera, "ja", variant) == expected[.camera])
+        }
+        // Both photos arms: the picker arm draws no screen of ours on a recent OS (PhotosPicker is the system's),
+        // only the priming screen it falls back to on an unknown OS.
+        for variant in ["experiment:photos-ask-vs-picker:ask", "experiment:photos-ask-vs-picker:picker"] {
+            #expect(self.actions(screens, .photos, "zh-Hant", variant).first == .prime, "\(variant)")
+        }
+        #expect(
+            self.actions(screens, .photos, "fr", "experiment:photos-ask-vs-picker:picker") == [.prime, .unsupported])
+        // The Location Services screen has its own words in every locale, never the app's Settings nudge.
+        for locale in ["en", "fr", "ja", "zh-Hans", "zh-Hant"] {
+            let off = try #require(screens.first { $0.id == "locationWhenInUse/\(locale)/base/locationServicesOff" })
+            #expect(off.screen == .servicesOff && off.missing.isEmpty, "\(locale)")
         }
         #expect(Set(screens.map(\.id)).count == screens.count, "one screen per id")
     }

@@ -16,7 +16,7 @@ struct ScreenCopyCoverageTests {
             style == .twoButton
                 ? [.title, .message, .continueLabel, .cancelLabel] : [.title, .message, .continueLabel]
         case .settings: [.title, .message, .openLabel, .cancelLabel]
-        case .denied, .restricted, .unsupported: [.title, .message]
+        case .denied, .restricted, .unsupported, .servicesOff: [.title, .message]
         case .upgrade: [.title, .message, .continueLabel]
         case .button: [.caption]
         }
@@ -100,7 +100,7 @@ struct ScreenCopyCoverageTests {
                                 for available in [true, false] {
                                     for history in histories {
                                         for trackingPromptShown in [false, true]
-                                        where trackingPromptShown == false || capabilities.asksOnce {
+                                        where trackingPromptShown == false || capabilities.promptRecordedByClient {
                                             let state = ClientState(
                                                 feature: feature, status: status, available: available, osVersion: os,
                                                 history: history, trackingPromptShown: trackingPromptShown)
@@ -108,7 +108,9 @@ struct ScreenCopyCoverageTests {
                                                 let decision = try? DecisionEngine.decide(
                                                     policy: policy, state: state, now: Self.now)
                                             else { continue }
-                                            let needsScreen: Set<DecisionAction> = [.proceed, .wait, .systemPrompt]
+                                            let needsScreen: Set<DecisionAction> = [
+                                                .proceed, .wait, .systemPrompt, .permissionless,
+                                            ]
                                             #expect(
                                                 needsScreen.contains(decision.action) == (decision.screen == nil),
                                                 "\(decision)")

@@ -207,7 +207,7 @@ import Testing
         ("camera", #"{"context": {"targetingKey": "i", "status": "bogus"}}"#, 400, "INVALID_CONTEXT"),
         ("camera", #"{"context": {"targetingKey": "i", "os": "seventeen"}}"#, 400, "INVALID_CONTEXT"),
         ("camera", #"{"context": {"targetingKey": "i", "status": "provisional"}}"#, 400, "INVALID_CONTEXT"),
-        ("bluetooth", #"{"context": {"targetingKey": "i"}}"#, 404, "FLAG_NOT_FOUND"),
+        ("reminders", #"{"context": {"targetingKey": "i"}}"#, 404, "FLAG_NOT_FOUND"),
         ("no-such-flag", #"{"context": {"targetingKey": "i"}}"#, 404, "FLAG_NOT_FOUND"),
     ])
     func singleFlagErrors(key: String, body: String, status: Int, code: String) throws {
@@ -235,7 +235,7 @@ import Testing
         #expect(bulk.status == 400)
         #expect((try bulk.json()["errorDetails"] as? String)?.hasPrefix("context.features.photos.available") == true)
         let unknown = try client.post(
-            Self.base, json: #"{"context": {"targetingKey": "i", "features": {"bluetooth": {}}}}"#)
+            Self.base, json: #"{"context": {"targetingKey": "i", "features": {"reminders": {}}}}"#)
         #expect(unknown.status == 400)
         #expect(try unknown.json()["errorCode"] as? String == "INVALID_CONTEXT")
         #expect(try unknown.json()["key"] == nil)

@@ -71,7 +71,7 @@ import Testing
             #"{"features": [{"feature": "camera", "status": "denied"}, {"feature": "camera", "status": "authorized"}]}"#,
             422, ["/features/1/feature"]
         ),
-        (#"{"features": [{"feature": "bluetooth", "status": "denied"}]}"#, 422, ["/features/0/feature"]),
+        (#"{"features": [{"feature": "reminders", "status": "denied"}]}"#, 422, ["/features/0/feature"]),
         (#"{"features": [{"feature": "camera", "status": "provisional"}]}"#, 422, ["/features/0/status"]),
     ])
     func refusedBodiesNameEveryProblem(body: String, status: Int, pointers: [String]) throws {

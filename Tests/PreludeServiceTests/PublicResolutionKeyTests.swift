@@ -28,7 +28,7 @@ import Testing
         #expect(shape.usesOSVersion)  // contacts and location rules look at the OS
         #expect(!shape.usesAppVersion)
         #expect(!shape.usesPreferredLocale)
-        #expect(shape.experiments.count == 1)
+        #expect(shape.experiments.count == 2)  // camera-prime-copy, photos-ask-vs-picker
     }
 
     @Test func installsWithTheSameVariantShareAKeyAndTheSameBytes() throws {
@@ -41,9 +41,13 @@ import Testing
         }
         let control = try #require(byVariant["control"])
         let short = try #require(byVariant["short-copy"])
-        let other = (0..<200).map { "other-\($0)" }.first {
-            PolicyResolver.assign(experiment, context: ClientContext(installId: $0))?.name == "control"
-        }!
+        // The same arm in every experiment of the demo (camera-prime-copy and photos-ask-vs-picker).
+        func arms(_ install: String) -> [String?] {
+            PublicFixture.demoDocument.experiments.map {
+                PolicyResolver.assign($0, context: ClientContext(installId: install))?.name
+            }
+        }
+        let other = (0..<2_000).map { "other-\($0)" }.first { arms($0) == arms(control) }!
         #expect(Self.key(Self.context(install: control)) == Self.key(Self.context(install: other)))
         #expect(Self.key(Self.context(install: control)) != Self.key(Self.context(install: short)))
         #expect(Self.key(Self.context(install: nil)) != Self.key(Self.context(install: control)))

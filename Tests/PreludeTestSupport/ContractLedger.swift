@@ -5,7 +5,7 @@ import PreludeCore
 public struct ContractLedger: Sendable {
     /// Per feature, per screen kind: shownCount, lastShown, lastOutcome, as the decide endpoint reads them.
     public private(set) var history: [String: JSONObject] = [:]
-    /// Features whose one system prompt happened (tracking).
+    /// Features whose one system prompt happened (tracking, alarms, local network).
     public private(set) var promptShown: Set<String> = []
 
     /// An empty ledger: nothing shown yet.
@@ -32,7 +32,9 @@ public struct ContractLedger: Sendable {
             kinds[kind] = .object(entry)
             history[feature] = kinds
         }
-        if feature == Feature.tracking.rawValue && (user.contains("granted") || user.contains("denied")) {
+        if Feature(rawValue: feature)?.capabilities.promptRecordedByClient == true
+            && (user.contains("granted") || user.contains("denied"))
+        {
             promptShown.insert(feature)
         }
     }

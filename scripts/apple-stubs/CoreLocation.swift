@@ -26,4 +26,8 @@ open class CLLocationManager: NSObject {
 
     // https://developer.apple.com/documentation/corelocation/cllocationmanager/accuracyauthorization
     open var accuracyAuthorization: CLAccuracyAuthorization { fatalError("stub") }
+
+    // https://developer.apple.com/documentation/corelocation/cllocationmanager/locationservicesenabled()
+    // (`class func locationServicesEnabled() -> Bool`)
+    open class func locationServicesEnabled() -> Bool { fatalError("stub") }
 }

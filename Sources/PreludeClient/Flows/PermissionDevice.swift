@@ -13,4 +13,12 @@ public protocol PermissionDevice: Sendable {
     func requestAccess(_ feature: Feature) async -> AuthorizationStatus
     /// Opens the app's page in Settings after `delayMs` milliseconds.
     func openSettings(afterMilliseconds delayMs: Int) async
+    /// Location's `CLServiceSession.Diagnostic.insufficientlyInUse` (iOS 18); see the default below.
+    func insufficientlyInUse(_ feature: Feature) async -> Bool
+}
+
+extension PermissionDevice {
+    /// Location's `CLServiceSession.Diagnostic.insufficientlyInUse` (iOS 18): whether the system would refuse to
+    /// prompt now because the app is not in use enough. False by default (and for every other feature).
+    public func insufficientlyInUse(_ feature: Feature) async -> Bool { false }
 }

@@ -23,6 +23,11 @@ public actor PermissionFlow {
         var origin: RequestOrigin
         var osVersion: SemanticVersion?
         var openedSettings = false
+        /// Tracking after its system alert: iOS 17.4 could answer `denied` before the person chose, so the status
+        /// is read again when the app becomes active, and a grant found then is the alert's real answer.
+        var rereadAfterRequest = false
+        /// The decision whose system alert that was (the answer is recorded against it).
+        var requestedFrom: Decision?
     }
 
     /// A flow over `client` and `device`; `usageDescriptions` is checked before every system alert. Decisions are
@@ -92,7 +97,7 @@ public actor PermissionFlow {
             await device.openSettings(afterMilliseconds: entry.decision.settingsDelayMs ?? 200)
             return entry.decision
         case .proceed, .unsupported, .wait, .locationButton, .contactAccessButton, .deniedScreen, .restrictedNotice,
-            .limitedPicker, .contactAccessPicker, .askInContext, .systemPicker:
+            .limitedPicker, .contactAccessPicker, .askInContext, .systemPicker, .permissionless, .locationServicesOff:
             return entry.decision
         }
     }
@@ -104,9 +109,23 @@ public actor PermissionFlow {
     public func requestAccess(_ feature: Feature) async throws -> Decision {
         let missing = usageDescriptions.missingKeys(for: feature, osVersion: flows[feature]?.osVersion)
         guard missing.isEmpty else { throw MissingUsageDescription(feature: feature, keys: missing) }
+        let before = flows[feature]?.status
         let status = await device.requestAccess(feature)
-        if let step = Self.answer(status) { try await record(step, feature) }
-        return try await decide(feature, status: status, origin: .featureUse, osVersion: flows[feature]?.osVersion)
+        if before == status && status.isPartial {
+            // An upgrade alert answered "keep what I gave" (calendars stay write-only): the upgrade was refused.
+            try await record(.denied, feature)
+        } else if let step = Self.answer(status) {
+            try await record(step, feature)
+        }
+        let requestedFrom = flows[feature]?.decision
+        let next = try await decide(feature, status: status, origin: .featureUse, osVersion: flows[feature]?.osVersion)
+        if feature == .tracking && status != .authorized {
+            // ATT prompts only while the app is active, and iOS 17.4 returned before the person chose: read the
+            // status again when the app becomes active (``becameActive()``).
+            flows[feature]?.rereadAfterRequest = true
+            flows[feature]?.requestedFrom = requestedFrom
+        }
+        return next
     }
 
     /// The person used an in-line system button (LocationButton, ContactAccessButton); `granted` says whether it
@@ -133,6 +152,9 @@ public actor PermissionFlow {
             guard status != entry.status else { continue }
             if entry.openedSettings && Self.answer(status) == .granted {
                 try await client.record(.granted, for: entry.decision)
+            } else if entry.rereadAfterRequest, let requested = entry.requestedFrom, Self.answer(status) == .granted {
+                // The alert's real answer, read once the app is active again (tracking on iOS 17.4).
+                try await client.record(.granted, for: requested)
             } else {
                 // Its own event, outside any experiment: the change is not an outcome of a screen the app showed.
                 let note = Decision(
@@ -155,7 +177,12 @@ public actor PermissionFlow {
         let available = await device.isAvailable(feature)
         let decision = try await client.decide(
             feature: feature, status: status,
-            context: FeatureContext(available: available, osVersion: osVersion, origin: origin))
+            context: FeatureContext(
+                available: available, osVersion: osVersion,
+                insufficientlyInUse: await device.insufficientlyInUse(feature),
+                preventsAutomaticLimitedAccessAlert: feature == .photos
+                    ? usageDescriptions.preventsAutomaticLimitedAccessAlert : nil,
+                origin: origin))
         flows[feature] = Entry(decision: decision, status: status, origin: origin, osVersion: osVersion)
         return decision
     }
@@ -169,7 +196,7 @@ public actor PermissionFlow {
     private static func answer(_ status: AuthorizationStatus) -> FlowStep? {
         switch status {
         case .authorized, .limited, .provisional, .ephemeral, .whenInUse, .reducedAccuracy, .writeOnly: .granted
-        case .denied, .restricted: .denied
+        case .denied, .restricted, .deniedGlobally: .denied
         case .notDetermined: nil
         }
     }

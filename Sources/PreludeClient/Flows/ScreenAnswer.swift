@@ -31,7 +31,7 @@ public struct ScreenAnswer: Sendable, Hashable {
     /// The built-in answer when no policy decides: no priming screen and no copy of Prelude's (the app's own
     /// words, if any), the system's own flow instead — `unsupported` without the hardware, the system alert while
     /// undetermined, `proceed` with any grant, the denied page (leading to Settings) when denied, the restricted
-    /// notice when restricted. The events are the engine's plan for the action.
+    /// notice when restricted, the Location Services explanation when they are off device-wide. The events are the engine's plan for the action.
     public static func builtIn(_ feature: Feature, status: AuthorizationStatus, available: Bool) -> Decision {
         guard available else { return Decision(feature: feature, action: .unsupported, reason: .hardwareUnavailable) }
         switch status {
@@ -41,6 +41,9 @@ public struct ScreenAnswer: Sendable, Hashable {
             return Decision(feature: feature, action: .proceed, reason: .partialProceed)
         case .denied: return Decision(feature: feature, action: .deniedScreen, reason: .settingsNudgeNotDue)
         case .restricted: return Decision(feature: feature, action: .restrictedNotice, reason: .restricted)
+        // Location Services off for the device: its own explanation, never the app's Settings page.
+        case .deniedGlobally:
+            return Decision(feature: feature, action: .locationServicesOff, reason: .locationServicesOff)
         }
     }
 }

@@ -10,6 +10,7 @@ public final class ScriptedDevice: PermissionDevice {
         var answers: [Feature: AuthorizationStatus] = [:]
         var requests: [Feature] = []
         var settingsOpenings: [Int] = []
+        var notInUse: Set<Feature> = []
     }
 
     private let script = Mutex(Script())
@@ -27,6 +28,17 @@ public final class ScriptedDevice: PermissionDevice {
         script.withLock {
             if available { $0.unavailable.remove(feature) } else { $0.unavailable.insert(feature) }
         }
+    }
+
+    /// Sets location's `insufficientlyInUse` diagnostic for `feature`.
+    public func setInsufficientlyInUse(_ value: Bool, for feature: Feature) {
+        script.withLock {
+            if value { $0.notInUse.insert(feature) } else { $0.notInUse.remove(feature) }
+        }
+    }
+
+    public func insufficientlyInUse(_ feature: Feature) async -> Bool {
+        script.withLock { $0.notInUse.contains(feature) }
     }
 
     /// Sets how the person answers `feature`'s next system alert (the status afterwards).
@@ -51,9 +63,12 @@ public final class ScriptedDevice: PermissionDevice {
     public func requestAccess(_ feature: Feature) async -> AuthorizationStatus {
         script.withLock { script in
             script.requests.append(feature)
-            // The system alert shows only while notDetermined; otherwise it returns the status as it is.
+            // The system alert shows only while notDetermined, or to upgrade a partial grant; otherwise it returns
+            // the status as it is.
             let current = script.statuses[feature] ?? .notDetermined
-            guard current == .notDetermined, let answer = script.answers.removeValue(forKey: feature) else {
+            guard current == .notDetermined || current.isPartial,
+                let answer = script.answers.removeValue(forKey: feature)
+            else {
                 return current
             }
             script.statuses[feature] = answer

@@ -113,6 +113,34 @@ public enum AppleStatusMapping {
         return standard(raw) ?? unknownFallback
     }
 
+    /// Location Services switched off for the whole device turn any location status into `deniedGlobally`:
+    /// CoreLocation then reports `denied` for every app ("disabled globally in Settings"), and only the device's
+    /// Location Services switch can fix it. `servicesEnabled` is `CLLocationManager.locationServicesEnabled()`, or
+    /// on iOS 18 the negation of `CLServiceSession.Diagnostic.authorizationDeniedGlobally`.
+    ///
+    /// https://developer.apple.com/documentation/corelocation/clservicesession-pt7n/diagnostic
+    /// https://developer.apple.com/documentation/corelocation/clauthorizationstatus/denied
+    public static func location(_ raw: Int, accuracy: Int?, feature: Feature, servicesEnabled: Bool)
+        -> AuthorizationStatus
+    {
+        servicesEnabled ? location(raw, accuracy: accuracy, feature: feature) : .deniedGlobally
+    }
+
+    /// `AlarmManager.AuthorizationState` (alarms, iOS 26): notDetermined, denied, authorized.
+    ///
+    /// A Swift enum with no raw value, so the adapter hands over the case's name (`String(describing:)`); a
+    /// name this table does not know maps to ``unknownFallback``.
+    ///
+    /// Cases: https://developer.apple.com/documentation/alarmkit/alarmmanager/authorizationstate-swift.enum
+    public static func alarmKit(caseName: String) -> AuthorizationStatus {
+        switch caseName {
+        case "notDetermined": .notDetermined
+        case "denied": .denied
+        case "authorized": .authorized
+        default: unknownFallback
+        }
+    }
+
     /// The four values most frameworks share: 0 notDetermined, 1 restricted, 2 denied, 3 authorized.
     private static func standard(_ raw: Int) -> AuthorizationStatus? {
         switch raw {

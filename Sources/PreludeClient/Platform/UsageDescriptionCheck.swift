@@ -33,7 +33,9 @@ public struct UsageDescriptionCheck: Sendable {
     /// NSRemindersFullAccessUsageDescription; NSCalendarsUsageDescription / NSRemindersUsageDescription before),
     /// CBManager (NSBluetoothAlwaysUsageDescription), CMMotionActivityManager (NSMotionUsageDescription),
     /// SFSpeechRecognizer (NSSpeechRecognitionUsageDescription), HealthKit (NSHealthShareUsageDescription; the
-    /// update key only when writing, so not required here), local network (NSLocalNetworkUsageDescription).
+    /// update key only when writing, so not required here), local network (NSLocalNetworkUsageDescription),
+    /// AlarmManager.requestAuthorization (NSAlarmKitUsageDescription, iOS 26: without it AlarmKit schedules nothing,
+    /// https://developer.apple.com/documentation/bundleresources/information-property-list/nsalarmkitusagedescription).
     /// Notifications need no purpose string.
     public static func requiredKeys(for feature: Feature, osVersion: SemanticVersion? = nil) -> [String] {
         let eventKit17 = osVersion.map { $0 >= SemanticVersion(major: 17, minor: 0) } ?? true
@@ -54,6 +56,7 @@ public struct UsageDescriptionCheck: Sendable {
         case .speech: return ["NSSpeechRecognitionUsageDescription"]
         case .health: return ["NSHealthShareUsageDescription"]
         case .localNetwork: return ["NSLocalNetworkUsageDescription"]
+        case .alarms: return ["NSAlarmKitUsageDescription"]
         }
     }
 
@@ -63,6 +66,19 @@ public struct UsageDescriptionCheck: Sendable {
             guard let value = lookup(key) else { return true }
             return value.allSatisfy(\.isWhitespace)
         }
+    }
+
+    /// The Info.plist key that stops iOS from asking about the limited photo selection by itself (iOS 14).
+    ///
+    /// https://developer.apple.com/documentation/photos/phauthorizationstatus/limited
+    public static let preventAutomaticLimitedAccessAlertKey = "PHPhotoLibraryPreventAutomaticLimitedAccessAlert"
+
+    /// Whether the Info.plist sets ``preventAutomaticLimitedAccessAlertKey`` to true (`true`, `YES` or `1`, as the
+    /// bundle's value reads as text); the flow reports it with every photos decision, so the policy re-asks about
+    /// a limited library only where the OS does not.
+    public var preventsAutomaticLimitedAccessAlert: Bool {
+        guard let value = lookup(Self.preventAutomaticLimitedAccessAlertKey) else { return false }
+        return ["true", "yes", "1"].contains(value.lowercased())
     }
 
     /// Whether `feature` may be requested: every required key present and not blank.

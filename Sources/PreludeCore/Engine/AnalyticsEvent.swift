@@ -34,6 +34,8 @@ public enum AnalyticsEvent: String, CaseIterable, Hashable, Sendable, Codable {
     case buttonShown
     /// The system's limited-access picker was presented.
     case limitedPickerShown
+    /// The "turn on Location Services" explanation appeared (Location Services off device-wide).
+    case servicesOffShown
     /// The app became active and found the feature's authorization status changed outside the app (in Settings,
     /// by device management), not as the outcome of its own Settings nudge (that is `returnedGranted`).
     case statusChangedOutsideApp

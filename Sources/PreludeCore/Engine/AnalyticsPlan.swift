@@ -36,7 +36,8 @@ public struct AnalyticsPlan: Hashable, Sendable {
     /// The plan for each action.
     public static func forAction(_ action: DecisionAction) -> AnalyticsPlan {
         switch action {
-        case .proceed, .wait, .askInContext, .systemPicker: .none
+        case .proceed, .wait, .askInContext, .systemPicker, .permissionless: .none
+        case .locationServicesOff: AnalyticsPlan(onShow: .servicesOffShown)
         case .unsupported: AnalyticsPlan(onShow: .unsupportedShown)
         case .prime:
             AnalyticsPlan(

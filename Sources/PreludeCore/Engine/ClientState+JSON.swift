@@ -8,7 +8,8 @@ extension ClientState {
     /// ```
     /// Apple's own status names are accepted too: `fullAccess` and `authorizedAlways` are `authorized`;
     /// `authorizedWhenInUse` (or `whenInUse`) is `authorized` for `locationWhenInUse` and the partial
-    /// `whenInUse` for `locationAlways`. `available` defaults to true, `history` to never shown.
+    /// `whenInUse` for `locationAlways`; `authorizationDeniedGlobally` is `deniedGlobally`. Location's
+    /// `insufficientlyInUse` and photos' `preventsAutomaticLimitedAccessAlert` are optional booleans. `available` defaults to true, `history` to never shown.
     ///
     /// - Returns: the state, or the problems (never both).
     public static func decode(_ json: JSONValue, at pointer: JSONPointer = .root)
@@ -77,6 +78,26 @@ extension ClientState {
                     "Expected true or false, found \(value.kindName).")
             }
         }
+        var insufficientlyInUse = false
+        if let value = object["insufficientlyInUse"] {
+            if let bool = value.boolValue {
+                insufficientlyInUse = bool
+            } else {
+                report(
+                    pointer.appending("insufficientlyInUse"), .typeMismatch,
+                    "Expected true or false, found \(value.kindName).")
+            }
+        }
+        var preventsAlert: Bool?
+        if let value = object["preventsAutomaticLimitedAccessAlert"], !value.isNull {
+            if let bool = value.boolValue {
+                preventsAlert = bool
+            } else {
+                report(
+                    pointer.appending("preventsAutomaticLimitedAccessAlert"), .typeMismatch,
+                    "Expected true or false, found \(value.kindName).")
+            }
+        }
         var origin = RequestOrigin.featureUse
         if let value = object["origin"] {
             if let name = value.stringValue, let parsed = RequestOrigin(rawValue: name) {
@@ -123,13 +144,15 @@ extension ClientState {
         return (
             ClientState(
                 feature: feature, status: status, available: available, osVersion: osVersion,
-                history: history, trackingPromptShown: trackingPromptShown, origin: origin), []
+                history: history, trackingPromptShown: trackingPromptShown, origin: origin,
+                insufficientlyInUse: insufficientlyInUse, preventsAutomaticLimitedAccessAlert: preventsAlert), []
         )
     }
 
     /// The members a client state may have.
     private static let stateMembers = [
         "feature", "status", "available", "osVersion", "history", "trackingPromptShown", "origin",
+        "insufficientlyInUse", "preventsAutomaticLimitedAccessAlert",
     ]
 
     /// The members a history entry may have.
@@ -187,6 +210,8 @@ extension ClientState {
     private static func normalisedStatus(_ name: String, feature: Feature?) -> AuthorizationStatus? {
         switch name {
         case "fullAccess", "authorizedAlways": return .authorized
+        // CLServiceSession.Diagnostic's name for Location Services off device-wide.
+        case "authorizationDeniedGlobally": return .deniedGlobally
         case "authorizedWhenInUse", "whenInUse":
             switch feature {
             case .locationAlways: return .whenInUse

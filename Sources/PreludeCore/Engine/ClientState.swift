@@ -11,10 +11,19 @@ public struct ClientState: Hashable, Sendable {
     public var osVersion: SemanticVersion?
     /// How often and when each cadence-governed screen was shown, and what the user did.
     public var history: [CadenceKind: ScreenHistory]
-    /// For tracking: whether the one system prompt of this install already happened.
+    /// Whether the one system prompt of this install already happened, by the client's ledger: for the features
+    /// whose status cannot be trusted for it (``FeatureCapabilities/promptRecordedByClient``: tracking, alarms,
+    /// local network). The JSON name predates alarms and the local network.
     public var trackingPromptShown: Bool
     /// Where the request comes from: the feature in use (default) or the app's launch.
     public var origin: RequestOrigin
+    /// Location: `CLServiceSession.Diagnostic.insufficientlyInUse` (iOS 18): the app is not in use enough for the
+    /// system to show its prompt now, so nothing that leads to the prompt is shown.
+    public var insufficientlyInUse: Bool
+    /// Photos: whether the app's Info.plist sets `PHPhotoLibraryPreventAutomaticLimitedAccessAlert`; nil when the
+    /// client does not say (clients before this member). `false` means the OS re-asks about the limited library
+    /// itself, so the policy adds no re-ask of its own.
+    public var preventsAutomaticLimitedAccessAlert: Bool?
 
     /// Creates a client state; unspecified history means "never shown".
     public init(
@@ -24,7 +33,9 @@ public struct ClientState: Hashable, Sendable {
         osVersion: SemanticVersion? = nil,
         history: [CadenceKind: ScreenHistory] = [:],
         trackingPromptShown: Bool = false,
-        origin: RequestOrigin = .featureUse
+        origin: RequestOrigin = .featureUse,
+        insufficientlyInUse: Bool = false,
+        preventsAutomaticLimitedAccessAlert: Bool? = nil
     ) {
         self.feature = feature
         self.status = status
@@ -33,6 +44,8 @@ public struct ClientState: Hashable, Sendable {
         self.history = history
         self.trackingPromptShown = trackingPromptShown
         self.origin = origin
+        self.insufficientlyInUse = insufficientlyInUse
+        self.preventsAutomaticLimitedAccessAlert = preventsAutomaticLimitedAccessAlert
     }
 
     /// The history of `kind`, `.never` when the client sent none.

@@ -1,7 +1,7 @@
 extension Decision {
     /// The JSON form the decide endpoint returns; absent members mean "does not apply".
     ///
-    /// `{"feature", "action", "reason", "screen", "copy": {field: text}, "style", "variant": {"experiment",
+    /// `{"feature", "action", "reason", "screen", "copy": {field: text}, "style", "path", "variant": {"experiment",
     /// "variant"}, "countsAgainst", "eligibleAt" (Unix seconds), "settingsDelayMs", "leaveScreenFirst",
     /// "events": {"onShow", "onContinue", "onDismiss", "onGranted", "onDenied"}}`
     public var jsonValue: JSONValue {
@@ -18,6 +18,7 @@ extension Decision {
             object["copy"] = .object(copyObject)
         }
         if let style { object["style"] = .string(style.rawValue) }
+        if let path { object["path"] = .string(path.rawValue) }
         if let variant { object["variant"] = variant.jsonValue }
         if let countsAgainst { object["countsAgainst"] = .string(countsAgainst.rawValue) }
         if let eligibleAt { object["eligibleAt"] = .number(eligibleAt.secondsSinceEpoch) }
@@ -69,6 +70,10 @@ extension Decision {
         if let style {
             member(",\"style\":")
             JSONValue.writeString(style.rawValue, to: &output)
+        }
+        if let path {
+            member(",\"path\":")
+            JSONValue.writeString(path.rawValue, to: &output)
         }
         if let variant {
             member(",\"variant\":{\"experiment\":")

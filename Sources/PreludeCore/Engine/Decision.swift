@@ -12,6 +12,8 @@ public struct Decision: Hashable, Sendable {
     public var copy: [CopyField: String]
     /// The priming layout, for `prime`.
     public var style: PrimingStyle?
+    /// For `permissionless` and `systemPicker`: the system UI to present.
+    public var path: PermissionlessPath?
     /// The experiment variant, when the install is in one.
     public var variant: VariantAssignment?
     /// The cadence this showing counts against: the client adds one to that history when it shows the screen.
@@ -31,7 +33,7 @@ public struct Decision: Hashable, Sendable {
         feature: Feature, action: DecisionAction, reason: DecisionReason, screen: CopyScreen? = nil,
         copy: [CopyField: String] = [:], style: PrimingStyle? = nil, variant: VariantAssignment? = nil,
         countsAgainst: CadenceKind? = nil, eligibleAt: Instant? = nil, settingsDelayMs: Int? = nil,
-        leaveScreenFirst: Bool? = nil, events: AnalyticsPlan? = nil
+        leaveScreenFirst: Bool? = nil, events: AnalyticsPlan? = nil, path: PermissionlessPath? = nil
     ) {
         self.feature = feature
         self.action = action
@@ -39,6 +41,7 @@ public struct Decision: Hashable, Sendable {
         self.screen = screen
         self.copy = copy
         self.style = style
+        self.path = path
         self.variant = variant
         self.countsAgainst = countsAgainst
         self.eligibleAt = eligibleAt

@@ -34,6 +34,11 @@ public enum DecisionAction: String, CaseIterable, Hashable, Sendable, Codable {
     /// Use the out-of-process system picker, which needs no permission (PHPickerViewController for photos,
     /// CNContactPickerViewController for one contact): the policy's use case is `pick`.
     case systemPicker
+    /// Ask less: present the decision's `path` (``PermissionlessPath``) and never ask; strategy `permissionless`.
+    case permissionless
+    /// Location Services are off for the whole device: explain how to turn them on (copy `servicesOff`); never
+    /// the app's Settings page, which cannot fix it, and never counted against a cadence.
+    case locationServicesOff
 
     /// The screen kind whose history counts this showing, for the actions governed by a cadence.
     public var cadenceKind: CadenceKind? {
@@ -42,7 +47,7 @@ public enum DecisionAction: String, CaseIterable, Hashable, Sendable, Codable {
         case .openSettings: .settings
         case .upgrade, .limitedPicker, .contactAccessPicker: .upgrade
         case .contactAccessButton, .proceed, .unsupported, .wait, .systemPrompt, .locationButton, .deniedScreen,
-            .restrictedNotice, .askInContext, .systemPicker:
+            .restrictedNotice, .askInContext, .systemPicker, .permissionless, .locationServicesOff:
             nil
         }
     }

@@ -25,6 +25,13 @@ public enum DecisionEngine {
         // the validator never asked for.
         guard state.available || capabilities.mayBeUnavailable else { throw .alwaysAvailable(feature) }
         let context = Context(policy: policy, state: state, now: now)
+        // CLServiceSession's insufficientlyInUse is a location diagnostic; no other feature can report it.
+        guard !state.insufficientlyInUse || feature == .locationWhenInUse || feature == .locationAlways else {
+            throw .locationOnly(feature, member: "insufficientlyInUse")
+        }
+        guard state.preventsAutomaticLimitedAccessAlert == nil || feature == .photos else {
+            throw .photosOnly(feature, member: "preventsAutomaticLimitedAccessAlert")
+        }
 
         if state.origin == .launch && !policy.access.askAtLaunch && state.status != .authorized {
             // PA-8 (HIG): ask when the feature is used; at launch only when the app cannot work without it.
@@ -43,9 +50,28 @@ public enum DecisionEngine {
             throw .statusTooNew(feature: feature, status: state.status, since: statusSince, os: os)
         }
 
+        let decision = decideStatus(context, capabilities: capabilities)
+        if state.insufficientlyInUse && decision.action.leadsToSystemPrompt {
+            // CLServiceSession.Diagnostic.insufficientlyInUse (iOS 18): the system would not show its prompt now,
+            // so neither priming nor an upgrade screen that leads to it; decide again when the app is in use.
+            return context.show(.askInContext, .insufficientlyInUse)
+        }
+        return decision
+    }
+
+    private static func decideStatus(_ context: Context, capabilities: FeatureCapabilities) -> Decision {
+        let policy = context.policy
+        let state = context.state
         if policy.access.useCase == .pick && state.status != .authorized {
             // PA-9: the out-of-process picker needs no permission, whatever the status (App Review 5.1.1(iii)).
-            return context.show(.systemPicker, .pickerServesUseCase)
+            return context.show(.systemPicker, .pickerServesUseCase, path: capabilities.permissionless?.path)
+        }
+        if policy.strategy == .permissionless && state.status != .authorized,
+            let path = capabilities.permissionless, let os = state.osVersion, os >= path.since
+        {
+            // Ask less: the system UI serves the task without any permission, whatever the status (a refusal
+            // does not stop PhotosPicker or AccessorySetupKit). Below its OS, the status decides (priming).
+            return context.show(.permissionless, .permissionlessStrategy, path: path.path)
         }
 
         switch state.status {
@@ -54,10 +80,23 @@ public enum DecisionEngine {
         case .restricted:
             // DN-2: the user cannot change this status; explain, with no Settings button and no re-ask.
             return context.show(.restrictedNotice, .restricted, screen: .restricted)
+        case .deniedGlobally:
+            // Location Services are off for the device: the app's Settings page cannot fix it, so never the
+            // nudge. A policy written before the `servicesOff` screen existed explains with its denied texts.
+            let hasOwnCopy = policy.copy.texts.keys.contains { $0.screen == .servicesOff }
+            return context.show(.locationServicesOff, .locationServicesOff, screen: hasOwnCopy ? .servicesOff : .denied)
         case .notDetermined:
-            if capabilities.asksOnce && state.trackingPromptShown {
-                // TR-2: the one prompt happened (the status lags); never a cadence, never a re-ask.
-                return context.show(.deniedScreen, .trackingAskedOnce, screen: .denied)
+            if capabilities.promptRecordedByClient && state.trackingPromptShown {
+                if capabilities.asksOnce {
+                    // TR-2: the one prompt happened (the status lags); never a cadence, never a re-ask.
+                    return context.show(.deniedScreen, .trackingAskedOnce, screen: .denied)
+                }
+                if !capabilities.statusKnowable {
+                    // Local network: the alert came with the first access and no API tells its answer (TN3179).
+                    return context.show(.proceed, .statusNotKnowable)
+                }
+                // AlarmKit: requestAuthorization() prompts only if never asked; asking again returns the state.
+                return context.show(.systemPrompt, .requestIsSilent)
             }
             return decideNotDetermined(context, capabilities: capabilities)
         case .denied:
@@ -94,14 +133,17 @@ public enum DecisionEngine {
                 return context.show(action, .buttonStrategy, screen: .button)
             }
             // Below the button's OS (or an unknown OS), ask the way everyone else does: priming.
-            return decidePriming(context, fallback: true)
+            return decidePriming(context, fallback: .buttonUnavailableFallback)
+        case .permissionless:
+            // Reached only below the path's OS (or with an unknown OS): ask the way everyone else does.
+            return decidePriming(context, fallback: .permissionlessUnavailableFallback)
         case .prime:
             // The resolver already replaced `button` by `prime` when its context's OS lacked the button.
-            return decidePriming(context, fallback: context.policy.buttonFallback)
+            return decidePriming(context, fallback: context.policy.buttonFallback ? .buttonUnavailableFallback : nil)
         }
     }
 
-    private static func decidePriming(_ context: Context, fallback: Bool) -> Decision {
+    private static func decidePriming(_ context: Context, fallback: DecisionReason?) -> Decision {
         let history = context.state.history(of: .prime)
         if history.lastOutcome == .continued {
             // The user chose Continue, yet the OS has not asked: the system alert is what they agreed to.
@@ -109,7 +151,7 @@ public enum DecisionEngine {
         }
         switch CadenceEvaluator.verdict(rule: context.policy.cadence.prime, history: history, now: context.now) {
         case .eligible:
-            return context.show(.prime, fallback ? .buttonUnavailableFallback : .primeEligible, screen: .prime)
+            return context.show(.prime, fallback ?? .primeEligible, screen: .prime)
         case .notBefore(let instant):
             return context.show(.wait, .primeCadenceWaiting, eligibleAt: instant)
         case .exhausted:
@@ -138,6 +180,19 @@ public enum DecisionEngine {
         guard status != .ephemeral, capabilities.partialActions(for: status).contains(requested) else {
             return context.show(.proceed, .partialProceed)
         }
+        if context.policy.feature == .photos, status == .limited, requested != .proceed,
+            context.state.preventsAutomaticLimitedAccessAlert == false
+        {
+            // Without PHPhotoLibraryPreventAutomaticLimitedAccessAlert the OS asks about the selection itself
+            // (once per app life cycle): the policy adds no re-ask on top of it.
+            return context.show(.proceed, .systemOwnsLimitedReask)
+        }
+        if capabilities.upgradeAsksOnce, requested == .upgrade,
+            context.state.history(of: .upgrade).lastOutcome == .continued
+        {
+            // requestFullAccessToEvents prompts only the first time: the upgrade was asked, it never is again.
+            return context.show(.proceed, .upgradeAskedOnce)
+        }
         switch requested {
         case .proceed:
             return context.show(.proceed, .partialProceed)
@@ -149,7 +204,10 @@ public enum DecisionEngine {
             // exist wherever their `limited` status does (iOS 14 / iOS 18), which `statusTooNew` already checked.
             let action: DecisionAction =
                 switch requested {
-                case .upgrade: .upgrade
+                // Limited contacts never re-prompt (requestAccess shows nothing): the contact access picker is the
+                // only way to extend the set from the app (lint CT-1).
+                case .upgrade:
+                    context.policy.feature == .contacts && status == .limited ? .contactAccessPicker : .upgrade
                 default: context.policy.feature == .contacts ? .contactAccessPicker : .limitedPicker
                 }
             let rule = context.policy.cadence.upgrade
@@ -172,7 +230,8 @@ public enum DecisionEngine {
         let now: Instant
 
         func show(
-            _ action: DecisionAction, _ reason: DecisionReason, screen: CopyScreen? = nil, eligibleAt: Instant? = nil
+            _ action: DecisionAction, _ reason: DecisionReason, screen: CopyScreen? = nil, eligibleAt: Instant? = nil,
+            path: PermissionlessPath? = nil
         ) -> Decision {
             var copy: [CopyField: String] = [:]
             if let screen {
@@ -198,8 +257,19 @@ public enum DecisionEngine {
                 countsAgainst: action.cadenceKind,
                 eligibleAt: eligibleAt,
                 settingsDelayMs: isSettings ? policy.settings.delayMs : nil,
-                leaveScreenFirst: isSettings ? policy.settings.leaveScreenFirst : nil
+                leaveScreenFirst: isSettings ? policy.settings.leaveScreenFirst : nil,
+                path: path
             )
+        }
+    }
+}
+
+extension DecisionAction {
+    /// Whether the action leads to the system prompt (directly, or through a screen whose action fires it).
+    var leadsToSystemPrompt: Bool {
+        switch self {
+        case .prime, .systemPrompt, .upgrade, .locationButton: true
+        default: false
         }
     }
 }

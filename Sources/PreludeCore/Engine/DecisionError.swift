@@ -12,6 +12,10 @@ public enum DecisionError: Error, Hashable, Sendable, CustomStringConvertible {
     case osBelowMinimum(os: SemanticVersion, minimum: SemanticVersion)
     /// `available: false` for a feature every device has (the catalogue's `mayBeUnavailable` is false).
     case alwaysAvailable(Feature)
+    /// A location-only member (`insufficientlyInUse`) on another feature.
+    case locationOnly(Feature, member: String)
+    /// A photos-only member (`preventsAutomaticLimitedAccessAlert`) on another feature.
+    case photosOnly(Feature, member: String)
 
     /// A sentence for the problem+json detail.
     public var description: String {
@@ -28,6 +32,10 @@ public enum DecisionError: Error, Hashable, Sendable, CustomStringConvertible {
             "The client reports iOS \(os), but the app's policy says it runs on iOS \(minimum) or later (app.minimumOS)."
         case .alwaysAvailable(let feature):
             "The feature \(feature) is on every device, so it cannot be unavailable; send available: true."
+        case .locationOnly(let feature, let member):
+            "\(member) is a location diagnostic (CLServiceSession); \(feature) cannot report it."
+        case .photosOnly(let feature, let member):
+            "\(member) is about the photo library's limited-access alert; \(feature) cannot report it."
         }
     }
 }

@@ -40,4 +40,23 @@ public enum DecisionReason: String, CaseIterable, Hashable, Sendable, Codable {
     case launchNotAllowed
     /// The policy's use case is `pick`: the system picker serves it without any permission.
     case pickerServesUseCase
+    /// notDetermined (or any status but authorized), strategy `permissionless` on an OS with the path.
+    case permissionlessStrategy
+    /// Strategy `permissionless` on an OS without the path, or an unknown OS: priming instead.
+    case permissionlessUnavailableFallback
+    /// Location Services are off device-wide (`deniedGlobally`).
+    case locationServicesOff
+    /// Location: the app is not in use enough for the system to prompt (`insufficientlyInUse`); decide again when
+    /// it is.
+    case insufficientlyInUse
+    /// Alarms: the one prompt happened and the state still reads notDetermined; AlarmKit's request does not
+    /// prompt again, it returns the real state.
+    case requestIsSilent
+    /// Local network: the one alert happened (by the ledger) and no API reports its answer; use the network.
+    case statusNotKnowable
+    /// Calendars write-only: the full-access request already prompted once and never prompts again.
+    case upgradeAskedOnce
+    /// Photos limited, the app does not set PHPhotoLibraryPreventAutomaticLimitedAccessAlert: the OS re-asks
+    /// about the selection itself, so the policy adds nothing.
+    case systemOwnsLimitedReask
 }

@@ -27,6 +27,7 @@ public enum CopyLinter {
             findings += lintFeature(policy, in: document, at: pointer)
             findings += AccessLinter.lint(policy, at: pointer)
         }
+        findings += CatalogueLinter.lint(document)
         for (index, experiment) in document.experiments.enumerated() {
             for (variantIndex, variant) in experiment.variants.enumerated() {
                 let pointer = root.appending("experiments").appending(index).appending("variants")

@@ -24,6 +24,10 @@ public enum LintRule: String, CaseIterable, Hashable, Sendable, Codable {
     case dn2 = "DN-2"
     case tr1 = "TR-1"
     case tr2 = "TR-2"
+    case os1 = "OS-1"
+    case ln1 = "LN-1"
+    case ls1 = "LS-1"
+    case ct1 = "CT-1"
 
     /// The id as the reference names it ("PA-2").
     public var id: String { rawValue }
@@ -32,7 +36,7 @@ public enum LintRule: String, CaseIterable, Hashable, Sendable, Codable {
     public var severity: LintSeverity {
         switch self {
         case .pa1, .pa2, .pa3, .pa4, .pa5, .ps1, .ps4, .ps5, .ps6, .ps8, .dn2, .tr1, .tr2: .error
-        case .pa6, .pa7, .pa8, .pa9, .ps2, .ps3, .ps9, .ps10, .dn1: .warning
+        case .pa6, .pa7, .pa8, .pa9, .ps2, .ps3, .ps9, .ps10, .dn1, .os1, .ln1, .ls1, .ct1: .warning
         case .pa10, .ps7: .info
         }
     }
@@ -64,6 +68,10 @@ public enum LintRule: String, CaseIterable, Hashable, Sendable, Codable {
         case .dn2: "Restricted users are never re-prompted and get no Settings button."
         case .tr1: "The tracking pre-prompt is informational only; PA-1 to PA-7 apply as errors."
         case .tr2: "The tracking prompt is one-shot: no re-ask cadence."
+        case .os1: "A permissionless path is used only where the OS has it (AccessorySetupKit before iOS 18: error)."
+        case .ln1: "The local network's status is not knowable and it has no request API."
+        case .ls1: "Location Services off device-wide gets its own words, never the app's Settings page."
+        case .ct1: "Limited contacts never re-prompt: extend the set with the contact access picker or button."
         }
     }
 
@@ -88,6 +96,7 @@ public enum LintRule: String, CaseIterable, Hashable, Sendable, Codable {
         case .dn2: "A1-A7"
         case .tr1: "H1, H4"
         case .tr2: "A7"
+        case .os1, .ln1, .ls1, .ct1: "docs/catalogue.md"
         }
     }
 }

@@ -19,5 +19,6 @@ public enum PurposeStringKey {
         "NSHomeKitUsageDescription", "NSSiriUsageDescription", "NSNearbyInteractionUsageDescription",
         "NFCReaderUsageDescription", "NSFocusStatusUsageDescription", "NSSensorKitUsageDescription",
         "NSFallDetectionUsageDescription", "NSIdentityUsageDescription", "NSUserNotificationsUsageDescription",
+        "NSAlarmKitUsageDescription",
     ]
 }

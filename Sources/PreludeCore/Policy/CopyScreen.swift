@@ -14,13 +14,16 @@ public enum CopyScreen: String, CaseIterable, Sendable, Hashable, Codable, Custo
     case upgrade
     /// The caption beside a system button (LocationButton, ContactAccessButton).
     case button
+    /// Location Services are off for the whole device: say to turn them on in Settings > Privacy & Security >
+    /// Location Services (the app's own Settings page cannot fix it, so no Open Settings action).
+    case servicesOff
 
     /// The texts this screen has, in canonical order.
     public var fields: [CopyField] {
         switch self {
         case .prime: [.title, .message, .continueLabel, .cancelLabel]
         case .settings: [.title, .message, .openLabel, .cancelLabel]
-        case .denied, .restricted, .unsupported: [.title, .message]
+        case .denied, .restricted, .unsupported, .servicesOff: [.title, .message]
         case .upgrade: [.title, .message, .continueLabel, .cancelLabel]
         case .button: [.caption]
         }

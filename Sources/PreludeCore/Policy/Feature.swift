@@ -15,6 +15,8 @@ public enum Feature: String, CaseIterable, Sendable, Hashable, Codable, CustomSt
     case speech
     case health
     case localNetwork
+    /// AlarmKit (iOS 26): alarms and timers that sound through Focus and silent mode.
+    case alarms
 
     /// The JSON name.
     public var description: String { rawValue }

@@ -12,6 +12,24 @@ public struct FeatureCapabilities: Sendable, Hashable {
     public let mayBeUnavailable: Bool
     /// Whether the system asks only once per install (tracking): no cadence, no Settings nudge.
     public let asksOnce: Bool
+    /// Whether the client's ledger, not the status, says that the one system prompt happened
+    /// (`trackingPromptShown`): tracking (iOS 17.4 answered before the person chose), alarms (AlarmKit's
+    /// `requestAuthorization()` prompts only if never asked, and its state may still read `notDetermined`), and
+    /// the local network (no status API at all).
+    public let promptRecordedByClient: Bool
+    /// Whether the OS has an API that reports the status; false for the local network, whose status the client
+    /// can only infer (a probe, or "prompted" in its ledger).
+    public let statusKnowable: Bool
+    /// Whether upgrading the partial grant may be asked only once: calendars' write-only → full access, since
+    /// `requestFullAccessToEvents` prompts only the first time.
+    public let upgradeAsksOnce: Bool
+    /// The system UI that serves the feature's task without permission (strategy `permissionless`), with the OS
+    /// version where it appeared; nil when none.
+    public let permissionless: (path: PermissionlessPath, since: SemanticVersion)?
+    /// The Info.plist purpose-string keys the feature's requests use (docs/catalogue.md).
+    public let purposeStrings: [String]
+    /// Apple's documentation page for the feature's authorization API (docs/catalogue.md).
+    public let applePage: String
 
     /// The partial statuses this feature can report.
     public var partialStatuses: [AuthorizationStatus] {
@@ -22,7 +40,12 @@ public struct FeatureCapabilities: Sendable, Hashable {
     public func reports(_ status: AuthorizationStatus) -> Bool { statuses[status] != nil }
 
     /// The strategies the feature supports (every feature supports `prime` and `direct`).
-    public var strategies: [Strategy] { button == nil ? [.prime, .direct] : [.prime, .direct, .button] }
+    public var strategies: [Strategy] {
+        var strategies: [Strategy] = [.prime, .direct]
+        if button != nil { strategies.append(.button) }
+        if permissionless != nil { strategies.append(.permissionless) }
+        return strategies
+    }
 
     /// The cadences the engine applies to this feature: every kind, except that a feature the system asks only
     /// once (tracking) has no Settings nudge and no partial grant, so only the priming screen's.

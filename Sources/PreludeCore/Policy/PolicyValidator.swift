@@ -3,7 +3,8 @@
 /// Rules (docs/policy.md lists them with their codes):
 /// - structure: JSON types, unknown members, required members, enumeration names, locale tags, version ranges;
 /// - `schemaVersion` is 1; `app.id` uses letters, digits, ".", "-", "_" (1 to 128);
-/// - strategies the feature cannot do (`button` without a system button), and targeting rules that choose
+/// - strategies the feature cannot do (`button` without a system button, `permissionless` without a
+///   permissionless path, either in `defaults`), and targeting rules that choose
 ///   `button` only for OS versions older than the button;
 /// - partial statuses the feature never reports and actions the status does not allow;
 /// - cadence in range (minIntervalHours 0...8760, backoff 1...10, maxShows 0...20), on tracking only `prime`
@@ -172,8 +173,9 @@ private struct Checker {
         let capabilities = feature.capabilities
         var required: [CopyKey] = []
         let strategy = settings.strategy ?? .prime
-        // `button` falls back to `prime` on an OS without the button, so it needs the priming texts too.
-        if strategy == .prime || strategy == .button {
+        // `button` and `permissionless` fall back to `prime` on an OS without the button or path (or an unknown
+        // OS), so they need the priming texts too.
+        if strategy == .prime || strategy == .button || strategy == .permissionless {
             required += [CopyKey(.prime, .title), CopyKey(.prime, .message), CopyKey(.prime, .continueLabel)]
             if settings.style == .twoButton { required.append(CopyKey(.prime, .cancelLabel)) }
         }
@@ -236,6 +238,19 @@ private struct Checker {
     // MARK: Overrides
 
     mutating func checkOverride(_ settings: FeatureOverride, feature: Feature?, at pointer: JSONPointer) {
+        if settings.strategy == .permissionless {
+            if let feature, feature.capabilities.permissionless == nil {
+                report(
+                    pointer.appending("strategy"), .unsupportedStrategy,
+                    "\(feature) has no permissionless path; \"permissionless\" is for "
+                        + Feature.allCases.filter { $0.capabilities.permissionless != nil }.map(\.rawValue)
+                        .joined(separator: ", ") + " (docs/catalogue.md).")
+            } else if feature == nil {
+                report(
+                    pointer.appending("strategy"), .unsupportedStrategy,
+                    "\"permissionless\" depends on the feature's path; set it on features, not in defaults.")
+            }
+        }
         if settings.strategy == .button {
             if let feature, feature.capabilities.button == nil {
                 report(

@@ -16,9 +16,12 @@
 /// | `notDetermined` on a recent OS, and on an unknown OS | `prime` / the system button (the fallback) |
 /// | `denied`, nudge never shown | `openSettings` (`deniedScreen` for tracking) |
 /// | `denied`, nudge cadence exhausted | `deniedScreen` |
+/// | `deniedGlobally` (location: Location Services off device-wide) | `locationServicesOff` |
 /// | each partial status the feature reports | `upgrade`, `limitedPicker` or `contactAccessButton` |
 ///
-/// Decisions without a screen (`proceed`, `systemPrompt`) draw nothing; a screen reached by two states is listed
+/// Decisions without a screen (`proceed`, `systemPrompt`, `permissionless` — the system's own picker) draw
+/// nothing: an ask-less arm shows the priming screen it falls back to on an unknown OS. A screen reached by two
+/// states is listed
 /// once. Targeting rules are previewed only when they change what is drawn (copy, style, strategy or partial
 /// actions), and only in locales their `when.locales` matches; platform, OS and app version conditions are
 /// dropped, since the point is to see the rule's screens.
@@ -29,7 +32,7 @@ public enum PreviewCatalogue {
     /// The order of screens within one feature, locale and variant.
     public static let actionOrder: [DecisionAction] = [
         .prime, .locationButton, .contactAccessButton, .openSettings, .deniedScreen, .restrictedNotice,
-        .unsupported, .upgrade, .limitedPicker, .contactAccessPicker,
+        .locationServicesOff, .unsupported, .upgrade, .limitedPicker, .contactAccessPicker,
     ]
 
     /// The document's locales in preview order: the default locale, then the others by tag.
@@ -203,6 +206,9 @@ public enum PreviewCatalogue {
         let exhausted = ScreenHistory(shownCount: resolved.cadence.settings.maxShows, lastShown: nil)
         states.append(
             ClientState(feature: feature, status: .denied, osVersion: recentOS, history: [.settings: exhausted]))
+        if capabilities.reports(.deniedGlobally) {
+            states.append(ClientState(feature: feature, status: .deniedGlobally, osVersion: recentOS))
+        }
         for status in capabilities.partialStatuses {
             states.append(ClientState(feature: feature, status: status, osVersion: recentOS))
         }

@@ -85,7 +85,7 @@ package struct DecideRequest: Sendable {
             if list.isEmpty || list.count > maxFeatures {
                 report("/features", "features.count", "give 1–\(maxFeatures) feature states; this has \(list.count)")
             }
-            // Distinct features only, so at most the catalogue's 15: a scan is cheaper than hashing their names.
+            // Distinct features only, so at most the catalogue's 16: a scan is cheaper than hashing their names.
             var seen: [Feature] = []
             for (index, value) in list.enumerated() {
                 let pointer = JSONPointer(tokens: ["features", String(index)])

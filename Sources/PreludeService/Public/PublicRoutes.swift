@@ -78,6 +78,7 @@ package enum PublicRoutes {
                         case .featureNotConfigured: "feature"
                         case .osBelowMinimum: "osVersion"
                         case .alwaysAvailable: "available"
+                        case .locationOnly(_, let member), .photosOnly(_, let member): member
                         default: "status"
                         }
                     problems.append(

@@ -23,6 +23,9 @@
     #if canImport(EventKit)
         import EventKit
     #endif
+    #if canImport(AlarmKit)
+        import AlarmKit
+    #endif
 
     /// Fires the system permission alert for a feature, after checking its purpose strings (Apple platforms only).
     public enum AppleAccessRequester {
@@ -92,6 +95,17 @@
                     }
                     return AppleStatusMapping.eventKit(
                         EKEventStore.authorizationStatus(for: entity).rawValue, feature: feature)
+                #else
+                    return nil
+                #endif
+            case .alarms:
+                #if canImport(AlarmKit)
+                    // Prompts only if never asked; afterwards it returns the state without a prompt.
+                    if #available(iOS 26.0, *) {
+                        let state = try? await AlarmManager.shared.requestAuthorization()
+                        return state.map { AppleStatusMapping.alarmKit(caseName: String(describing: $0)) }
+                    }
+                    return nil
                 #else
                     return nil
                 #endif

@@ -26,6 +26,9 @@
     #if canImport(EventKit)
         import EventKit
     #endif
+    #if canImport(AlarmKit)
+        import AlarmKit
+    #endif
 
     /// Reads the live OS status of each feature from Apple's frameworks (Apple platforms only).
     public enum AppleStatusReader {
@@ -41,6 +44,7 @@
             case .notifications: return await notifications()
             case .tracking: return tracking()
             case .calendars, .reminders: return eventKit(feature)
+            case .alarms: return alarms()
             case .bluetooth, .motion, .speech, .health, .localNetwork: return nil
             }
         }
@@ -85,7 +89,7 @@
                 let manager = CLLocationManager()
                 return AppleStatusMapping.location(
                     Int(manager.authorizationStatus.rawValue), accuracy: manager.accuracyAuthorization.rawValue,
-                    feature: feature)
+                    feature: feature, servicesEnabled: CLLocationManager.locationServicesEnabled())
             #else
                 return nil
             #endif
@@ -113,6 +117,18 @@
                 let entity: EKEntityType = feature == .calendars ? .event : .reminder
                 return AppleStatusMapping.eventKit(
                     EKEventStore.authorizationStatus(for: entity).rawValue, feature: feature)
+            #else
+                return nil
+            #endif
+        }
+
+        private static func alarms() -> AuthorizationStatus? {
+            #if canImport(AlarmKit)
+                if #available(iOS 26.0, *) {
+                    return AppleStatusMapping.alarmKit(
+                        caseName: String(describing: AlarmManager.shared.authorizationState))
+                }
+                return nil
             #else
                 return nil
             #endif

@@ -6,7 +6,12 @@
     extension UsageDescriptionCheck {
         /// A check over the main bundle's Info.plist, read once (the strings are copied, so the check is Sendable).
         public static var mainBundle: UsageDescriptionCheck {
-            let strings = (Bundle.main.infoDictionary ?? [:]).compactMapValues { $0 as? String }
+            var strings = (Bundle.main.infoDictionary ?? [:]).compactMapValues { $0 as? String }
+            // The one Boolean key the flow reads, as text.
+            let key = UsageDescriptionCheck.preventAutomaticLimitedAccessAlertKey
+            if let flag = Bundle.main.object(forInfoDictionaryKey: key) as? Bool {
+                strings[key] = flag ? "true" : "false"
+            }
             return UsageDescriptionCheck(strings: strings)
         }
     }
