@@ -15,19 +15,25 @@ let package = Package(
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         .systemLibrary(name: "CLinuxSystem", path: "Sources/CLinuxSystem"),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl"),
         .target(name: "PreludeCore", path: "Sources/PreludeCore"),
         .target(name: "PreludeHTTP", dependencies: ["CZlib", "CLinuxSystem"], path: "Sources/PreludeHTTP"),
         .target(name: "PreludeStorage", dependencies: ["CSQLite"], path: "Sources/PreludeStorage"),
         .target(name: "PreludePreview", dependencies: ["PreludeCore"], path: "Sources/PreludePreview"),
+        .target(name: "PreludeStore", dependencies: ["PreludeCore", "PreludeStorage"], path: "Sources/PreludeStore"),
+        .target(name: "PreludeHTTPClient", dependencies: ["CCurl"], path: "Sources/PreludeHTTPClient"),
         .target(
             name: "PreludeService",
-            dependencies: ["PreludeCore", "PreludeHTTP", "PreludeStorage", "PreludePreview", "CLinuxSystem"],
+            dependencies: [
+                "PreludeCore", "PreludeHTTP", "PreludeHTTPClient", "PreludeStorage", "PreludeStore", "PreludePreview",
+                "CLinuxSystem",
+            ],
             path: "Sources/PreludeService",
             swiftSettings: [.unsafeFlags(["-enable-testing"])]
         ),
         .executableTarget(
             name: "PreludeFuzz",
-            dependencies: ["PreludeCore", "PreludeHTTP", "PreludeService"],
+            dependencies: ["PreludeCore", "PreludeHTTP", "PreludeStore", "PreludeService"],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
     ]
