@@ -36,8 +36,8 @@ let demoPolicy: PolicyDocument = {
 let demoPolicyJSON = demoPolicy.jsonValue
 
 /// The demo policy as the server serves it (its memories of locales and plain queries fill as the fuzzer runs).
-let demoSnapshot = LiveSnapshot(
-    appID: "demo", revision: 1, document: demoPolicy, prepared: LiveSnapshot.PreparedDocument(demoPolicy),
+let demoSnapshot = ServedPolicy(
+    appID: "demo", revision: 1, document: demoPolicy, prepared: ServedPolicy.PreparedDocument(demoPolicy),
     createdAt: 0, author: "fuzz", message: nil, resolvedCacheCapacity: 256)
 
 /// `events`: the fast-path scanner differentially against the full decoder. The scanner may give up (nil) on
