@@ -5,8 +5,8 @@ import PreludeHTTP
 ///
 /// OFREP sends `{"context": {...}}`. The context uses the decide endpoint's names: `targetingKey` is the install id,
 /// `platform`, `os`, `appVersion` and `locale` are decide's members of the same names. For one flag, the feature's
-/// state is read from the context's `status`, `available`, `osVersion`, `history`, `trackingPromptShown` and
-/// `origin`; for the bulk call, from `features` (`{"camera": {"status": "denied"}, ...}`). A feature without a
+/// state is read from the context's `status`, `available`, `osVersion`, `history`, `trackingPromptShown`,
+/// `origin`, `insufficientlyInUse` and `preventsAutomaticLimitedAccessAlert`; for the bulk call, from `features` (`{"camera": {"status": "denied"}, ...}`). A feature without a
 /// state (no `status`) is evaluated as `notDetermined`. Other context members are ignored: the specification lets
 /// an OpenFeature client send any attribute (`additionalProperties: true`).
 ///
@@ -20,7 +20,10 @@ package enum OFREPRequest {
         ("locale", "locale"),
     ]
     /// The context members that make up one feature's state (single-flag evaluation).
-    private static let stateMembers = ["status", "available", "osVersion", "history", "trackingPromptShown", "origin"]
+    private static let stateMembers = [
+        "status", "available", "osVersion", "history", "trackingPromptShown", "origin", "insufficientlyInUse",
+        "preventsAutomaticLimitedAccessAlert",
+    ]
 
     /// The decide request for evaluating `feature` (the flag key, already known to be configured).
     package static func single(_ body: [UInt8], feature: Feature, acceptLanguage: String?) throws(OFREPFailure)
