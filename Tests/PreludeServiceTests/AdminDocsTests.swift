@@ -57,7 +57,12 @@ import Testing
     }
 
     @Test func documentedCommandsRunAgainstALiveServer() throws {
-        let server = try AdminServer(demoPolicyPath: ServiceFixture.repositoryRoot + "/config/demo-policy.json")
+        // The webhook lines register a receiver at hooks.example.com; the dispatcher is not started (an injected
+        // clock), so nothing is sent anywhere.
+        let server = try AdminServer(
+            demoPolicyPath: ServiceFixture.repositoryRoot + "/config/demo-policy.json",
+            configure: { $0.webhookAllowedHosts = try! WebhookAllowlist(parsing: "hooks.example.com") },
+            webhookTiming: (.system, { 0.5 }))
         let script = "set -eu\n" + (try Self.shellBlocks()).joined(separator: "\n") + "\n"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
@@ -86,7 +91,8 @@ import Testing
                 "app.seed", "token.bootstrap", "token.create", "token.revoke", "app.create", "app.settings",
                 "app.delete", "feature.patch", "feature.replace", "feature.delete", "experiment.patch",
                 "experiment.stop", "experiment.start", "experiment.create", "experiment.delete",
-                "experiment.conclude", "policy.rollback",
+                "experiment.conclude", "policy.rollback", "webhook.create", "feature.patch", "webhook.redeliver",
+                "webhook.update", "webhook.delete",
             ])
         #expect(stdout.contains("\"valid\": true"))
         #expect(!stdout.contains(AdminServer.secret) && !stderr.contains(AdminServer.secret))

@@ -10,6 +10,7 @@ extension AdminAPI {
         "experiment.replace", "experiment.patch", "experiment.delete", "experiment.start", "experiment.stop",
         "experiment.conclude",
         "token.create", "token.revoke", "token.bootstrap",
+        "webhook.create", "webhook.update", "webhook.delete", "webhook.redeliver",
     ]
 
     /// `GET /v1/admin/audit?app=&action=&since=&until=&limit=&cursor=`: newest first, paged.

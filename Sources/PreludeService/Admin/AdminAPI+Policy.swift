@@ -75,7 +75,8 @@ extension AdminAPI {
     /// A candidate equal to the live policy (after canonicalisation) creates no revision: 200 with `changed: false`.
     func write(
         _ candidate: JSONValue, app: String, ifMatch: String, context: Context, action: String,
-        status: HTTPStatus = .ok, extraDetail: JSONObject = JSONObject()
+        status: HTTPStatus = .ok, extraDetail: JSONObject = JSONObject(),
+        event: WebhookEventType = .revisionPublished
     ) throws -> HTTPResponse {
         let live = try knownApp(app)
         let document = try validatedCandidate(
@@ -98,7 +99,7 @@ extension AdminAPI {
         if let message { detail["message"] = .string(message) }
         let snapshot = try store.commit(
             app: app, document: document, author: context.token.name, action: action, message: message,
-            expectedETag: ifMatch, auditDetail: .object(detail))
+            expectedETag: ifMatch, auditDetail: .object(detail), event: event)
         context.logger.info(
             "policy changed",
             ["app": app, "action": action, "by": context.token.name], numbers: ["revision": Double(snapshot.revision)])

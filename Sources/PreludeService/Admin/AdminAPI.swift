@@ -30,6 +30,12 @@ package final class AdminAPI: Sendable {
     package let clock: ServiceClock
     /// The primary, when this server is a read replica: every admin write is then refused with 409 naming it.
     package let followURL: FollowURL?
+    /// Webhooks and their deliveries (docs/webhooks.md).
+    let webhooks: WebhookStore
+    /// The hosts a webhook URL may name (`webhookAllowedHosts`).
+    let webhookAllowlist: WebhookAllowlist
+    /// The primary's webhook sender, woken after a redelivery; nil on a replica and in tests without one.
+    let webhookDispatcher: WebhookDispatcher?
 
     /// Largest policy document or patch accepted, in bytes (docs/http.md: large apps exceed 64 KiB).
     package static let maxBodySize = 1 << 20
@@ -37,9 +43,13 @@ package final class AdminAPI: Sendable {
     /// Creates the API; `authenticator` defaults to one over `database`'s tokens with the same clock.
     package init(
         database: Database, store: PolicyStore, logger: Logger, authenticator: AdminAuthenticator? = nil,
-        followURL: FollowURL? = nil, clock: ServiceClock = .system
+        followURL: FollowURL? = nil, clock: ServiceClock = .system,
+        webhookAllowlist: WebhookAllowlist = WebhookAllowlist(), webhookDispatcher: WebhookDispatcher? = nil
     ) {
         self.followURL = followURL
+        webhooks = WebhookStore(database: database)
+        self.webhookAllowlist = webhookAllowlist
+        self.webhookDispatcher = webhookDispatcher
         self.database = database
         self.store = store
         self.tokens = TokenStore(database: database)
@@ -80,6 +90,7 @@ package final class AdminAPI: Sendable {
         api.registerResultsRoutes(on: &router)
         api.registerExperimentRoutes(on: &router)
         api.registerPreviewRoutes(on: &router)
+        api.registerWebhookRoutes(on: &router)
     }
 
     /// Adds one route: authentication with `scope` (default: `read` for GET, `write` otherwise), the query check
@@ -168,7 +179,8 @@ package final class AdminAPI: Sendable {
 extension AdminAPI {
     /// The API for the service: applies `PRELUDE_ADMIN_TOKEN` (or logs how to create a first token).
     package static func make(
-        configuration: ServiceConfiguration, database: Database, store: PolicyStore, logger: Logger
+        configuration: ServiceConfiguration, database: Database, store: PolicyStore, logger: Logger,
+        webhookDispatcher: WebhookDispatcher? = nil
     ) throws -> AdminAPI {
         let authenticator = AdminAuthenticator(
             tokens: TokenStore(database: database), logger: logger,
@@ -176,7 +188,8 @@ extension AdminAPI {
             proxies: configuration.trustedProxies)
         let api = AdminAPI(
             database: database, store: store, logger: logger, authenticator: authenticator,
-            followURL: configuration.followURL)
+            followURL: configuration.followURL, webhookAllowlist: configuration.webhookAllowedHosts,
+            webhookDispatcher: webhookDispatcher)
         try AdminBootstrap.run(secret: configuration.adminToken, tokens: api.tokens, logger: logger, now: api.now)
         return api
     }

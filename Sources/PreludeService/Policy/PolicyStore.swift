@@ -170,11 +170,12 @@ package final class PolicyStore: Sendable {
     ///   - action: the audit action, e.g. `policy.replace`, `feature.patch`.
     ///   - expectedETag: the request's `If-Match` value; nil skips the check (trusted callers such as imports).
     ///   - auditDetail: what changed, stored as the audit row's JSON detail.
+    ///   - event: what the app's webhooks are told, enqueued in the same transaction (``WebhookOutbox``).
     /// - Returns: the new live snapshot.
     @discardableResult
     package func commit(
         app: String, document: PolicyDocument, author: String, action: String, message: String?,
-        expectedETag: String?, auditDetail: JSONValue
+        expectedETag: String?, auditDetail: JSONValue, event: WebhookEventType = .revisionPublished
     ) throws -> ServedPolicy {
         try Self.requireSameApp(document, app)
         let prepared = ServedPolicy.PreparedDocument(document)
@@ -186,7 +187,7 @@ package final class PolicyStore: Sendable {
                 revision = try repository.publish(
                     app: app, name: document.app.name, canonical: prepared.canonical, author: author, action: action,
                     message: message, detail: auditDetail, at: now,
-                    requiringLive: expectedETag == nil ? .none : .some(current))
+                    requiringLive: expectedETag == nil ? .none : .some(current), event: event)
             } catch PolicyRepository.Refusal.stale {
                 try reload(app: app)
                 throw PolicyStoreError.stale(current: snapshot(app: app))
