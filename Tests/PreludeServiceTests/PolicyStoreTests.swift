@@ -49,7 +49,8 @@ import Testing
         let edited = PublicFixture.demoDocument(cameraTitle: "Scan documents")
         let after = try store.commit(
             app: "demo", document: edited, author: "ops-alice", action: "policy.replace", message: "shorter title",
-            expectedETag: before.etag.headerValue, auditDetail: ["changed": ["/features/camera"]])
+            precondition: RevisionPrecondition(ifMatch: before.etag.headerValue),
+            auditDetail: ["changed": ["/features/camera"]])
         #expect(after.revision == 2)
         #expect(after.etag != before.etag)
         #expect(store.snapshot(app: "demo") === after)
@@ -95,13 +96,15 @@ import Testing
         try store.commit(
             app: "demo", document: PublicFixture.demoDocument(cameraTitle: "One"), author: "a",
             action: "policy.replace",
-            message: nil, expectedETag: first.etag.headerValue, auditDetail: .object(JSONObject()))
+            message: nil, precondition: RevisionPrecondition(ifMatch: first.etag.headerValue),
+            auditDetail: .object(JSONObject()))
         let before = try counts(database)
         for stale in [first.etag.headerValue, #""nonsense""#, "W/" + first.etag.headerValue] {
             let error = #expect(throws: PolicyStoreError.self) {
                 try store.commit(
                     app: "demo", document: PublicFixture.demoDocument(cameraTitle: "Two"), author: "b",
-                    action: "policy.replace", message: nil, expectedETag: stale, auditDetail: .object(JSONObject()))
+                    action: "policy.replace", message: nil, precondition: RevisionPrecondition(ifMatch: stale),
+                    auditDetail: .object(JSONObject()))
             }
             guard case .stale(let current) = error else {
                 Issue.record("expected a stale error, got \(String(describing: error))")
@@ -121,10 +124,10 @@ import Testing
         let live = try #require(store.snapshot(app: "demo"))
         let second = try store.commit(
             app: "demo", document: PublicFixture.demoDocument(cameraTitle: "A"), author: "a", action: "x", message: nil,
-            expectedETag: live.documentResponse.gzipETag.headerValue, auditDetail: .null)
+            precondition: RevisionPrecondition(ifMatch: live.documentResponse.gzipETag.headerValue), auditDetail: .null)
         let third = try store.commit(
             app: "demo", document: PublicFixture.demoDocument(cameraTitle: "B"), author: "a", action: "x", message: nil,
-            expectedETag: "*", auditDetail: .null)
+            precondition: RevisionPrecondition(ifMatch: "*"), auditDetail: .null)
         #expect(second.revision == 2)
         #expect(third.revision == 3)
     }
@@ -139,11 +142,11 @@ import Testing
         let etag = try #require(store.snapshot(app: "demo")).etag.headerValue
         try other.commit(
             app: "demo", document: PublicFixture.demoDocument(cameraTitle: "Other"), author: "b", action: "x",
-            message: nil, expectedETag: etag, auditDetail: .null)
+            message: nil, precondition: RevisionPrecondition(ifMatch: etag), auditDetail: .null)
         let error = #expect(throws: PolicyStoreError.self) {
             try store.commit(
                 app: "demo", document: PublicFixture.demoDocument(cameraTitle: "Mine"), author: "a", action: "x",
-                message: nil, expectedETag: etag, auditDetail: .null)
+                message: nil, precondition: RevisionPrecondition(ifMatch: etag), auditDetail: .null)
         }
         guard case .stale(let current) = error else {
             Issue.record("expected a stale error, got \(String(describing: error))")
@@ -164,7 +167,7 @@ import Testing
         document.app.id = "other"
         let error = #expect(throws: PolicyStoreError.self) {
             try store.commit(
-                app: "demo", document: document, author: "a", action: "x", message: nil, expectedETag: nil,
+                app: "demo", document: document, author: "a", action: "x", message: nil, precondition: nil,
                 auditDetail: .null)
         }
         guard case .appMismatch(let app, let documentApp) = error else {
@@ -197,21 +200,24 @@ import Testing
         #expect(try counts(database) == before)
 
         let stale = #expect(throws: PolicyStoreError.self) {
-            try store.deleteApp(app: "com.example.notes", author: "ops", expectedETag: #""r9-x""#)
+            try store.deleteApp(
+                app: "com.example.notes", author: "ops", precondition: RevisionPrecondition(ifMatch: #""r9-x""#))
         }
         guard case .stale(let current) = stale else {
             Issue.record("expected a stale error, got \(String(describing: stale))")
             return
         }
         #expect(current === created)
-        try store.deleteApp(app: "com.example.notes", author: "ops", expectedETag: created.etag.headerValue)
+        try store.deleteApp(
+            app: "com.example.notes", author: "ops",
+            precondition: RevisionPrecondition(ifMatch: created.etag.headerValue))
         #expect(store.snapshot(app: "com.example.notes") == nil)
         let after = try counts(database)
         #expect(after.apps == before.apps - 1)
         #expect(after.revisions == before.revisions - 1)
         #expect(after.audit == before.audit + 1)  // the trail outlives the app
         let gone = #expect(throws: PolicyStoreError.self) {
-            try store.deleteApp(app: "com.example.notes", author: "ops", expectedETag: nil)
+            try store.deleteApp(app: "com.example.notes", author: "ops", precondition: nil)
         }
         guard case .unknownApp("com.example.notes") = gone else {
             Issue.record("expected an unknown app, got \(String(describing: gone))")
@@ -234,7 +240,7 @@ import Testing
         let refused = #expect(throws: PolicyStoreError.self) {
             try store.commit(
                 app: "demo", document: PublicFixture.demoDocument, author: "a", action: "x", message: nil,
-                expectedETag: #""r1-0""#, auditDetail: .null)
+                precondition: RevisionPrecondition(ifMatch: #""r1-0""#), auditDetail: .null)
         }
         guard case .stale(.none) = refused else {
             Issue.record("expected a stale error without a live snapshot, got \(String(describing: refused))")
@@ -242,7 +248,7 @@ import Testing
         }
         let repaired = try store.commit(
             app: "demo", document: PublicFixture.demoDocument, author: "a", action: "x", message: nil,
-            expectedETag: "*", auditDetail: .null)
+            precondition: RevisionPrecondition(ifMatch: "*"), auditDetail: .null)
         #expect(repaired.revision == 2)
         #expect(store.unavailability(app: "demo") == nil)
     }
@@ -259,7 +265,8 @@ import Testing
                     do {
                         try store.commit(
                             app: "demo", document: PublicFixture.demoDocument(cameraTitle: "Writer \(i)"),
-                            author: "w\(i)", action: "x", message: nil, expectedETag: etag, auditDetail: .null)
+                            author: "w\(i)", action: "x", message: nil,
+                            precondition: RevisionPrecondition(ifMatch: etag), auditDetail: .null)
                         return true
                     } catch {
                         return false

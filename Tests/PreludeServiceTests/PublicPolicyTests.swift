@@ -1,6 +1,7 @@
 import Foundation
 import PreludeCore
 import PreludeHTTP
+import PreludeStore
 import Testing
 
 @testable import PreludeService
@@ -188,7 +189,8 @@ import Testing
 
         try service.policyStore.commit(
             app: "demo", document: PublicFixture.demoDocument(cameraTitle: "Scan with {appName}"), author: "test",
-            action: "policy.replace", message: nil, expectedETag: live.etag.headerValue, auditDetail: .null)
+            action: "policy.replace", message: nil, precondition: RevisionPrecondition(ifMatch: live.etag.headerValue),
+            auditDetail: .null)
 
         let after = try client.get(target)
         #expect(after.status == 200)
@@ -221,7 +223,8 @@ import Testing
                 let live = service.policyStore.snapshot(app: "demo")!
                 _ = try? service.policyStore.commit(
                     app: "demo", document: PublicFixture.demoDocument(cameraTitle: "Revision \(n)"), author: "t",
-                    action: "x", message: nil, expectedETag: live.etag.headerValue, auditDetail: .null)
+                    action: "x", message: nil, precondition: RevisionPrecondition(ifMatch: live.etag.headerValue),
+                    auditDetail: .null)
             }
         }
         writer.start()

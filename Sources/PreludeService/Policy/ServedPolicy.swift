@@ -88,12 +88,17 @@ package final class ServedPolicy: Sendable {
         resolvedPolicies = LRUCache(capacity: resolvedCacheCapacity)
     }
 
-    /// Whether an `If-Match` value names this revision (either coding's tag, or `*`).
+    /// The opaque tags (bytes, no quotes) naming this revision: the identity and the gzip representation's.
     ///
-    /// Strong comparison (RFC 9110 §13.1.1). Both tags are accepted because a client that read the document
+    /// Both count for `If-Match` (strong comparison, RFC 9110 §13.1.1) because a client that read the document
     /// gzip-compressed holds the `.gz` tag, and it names the same revision.
+    package var entityTags: [[UInt8]] {
+        [Array(etag.opaqueTag.utf8), Array(documentResponse.gzipETag.opaqueTag.utf8)]
+    }
+
+    /// Whether an `If-Match` header value names this revision (either coding's tag, or `*`).
     package func matchesIfMatch(_ headerValue: String) -> Bool {
-        etag.matchesIfMatch(headerValue) || documentResponse.gzipETag.matchesIfMatch(headerValue)
+        RevisionPrecondition(ifMatch: headerValue).admits(entityTags)
     }
 
     /// The revision-independent, expensive part of a snapshot: canonical bytes and their gzip form.
