@@ -31,7 +31,11 @@ import Testing
         #expect(snapshot.canonicalBytes == PublicFixture.demoDocument.jsonValue.serializedBytes())
         #expect(snapshot.etag == PolicyETag.make(revision: 1, canonical: snapshot.canonicalBytes))
         #expect(snapshot.etag.opaqueTag.hasPrefix("r1-"))
+        // Nothing is compressed at load: the document response is prepared by its first use (and kept).
+        #expect(!snapshot.isDocumentPrepared)
         #expect(snapshot.documentResponse.identity == snapshot.canonicalBytes)
+        #expect(snapshot.isDocumentPrepared)
+        #expect(snapshot.servedDocument === snapshot.servedDocument)
         #expect(try Gzip.decompress(snapshot.documentResponse.gzip, maxSize: 1 << 24) == snapshot.canonicalBytes)
         #expect(snapshot.documentResponse.gzipETag.opaqueTag == snapshot.etag.opaqueTag + ".gz")
         #expect(store.snapshot(app: "nope") == nil)
@@ -176,6 +180,28 @@ import Testing
         }
         #expect(app == "demo")
         #expect(documentApp == "other")
+    }
+
+    /// Start-up decodes the stored revisions on several threads: every app comes back, each with its own revision.
+    @Test func loadsEveryAppOfManyWithItsOwnRevision() throws {
+        let database = try fixture.makeDatabase()
+        defer { database.close() }
+        let store = PolicyStore(database: database)
+        try store.loadAll()
+        let apps = (1...40).map { "com.example.app\($0)" }
+        for (index, app) in apps.enumerated() {
+            var document = PublicFixture.demoDocument
+            document.app = AppInfo(id: app, name: "App \(index)")
+            try store.createApp(app: app, document: document, author: "ops", message: nil)
+        }
+        let restarted = PolicyStore(database: database)
+        #expect(try restarted.loadAll().isEmpty)
+        #expect(restarted.appIDs == (apps + ["demo"]).sorted())
+        for app in apps + ["demo"] {
+            let served = try #require(restarted.snapshot(app: app))
+            #expect(served.appID == app && served.document.app.id == app)
+            #expect(served.etag == store.snapshot(app: app)?.etag)
+        }
     }
 
     @Test func createsAndDeletesApps() throws {

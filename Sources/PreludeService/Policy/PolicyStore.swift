@@ -94,12 +94,22 @@ package final class PolicyStore: Sendable {
     /// ``unavailability(app:)``.
     @discardableResult
     package func loadAll() throws -> [String: Unavailable] {
+        let rows = try repository.liveRows()
+        // Reading and validating a stored revision is pure and independent per app (most of start-up's time with
+        // many apps): on every core at once.
+        let decoded = Mutex<[(String, Result<ServedPolicy, Unavailable>)]>([])
+        let capacity = resolvedCacheCapacity
+        let cacheControl = cacheControl
+        DispatchQueue.concurrentPerform(iterations: rows.count) { index in
+            let outcome = Self.decodeLive(rows[index], capacity: capacity, cacheControl: cacheControl)
+            decoded.withLock { $0.append((rows[index].app, outcome)) }
+        }
         var served: [String: ServedPolicy] = [:]
         var fresh = State()
-        for row in try repository.liveRows() {
-            switch Self.decodeLive(row, capacity: resolvedCacheCapacity, cacheControl: cacheControl) {
-            case .success(let snapshot): served[row.app] = snapshot
-            case .failure(let unavailable): fresh.unavailable[row.app] = unavailable
+        for (app, outcome) in decoded.withLock({ $0 }) {
+            switch outcome {
+            case .success(let snapshot): served[app] = snapshot
+            case .failure(let unavailable): fresh.unavailable[app] = unavailable
             }
         }
         // One assignment, so the lookup table is built once (its `didSet`), not once per app.
@@ -299,9 +309,7 @@ package final class PolicyStore: Sendable {
         -> Result<ServedPolicy, Unavailable>
     {
         PolicyRevision.decode(row).map { live in
-            ServedPolicy(
-                live, prepared: ServedPolicy.PreparedDocument(canonical: live.canonicalBytes),
-                resolvedCacheCapacity: capacity, cacheControl: cacheControl)
+            ServedPolicy(live, resolvedCacheCapacity: capacity, cacheControl: cacheControl)
         }
     }
 }
