@@ -259,33 +259,16 @@ final class HTTPConnection: @unchecked Sendable {
     private func send(_ handlerResponse: HTTPResponse) {
         guard let head = exchange.take() else { preconditionFailure("response without request") }
         let core = loop.core
-        // What goes out: status, rendered prefix (status line and handler fields: rendered once per prepared
-        // head, else now) and body. A prepared response is negotiated here, once, against the request's fields
-        // (coding, 304), straight to its prepared head and body.
-        let status: HTTPStatus
-        let prefix: ResponseEncoder.Prefix
-        let body: [UInt8]
+        // What goes out (``ResponseEncoder/outgoing(_:method:acceptEncoding:ifNoneMatch:requestIDHeader:signature:)``):
+        // a negotiated response is negotiated here, once, against the request's fields (coding, 304).
+        let outgoing = ResponseEncoder.outgoing(
+            handlerResponse, method: head.method, acceptEncoding: head.acceptEncoding, ifNoneMatch: head.ifNoneMatch,
+            requestIDHeader: core.requestIDHeader, signature: core.requestIDSignature)
+        let status = outgoing.status
+        let prefix = outgoing.prefix
+        let body = outgoing.body
         var logFields = handlerResponse.logFields
-        if let prepared = handlerResponse.prepared {
-            switch prepared.negotiate(
-                method: head.method, acceptEncoding: head.acceptEncoding, ifNoneMatch: head.ifNoneMatch)
-            {
-            case .prepared(let preparedHead, let preparedBody):
-                status = preparedHead.status
-                prefix = ResponseEncoder.prefix(
-                    preparedHead, requestIDHeader: core.requestIDHeader, signature: core.requestIDSignature)
-                body = preparedBody
-            case .response(let response):
-                status = response.status
-                prefix = ResponseEncoder.prefix(response, requestIDHeader: core.requestIDHeader)
-                body = response.body
-                if logFields.isEmpty { logFields = response.logFields }
-            }
-        } else {
-            status = handlerResponse.status
-            prefix = ResponseEncoder.prefix(handlerResponse, requestIDHeader: core.requestIDHeader)
-            body = handlerResponse.body
-        }
+        if logFields.isEmpty, let answered = outgoing.logFields { logFields = answered }
         let interimPending = machine.writingInterim
         // A handler may ask to end the connection with `Connection: close` (e.g. after refusing a client).
         let keepAlive = machine.responseStarted(

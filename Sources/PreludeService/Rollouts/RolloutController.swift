@@ -5,7 +5,7 @@ import PreludeStore
 import Synchronization
 
 /// Carries out rollouts: operator requests and guard evaluations, one at a time, each ending in at most one
-/// publication through the policy store's one publish path (``PolicyStore/commit(app:document:author:action:message:expectedETag:auditDetail:)``,
+/// publication through the policy store's one publish path (``PolicyStore/commit(app:document:author:action:message:precondition:auditDetail:)``,
 /// after ``PublishChecks``). The decisions are ``RolloutMachine``'s; this class reads the counters, publishes, and
 /// stores the state. docs/rollouts.md describes the whole.
 ///
@@ -241,7 +241,7 @@ package final class RolloutController: Sendable {
         if !findings.isEmpty { detail["lint"] = .array(findings.map(\.jsonValue)) }
         try store.commit(
             app: rollout.appID, document: document, author: actor, action: auditAction,
-            message: "rollout \(rollout.id): \(auditAction)", expectedETag: nil, auditDetail: .object(detail))
+            message: "rollout \(rollout.id): \(auditAction)", precondition: nil, auditDetail: .object(detail))
     }
 
     /// The live document after `action`: the rollout's experiment at the step (added or replaced), removed
