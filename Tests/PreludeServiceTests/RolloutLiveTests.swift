@@ -230,9 +230,12 @@ import Testing
         // One control install for every three new-arm installs, all the way. Once the guard trips, the experiment
         // is gone from the live policy and the rest of the stream is refused (422), as for any client whose
         // cached policy names a removed experiment.
-        let stream = (0..<100).flatMap { index in
-            [Install(id: control[index], variant: "control", granted: index % 2 == 0)]
-                + (0..<3).map { Install(id: newArm[3 * index + $0], variant: "rollout", granted: $0 == 0) }
+        var stream: [Install] = []
+        for index in 0..<100 {
+            stream.append(Install(id: control[index], variant: "control", granted: index % 2 == 0))
+            for offset in 0..<3 {
+                stream.append(Install(id: newArm[3 * index + offset], variant: "rollout", granted: offset == 0))
+            }
         }
         try service.post(stream, key: key, requireAccepted: false)
         service.service.rollouts.evaluateAll()
