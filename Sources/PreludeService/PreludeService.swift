@@ -41,6 +41,10 @@ package final class PreludeService: Sendable {
     private let policyReloader: LivePolicyReloader
     /// Follow mode's sync and forwarder; nil on a primary.
     package let replica: ReadReplica?
+    /// Guarded rollouts (docs/rollouts.md); tests drive ``RolloutController/evaluateAll()`` on an injected clock.
+    package let rollouts: RolloutController
+    /// The guard's scheduler; nil on a read replica.
+    package let rolloutScheduler: RolloutScheduler?
     /// The primary's webhook sender (docs/webhooks.md); nil on a read replica.
     package let webhooks: WebhookDispatcher?
     private let stopped = Mutex(false)
@@ -49,9 +53,12 @@ package final class PreludeService: Sendable {
         configuration: ServiceConfiguration, database: Database, migrator: Migrator, server: HTTPServer, port: Int,
         policyStore: PolicyStore, eventIngestor: EventIngestor, adminServer: HTTPServer?, adminPort: Int?,
         logger: Logger, draining: DrainFlag, eventRetention: EventRetentionTask, policyReloader: LivePolicyReloader,
-        replica: ReadReplica?, webhooks: WebhookDispatcher?
+        replica: ReadReplica?, rollouts: RolloutController, rolloutScheduler: RolloutScheduler?,
+        webhooks: WebhookDispatcher?
     ) {
         self.replica = replica
+        self.rollouts = rollouts
+        self.rolloutScheduler = rolloutScheduler
         self.webhooks = webhooks
         self.policyStore = policyStore
         self.eventIngestor = eventIngestor
@@ -108,6 +115,11 @@ package final class PreludeService: Sendable {
             ) { draining.isSet }
             ObservabilityRoutes.register(on: &router, observability: observability)
             let aggregator = ExperimentAggregator { policyStore.snapshot(app: $0)?.document }
+            // The guard runs on the primary only: a replica serves the assignment it mirrors, never decides a step.
+            let rollouts = RolloutController(database: database, store: policyStore, clock: clock, logger: logger)
+            let rolloutScheduler = replica == nil ? RolloutScheduler(controller: rollouts) : nil
+            observability.registry.register(rollouts.guardTrips)
+            observability.registry.register(rollouts.evaluations)
             // A replica stores accepted batches in its outbox, through the same group commit, and the forwarder
             // wakes after each commit; the primary computes results from what it forwards.
             let eventIngestor =
@@ -116,7 +128,9 @@ package final class PreludeService: Sendable {
                         database: database, observers: eventObservers, table: .outbox,
                         afterCommit: { replica.forwarder.wake() })
                 } else {
-                    EventIngestor(database: database, observers: [aggregator] + eventObservers)
+                    EventIngestor(
+                        database: database, observers: [aggregator] + eventObservers,
+                        afterCommit: { rolloutScheduler?.wake() })
                 }
             observability.observe(events: eventIngestor)
             let eventBudget = IngestionBudget(configuration)
@@ -140,7 +154,7 @@ package final class PreludeService: Sendable {
             webhooks?.register(on: observability.registry)
             let admin = try AdminAPI.make(
                 configuration: configuration, database: database, store: policyStore, logger: logger,
-                webhookDispatcher: webhooks)
+                rollouts: rollouts, webhookDispatcher: webhooks)
             var adminRouter = Router()
             AdminAPI.register(on: &router, or: &adminRouter, api: admin, configuration: configuration)
             if configuration.adminPort == nil {
@@ -171,6 +185,7 @@ package final class PreludeService: Sendable {
                 pruner: EventPruner(retentionDays: configuration.eventRetentionDays), database: database, logger: logger
             )
             eventRetention.start()
+            rolloutScheduler?.start()
             policyReloader.start()
             replica?.start()
             if webhookTiming == nil { webhooks?.start() }
@@ -185,7 +200,7 @@ package final class PreludeService: Sendable {
                 configuration: configuration, database: database, migrator: migrator, server: server, port: port,
                 policyStore: policyStore, eventIngestor: eventIngestor, adminServer: adminServer, adminPort: adminPort,
                 logger: logger, draining: draining, eventRetention: eventRetention, policyReloader: policyReloader,
-                replica: replica, webhooks: webhooks)
+                replica: replica, rollouts: rollouts, rolloutScheduler: rolloutScheduler, webhooks: webhooks)
         } catch {
             database.close()
             throw error
@@ -258,6 +273,7 @@ package final class PreludeService: Sendable {
         server.waitUntilStopped()
         adminServer?.waitUntilStopped()
         eventRetention.stop()
+        rolloutScheduler?.stop()
         policyReloader.stop()
         database.close()
         logger.info("stopped")

@@ -91,8 +91,9 @@ import Testing
                 "app.seed", "token.bootstrap", "token.create", "token.revoke", "app.create", "app.settings",
                 "app.delete", "feature.patch", "feature.replace", "feature.delete", "experiment.patch",
                 "experiment.stop", "experiment.start", "experiment.create", "experiment.delete",
-                "experiment.conclude", "policy.rollback", "webhook.create", "feature.patch", "webhook.redeliver",
-                "webhook.update", "webhook.delete",
+                "experiment.conclude", "policy.rollback", "rollout.step", "rollout.abort", "rollout.step",
+                "rollout.complete", "webhook.create", "feature.patch", "webhook.redeliver", "webhook.update",
+                "webhook.delete",
             ])
         #expect(stdout.contains("\"valid\": true"))
         #expect(!stdout.contains(AdminServer.secret) && !stderr.contains(AdminServer.secret))

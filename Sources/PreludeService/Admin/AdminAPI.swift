@@ -30,6 +30,8 @@ package final class AdminAPI: Sendable {
     package let clock: ServiceClock
     /// The primary, when this server is a read replica: every admin write is then refused with 409 naming it.
     package let followURL: FollowURL?
+    /// Guarded rollouts: operator requests, and the guard's evaluations when a scheduler drives it (primary only).
+    package let rollouts: RolloutController
     /// Webhooks and their deliveries (docs/webhooks.md).
     let webhooks: WebhookStore
     /// The hosts a webhook URL may name (`webhookAllowedHosts`).
@@ -43,10 +45,12 @@ package final class AdminAPI: Sendable {
     /// Creates the API; `authenticator` defaults to one over `database`'s tokens with the same clock.
     package init(
         database: Database, store: PolicyStore, logger: Logger, authenticator: AdminAuthenticator? = nil,
-        followURL: FollowURL? = nil, clock: ServiceClock = .system,
+        followURL: FollowURL? = nil, clock: ServiceClock = .system, rollouts: RolloutController? = nil,
         webhookAllowlist: WebhookAllowlist = WebhookAllowlist(), webhookDispatcher: WebhookDispatcher? = nil
     ) {
         self.followURL = followURL
+        self.rollouts =
+            rollouts ?? RolloutController(database: database, store: store, clock: clock, logger: logger)
         webhooks = WebhookStore(database: database)
         self.webhookAllowlist = webhookAllowlist
         self.webhookDispatcher = webhookDispatcher
@@ -90,6 +94,7 @@ package final class AdminAPI: Sendable {
         api.registerResultsRoutes(on: &router)
         api.registerExperimentRoutes(on: &router)
         api.registerPreviewRoutes(on: &router)
+        api.registerRolloutRoutes(on: &router)
         api.registerWebhookRoutes(on: &router)
     }
 
@@ -180,7 +185,7 @@ extension AdminAPI {
     /// The API for the service: applies `PRELUDE_ADMIN_TOKEN` (or logs how to create a first token).
     package static func make(
         configuration: ServiceConfiguration, database: Database, store: PolicyStore, logger: Logger,
-        webhookDispatcher: WebhookDispatcher? = nil
+        rollouts: RolloutController? = nil, webhookDispatcher: WebhookDispatcher? = nil
     ) throws -> AdminAPI {
         let authenticator = AdminAuthenticator(
             tokens: TokenStore(database: database), logger: logger,
@@ -188,8 +193,8 @@ extension AdminAPI {
             proxies: configuration.trustedProxies)
         let api = AdminAPI(
             database: database, store: store, logger: logger, authenticator: authenticator,
-            followURL: configuration.followURL, webhookAllowlist: configuration.webhookAllowedHosts,
-            webhookDispatcher: webhookDispatcher)
+            followURL: configuration.followURL, rollouts: rollouts,
+            webhookAllowlist: configuration.webhookAllowedHosts, webhookDispatcher: webhookDispatcher)
         try AdminBootstrap.run(secret: configuration.adminToken, tokens: api.tokens, logger: logger, now: api.now)
         return api
     }

@@ -1,4 +1,4 @@
--- 0009_webhooks: signed webhooks and their durable outbox (docs/webhooks.md).
+-- 0010_webhooks: signed webhooks and their durable outbox (docs/webhooks.md).
 --
 -- A webhook is an app's receiver: its URL, the signing secret (kept as given: signing needs it, unlike a token's
 -- hash), the event types it wants (a JSON array of WebhookEventType raw values) and whether it is enabled. Deleting
