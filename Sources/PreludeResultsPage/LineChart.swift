@@ -79,8 +79,8 @@ public struct LineChart: Sendable {
 
     /// The `<svg>` element, then its legend as an HTML list.
     public func render() -> String {
-        let xs = series.flatMap { $0.points.map(\.x) } + markers.map(\.x)
-        var ys = series.flatMap { $0.points.map(\.y) }
+        let xs = series.flatMap { $0.points.map { $0.x } } + markers.map(\.x)
+        var ys = series.flatMap { $0.points.map { $0.y } }
         for line in series { if let band = line.band { ys += band.flatMap { [$0.lower, $0.upper] } } }
         if zeroLine { ys.append(0) }
         ys = ys.filter(\.isFinite)

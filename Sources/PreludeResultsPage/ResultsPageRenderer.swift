@@ -223,15 +223,17 @@ public enum ResultsPageRenderer {
             + "its \(percentLevel(report)) confidence sequence, valid at every day at once. A band that leaves 0 and "
             + "stays out is evidence.</p>"
         let hasTasks = report.variants.contains { $0.funnel.taskStarted > 0 }
-        for (metric, name) in [("grant", "Grant rate")] + (hasTasks ? [("task", "Task completion")] : []) {
+        let metrics: [(metric: String, name: String)] =
+            hasTasks ? [("grant", "Grant rate"), ("task", "Task completion")] : [("grant", "Grant rate")]
+        for (metric, name) in metrics {
             var series: [LineChart.Series] = []
             for (index, variant) in timeline.variants.enumerated() where index != timeline.controlIndex {
                 var line: [(x: Double, y: Double)] = []
                 var band: [(lower: Double, upper: Double)] = []
                 for day in timeline.days {
                     guard let point = (metric == "grant" ? day.grant : day.task)[index] else { continue }
-                    line.append((Double(day.day), point.difference))
-                    band.append((point.interval.lower, point.interval.upper))
+                    line.append((x: Double(day.day), y: point.difference))
+                    band.append((lower: point.interval.lower, upper: point.interval.upper))
                 }
                 series.append(LineChart.Series(name: "\(variant) − \(report.controlName)", points: line, band: band))
             }
@@ -245,7 +247,7 @@ public enum ResultsPageRenderer {
         html += "</section>\n<section id=\"exposures\"><h2>Exposures over time</h2>"
         let exposures = timeline.variants.enumerated().map { index, name in
             LineChart.Series(
-                name: name, points: timeline.days.map { (Double($0.day), Double($0.funnels[index].exposed)) })
+                name: name, points: timeline.days.map { (x: Double($0.day), y: Double($0.funnels[index].exposed)) })
         }
         html +=
             "<figure class=\"chart-box\"><figcaption>Cumulative exposed installs per arm</figcaption>"
@@ -258,7 +260,8 @@ public enum ResultsPageRenderer {
             + LineChart(
                 id: "chart-events", title: "Events per day",
                 series: [
-                    LineChart.Series(name: "events", points: timeline.days.map { (Double($0.day), Double($0.events)) })
+                    LineChart.Series(
+                        name: "events", points: timeline.days.map { (x: Double($0.day), y: Double($0.events)) })
                 ], markers: input.markers, xLabel: dayLabel, yLabel: count
             ).render() + "</figure>"
         return html + "</section>\n"

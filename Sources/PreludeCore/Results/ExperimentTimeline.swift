@@ -55,9 +55,10 @@ public struct ExperimentTimeline: Sendable, Hashable {
         events: [(day: Int, events: Int)], minimumEffect: Double, alpha: Double
     ) {
         self.variants = variants
-        controlIndex = variants.firstIndex(of: control) ?? 0
-        var allDays = Set(events.map(\.day))
-        for rows in increments.values { allDays.formUnion(rows.map(\.day)) }
+        let controlIndex = variants.firstIndex(of: control) ?? 0
+        self.controlIndex = controlIndex
+        var allDays = Set(events.map { $0.day })
+        for rows in increments.values { allDays.formUnion(rows.map { $0.day }) }
         var byDay: [String: [Int: FunnelCounts]] = [:]
         for (name, rows) in increments {
             for row in rows {

@@ -16,7 +16,9 @@ extension ExperimentResults {
         return ResultsPageInput(
             app: appID, report: report, configuration: configuration, timeline: timeline,
             mislabelledEvents: mislabelled.total,
-            mislabelled: mislabelled.rows.map { ($0.feature, $0.reported, $0.expected, $0.events) },
+            mislabelled: mislabelled.rows.map {
+                (feature: $0.feature, reported: $0.reported, expected: $0.expected, events: $0.events)
+            },
             otherFeatures: otherFeatures, markers: markers)
     }
 

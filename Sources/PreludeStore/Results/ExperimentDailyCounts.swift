@@ -15,14 +15,13 @@ package struct ExperimentDailyCounts: Sendable {
         var increments: [String: [(day: Int, counts: FunnelCounts)]] = [:]
         for row in try connection.statement(selectIncrements).query([.text(appID), .text(experiment), .text(feature)]) {
             let v = try (2...12).map { try row.get($0, as: Int.self) }
-            increments[try row.get(0, as: String.self), default: []].append(
-                (
-                    try row.get(1, as: Int.self),
-                    FunnelCounts(
-                        exposed: v[0], primeShown: v[1], primeContinued: v[2], primeDismissed: v[3],
-                        systemGranted: v[4], systemDenied: v[5], settingsOpened: v[6], returnedGranted: v[7],
-                        granted: v[8], taskStarted: v[9], taskCompleted: v[10])
-                ))
+            let variant = try row.get(0, as: String.self)
+            let day = try row.get(1, as: Int.self)
+            let counts = FunnelCounts(
+                exposed: v[0], primeShown: v[1], primeContinued: v[2], primeDismissed: v[3], systemGranted: v[4],
+                systemDenied: v[5], settingsOpened: v[6], returnedGranted: v[7], granted: v[8], taskStarted: v[9],
+                taskCompleted: v[10])
+            increments[variant, default: []].append((day, counts))
         }
         let events = try connection.statement(selectEvents).query([.text(appID), .text(experiment), .text(feature)])
             .map { (day: try $0.get(0, as: Int.self), events: try $0.get(1, as: Int.self)) }
