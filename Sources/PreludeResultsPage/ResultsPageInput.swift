@@ -8,7 +8,7 @@ public struct ResultsPageInput: Sendable {
     public var report: ExperimentReport
     /// Where the weights came from, one sentence ("Weights from the live policy (revision 3).").
     public var configuration: String
-    /// The arms over time (daily state); nil or empty when no daily data exists (events before migration 0009).
+    /// The arms over time (daily state); nil or empty when no daily data exists (events before migration 0010).
     public var timeline: ExperimentTimeline?
     /// Events whose variant disagreed with the install's assignment (kept out of every arm).
     public var mislabelledEvents: Int

@@ -89,7 +89,7 @@ public enum ResultsPageRenderer {
             items.append(
                 check(
                     "events-per-day", "pending", "Events per day",
-                    "No daily counts yet (kept from migration 0009 on)."))
+                    "No daily counts yet (kept from migration 0010 on)."))
         }
         if input.mislabelledEvents > 0 {
             let detail = input.mislabelled.map {

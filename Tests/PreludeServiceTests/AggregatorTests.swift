@@ -45,7 +45,7 @@ import Testing
         #expect(arms.count >= 5)  // control, short-copy, ghost × camera, photos
         #expect(arms == (try fixture.recount()))
         for arm in arms { #expect(arm.counts.validationProblems().isEmpty, "\(arm)") }
-        // The daily increments (migration 0009) add up to the counters, arm by arm.
+        // The daily increments (migration 0010) add up to the counters, arm by arm.
         #expect(try fixture.dailyTotals() == arms.map { $0.counts })
     }
 

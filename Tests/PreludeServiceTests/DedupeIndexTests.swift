@@ -41,7 +41,7 @@ import Testing
         let events =
             (0..<60).map { Self.event(Self.uuid7(1_763_814_600_000 + Int64($0), $0), install: "install-\($0 % 7)") }
             + (0..<60).map { Self.event("e-\($0)", install: "install-\($0 % 5)") }
-        // Stored as a build of the 0005 era stored them: its insert had none of the columns added since (0009's task).
+        // Stored as a build of the 0005 era stored them: its insert had none of the columns added since (0010's task).
         try database.write { db in
             let insert = try db.statement(
                 """

@@ -1,5 +1,5 @@
 /// An experiment over time: per day, each arm's running funnel and each comparison with the control as it stood at
-/// the end of that day. Built from the daily increments the service keeps (migration 0009); a pure function.
+/// the end of that day. Built from the daily increments the service keeps (migration 0010); a pure function.
 ///
 /// The confidence sequence is what makes a chart of the difference over time honest: it holds at every day at
 /// once with probability 1 − α, so a reader may look at the whole curve (docs/results.md, "Results page").

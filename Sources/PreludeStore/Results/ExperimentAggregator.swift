@@ -147,7 +147,7 @@ package struct ExperimentAggregator: Sendable {
         milliseconds >= 0 ? milliseconds / 86_400_000 : (milliseconds - 86_399_999) / 86_400_000
     }
 
-    /// Adds one arm's counter increments of one day (`experiment_daily_counts`, migration 0009).
+    /// Adds one arm's counter increments of one day (`experiment_daily_counts`, migration 0010).
     static func upsertDaily(
         _ app: SQLValue, _ experiment: SQLValue, _ feature: SQLValue, _ variant: SQLValue, day: Int64,
         delta: FunnelCounts, on connection: Connection
@@ -157,7 +157,7 @@ package struct ExperimentAggregator: Sendable {
         try connection.statement(upsertDailySQL).execute(values)
     }
 
-    /// Adds `events` newly stored events of one arm on one day (`experiment_daily_events`, migration 0009).
+    /// Adds `events` newly stored events of one arm on one day (`experiment_daily_events`, migration 0010).
     static func countEvents(
         _ app: SQLValue, _ experiment: SQLValue, _ feature: SQLValue, _ variant: SQLValue, day: Int64, events: Int,
         on connection: Connection

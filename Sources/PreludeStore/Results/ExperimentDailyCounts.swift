@@ -1,7 +1,7 @@
 import PreludeCore
 import PreludeStorage
 
-/// One experiment's daily rows (migration 0009): counter increments per arm and day, and events per arm and day.
+/// One experiment's daily rows (migration 0010): counter increments per arm and day, and events per arm and day.
 package struct ExperimentDailyCounts: Sendable {
     /// Per arm of `feature`, its (day, increments) rows by day.
     package var increments: [String: [(day: Int, counts: FunnelCounts)]]

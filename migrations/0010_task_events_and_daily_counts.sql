@@ -1,4 +1,4 @@
--- 0009_task_events_and_daily_counts: task success per arm (issue 27, "ask less") and the daily series the results
+-- 0010_task_events_and_daily_counts: task success per arm (issue 27, "ask less") and the daily series the results
 -- page draws (issue 26). Both written only by ExperimentAggregator, inside the event-ingestion transaction.
 
 -- FunnelSteps gains bit 8 (taskStarted) and bit 9 (taskCompleted): the steps column's CHECK allowed 1–255, and
