@@ -166,7 +166,10 @@ package struct ExperimentResultsReader: Sendable {
             throw ExperimentResultsError.unanalysable(error)
         }
         if exploratory {
-            for index in report.variants.indices { report.variants[index].verdict = nil }
+            for index in report.variants.indices {
+                report.variants[index].verdict = nil
+                report.variants[index].taskVerdict = nil
+            }
         }
         let otherFeatures = Set(arms.map(\.feature)).subtracting([definition.feature]).sorted()
         return ExperimentResults(
