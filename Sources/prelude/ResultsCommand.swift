@@ -60,11 +60,7 @@ struct ResultsCommand: ParsableCommand {
     @OptionGroup var options: DatabaseOptions
 
     func run() throws {
-        let configuration = try options.load()
-        do {
-            let database = try OfflineDatabase.open(configuration)
-            ExistingDatabase.announce(configuration.database)
-            defer { database.close() }
+        try options.withExistingDatabase { _, database in
             let reader = ExperimentResultsReader(database: database)
             let results: ExperimentResults
             do {
@@ -85,8 +81,6 @@ struct ResultsCommand: ParsableCommand {
                 }
             }
             print(json ? results.encodeJSON().serialized(.pretty) : results.renderTable(), terminator: json ? "" : "\n")
-        } catch {
-            throw Failure.exit(error)
         }
     }
 }
