@@ -22,7 +22,7 @@ private let ofrepStateMembers = [
 func fuzzOFREP(_ bytes: UnsafeBufferPointer<UInt8>) {
     guard let selector = bytes.first else { return }
     let parts = bytes.dropFirst().split(separator: 0, maxSplits: 1, omittingEmptySubsequences: false)
-    let body = Array(parts.first ?? [])
+    let body = parts.first.map { Array($0) } ?? []
     let acceptLanguage = parts.count > 1 ? String(decoding: parts[1], as: UTF8.self) : nil
     let feature = selector < 128 ? demoFeatures[Int(selector) % demoFeatures.count] : nil
 
