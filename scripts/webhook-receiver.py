@@ -10,7 +10,7 @@ the id was already acknowledged, the answer's status and the body.
     scripts/webhook-receiver.py --secret whsec_... [--port 0] [--cert server.pem --key server.key] [--log file]
 
 --port-file receives the bound port. A file --log + ".status", when present, holds a status to answer instead
-(e.g. 500 or 410) until it is removed; --fail N answers 500 to the first N deliveries. A request to /redirect is
+(e.g. 500 or 410) to every request, signed or not, until it is removed; --fail N answers 500 to the first N deliveries. A request to /redirect is
 answered 302 to /hook (a sender must not follow it). --tolerance S refuses timestamps more than S seconds from
 this machine's clock (0: not checked, for tests that run the sender on an injected clock).
 """
@@ -21,6 +21,7 @@ import hmac
 import http.server
 import json
 import os
+import signal
 import ssl
 import sys
 import threading
@@ -38,6 +39,9 @@ def main():
     parser.add_argument("--fail", type=int, default=0)
     parser.add_argument("--tolerance", type=float, default=300)
     options = parser.parse_args()
+    # A parent may have started this process with signals blocked (the mask is inherited): let SIGTERM and SIGINT
+    # end it as they should.
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
     if not options.secret.startswith("whsec_"):
         sys.exit("the secret must start with whsec_")
     key = base64.b64decode(options.secret[len("whsec_"):])
@@ -68,7 +72,7 @@ def main():
                 duplicate = webhook_id in acknowledged
                 status = 204 if verified else 401
                 forced = self.forced_status()
-                if verified and forced is not None:
+                if forced is not None:
                     status = forced
                 elif verified and failures_left[0] > 0:
                     failures_left[0] -= 1

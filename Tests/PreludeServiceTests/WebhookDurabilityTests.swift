@@ -31,6 +31,22 @@ import Testing
         }
     }
 
+    /// The attempts recorded so far, per delivery, oldest first: (started at, error).
+    static func attempts(_ path: String) throws -> [String: [(startedAt: Int64, error: String?)]] {
+        let database = try Database(path: path, readerCount: 1)
+        defer { database.close() }
+        return try database.read { db in
+            var attempts: [String: [(startedAt: Int64, error: String?)]] = [:]
+            for row in try db.query("SELECT delivery_id, started_at, error FROM webhook_attempts ORDER BY number") {
+                var error: String?
+                if case .text(let text) = try row.get("error", as: SQLValue.self) { error = text }
+                attempts[try row.get("delivery_id", as: String.self), default: []].append(
+                    (try row.get("started_at", as: Int64.self), error))
+            }
+            return attempts
+        }
+    }
+
     @Test func deliveriesSurviveKillNineAndArriveOncePerID() throws {
         var receiver = try WebhookReceiver(secret: WebhookReceiver.makeSecret())
         defer {
@@ -59,6 +75,20 @@ import Testing
         receiver.stop()
         var revisions: [Int] = []
         for round in 1...3 { revisions.append(try Self.publish(port: server.port, title: "Down \(round).")) }
+        // The running primary tries, fails to connect and retries with backoff (5 s × [0.5, 1) after the first
+        // failure): wait, on the database rather than on a timer, for a second attempt of every delivery.
+        var tried: [String: [(startedAt: Int64, error: String?)]] = [:]
+        let deadline = Date().addingTimeInterval(30)
+        repeat {
+            usleep(100_000)
+            tried = try Self.attempts(database)
+        } while (tried.count < 3 || tried.values.contains { $0.count < 2 }) && Date() < deadline
+        #expect(tried.count == 3)
+        for (id, attempts) in tried {
+            #expect(attempts.count >= 2, "\(id)")
+            #expect(attempts.allSatisfy { $0.error?.hasPrefix("could not connect") == true }, "\(attempts)")
+            if attempts.count >= 2 { #expect(attempts[1].startedAt - attempts[0].startedAt >= 2500, "\(attempts)") }
+        }
         server.killHard()
         #expect(server.process.terminationReason == .uncaughtSignal)
         let stored = try Self.deliveryIDs(database)

@@ -25,12 +25,14 @@ import Testing
         var dispatcher: WebhookDispatcher { server.service.webhooks! }
     }
 
-    static func start(fail: Int = 0, allowedHosts: String? = nil) throws -> Setup {
+    /// A server and a receiver; `trustReceiver: false` leaves out the CA file, so the receiver's certificate
+    /// (signed by a CA made for the run) is checked against the system's bundle only.
+    static func start(fail: Int = 0, allowedHosts: String? = nil, trustReceiver: Bool = true) throws -> Setup {
         let receiver = try WebhookReceiver(secret: WebhookReceiver.makeSecret(), fail: fail)
         let timing = Timing()
         let server = try AdminServer(
             configure: { configuration in
-                configuration.tlsCAFile = receiver.caFile
+                configuration.tlsCAFile = trustReceiver ? receiver.caFile : nil
                 configuration.webhookAllowedHosts = try! WebhookAllowlist(
                     parsing: allowedHosts ?? "localhost:\(receiver.port)")
             }, webhookTiming: (timing.clock, timing.jitter))
@@ -74,7 +76,8 @@ import Testing
             setup.receiver.remove()
         }
         let webhook = try Self.register(setup)
-        let before = try setup.server.send("GET", "/v1/admin/apps/demo/policy").object["revision"] as? Int
+        let before = try setup.server.send("GET", "/v1/admin/apps/demo").object["liveRevision"] as? Int
+        #expect(before != nil)
         let published = try Self.publish(setup, title: "Scan receipts")
         #expect(setup.dispatcher.runDue() == 1)
         var records = setup.receiver.records()
@@ -208,6 +211,23 @@ import Testing
             body: #"{"url": "\#(setup.receiver.url)", "events": ["revision.published"]}"#)
         #expect(response.status == 422)
         #expect((response.object["errors"] as? [[String: Any]])?.first?["code"] as? String == "webhook.urlNotAllowed")
+    }
+
+    @Test func refusesAReceiverWhoseCertificateIsNotTrusted() throws {
+        let setup = try Self.start(trustReceiver: false)
+        defer {
+            setup.receiver.stop()
+            setup.receiver.remove()
+        }
+        let webhook = try Self.register(setup, events: ["revision.published"])
+        _ = try Self.publish(setup, title: "Scan passports")
+        #expect(setup.dispatcher.runDue() == 1)
+        // The handshake failed: the receiver never read a request, and the delivery waits for a retry.
+        #expect(setup.receiver.records().isEmpty)
+        let delivery = try #require(try Self.deliveries(setup, webhook: webhook).first)
+        #expect(delivery["state"] as? String == "pending" && delivery["attempts"] as? Int == 1)
+        #expect(delivery["lastStatus"] is NSNull)
+        #expect((delivery["lastError"] as? String)?.hasPrefix("TLS failed") == true, "\(delivery)")
     }
 
     @Test func doesNotFollowRedirects() throws {

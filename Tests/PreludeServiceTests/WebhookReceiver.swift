@@ -60,10 +60,12 @@ final class WebhookReceiver {
         self.port = bound
     }
 
-    /// Stops the receiver; the directory stays for a restart (``restarted()``) until ``remove()``.
+    /// Stops the receiver (SIGKILL: a child spawned from a test thread inherits that thread's blocked signals, so
+    /// a SIGTERM could stay pending for ever); the directory stays for a restart (``restarted()``) until
+    /// ``remove()``.
     func stop() {
         if process.isRunning {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
     }

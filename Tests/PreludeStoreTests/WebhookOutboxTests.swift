@@ -56,7 +56,7 @@ import Testing
 
         _ = try repository.publish(
             app: "a", name: "A", canonical: Self.v1, author: "ops", action: "policy.rollback", message: nil,
-            detail: [:], at: 30, event: .revisionRolledBack)
+            detail: [:], at: 30, events: [.revisionRolledBack])
         #expect(try Self.pendingCount(database) == 3)
     }
 

@@ -76,7 +76,7 @@ extension AdminAPI {
     func write(
         _ candidate: JSONValue, app: String, ifMatch: String, context: Context, action: String,
         status: HTTPStatus = .ok, extraDetail: JSONObject = JSONObject(),
-        event: WebhookEventType = .revisionPublished
+        events: [WebhookEventType] = [.revisionPublished]
     ) throws -> HTTPResponse {
         let live = try knownApp(app)
         let document = try validatedCandidate(
@@ -99,7 +99,7 @@ extension AdminAPI {
         if let message { detail["message"] = .string(message) }
         let snapshot = try store.commit(
             app: app, document: document, author: context.token.name, action: action, message: message,
-            precondition: RevisionPrecondition(ifMatch: ifMatch), auditDetail: .object(detail), event: event)
+            precondition: RevisionPrecondition(ifMatch: ifMatch), auditDetail: .object(detail), events: events)
         context.logger.info(
             "policy changed",
             ["app": app, "action": action, "by": context.token.name], numbers: ["revision": Double(snapshot.revision)])

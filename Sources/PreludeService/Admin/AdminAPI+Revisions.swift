@@ -69,7 +69,7 @@ extension AdminAPI {
                 extraDetail: JSONObject([
                     ("rollbackTo", .integer(number)),
                     ("from", store.snapshot(app: app).map { .integer($0.revision) } ?? .null),
-                ]), event: .revisionRolledBack)
+                ]), events: [.revisionRolledBack])
         }
     }
 

@@ -194,8 +194,8 @@ package final class RolloutController: Sendable {
         try repository.save(next, at: now)
         if case .rollBack(let reading) = evaluation.action {
             guardTrips.add()
-            // Webhooks (issue 25) will enqueue a `rollout.guardTripped` event here, in the publication's
-            // transaction, once their outbox exists; until then the audit record and the metric carry it.
+            // The publication below enqueues `rollout.guardTripped` (and `revision.published`) webhook deliveries in
+            // its transaction, beside the audit record; the metric counts it.
             logger.warning(
                 "rollout guard tripped",
                 ["app": rollout.appID, "findings": reading.findings.map(\.rawValue).joined(separator: ",")],
@@ -226,6 +226,8 @@ package final class RolloutController: Sendable {
             ("environment", .string(rollout.environment)), ("status", .string(rollout.state.status.rawValue)),
         ])
         let auditAction: String
+        // Every rollout revision is a publish; a guard trip and a completion are also their own event types.
+        var events: [WebhookEventType] = [.revisionPublished]
         switch action {
         case .publishStep(let step):
             auditAction = "rollout.step"
@@ -233,15 +235,19 @@ package final class RolloutController: Sendable {
             detail["percent"] = .number(rollout.plan.guardedSteps[step].percent)
         case .rollBack:
             auditAction = "rollout.guardTripped"
+            events.append(.rolloutGuardTripped)
             detail["baseRevision"] = rollout.baseRevision.map { .integer($0) } ?? .null
-        case .complete: auditAction = "rollout.complete"
+        case .complete:
+            auditAction = "rollout.complete"
+            events.append(.rolloutCompleted)
         case .abort: auditAction = "rollout.abort"
         }
         if let reading { detail["figures"] = reading.jsonValue }
         if !findings.isEmpty { detail["lint"] = .array(findings.map(\.jsonValue)) }
         try store.commit(
             app: rollout.appID, document: document, author: actor, action: auditAction,
-            message: "rollout \(rollout.id): \(auditAction)", precondition: nil, auditDetail: .object(detail))
+            message: "rollout \(rollout.id): \(auditAction)", precondition: nil, auditDetail: .object(detail),
+            events: events)
     }
 
     /// The live document after `action`: the rollout's experiment at the step (added or replaced), removed

@@ -295,14 +295,16 @@ package struct PolicyRepository: Sendable {
     ///   - canonical: the document's canonical bytes (stored as its text).
     ///   - requiringLive: when given, the live revision the write is based on; the write is refused as
     ///     ``Refusal/stale`` unless the database still has exactly that live (nil: none).
-    ///   - event: what the app's webhooks are told (``WebhookOutbox``): a delivery for each subscriber is written in
-    ///     the same transaction, with the revision numbers before and after and the diff between them.
+    ///   - events: what the app's webhooks are told (``WebhookOutbox``): a delivery for each subscriber of each type
+    ///     is written in the same transaction, with the revision numbers before and after and the diff between them.
+    ///   - previous: the live document as the caller read it (canonical JSON), the diff's base; nil reads the
+    ///     stored text of the live revision (which an earlier build may have written in an older canonical form).
     /// - Returns: the new revision's number.
     /// - Throws: ``Refusal/unknownApp(_:)``, ``Refusal/stale``, or `StorageError`.
     package func publish(
         app: String, name: String, canonical: [UInt8], author: String, action: String, message: String?,
         detail: JSONValue, at now: Int64, requiringLive expected: Int?? = nil,
-        event: WebhookEventType = .revisionPublished
+        events: [WebhookEventType] = [.revisionPublished], previous: JSONValue? = nil
     ) throws -> Int {
         try database.write { db -> Int in
             guard let live = try Self.liveRevision(db, app: app) else { throw Refusal.unknownApp(app) }
@@ -311,8 +313,8 @@ package struct PolicyRepository: Sendable {
                 db, app: app, name: name, canonical: canonical, author: author, action: action, message: message,
                 detail: detail, now: now)
             try Self.enqueueWebhooks(
-                db, app: app, event: event, before: live, after: revision, canonical: canonical, actor: author,
-                action: action, message: message, now: now)
+                db, app: app, events: events, before: live, previous: previous, after: revision, canonical: canonical,
+                actor: author, action: action, message: message, now: now)
             return revision
         }
     }
@@ -391,26 +393,34 @@ package struct PolicyRepository: Sendable {
     /// The webhook deliveries of a revision change, inside the publishing transaction; the two documents are parsed
     /// and diffed only when a webhook listens.
     private static func enqueueWebhooks(
-        _ db: Connection, app: String, event: WebhookEventType, before: Int?, after: Int, canonical: [UInt8],
-        actor: String, action: String, message: String?, now: Int64
+        _ db: Connection, app: String, events: [WebhookEventType], before: Int?, previous: JSONValue?, after: Int,
+        canonical: [UInt8], actor: String, action: String, message: String?, now: Int64
     ) throws {
-        let webhooks = try WebhookOutbox.subscribers(db, app: app, type: event)
-        guard !webhooks.isEmpty else { return }
-        let old = try before.flatMap { number in
-            try db.scalar(
-                "SELECT document FROM policy_revisions WHERE app_id = ? AND number = ?",
-                [.text(app), .integer(Int64(number))], as: String.self)
+        var listeners: [(WebhookEventType, [String])] = []
+        for event in events {
+            let webhooks = try WebhookOutbox.subscribers(db, app: app, type: event)
+            if !webhooks.isEmpty { listeners.append((event, webhooks)) }
         }
-        // Stored documents are canonical JSON written by this service: they parse. An unparsable one (a damaged
-        // row) diffs as null, so the change is still reported.
-        let oldValue = old.flatMap { try? JSONValue(parsing: $0) } ?? .null
+        guard !listeners.isEmpty else { return }
+        var oldValue = previous ?? .null
+        if previous == nil, let before,
+            let text = try db.scalar(
+                "SELECT document FROM policy_revisions WHERE app_id = ? AND number = ?",
+                [.text(app), .integer(Int64(before))], as: String.self)
+        {
+            // Stored documents are JSON written by this service: they parse. An unparsable one (a damaged row)
+            // diffs as null, so the change is still reported.
+            oldValue = (try? JSONValue(parsing: text)) ?? .null
+        }
         let newValue = (try? JSONValue(parsing: String(decoding: canonical, as: UTF8.self))) ?? .null
         let change = RevisionChangeEvent(
             app: app, environment: WebhookOutbox.defaultEnvironment, actor: actor, action: action, message: message,
             before: before, after: after, changes: JSONDiff.changes(from: oldValue, to: newValue))
-        try WebhookOutbox.enqueue(
-            db, webhooks: webhooks, app: app, environment: WebhookOutbox.defaultEnvironment, type: event,
-            data: change.jsonValue, at: now)
+        for (event, webhooks) in listeners {
+            try WebhookOutbox.enqueue(
+                db, webhooks: webhooks, app: app, environment: WebhookOutbox.defaultEnvironment, type: event,
+                data: change.jsonValue, at: now)
+        }
     }
 
     private static func insertRevision(
