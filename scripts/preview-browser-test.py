@@ -202,15 +202,16 @@ def check_results_page(browser, binary, work, shots, external):
             check(sections[:2] == ["health", "arms"], f"{label}: health checks first, then the arms: {sections}")
             checks = page.eval_on_selector_all("#health li.check", "els => els.map(e => e.dataset.check + ':' + e.dataset.status)")
             check({"sample-ratio:ok", "events-per-day:ok", "mislabelled:ok"} <= set(checks), f"{label}: health checks {checks}")
-            # One row per arm in each table (grant funnel; task success); an arm's cells are the union.
+            # One row per arm in each table (funnel, grant rate, task success); an arm's cells are the union.
             tables = page.eval_on_selector_all(
                 "#arms table.arms",
                 """tables => tables.map(t => [...t.querySelectorAll('tr[data-variant]')].map(r => ({name: r.dataset.variant,
                     cells: Object.fromEntries([...r.querySelectorAll('td[data-field]')]
                     .map(c => [c.dataset.field, {value: c.dataset.value, text: c.textContent}]))})))""")
-            check(len(tables) == 2 and all([r["name"] for r in t] == [v["name"] for v in variants] for t in tables),
-                  f"{label}: two tables with one row per arm each")
-            rows = [{"name": r["name"], "cells": {**r["cells"], **t["cells"]}} for r, t in zip(tables[0], tables[1])]
+            check(len(tables) == 3 and all([r["name"] for r in t] == [v["name"] for v in variants] for t in tables),
+                  f"{label}: three tables with one row per arm each")
+            rows = [{"name": parts[0]["name"], "cells": {k: c for part in parts for k, c in part["cells"].items()}}
+                    for parts in zip(*tables)]
             mismatches = []
             for row, variant in zip(rows, variants):
                 for field, read in fields.items():

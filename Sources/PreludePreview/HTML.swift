@@ -38,7 +38,7 @@ package enum HTML {
                 result += marked[index] ? "<mark>" : "</mark>"
                 open = marked[index]
             }
-            result += escape(String(character))
+            result += HTMLEscaping.escape(String(character))
         }
         if open { result += "</mark>" }
         return result

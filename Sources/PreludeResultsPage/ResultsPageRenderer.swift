@@ -129,26 +129,27 @@ public enum ResultsPageRenderer {
 
     // MARK: - Arms
 
-    /// Two tables, so that neither is wider than a laptop screen: the grant funnel per arm, then (when the
-    /// experiment has tasks) task success per arm.
+    /// Three tables, so that none is wider than a laptop screen: the funnel per arm, the grant rate against the
+    /// control, then (when the experiment has tasks) task success against the control.
     private static func arms(_ report: ExperimentReport) -> String {
         let level = percentLevel(report)
         let hasTasks = report.variants.contains { $0.funnel.taskStarted > 0 }
         let comparisonHeader = ["\(level) CI", "vs control", "\(level) CS", "p (any look)"]
         var html = "<section id=\"arms\"><h2>Arms</h2>"
         html += armsTable(
-            "grant", report,
-            header: ["Weight"] + report.variants[0].funnel.fields.prefix(9).map(\.name) + ["Grant rate"]
-                + comparisonHeader + ["Verdict"]
+            "funnel", report, header: ["Weight"] + report.variants[0].funnel.fields.prefix(9).map(\.name)
         ) { variant in
             var cells = cell("weight", DecimalFormat.percent(variant.weight, digits: 1), value: json(variant.weight))
             for field in variant.funnel.fields.prefix(9) {
                 cells += cell("funnel." + field.name, String(field.value), value: String(field.value))
             }
             return cells
-                + rateCells(
-                    "grant", rate: variant.grantRate, interval: variant.grantRateInterval,
-                    comparison: variant.comparison, verdict: variant.verdict, isControl: variant.isControl)
+        }
+        html += "<h3>Grant rate</h3>"
+        html += armsTable("grant", report, header: ["Grant rate"] + comparisonHeader + ["Verdict"]) { variant in
+            rateCells(
+                "grant", rate: variant.grantRate, interval: variant.grantRateInterval, comparison: variant.comparison,
+                verdict: variant.verdict, isControl: variant.isControl)
         }
         if hasTasks {
             html += "<h3>Task success</h3>"
