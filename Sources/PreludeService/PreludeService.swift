@@ -100,7 +100,7 @@ package final class PreludeService: Sendable {
                 policies: { policyStore.readinessProblem }
             ) { draining.isSet }
             ObservabilityRoutes.register(on: &router, observability: observability)
-            let aggregator = ExperimentAggregator { policyStore.snapshot(app: $0)?.document }
+            let aggregator = ExperimentAggregator { policyStore.snapshot(app: $0, environment: $1)?.document }
             // A replica stores accepted batches in its outbox, through the same group commit, and the forwarder
             // wakes after each commit; the primary computes results from what it forwards.
             let eventIngestor =
