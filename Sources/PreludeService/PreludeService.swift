@@ -40,15 +40,21 @@ package final class PreludeService: Sendable {
     private let policyReloader: LivePolicyReloader
     /// Follow mode's sync and forwarder; nil on a primary.
     package let replica: ReadReplica?
+    /// Guarded rollouts (docs/rollouts.md); tests drive ``RolloutController/evaluateAll()`` on an injected clock.
+    package let rollouts: RolloutController
+    /// The guard's scheduler; nil on a read replica.
+    package let rolloutScheduler: RolloutScheduler?
     private let stopped = Mutex(false)
 
     private init(
         configuration: ServiceConfiguration, database: Database, migrator: Migrator, server: HTTPServer, port: Int,
         policyStore: PolicyStore, eventIngestor: EventIngestor, adminServer: HTTPServer?, adminPort: Int?,
         logger: Logger, draining: DrainFlag, eventRetention: EventRetentionTask, policyReloader: LivePolicyReloader,
-        replica: ReadReplica?
+        replica: ReadReplica?, rollouts: RolloutController, rolloutScheduler: RolloutScheduler?
     ) {
         self.replica = replica
+        self.rollouts = rollouts
+        self.rolloutScheduler = rolloutScheduler
         self.policyStore = policyStore
         self.eventIngestor = eventIngestor
         self.configuration = configuration
@@ -101,6 +107,11 @@ package final class PreludeService: Sendable {
             ) { draining.isSet }
             ObservabilityRoutes.register(on: &router, observability: observability)
             let aggregator = ExperimentAggregator { policyStore.snapshot(app: $0, environment: $1)?.document }
+            // The guard runs on the primary only: a replica serves the assignment it mirrors, never decides a step.
+            let rollouts = RolloutController(database: database, store: policyStore, clock: clock, logger: logger)
+            let rolloutScheduler = replica == nil ? RolloutScheduler(controller: rollouts) : nil
+            observability.registry.register(rollouts.guardTrips)
+            observability.registry.register(rollouts.evaluations)
             // A replica stores accepted batches in its outbox, through the same group commit, and the forwarder
             // wakes after each commit; the primary computes results from what it forwards.
             let eventIngestor =
@@ -109,7 +120,9 @@ package final class PreludeService: Sendable {
                         database: database, observers: eventObservers, table: .outbox,
                         afterCommit: { replica.forwarder.wake() })
                 } else {
-                    EventIngestor(database: database, observers: [aggregator] + eventObservers)
+                    EventIngestor(
+                        database: database, observers: [aggregator] + eventObservers,
+                        afterCommit: { rolloutScheduler?.wake() })
                 }
             observability.observe(events: eventIngestor)
             let eventBudget = IngestionBudget(configuration)
@@ -118,7 +131,8 @@ package final class PreludeService: Sendable {
                 on: &router, store: policyStore, events: eventIngestor,
                 eventBudget: eventBudget, clock: clock)
             let admin = try AdminAPI.make(
-                configuration: configuration, database: database, store: policyStore, logger: logger)
+                configuration: configuration, database: database, store: policyStore, logger: logger,
+                rollouts: rollouts)
             var adminRouter = Router()
             AdminAPI.register(on: &router, or: &adminRouter, api: admin, configuration: configuration)
             if configuration.adminPort == nil {
@@ -149,6 +163,7 @@ package final class PreludeService: Sendable {
                 pruner: EventPruner(retentionDays: configuration.eventRetentionDays), database: database, logger: logger
             )
             eventRetention.start()
+            rolloutScheduler?.start()
             policyReloader.start()
             replica?.start()
             if let replica {
@@ -162,7 +177,7 @@ package final class PreludeService: Sendable {
                 configuration: configuration, database: database, migrator: migrator, server: server, port: port,
                 policyStore: policyStore, eventIngestor: eventIngestor, adminServer: adminServer, adminPort: adminPort,
                 logger: logger, draining: draining, eventRetention: eventRetention, policyReloader: policyReloader,
-                replica: replica)
+                replica: replica, rollouts: rollouts, rolloutScheduler: rolloutScheduler)
         } catch {
             database.close()
             throw error
@@ -234,6 +249,7 @@ package final class PreludeService: Sendable {
         server.waitUntilStopped()
         adminServer?.waitUntilStopped()
         eventRetention.stop()
+        rolloutScheduler?.stop()
         policyReloader.stop()
         database.close()
         logger.info("stopped")

@@ -69,7 +69,8 @@ package enum DemoSeeder {
                     .text("demo policy from \(sourcePath)"),
                 ])
             try AuditLog.append(
-                db, actor: "system", app: appID, environment: EnvironmentName.production, action: "app.seed", revision: 1,
+                db, actor: "system", app: appID, environment: EnvironmentName.production, action: "app.seed",
+                revision: 1,
                 detail: ["source": .string(sourcePath)],
                 at: milliseconds)
             return true

@@ -107,7 +107,10 @@ struct PolicyImportCommand: ParsableCommand {
     /// on standard error and returns them; refuses (exit 1) a document over 1 MiB or, when the app is in strict lint
     /// mode, one with lint errors, as the admin API does with 413 and 422.
     static func publishChecks(_ document: PolicyDocument, app: String?, database: Database) throws -> [LintFinding] {
-        let strict = try app.flatMap { try PolicyRepository(database: database).lintStrict(app: $0, environment: EnvironmentName.production) } ?? false
+        let strict =
+            try app.flatMap {
+                try PolicyRepository(database: database).lintStrict(app: $0, environment: EnvironmentName.production)
+            } ?? false
         do {
             let findings = try PublishChecks.check(
                 document, canonicalSize: document.jsonValue.serializedBytes().count, lintStrict: strict)
@@ -165,7 +168,8 @@ struct PolicyImportCommand: ParsableCommand {
         if let ifMatch {
             // The same precondition the store applies on commit, checked up front so that --dry-run and an
             // unchanged document report a stale ETag too (as the admin API does).
-            let matches = live?.matchesIfMatch(ifMatch) ?? ETag.parseList(ifMatch).isWildcard
+            let condition = RevisionPrecondition(ifMatch: ifMatch)
+            let matches = condition.admits(live?.entityTags)
             guard matches else { throw PolicyStoreError.stale(current: live) }
         }
         if changes.isEmpty, let live {
@@ -185,7 +189,7 @@ struct PolicyImportCommand: ParsableCommand {
         if !findings.isEmpty { detail["lint"] = .array(findings.map(\.jsonValue)) }
         let snapshot = try store.commit(
             app: app, document: document, author: "cli", action: "policy.import", message: message,
-            expectedETag: ifMatch, auditDetail: .object(detail))
+            precondition: ifMatch.map(RevisionPrecondition.init(ifMatch:)), auditDetail: .object(detail))
         return Outcome(
             app: app, revision: snapshot.revision, etag: snapshot.etag.headerValue, changed: true, created: false,
             changes: changes)
@@ -271,7 +275,8 @@ struct PolicyImportCommand: ParsableCommand {
 
     /// The stored text of an app's live revision that this build cannot serve, parsed if it is JSON at all.
     static func storedLiveJSON(_ app: String, database: Database) throws -> JSONValue {
-        let text = try PolicyRepository(database: database).liveDocument(app: app, environment: EnvironmentName.production)
+        let text = try PolicyRepository(database: database).liveDocument(
+            app: app, environment: EnvironmentName.production)
         return text.flatMap { try? JSONValue(parsing: Array($0.utf8)) } ?? .null
     }
 

@@ -78,7 +78,8 @@ import Testing
         let numbers = (revisions.object["revisions"] as? [[String: Any]] ?? []).compactMap { $0["number"] as? Int }
         // Revision numbers are unique per app: production has 1, staging 2 (the copy), 3 and 4.
         #expect(numbers == [4, 3, 2])
-        let productionNumbers = (try server.send("GET", "/v1/admin/apps/demo/revisions").object["revisions"]
+        let productionNumbers =
+            (try server.send("GET", "/v1/admin/apps/demo/revisions").object["revisions"]
             as? [[String: Any]] ?? []).compactMap { $0["number"] as? Int }
         #expect(productionNumbers == [1])
         // Another environment's revision is not this one's.
@@ -163,7 +164,8 @@ import Testing
         #expect(production.status == 403)
         #expect(production.headers["content-type"] == "application/problem+json")
         #expect(production.body.contains("missing: environment demo/production"))
-        let productionByName = try server.send("GET", "/v1/admin/apps/demo/environments/production/policy", token: token)
+        let productionByName = try server.send(
+            "GET", "/v1/admin/apps/demo/environments/production/policy", token: token)
         #expect(productionByName.status == 403)
         let other = try server.send("GET", "/v1/admin/apps/other/policy", token: token)
         #expect(other.status == 403)
@@ -196,7 +198,8 @@ import Testing
         #expect(try server.send("GET", "/v1/admin/apps/demo/policy").status == 200)
 
         let badGrant = try server.send(
-            "POST", "/v1/admin/tokens", body: #"{"name": "x", "scope": "read", "environments": ["Bad"], "bypass": true}"#)
+            "POST", "/v1/admin/tokens",
+            body: #"{"name": "x", "scope": "read", "environments": ["Bad"], "bypass": true}"#)
         #expect(badGrant.status == 422)
         let pointers = (badGrant.object["errors"] as? [[String: Any]] ?? []).compactMap { $0["pointer"] as? String }
         #expect(Set(pointers) == ["/environments/0", "/bypass"])

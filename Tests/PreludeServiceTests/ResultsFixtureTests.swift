@@ -131,7 +131,9 @@ final class ResultsFixture {
 
     /// The stored counters of an experiment.
     func arms(_ experiment: String = experiment) throws -> [ExperimentArm] {
-        try database.read { try ExperimentArm.load(appID: Self.app, environment: "production", experiment: experiment, on: $0) }
+        try database.read {
+            try ExperimentArm.load(appID: Self.app, environment: "production", experiment: experiment, on: $0)
+        }
     }
 
     /// An independent batch recount from the raw events (COUNT DISTINCT per step), ordered like `arms`.

@@ -29,12 +29,15 @@ import Testing
         try repository.createApp(
             app: "a", name: "A", canonical: Self.canonical, author: "ops", message: nil, detail: [:], at: 10)
         let revision = try repository.publish(
-            app: "a", environment: "production", name: "A2", canonical: Self.canonical, author: "ops", action: "policy.replace", message: "m",
+            app: "a", environment: "production", name: "A2", canonical: Self.canonical, author: "ops",
+            action: "policy.replace", message: "m",
             detail: ["k": 1], at: 20, requiringLive: .some(1))
         #expect(revision == 2)
         #expect(try repository.liveRevision(app: "a", environment: "production") == .some(2))
         #expect(try repository.app("a")?.name == "A2")
-        #expect(try repository.liveDocument(app: "a", environment: "production") == String(decoding: Self.canonical, as: UTF8.self))
+        #expect(
+            try repository.liveDocument(app: "a", environment: "production")
+                == String(decoding: Self.canonical, as: UTF8.self))
         let audit = try AuditLog(database: database).entries(matching: AuditLog.Filter(app: "a"), limit: 10)
         #expect(audit.map(\.action) == ["policy.replace", "app.create"])
         #expect(audit.first?.revision == 2)
@@ -53,12 +56,14 @@ import Testing
             app: "a", name: "A", canonical: Self.canonical, author: "ops", message: nil, detail: [:], at: 10)
         #expect(throws: PolicyRepository.Refusal.stale) {
             try repository.publish(
-                app: "a", environment: "production", name: "A", canonical: Self.canonical, author: "ops", action: "policy.replace", message: nil,
+                app: "a", environment: "production", name: "A", canonical: Self.canonical, author: "ops",
+                action: "policy.replace", message: nil,
                 detail: [:], at: 20, requiringLive: .some(7))
         }
         #expect(throws: PolicyRepository.Refusal.unknownApp("b")) {
             try repository.publish(
-                app: "b", environment: "production", name: "B", canonical: Self.canonical, author: "ops", action: "policy.replace", message: nil,
+                app: "b", environment: "production", name: "B", canonical: Self.canonical, author: "ops",
+                action: "policy.replace", message: nil,
                 detail: [:], at: 20)
         }
         #expect(throws: PolicyRepository.Refusal.appExists("a")) {

@@ -42,7 +42,7 @@ extension AdminAPI {
             let revisions = try apps.nextRevisionNumber(app: app) - 1
             let live = store.snapshot(app: app)
             try store.deleteApp(
-                app: app, author: context.token.name, expectedETag: ifMatch,
+                app: app, author: context.token.name, precondition: RevisionPrecondition(ifMatch: ifMatch),
                 auditDetail: [
                     "revisionCount": .integer(Int(revisions)),
                     "liveETag": live.map { .string($0.etag.headerValue) } ?? .null,

@@ -8,7 +8,8 @@ extension AdminAPI {
         "app.create", "app.delete", "app.seed", "app.settings", "policy.replace", "policy.import", "policy.rollback",
         "feature.create", "feature.replace", "feature.patch", "feature.delete", "experiment.create",
         "experiment.replace", "experiment.patch", "experiment.delete", "experiment.start", "experiment.stop",
-        "experiment.conclude", "environment.create", "environment.settings", "promotion",
+        "experiment.conclude", "rollout.step", "rollout.guardTripped", "rollout.complete", "rollout.abort",
+        "environment.create", "environment.settings", "promotion",
         "token.create", "token.revoke", "token.bootstrap",
     ]
 

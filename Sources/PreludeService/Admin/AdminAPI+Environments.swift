@@ -147,7 +147,8 @@ extension AdminAPI {
                     ))
             }
         } else {
-            problems.append(FieldProblem(pointer: "/name", code: "member.missing", detail: "a string 'name' is required"))
+            problems.append(
+                FieldProblem(pointer: "/name", code: "member.missing", detail: "a string 'name' is required"))
         }
         var copyFrom: String?
         if let value = object["copyFrom"], !value.isNull {
@@ -189,7 +190,8 @@ extension AdminAPI {
                     problems.append(
                         FieldProblem(
                             pointer: "/requiredApprovals", code: "value.outOfRange",
-                            detail: "requiredApprovals is an integer from 0 to \(EnvironmentSettings.maximumApprovals)"))
+                            detail: "requiredApprovals is an integer from 0 to \(EnvironmentSettings.maximumApprovals)")
+                    )
                 }
             case "allowSelfApproval", "lintStrict":
                 guard case .bool(let flag) = value else {

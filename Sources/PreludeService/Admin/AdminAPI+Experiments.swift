@@ -99,7 +99,9 @@ extension AdminAPI {
             }
             let snapshot = try servedPolicy(context.target)
             let (index, experiment) = try Self.experiment(key, in: snapshot)
-            let target = try coverage ?? (experiment.coverage > 0 ? experiment.coverage : coverageBeforeStop(context.target, key))
+            let target =
+                try coverage
+                ?? (experiment.coverage > 0 ? experiment.coverage : coverageBeforeStop(context.target, key))
             var experiments = snapshot.document.jsonValue["experiments"]?.arrayValue ?? []
             experiments[index] = experiments[index].mergePatch(["coverage": .number(target)])
             return try write(

@@ -55,7 +55,8 @@ extension AdminAPI {
             result["valid"] = .bool(problems.isEmpty)
             result["errors"] = .array(problems.map(\.jsonValue))
             result["lint"] = .array((validation.document.map(CopyLinter.lint) ?? []).map(\.jsonValue))
-            result["liveRevision"] = store.snapshot(app: app, environment: context.environment).map { .integer($0.revision) } ?? .null
+            result["liveRevision"] =
+                store.snapshot(app: app, environment: context.environment).map { .integer($0.revision) } ?? .null
             // The diff compares canonical forms, so layout and defaults spelled out do not show as changes.
             if let document = validation.document {
                 result["diff"] = JSONDiff.jsonValue(JSONDiff.changes(from: live, to: document.jsonValue))
@@ -102,7 +103,7 @@ extension AdminAPI {
         if let message { detail["message"] = .string(message) }
         let snapshot = try store.commit(
             app: app, environment: target.environment, document: document, author: context.token.name, action: action,
-            message: message, expectedETag: ifMatch, auditDetail: .object(detail))
+            message: message, precondition: RevisionPrecondition(ifMatch: ifMatch), auditDetail: .object(detail))
         context.logger.info(
             "policy changed",
             ["app": app, "environment": target.environment, "action": action, "by": context.token.name],
@@ -193,7 +194,7 @@ extension AdminAPI {
         }
     }
 
-    /// Whether the environment refuses writes with lint errors (`environments.lint_strict`, migration 0009); 404 for
+    /// Whether the environment refuses writes with lint errors (`environments.lint_strict`, migration 0010); 404 for
     /// an unknown app or environment.
     func lintStrict(_ target: PolicyStore.Key) throws -> Bool {
         guard let flag = try apps.lintStrict(app: target.app, environment: target.environment) else {

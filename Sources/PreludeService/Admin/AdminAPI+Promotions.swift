@@ -112,7 +112,8 @@ extension AdminAPI {
                 revision = number
             } else {
                 problems.append(
-                    FieldProblem(pointer: "/revision", code: "value.invalid", detail: "'revision' is a revision number"))
+                    FieldProblem(pointer: "/revision", code: "value.invalid", detail: "'revision' is a revision number")
+                )
             }
         }
         func names(_ key: String, allowed: [String]?) -> [String]? {

@@ -73,7 +73,11 @@ extension AdminAPI {
                 target, app: app, ifMatch: ifMatch, context: context, action: "policy.rollback",
                 extraDetail: JSONObject([
                     ("rollbackTo", .integer(number)),
-                    ("from", store.snapshot(app: app, environment: context.environment).map { .integer($0.revision) } ?? .null),
+                    (
+                        "from",
+                        store.snapshot(app: app, environment: context.environment).map { .integer($0.revision) }
+                            ?? .null
+                    ),
                 ]))
         }
     }

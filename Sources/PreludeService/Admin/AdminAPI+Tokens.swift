@@ -82,7 +82,8 @@ extension AdminAPI {
         func flag(_ key: String) -> Bool {
             guard let value = object[key] else { return false }
             guard case .bool(let flag) = value else {
-                problems.append(FieldProblem(pointer: "/\(key)", code: "type.mismatch", detail: "'\(key)' is true or false"))
+                problems.append(
+                    FieldProblem(pointer: "/\(key)", code: "type.mismatch", detail: "'\(key)' is true or false"))
                 return false
             }
             return flag

@@ -30,6 +30,8 @@ package final class AdminAPI: Sendable {
     package let clock: ServiceClock
     /// The primary, when this server is a read replica: every admin write is then refused with 409 naming it.
     package let followURL: FollowURL?
+    /// Guarded rollouts: operator requests, and the guard's evaluations when a scheduler drives it (primary only).
+    package let rollouts: RolloutController
 
     /// Largest policy document or patch accepted, in bytes (docs/http.md: large apps exceed 64 KiB).
     package static let maxBodySize = 1 << 20
@@ -37,9 +39,11 @@ package final class AdminAPI: Sendable {
     /// Creates the API; `authenticator` defaults to one over `database`'s tokens with the same clock.
     package init(
         database: Database, store: PolicyStore, logger: Logger, authenticator: AdminAuthenticator? = nil,
-        followURL: FollowURL? = nil, clock: ServiceClock = .system
+        followURL: FollowURL? = nil, clock: ServiceClock = .system, rollouts: RolloutController? = nil
     ) {
         self.followURL = followURL
+        self.rollouts =
+            rollouts ?? RolloutController(database: database, store: store, clock: clock, logger: logger)
         self.database = database
         self.store = store
         self.tokens = TokenStore(database: database)
@@ -89,6 +93,7 @@ package final class AdminAPI: Sendable {
         api.registerResultsRoutes(on: &router)
         api.registerExperimentRoutes(on: &router)
         api.registerPreviewRoutes(on: &router)
+        api.registerRolloutRoutes(on: &router)
     }
 
     /// Adds one route: authentication with `scope` (default: `read` for GET, `write` otherwise), the query check
@@ -243,7 +248,8 @@ package final class AdminAPI: Sendable {
 extension AdminAPI {
     /// The API for the service: applies `PRELUDE_ADMIN_TOKEN` (or logs how to create a first token).
     package static func make(
-        configuration: ServiceConfiguration, database: Database, store: PolicyStore, logger: Logger
+        configuration: ServiceConfiguration, database: Database, store: PolicyStore, logger: Logger,
+        rollouts: RolloutController? = nil
     ) throws -> AdminAPI {
         let authenticator = AdminAuthenticator(
             tokens: TokenStore(database: database), logger: logger,
@@ -251,7 +257,7 @@ extension AdminAPI {
             proxies: configuration.trustedProxies)
         let api = AdminAPI(
             database: database, store: store, logger: logger, authenticator: authenticator,
-            followURL: configuration.followURL)
+            followURL: configuration.followURL, rollouts: rollouts)
         try AdminBootstrap.run(secret: configuration.adminToken, tokens: api.tokens, logger: logger, now: api.now)
         return api
     }

@@ -1,5 +1,4 @@
 import PreludeCore
-import PreludeHTTP
 import PreludeStorage
 import PreludeStore
 import Synchronization
@@ -21,7 +20,7 @@ import Synchronization
 ///
 /// Writes are serialized by the store's own lock around the database transaction *and* the swap, so two
 /// commits cannot swap in the opposite order of their transactions. Every write first checks the caller's
-/// `If-Match` value against the live snapshot (``PolicyStoreError/stale(current:)`` otherwise), then, inside the
+/// `If-Match` condition (a ``PreludeStore/RevisionPrecondition``, tags as bytes) against the live snapshot (``PolicyStoreError/stale(current:)`` otherwise), then, inside the
 /// transaction, that the database still holds that revision as live (a write by another process makes it stale too,
 /// after reloading the app).
 ///
@@ -147,11 +146,20 @@ package final class PolicyStore: Sendable {
     /// environment not served is kept for ``unavailability(app:environment:)``.
     @discardableResult
     package func loadAll() throws -> [String: Unavailable] {
+        let rows = try repository.liveRows()
+        // Reading and validating a stored revision is pure and independent per environment (most of start-up's
+        // time with many apps): on every core at once.
+        let decoded = Mutex<[(Key, Result<ServedPolicy, Unavailable>)]>([])
+        let capacity = resolvedCacheCapacity
+        let cacheControl = cacheControl
+        DispatchQueue.concurrentPerform(iterations: rows.count) { index in
+            let outcome = Self.decodeLive(rows[index], capacity: capacity, cacheControl: cacheControl)
+            decoded.withLock { $0.append((Key(app: rows[index].app, environment: rows[index].environment), outcome)) }
+        }
         var served: [Key: ServedPolicy] = [:]
         var fresh = State()
-        for row in try repository.liveRows() {
-            let key = Key(app: row.app, environment: row.environment)
-            switch Self.decodeLive(row, capacity: resolvedCacheCapacity, cacheControl: cacheControl) {
+        for (key, outcome) in decoded.withLock({ $0 }) {
+            switch outcome {
             case .success(let snapshot): served[key] = snapshot
             case .failure(let unavailable): fresh.unavailable[key] = unavailable
             }
@@ -225,25 +233,26 @@ package final class PolicyStore: Sendable {
     ///   - document: a document that passed ``PolicyValidator``; its `app.id` must be `app` (else refused).
     ///   - author: who made the change (a token name); stored on the revision and as the audit actor.
     ///   - action: the audit action, e.g. `policy.replace`, `feature.patch`.
-    ///   - expectedETag: the request's `If-Match` value; nil skips the check (trusted callers such as imports).
+    ///   - precondition: what the live revision must be (the request's `If-Match`, parsed by the HTTP adapter);
+    ///     nil skips the check (trusted callers such as imports).
     ///   - auditDetail: what changed, stored as the audit row's JSON detail.
     /// - Returns: the new live snapshot.
     @discardableResult
     package func commit(
         app: String, environment: String = EnvironmentName.production, document: PolicyDocument, author: String,
-        action: String, message: String?, expectedETag: String?, auditDetail: JSONValue
+        action: String, message: String?, precondition: RevisionPrecondition?, auditDetail: JSONValue
     ) throws -> ServedPolicy {
         try Self.requireSameApp(document, app)
         let prepared = ServedPolicy.PreparedDocument(document)
         return try locked {
-            let current = try checkPrecondition(app: app, environment: environment, expectedETag: expectedETag)
+            let current = try checkPrecondition(app: app, environment: environment, precondition)
             let now = clock.milliseconds
             let revision: Int
             do {
                 revision = try repository.publish(
                     app: app, environment: environment, name: document.app.name, canonical: prepared.canonical,
                     author: author, action: action, message: message, detail: auditDetail, at: now,
-                    requiringLive: expectedETag == nil ? .none : .some(current))
+                    requiringLive: precondition == nil ? .none : .some(current))
             } catch PolicyRepository.Refusal.stale {
                 try reload(app: app, environment: environment)
                 throw PolicyStoreError.stale(current: snapshot(app: app, environment: environment))
@@ -252,7 +261,8 @@ package final class PolicyStore: Sendable {
             }
             return swapIn(
                 ServedPolicy(
-                    appID: app, environment: environment, revision: revision, document: document, prepared: prepared, createdAt: now,
+                    appID: app, environment: environment, revision: revision, document: document, prepared: prepared,
+                    createdAt: now,
                     author: author, message: message, resolvedCacheCapacity: resolvedCacheCapacity,
                     cacheControl: cacheControl))
         }
@@ -291,20 +301,19 @@ package final class PolicyStore: Sendable {
     }
 
     /// Deletes `app`, its revisions and its events (foreign-key cascade), with an `app.delete` audit row that
-    /// outlives them; then stops serving it. Refused when the app is unknown or `expectedETag` is stale.
+    /// outlives them; then stops serving it. Refused when the app is unknown or `precondition` does not hold.
     package func deleteApp(
-        app: String, author: String, expectedETag: String?, auditDetail: JSONValue = .object(JSONObject())
+        app: String, author: String, precondition: RevisionPrecondition?, auditDetail: JSONValue = .object(JSONObject())
     )
         throws
     {
         try locked {
-            let current = try checkPrecondition(
-                app: app, environment: EnvironmentName.production, expectedETag: expectedETag)
+            let current = try checkPrecondition(app: app, environment: EnvironmentName.production, precondition)
             let now = clock.milliseconds
             do {
                 try repository.deleteApp(
                     app: app, author: author, detail: auditDetail, at: now,
-                    requiringLive: expectedETag == nil ? .none : .some(current))
+                    requiringLive: precondition == nil ? .none : .some(current))
             } catch PolicyRepository.Refusal.stale {
                 try reload(app: app)
                 throw PolicyStoreError.stale(current: snapshot(app: app))
@@ -367,18 +376,20 @@ package final class PolicyStore: Sendable {
         try writeLock.withLock { _ in try body() }
     }
 
-    /// Refuses (stale) unless `expectedETag` (an If-Match value) names the live snapshot; returns the live revision number
-    /// checked (which the transaction then verifies is still live in the database).
-    private func checkPrecondition(app: String, environment: String, expectedETag: String?) throws -> Int? {
+    /// Refuses (stale) unless `precondition` holds for the live snapshot; returns the live revision number checked
+    /// (which the transaction then verifies is still live in the database).
+    private func checkPrecondition(app: String, environment: String, _ precondition: RevisionPrecondition?) throws
+        -> Int?
+    {
         if let current = snapshot(app: app, environment: environment) {
-            if let expectedETag, !current.matchesIfMatch(expectedETag) {
+            if let precondition, !precondition.admits(current.entityTags) {
                 throw PolicyStoreError.stale(current: current)
             }
             return current.revision
         }
         if let broken = unavailability(app: app, environment: environment) {
             // An app whose live revision is broken has no current representation: only `*` can replace it.
-            if let expectedETag, !ETag.parseList(expectedETag).isWildcard {
+            if let precondition, !precondition.admits(nil) {
                 throw PolicyStoreError.stale(current: nil)
             }
             return broken.revision
@@ -401,9 +412,7 @@ package final class PolicyStore: Sendable {
         -> Result<ServedPolicy, Unavailable>
     {
         PolicyRevision.decode(row).map { live in
-            ServedPolicy(
-                live, prepared: ServedPolicy.PreparedDocument(canonical: live.canonicalBytes),
-                resolvedCacheCapacity: capacity, cacheControl: cacheControl)
+            ServedPolicy(live, resolvedCacheCapacity: capacity, cacheControl: cacheControl)
         }
     }
 }

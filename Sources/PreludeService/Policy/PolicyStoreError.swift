@@ -28,7 +28,8 @@ extension PolicyStoreError {
         case .unknownApp(let app): self = .unknownApp(app)
         case .appExists(let app): self = .appExists(app)
         case .stale: self = .stale(current: nil)
-        case .unknownEnvironment(let app, let environment): self = .unknownEnvironment(app: app, environment: environment)
+        case .unknownEnvironment(let app, let environment):
+            self = .unknownEnvironment(app: app, environment: environment)
         case .environmentExists(let app, let environment): self = .environmentExists(app: app, environment: environment)
         }
     }

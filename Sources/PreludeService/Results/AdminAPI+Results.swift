@@ -9,7 +9,8 @@ extension AdminAPI {
         let reader = ExperimentResultsReader(database: database) { app, environment in
             store.snapshot(app: app, environment: environment).map { ($0.document, $0.revision) }
         }
-        addEnvironmental(&router, .get, ResultsRoutes.suffix, scope: .read, query: ResultsRoutes.parameters) { context in
+        addEnvironmental(&router, .get, ResultsRoutes.suffix, scope: .read, query: ResultsRoutes.parameters) {
+            context in
             try ResultsRoutes.respond(to: context.request, reader: reader, pretty: context.pretty)
         }
     }

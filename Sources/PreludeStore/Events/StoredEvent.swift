@@ -27,7 +27,8 @@ package struct StoredEvent: Sendable, Hashable {
 
     /// An event with the given parts.
     package init(
-        rowID: Int64, appID: String, environment: String = EnvironmentName.production, installID: String, clientEventID: String, type: AnalyticsEvent, feature: Feature,
+        rowID: Int64, appID: String, environment: String = EnvironmentName.production, installID: String,
+        clientEventID: String, type: AnalyticsEvent, feature: Feature,
         experiment: String?, variant: String?, occurredAt: Int64, receivedAt: Int64
     ) {
         self.rowID = rowID

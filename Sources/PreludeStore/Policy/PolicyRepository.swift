@@ -57,7 +57,7 @@ package struct PolicyRepository: Sendable {
         package var createdAt: Int64
         /// When its live revision last changed (ms).
         package var updatedAt: Int64
-        /// Whether writes with lint errors are refused in production (migrations 0005, 0009).
+        /// Whether writes with lint errors are refused in production (migrations 0005, 0010).
         package var lintStrict: Bool
         /// How many revisions it has.
         package var revisionCount: Int
@@ -240,8 +240,7 @@ package struct PolicyRepository: Sendable {
 
     /// The environment's revisions numbered below `before`, newest first, at most `limit`; nil when the app or the
     /// environment does not exist.
-    package func revisions(app: String, environment: String, before: Int64?, limit: Int) throws -> [RevisionSummary]?
-    {
+    package func revisions(app: String, environment: String, before: Int64?, limit: Int) throws -> [RevisionSummary]? {
         let rows = try database.read { db -> [Row]? in
             guard try Self.liveRevision(db, app: app, environment: environment) != nil else { return nil }
             return try db.query(
@@ -274,7 +273,7 @@ package struct PolicyRepository: Sendable {
     }
 
     /// Every stored revision of every app, by app then number. Reads databases not yet migrated to environments
-    /// (0009) too, as `prelude migrate --check` does before migrating: their revisions are production's.
+    /// (0010) too, as `prelude migrate --check` does before migrating: their revisions are production's.
     package func allRevisions() throws -> [StoredRevision] {
         try database.read { db in
             let migrated =

@@ -48,7 +48,8 @@ package struct PolicyRevision: Sendable {
     /// A revision of `document` whose canonical bytes are `canonical` (computed by the caller, outside any lock).
     package init(
         appID: String, environment: String = EnvironmentName.production, number: Int, document: PolicyDocument,
-        canonical: [UInt8], createdAt: Int64, author: String, message: String?, storedFindings: [ValidationProblem] = [],
+        canonical: [UInt8], createdAt: Int64, author: String, message: String?,
+        storedFindings: [ValidationProblem] = [],
         fallbacks: [JSONPointer] = []
     ) {
         self.appID = appID
@@ -90,7 +91,8 @@ package struct PolicyRevision: Sendable {
         }
         return .success(
             PolicyRevision(
-                appID: row.app, environment: row.environment, number: revision, document: document, canonical: document.jsonValue.serializedBytes(),
+                appID: row.app, environment: row.environment, number: revision, document: document,
+                canonical: document.jsonValue.serializedBytes(),
                 createdAt: row.createdAt, author: row.author, message: row.message, storedFindings: reading.findings,
                 fallbacks: reading.fallbacks))
     }

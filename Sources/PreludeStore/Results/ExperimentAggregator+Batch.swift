@@ -37,7 +37,8 @@ extension ExperimentAggregator {
                     variant: variant, in: document)
                 {
                     let key = MislabelKey(
-                        appID: event.appID, environment: event.environment, experiment: experiment, feature: event.feature.rawValue, reported: variant,
+                        appID: event.appID, environment: event.environment, experiment: experiment,
+                        feature: event.feature.rawValue, reported: variant,
                         expected: expected)
                     if let sum = mislabelled[key] {
                         mislabelled[key] = (sum.events + 1, max(sum.lastReceivedAt, event.receivedAt))
@@ -49,7 +50,8 @@ extension ExperimentAggregator {
                 }
             }
             let key = ArmKey(
-                appID: event.appID, environment: event.environment, experiment: experiment, feature: event.feature.rawValue, variant: variant)
+                appID: event.appID, environment: event.environment, experiment: experiment,
+                feature: event.feature.rawValue, variant: variant)
             let index: Int
             if let known = arms[key] {
                 index = known

@@ -96,7 +96,8 @@ package struct ExperimentAggregator: Sendable {
                 in: livePolicy(appID, environment))
         {
             try Self.recordMislabelled(
-                appID: appID, environment: environment, experiment: experiment, feature: feature, reported: variant, expected: expected,
+                appID: appID, environment: environment, experiment: experiment, feature: feature, reported: variant,
+                expected: expected,
                 events: 1, receivedAt: receivedAt, on: connection)
             return true
         }

@@ -27,7 +27,8 @@ package struct TokenStore: Sendable {
     /// The token name the bootstrap secret is stored under.
     package static let bootstrapName = "bootstrap"
 
-    private static let columns = "id, name, scope, created_at, revoked_at, last_used_at, apps, environments, approve, bypass"
+    private static let columns =
+        "id, name, scope, created_at, revoked_at, last_used_at, apps, environments, approve, bypass"
 
     /// Creates a token and returns it with its secret, which exists nowhere else afterwards.
     package func create(
@@ -153,7 +154,8 @@ package struct TokenStore: Sendable {
             grant: TokenGrant(
                 apps: try names(row.get("apps", as: String?.self)),
                 environments: try names(row.get("environments", as: String?.self)),
-                approve: try row.get("approve", as: Int64.self) != 0, bypass: try row.get("bypass", as: Int64.self) != 0))
+                approve: try row.get("approve", as: Int64.self) != 0, bypass: try row.get("bypass", as: Int64.self) != 0
+            ))
     }
 
     /// A stored list (a JSON array of strings), or nil for "all"; a row that is not such an array grants nothing.

@@ -1,4 +1,4 @@
--- 0009_environments: environments and scoped tokens (issue 25, docs/change-management.md).
+-- 0010_environments: environments and scoped tokens (issue 25, docs/change-management.md).
 --
 -- Every app has environments (`production`, created here for every existing app, plus whatever ops add, e.g.
 -- `staging`), each with its own live revision, settings, audit trail, events and experiment results. Nothing that is
