@@ -220,7 +220,7 @@ package final class RolloutController: Sendable {
         let live = try served(rollout.appID)
         let document = try candidate(for: action, of: rollout, live: live)
         guard JSONDiff.changes(from: live.document.jsonValue, to: document.jsonValue).isEmpty == false else { return }
-        let lintStrict = try apps.lintStrict(app: rollout.appID) ?? false
+        let lintStrict = try apps.lintStrict(app: rollout.appID, environment: rollout.environment) ?? false
         let findings = try PublishChecks.check(
             document, canonicalSize: document.jsonValue.serializedBytes().count, lintStrict: lintStrict)
         var detail = JSONObject([
