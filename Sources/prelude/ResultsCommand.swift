@@ -54,11 +54,7 @@ struct ResultsCommand: ParsableCommand {
     @OptionGroup var options: DatabaseOptions
 
     func run() throws {
-        let configuration = try options.load()
-        do {
-            let database = try OfflineDatabase.open(configuration)
-            ExistingDatabase.announce(configuration.database)
-            defer { database.close() }
+        try options.withExistingDatabase { _, database in
             let reader = ExperimentResultsReader(database: database)
             let results: ExperimentResults
             do {
@@ -74,8 +70,6 @@ struct ResultsCommand: ParsableCommand {
                         + "(prelude experiments list \(app))")
             }
             print(json ? results.encodeJSON().serialized(.pretty) : results.renderTable(), terminator: json ? "" : "\n")
-        } catch {
-            throw Failure.exit(error)
         }
     }
 }
