@@ -83,7 +83,7 @@ import Testing
         }
         #expect(events == (0..<5).map { "upgrade-event-\($0)" })
 
-        // Migration 0010: the app's data is production's; production by name serves the same bytes, and the
+        // Migration 0011: the app's data is production's; production by name serves the same bytes, and the
         // existing (bootstrap) token still reaches everything.
         let byName = try HTTPTestClient.get("/v1/apps/demo/environments/production/policy/document", port: service.port)
         #expect(byName.bytes == served.bytes)

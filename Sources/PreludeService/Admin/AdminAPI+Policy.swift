@@ -194,7 +194,7 @@ extension AdminAPI {
         }
     }
 
-    /// Whether the environment refuses writes with lint errors (`environments.lint_strict`, migration 0010); 404 for
+    /// Whether the environment refuses writes with lint errors (`environments.lint_strict`, migration 0011); 404 for
     /// an unknown app or environment.
     func lintStrict(_ target: PolicyStore.Key) throws -> Bool {
         guard let flag = try apps.lintStrict(app: target.app, environment: target.environment) else {

@@ -1,4 +1,4 @@
-/// One environment of an app as stored (`environments`, migration 0010): its live revision and the rules a change
+/// One environment of an app as stored (`environments`, migration 0011): its live revision and the rules a change
 /// to it follows. The change-request path reads ``requiredApprovals`` and ``allowSelfApproval``; every publishing
 /// path reads ``lintStrict``.
 package struct EnvironmentSettings: Sendable, Equatable {

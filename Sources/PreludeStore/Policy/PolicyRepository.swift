@@ -57,7 +57,7 @@ package struct PolicyRepository: Sendable {
         package var createdAt: Int64
         /// When its live revision last changed (ms).
         package var updatedAt: Int64
-        /// Whether writes with lint errors are refused in production (migrations 0005, 0010).
+        /// Whether writes with lint errors are refused in production (migrations 0005, 0011).
         package var lintStrict: Bool
         /// How many revisions it has.
         package var revisionCount: Int
@@ -273,7 +273,7 @@ package struct PolicyRepository: Sendable {
     }
 
     /// Every stored revision of every app, by app then number. Reads databases not yet migrated to environments
-    /// (0010) too, as `prelude migrate --check` does before migrating: their revisions are production's.
+    /// (0011) too, as `prelude migrate --check` does before migrating: their revisions are production's.
     package func allRevisions() throws -> [StoredRevision] {
         try database.read { db in
             let migrated =

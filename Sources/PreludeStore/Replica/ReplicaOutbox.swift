@@ -38,7 +38,7 @@ package struct ReplicaOutbox: Sendable {
             let environment = try oldest.get("environment", as: String.self)
             let rows = try db.query(
                 """
-                SELECT id, install_id, client_event_id, type, feature, experiment, variant, occurred_at
+                SELECT id, install_id, client_event_id, type, feature, experiment, variant, occurred_at, task
                 FROM replica_outbox WHERE app_id = ? AND environment = ? ORDER BY id LIMIT ?
                 """, [.text(app), .text(environment), .integer(Int64(limit))])
             var ids: [Int64] = []
@@ -57,6 +57,7 @@ package struct ReplicaOutbox: Sendable {
                     event["variant"] = .string(variant)
                 }
                 event["occurredAt"] = .integer(Int(try row.get("occurred_at", as: Int64.self)))
+                if let task = try row.get("task", as: String?.self) { event["task"] = .string(task) }
                 events.append(.object(event))
             }
             return Batch(app: app, environment: environment, ids: ids, events: events)

@@ -46,7 +46,7 @@ package struct ExperimentResultsReader: Sendable {
             throw ExperimentResultsError.invalidParameter(
                 name: "alpha", value: "\(alpha)", reason: Self.alphaRule)
         }
-        let (definition, arms, mislabelled) = try database.read { connection in
+        let (definition, arms, mislabelled, daily) = try database.read { connection in
             let liveRevision = try Self.liveRevision(appID: appID, environment: environment, on: connection)
             let arms = try ExperimentArm.load(appID: appID, environment: environment, experiment: key, on: connection)
             var definition: ExperimentDefinition?
@@ -63,13 +63,19 @@ package struct ExperimentResultsReader: Sendable {
             }
             return (
                 found, arms,
-                try MislabelledEvents.load(appID: appID, environment: environment, experiment: key, on: connection)
+                try MislabelledEvents.load(appID: appID, environment: environment, experiment: key, on: connection),
+                try ExperimentDailyCounts.load(
+                    appID: appID, environment: environment, experiment: key, feature: found.feature, on: connection)
             )
         }
         var results = try Self.analyze(
             appID: appID, definition: definition, arms: arms, minimumEffect: minimumEffect, alpha: alpha,
             control: control)
         results.mislabelled = mislabelled
+        let report = results.report
+        results.timeline = ExperimentTimeline(
+            variants: report.variants.map(\.name), control: report.controlName, increments: daily.increments,
+            events: daily.events, minimumEffect: report.minimumEffect, alpha: report.settings.alpha)
         return results
     }
 
@@ -171,7 +177,10 @@ package struct ExperimentResultsReader: Sendable {
             throw ExperimentResultsError.unanalysable(error)
         }
         if exploratory {
-            for index in report.variants.indices { report.variants[index].verdict = nil }
+            for index in report.variants.indices {
+                report.variants[index].verdict = nil
+                report.variants[index].taskVerdict = nil
+            }
         }
         let otherFeatures = Set(arms.map(\.feature)).subtracting([definition.feature]).sorted()
         return ExperimentResults(

@@ -1,4 +1,4 @@
--- 0010_environments: environments and scoped tokens (issue 25, docs/change-management.md).
+-- 0011_environments: environments and scoped tokens (issue 25, docs/change-management.md).
 --
 -- Every app has environments (`production`, created here for every existing app, plus whatever ops add, e.g.
 -- `staging`), each with its own live revision, settings, audit trail, events and experiment results. Nothing that is
@@ -41,8 +41,19 @@ INSERT INTO environments (app_id, name, live_revision, lint_strict, created_at, 
     SELECT id, 'production', live_revision, lint_strict, created_at, updated_at FROM apps;
 
 -- apps.live_revision and apps.lint_strict are retired (environments holds both, per environment). SQLite cannot drop
--- a column that is part of a foreign key, so the live pointer stays, always NULL from here on.
-UPDATE apps SET live_revision = NULL;
+-- a column that is part of a foreign key, so both stay, NULL and 0 from here on; a write of anything else is refused
+-- so that a statement still aiming at them fails loudly instead of changing nothing that is served.
+UPDATE apps SET live_revision = NULL, lint_strict = 0;
+CREATE TRIGGER apps_retired_columns_insert BEFORE INSERT ON apps
+WHEN NEW.live_revision IS NOT NULL OR NEW.lint_strict != 0
+BEGIN
+    SELECT RAISE(ABORT, 'apps.live_revision and apps.lint_strict are retired: environments holds them (0011)');
+END;
+CREATE TRIGGER apps_retired_columns_update BEFORE UPDATE OF live_revision, lint_strict ON apps
+WHEN NEW.live_revision IS NOT NULL OR NEW.lint_strict != 0
+BEGIN
+    SELECT RAISE(ABORT, 'apps.live_revision and apps.lint_strict are retired: environments holds them (0011)');
+END;
 
 -- The audit trail names the environment of each app record (NULL for token and whole-app records). Existing app
 -- records were all production's. The table is append-only; the trigger is lifted for this one backfill.
@@ -68,7 +79,7 @@ CREATE TABLE experiment_install_steps_rebuilt (
     feature TEXT NOT NULL,
     variant TEXT NOT NULL,
     install_id TEXT NOT NULL,
-    steps INTEGER NOT NULL CHECK (steps BETWEEN 1 AND 255),
+    steps INTEGER NOT NULL CHECK (steps BETWEEN 1 AND 1023),
     first_seen_at INTEGER NOT NULL,
     PRIMARY KEY (app_id, environment, experiment_key, feature, variant, install_id)
 ) STRICT, WITHOUT ROWID;
@@ -95,12 +106,14 @@ CREATE TABLE experiment_funnel_counts_rebuilt (
     granted INTEGER NOT NULL DEFAULT 0 CHECK (granted >= 0),
     first_event_at INTEGER NOT NULL,
     last_event_at INTEGER NOT NULL,
+    task_started INTEGER NOT NULL DEFAULT 0 CHECK (task_started >= 0),
+    task_completed INTEGER NOT NULL DEFAULT 0 CHECK (task_completed >= 0),
     PRIMARY KEY (app_id, environment, experiment_key, feature, variant)
 ) STRICT, WITHOUT ROWID;
 INSERT INTO experiment_funnel_counts_rebuilt
     SELECT app_id, 'production', experiment_key, feature, variant, exposed, prime_shown, prime_continued,
         prime_dismissed, system_granted, system_denied, settings_opened, returned_granted, granted, first_event_at,
-        last_event_at
+        last_event_at, task_started, task_completed
     FROM experiment_funnel_counts;
 DROP TABLE experiment_funnel_counts;
 ALTER TABLE experiment_funnel_counts_rebuilt RENAME TO experiment_funnel_counts;
@@ -121,6 +134,49 @@ INSERT INTO experiment_mislabelled_events_rebuilt
     FROM experiment_mislabelled_events;
 DROP TABLE experiment_mislabelled_events;
 ALTER TABLE experiment_mislabelled_events_rebuilt RENAME TO experiment_mislabelled_events;
+
+CREATE TABLE experiment_daily_counts_rebuilt (
+    app_id TEXT NOT NULL REFERENCES apps (id) ON DELETE CASCADE,
+    environment TEXT NOT NULL,
+    experiment_key TEXT NOT NULL,
+    feature TEXT NOT NULL,
+    variant TEXT NOT NULL,
+    day INTEGER NOT NULL, -- days since 1970-01-01 UTC
+    exposed INTEGER NOT NULL DEFAULT 0 CHECK (exposed >= 0),
+    prime_shown INTEGER NOT NULL DEFAULT 0 CHECK (prime_shown >= 0),
+    prime_continued INTEGER NOT NULL DEFAULT 0 CHECK (prime_continued >= 0),
+    prime_dismissed INTEGER NOT NULL DEFAULT 0 CHECK (prime_dismissed >= 0),
+    system_granted INTEGER NOT NULL DEFAULT 0 CHECK (system_granted >= 0),
+    system_denied INTEGER NOT NULL DEFAULT 0 CHECK (system_denied >= 0),
+    settings_opened INTEGER NOT NULL DEFAULT 0 CHECK (settings_opened >= 0),
+    returned_granted INTEGER NOT NULL DEFAULT 0 CHECK (returned_granted >= 0),
+    granted INTEGER NOT NULL DEFAULT 0 CHECK (granted >= 0),
+    task_started INTEGER NOT NULL DEFAULT 0 CHECK (task_started >= 0),
+    task_completed INTEGER NOT NULL DEFAULT 0 CHECK (task_completed >= 0),
+    PRIMARY KEY (app_id, environment, experiment_key, feature, variant, day)
+) STRICT, WITHOUT ROWID;
+INSERT INTO experiment_daily_counts_rebuilt
+    SELECT app_id, 'production', experiment_key, feature, variant, day, exposed, prime_shown, prime_continued,
+        prime_dismissed, system_granted, system_denied, settings_opened, returned_granted, granted, task_started,
+        task_completed
+    FROM experiment_daily_counts;
+DROP TABLE experiment_daily_counts;
+ALTER TABLE experiment_daily_counts_rebuilt RENAME TO experiment_daily_counts;
+
+CREATE TABLE experiment_daily_events_rebuilt (
+    app_id TEXT NOT NULL REFERENCES apps (id) ON DELETE CASCADE,
+    environment TEXT NOT NULL,
+    experiment_key TEXT NOT NULL,
+    feature TEXT NOT NULL,
+    variant TEXT NOT NULL,
+    day INTEGER NOT NULL, -- days since 1970-01-01 UTC
+    events INTEGER NOT NULL CHECK (events >= 0),
+    PRIMARY KEY (app_id, environment, experiment_key, feature, variant, day)
+) STRICT, WITHOUT ROWID;
+INSERT INTO experiment_daily_events_rebuilt
+    SELECT app_id, 'production', experiment_key, feature, variant, day, events FROM experiment_daily_events;
+DROP TABLE experiment_daily_events;
+ALTER TABLE experiment_daily_events_rebuilt RENAME TO experiment_daily_events;
 
 -- Scoped tokens: which apps and environments a token may touch (NULL: all, what every existing token keeps
 -- meaning), and two capabilities beside its scope: approving change requests, and applying without approval.
