@@ -18,18 +18,21 @@ package enum OFREPRoutes {
     /// Registers both routes.
     package static func register(on router: inout Router, store: PolicyStore, clock: ServiceClock = .system) {
         let options = RouteOptions(maxBodySize: PublicRoutes.maxDecideBodySize, runsInline: true)
-        router.add(.post, "/v1/apps/{app}/ofrep/v1/evaluate/flags/{key}", options: options) { request in
-            do throws(OFREPFailure) {
-                return try evaluateFlag(request, store: store, clock: clock)
-            } catch {
-                return error.response
+        // Under production's prefix and any environment's, as every public route (PublicRoutes.prefixes).
+        for base in PublicRoutes.prefixes {
+            router.add(.post, base + "/ofrep/v1/evaluate/flags/{key}", options: options) { request in
+                do throws(OFREPFailure) {
+                    return try evaluateFlag(request, store: store, clock: clock)
+                } catch {
+                    return error.response
+                }
             }
-        }
-        router.add(.post, "/v1/apps/{app}/ofrep/v1/evaluate/flags", options: options) { request in
-            do throws(OFREPFailure) {
-                return try evaluateFlags(request, store: store, clock: clock)
-            } catch {
-                return error.response
+            router.add(.post, base + "/ofrep/v1/evaluate/flags", options: options) { request in
+                do throws(OFREPFailure) {
+                    return try evaluateFlags(request, store: store, clock: clock)
+                } catch {
+                    return error.response
+                }
             }
         }
     }
