@@ -112,6 +112,45 @@ import Testing
         #expect(setup.dispatcher.runDue() == 0)
     }
 
+    @Test func aWebhookHearsOnlyTheEnvironmentsItLists() throws {
+        let setup = try Self.start()
+        defer {
+            setup.receiver.stop()
+            setup.receiver.remove()
+        }
+        let created = try setup.server.send(
+            "POST", "/v1/admin/apps/demo/webhooks", headers: [("Content-Type", "application/json")],
+            body:
+                #"{"url": "\#(setup.receiver.url)", "events": ["revision.published"], "environments": ["staging"], "secret": "\#(setup.receiver.secret)"}"#
+        )
+        #expect(created.status == 201, "\(created.body)")
+        #expect(created.object["environments"] as? [String] == ["staging"])
+        let staging = try setup.server.send(
+            "POST", "/v1/admin/apps/demo/environments", headers: [("Content-Type", "application/json")],
+            body: #"{"name": "staging", "copyFrom": "production"}"#)
+        #expect(staging.status == 201, "\(staging.body)")
+        let etag = try #require(
+            try setup.server.send("GET", "/v1/admin/apps/demo/environments/staging/policy").headers["etag"])
+        let patched = try setup.server.send(
+            "PATCH", "/v1/admin/apps/demo/environments/staging/features/camera",
+            headers: [("If-Match", etag), ("Content-Type", "application/merge-patch+json")],
+            body: #"{"copy": {"en": {"prime": {"title": "Scan in staging"}}}}"#)
+        #expect(patched.status == 200, "\(patched.body)")
+        _ = try Self.publish(setup, title: "Scan in production")
+        #expect(setup.dispatcher.runDue() == 2)  // staging's first revision and its patch; not production's
+        let records = setup.receiver.records()
+        let environments = records.map { ($0.payload["data"] as? [String: Any])?["environment"] as? String }
+        #expect(environments == ["staging", "staging"] && records.allSatisfy { $0.verified == true })
+        let last = try #require(records.last?.payload["data"] as? [String: Any])
+        let change = (last["diff"] as? [String: Any])?["changes"] as? [[String: Any]]
+        #expect(change?.map { $0["to"] as? String } == ["Scan in staging"])
+        let refused = try setup.server.send(
+            "POST", "/v1/admin/apps/demo/webhooks", headers: [("Content-Type", "application/json")],
+            body: #"{"url": "\#(setup.receiver.url)", "events": ["revision.published"], "environments": ["Staging"]}"#)
+        #expect(refused.status == 422)
+        #expect((refused.object["errors"] as? [[String: Any]])?.first?["pointer"] as? String == "/environments/0")
+    }
+
     @Test func retriesWithBackoffOnTheInjectedClockWithTheSameID() throws {
         let setup = try Self.start(fail: 2)
         defer {

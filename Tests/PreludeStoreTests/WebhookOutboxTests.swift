@@ -34,7 +34,8 @@ import Testing
             app: "a", url: "https://h/3", secret: "whsec_z", events: [.revisionPublished], description: nil,
             enabled: false, actor: "ops", at: 13)
         let revision = try repository.publish(
-            app: "a", name: "A", canonical: Self.v2, author: "ops", action: "policy.replace", message: "go",
+            app: "a", environment: "production", name: "A", canonical: Self.v2, author: "ops", action: "policy.replace",
+            message: "go",
             detail: [:], at: 20)
         #expect(revision == 2)
         let deliveries = try #require(
@@ -55,9 +56,42 @@ import Testing
         #expect(data["diff"]?["changes"]?[0]?["to"] == .string("direct"))
 
         _ = try repository.publish(
-            app: "a", name: "A", canonical: Self.v1, author: "ops", action: "policy.rollback", message: nil,
+            app: "a", environment: "production", name: "A", canonical: Self.v1, author: "ops",
+            action: "policy.rollback", message: nil,
             detail: [:], at: 30, events: [.revisionRolledBack])
         #expect(try Self.pendingCount(database) == 3)
+    }
+
+    @Test func aWebhookHearsOnlyItsEnvironments() throws {
+        let (database, repository, store) = try Self.makeApp()
+        defer { database.close() }
+        let staging = try store.create(
+            app: "a", url: "https://h/1", secret: "whsec_x", events: [.revisionPublished], environments: ["staging"],
+            description: nil, enabled: true, actor: "ops", at: 11)
+        let every = try store.create(
+            app: "a", url: "https://h/2", secret: "whsec_y", events: [.revisionPublished], description: nil,
+            enabled: true, actor: "ops", at: 12)
+        #expect(staging.environments == ["staging"] && every.environments == nil)
+        _ = try repository.publish(
+            app: "a", environment: "production", name: "A", canonical: Self.v2, author: "ops",
+            action: "policy.replace", message: nil, detail: [:], at: 20)
+        // The staging environment's first revision (a copy) is a publish there, with no revision before it.
+        try repository.createEnvironment(
+            app: "a", name: "staging", first: (canonical: Self.v1, message: nil), actor: "ops", detail: [:], at: 30)
+        let heard = try #require(try store.deliveries(app: "a", webhook: staging.id, state: nil, before: nil, limit: 9))
+        #expect(heard.map(\.environment) == ["staging"])
+        let data = try JSONValue(parsing: try #require(heard.first).data)
+        #expect(data["environment"] == .string("staging") && data["revision"]?["before"] == .null)
+        let all = try #require(try store.deliveries(app: "a", webhook: every.id, state: nil, before: nil, limit: 9))
+        #expect(all.map(\.environment) == ["staging", "production"])  // newest first
+        // Widened to every environment: production's next change reaches it too.
+        _ = try store.update(app: "a", id: staging.id, .init(environments: .some(nil)), actor: "ops", at: 40)
+        #expect(try store.webhook(app: "a", id: staging.id)?.environments == nil)
+        _ = try repository.publish(
+            app: "a", environment: "production", name: "A", canonical: Self.v1, author: "ops",
+            action: "policy.replace", message: nil, detail: [:], at: 50)
+        let now = try #require(try store.deliveries(app: "a", webhook: staging.id, state: nil, before: nil, limit: 9))
+        #expect(now.map(\.environment) == ["production", "staging"])
     }
 
     @Test func aRefusedPublishEnqueuesNothing() throws {
@@ -68,7 +102,8 @@ import Testing
             enabled: true, actor: "ops", at: 11)
         #expect(throws: PolicyRepository.Refusal.stale) {
             _ = try repository.publish(
-                app: "a", name: "A", canonical: Self.v2, author: "ops", action: "policy.replace", message: nil,
+                app: "a", environment: "production", name: "A", canonical: Self.v2, author: "ops",
+                action: "policy.replace", message: nil,
                 detail: [:], at: 20, requiringLive: .some(9))
         }
         #expect(try Self.pendingCount(database) == 0)
@@ -99,7 +134,8 @@ import Testing
             app: "a", url: "https://h/1", secret: "whsec_x", events: [.revisionPublished], description: nil,
             enabled: true, actor: "ops", at: 11)
         _ = try repository.publish(
-            app: "a", name: "A", canonical: Self.v2, author: "ops", action: "policy.replace", message: nil,
+            app: "a", environment: "production", name: "A", canonical: Self.v2, author: "ops", action: "policy.replace",
+            message: nil,
             detail: [:], at: 20)
         #expect(try store.due(now: 19, limit: 10).isEmpty)
         let due = try #require(try store.due(now: 20, limit: 10).first)
@@ -140,7 +176,8 @@ import Testing
             app: "a", url: "https://h/1", secret: "whsec_x", events: [.revisionPublished], description: nil,
             enabled: true, actor: "ops", at: 11)
         _ = try repository.publish(
-            app: "a", name: "A", canonical: Self.v2, author: "ops", action: "policy.replace", message: nil,
+            app: "a", environment: "production", name: "A", canonical: Self.v2, author: "ops", action: "policy.replace",
+            message: nil,
             detail: [:], at: 20)
         try store.delete(app: "a", id: webhook.id, actor: "ops", at: 30)
         #expect(try Self.pendingCount(database) == 0)

@@ -25,7 +25,8 @@ extension AdminAPI {
             let webhook = try webhookCall {
                 try webhooks.create(
                     app: app, url: request.url!, secret: secret, events: request.events!,
-                    description: request.description ?? nil, enabled: request.enabled ?? true,
+                    environments: request.environments ?? nil, description: request.description ?? nil,
+                    enabled: request.enabled ?? true,
                     actor: context.token.name, at: now)
             }
             context.logger.info(
@@ -47,8 +48,8 @@ extension AdminAPI {
             _ = try existingWebhook(context)
             let secret = request.rotateSecret ? WebhookSecret.generate() : request.secret
             let update = WebhookStore.Update(
-                url: request.url, secret: secret, events: request.events, description: request.description,
-                enabled: request.enabled)
+                url: request.url, secret: secret, events: request.events, environments: request.environments,
+                description: request.description, enabled: request.enabled)
             let webhook = try webhookCall {
                 try webhooks.update(
                     app: app, id: context.parameter("webhook"), update, actor: context.token.name, at: now)
@@ -148,6 +149,7 @@ extension AdminAPI {
         object["app"] = .string(webhook.app)
         object["url"] = .string(webhook.url)
         object["events"] = .array(webhook.events.map { .string($0.rawValue) })
+        object["environments"] = webhook.environments.map { .array($0.map(JSONValue.string)) } ?? .null
         object["description"] = webhook.description.map(JSONValue.string) ?? .null
         object["enabled"] = .bool(webhook.enabled)
         object["disabledReason"] = webhook.disabledReason.map(JSONValue.string) ?? .null

@@ -1,22 +1,26 @@
 import PreludeCore
 import PreludeHTTP
+import PreludeStore
 
 /// The body of a webhook registration (`POST`) or change (`PATCH`), checked member by member: every problem is
 /// reported at once with its JSON pointer, and nothing is written when there is one.
 struct WebhookRequest: Sendable, Equatable {
     var url: String?
     var events: [WebhookEventType]?
+    /// `.some(nil)`: every environment (the member was null).
+    var environments: [String]??
     var secret: String?
     var rotateSecret = false
     var description: String??
     var enabled: Bool?
 
-    /// `{"url", "events", "secret"?, "description"?, "enabled"?}`: `url` and `events` required.
+    /// `{"url", "events", "environments"?, "secret"?, "description"?, "enabled"?}`: `url` and `events` required.
     static func registration(_ body: JSONValue, allowlist: WebhookAllowlist) throws(ProblemDetails) -> WebhookRequest {
         try parse(body, allowlist: allowlist, creating: true)
     }
 
-    /// Any of `url`, `events`, `description` (null clears it), `enabled`, and `secret` or `"rotateSecret": true`.
+    /// Any of `url`, `events`, `environments` (null: every environment), `description` (null clears it),
+    /// `enabled`, and `secret` or `"rotateSecret": true`.
     static func update(_ body: JSONValue, allowlist: WebhookAllowlist) throws(ProblemDetails) -> WebhookRequest {
         try parse(body, allowlist: allowlist, creating: false)
     }
@@ -36,8 +40,8 @@ struct WebhookRequest: Sendable, Equatable {
         }
         let known: Set<String> =
             creating
-            ? ["url", "events", "secret", "description", "enabled"]
-            : ["url", "events", "secret", "rotateSecret", "description", "enabled"]
+            ? ["url", "events", "environments", "secret", "description", "enabled"]
+            : ["url", "events", "environments", "secret", "rotateSecret", "description", "enabled"]
         for key in object.keys where !known.contains(key) {
             problem(
                 "/\(JSONPointer.escape(key))", "member.unknown",
@@ -70,6 +74,30 @@ struct WebhookRequest: Sendable, Equatable {
             if items.isEmpty { problem("/events", "value.invalid", "'events' must name at least one type: \(names)") }
             request.events = events
         default: problem("/events", "type.mismatch", "'events' must be an array of event types: \(names)")
+        }
+        switch object["environments"] {
+        case nil: break
+        case .null: request.environments = .some(nil)
+        case .array(let items):
+            var names: [String] = []
+            for (index, item) in items.enumerated() {
+                if let name = item.stringValue, EnvironmentName.isValid(name) {
+                    names.append(name)
+                } else {
+                    problem(
+                        "/environments/\(index)", "value.invalid",
+                        "not an environment name (1–32 lowercase letters, digits and '-', starting with a letter)")
+                }
+            }
+            if items.isEmpty {
+                problem(
+                    "/environments", "value.invalid",
+                    "'environments' must name at least one environment, or be null (or absent) for every one")
+            }
+            request.environments = .some(names)
+        default:
+            problem(
+                "/environments", "type.mismatch", "'environments' must be an array of environment names, or null")
         }
         switch object["secret"] {
         case nil: break

@@ -12,6 +12,8 @@ package struct Webhook: Sendable, Equatable {
     package var secret: String
     /// The event types it receives, sorted.
     package var events: [WebhookEventType]
+    /// The environments whose changes it receives, sorted; nil for every environment (also those created later).
+    package var environments: [String]?
     /// A note for people.
     package var description: String?
     /// Whether new changes enqueue deliveries for it and its pending deliveries are sent.

@@ -9,17 +9,18 @@ import PreludeStorage
 /// rollbacks); a read replica never does (it mirrors revisions, docs/scaling.md). Other features call
 /// ``enqueue(_:app:environment:type:data:at:)`` with their own ``WebhookEventType`` (docs/webhooks.md).
 package enum WebhookOutbox {
-    /// The environment of every app's policy until environments exist: today's paths mean `production`.
-    package static let defaultEnvironment = "production"
-
-    /// The enabled webhooks of `app` that subscribe to `type`, by id.
-    package static func subscribers(_ db: Connection, app: String, type: WebhookEventType) throws -> [String] {
+    /// The enabled webhooks of `app` that subscribe to `type` in `environment` (those listing it, and those with
+    /// no environment list), by id.
+    package static func subscribers(_ db: Connection, app: String, environment: String, type: WebhookEventType)
+        throws -> [String]
+    {
         try db.query(
             """
             SELECT w.id FROM webhooks w
             WHERE w.app_id = ? AND w.enabled = 1 AND EXISTS (SELECT 1 FROM json_each(w.event_types) e WHERE e.value = ?)
+                AND (w.environments IS NULL OR EXISTS (SELECT 1 FROM json_each(w.environments) v WHERE v.value = ?))
             ORDER BY w.created_at, w.id
-            """, [.text(app), .text(type.rawValue)]
+            """, [.text(app), .text(type.rawValue), .text(environment)]
         ).map { try $0.get(0, as: String.self) }
     }
 
@@ -30,13 +31,13 @@ package enum WebhookOutbox {
     package static func enqueue(
         _ db: Connection, app: String, environment: String, type: WebhookEventType, data: JSONValue, at now: Int64
     ) throws -> [String] {
-        let webhooks = try subscribers(db, app: app, type: type)
+        let webhooks = try subscribers(db, app: app, environment: environment, type: type)
         guard !webhooks.isEmpty else { return [] }
         return try enqueue(db, webhooks: webhooks, app: app, environment: environment, type: type, data: data, at: now)
     }
 
     /// Like ``enqueue(_:app:environment:type:data:at:)`` for subscribers the caller already looked up with
-    /// ``subscribers(_:app:type:)`` (so it builds `data` only when someone listens).
+    /// ``subscribers(_:app:environment:type:)`` (so it builds `data` only when someone listens).
     @discardableResult
     package static func enqueue(
         _ db: Connection, webhooks: [String], app: String, environment: String, type: WebhookEventType,

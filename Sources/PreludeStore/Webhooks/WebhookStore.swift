@@ -25,6 +25,8 @@ package struct WebhookStore: Sendable {
         package var secret: String?
         /// New event types.
         package var events: [WebhookEventType]?
+        /// New environments (`.some(nil)`: every environment).
+        package var environments: [String]??
         /// A new description (`.some(nil)` clears it).
         package var description: String??
         /// Enable or disable; enabling clears the disabled reason.
@@ -33,8 +35,9 @@ package struct WebhookStore: Sendable {
         /// An update of the given members.
         package init(
             url: String? = nil, secret: String? = nil, events: [WebhookEventType]? = nil,
-            description: String?? = nil, enabled: Bool? = nil
+            environments: [String]?? = nil, description: String?? = nil, enabled: Bool? = nil
         ) {
+            self.environments = environments
             self.url = url
             self.secret = secret
             self.events = events
@@ -72,7 +75,8 @@ package struct WebhookStore: Sendable {
     package init(database: Database) { self.database = database }
 
     private static let webhookColumns =
-        "id, app_id, url, secret, event_types, description, enabled, disabled_reason, created_by, created_at, updated_at"
+        "id, app_id, url, secret, event_types, environments, description, enabled, disabled_reason, created_by, "
+        + "created_at, updated_at"
     private static let deliveryColumns = """
         d.id, d.webhook_id, d.app_id, d.environment, d.event_type, d.occurred_at, d.data, d.state, d.attempts,
         d.run_started_attempts, d.next_attempt_at, d.last_attempt_at, d.last_status, d.last_error, d.delivered_at,
@@ -84,26 +88,29 @@ package struct WebhookStore: Sendable {
     /// Registers a webhook of `app` with a new id, audited `webhook.create` (the detail names the URL and events,
     /// never the secret). Throws ``Refusal/unknownApp(_:)``.
     package func create(
-        app: String, url: String, secret: String, events: [WebhookEventType], description: String?, enabled: Bool,
-        actor: String, at now: Int64
+        app: String, url: String, secret: String, events: [WebhookEventType], environments: [String]? = nil,
+        description: String?, enabled: Bool, actor: String, at now: Int64
     ) throws -> Webhook {
         let webhook = Webhook(
             id: WebhookIdentifier.webhook(), app: app, url: url, secret: secret, events: Array(Set(events)).sorted(),
-            description: description, enabled: enabled, disabledReason: nil, createdBy: actor, createdAt: now,
+            environments: environments.map { Array(Set($0)).sorted() }, description: description, enabled: enabled,
+            disabledReason: nil, createdBy: actor, createdAt: now,
             updatedAt: now)
         try database.write { db in
             guard try db.queryOne("SELECT 1 FROM apps WHERE id = ?", [.text(app)]) != nil else {
                 throw Refusal.unknownApp(app)
             }
             try db.execute(
-                "INSERT INTO webhooks (\(Self.webhookColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)",
+                "INSERT INTO webhooks (\(Self.webhookColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)",
                 [
                     .text(webhook.id), .text(app), .text(url), .text(secret), .text(Self.eventsText(webhook.events)),
+                    Self.environmentsValue(webhook.environments),
                     description.map(SQLValue.text) ?? .null, .integer(enabled ? 1 : 0), .text(actor), .integer(now),
                     .integer(now),
                 ])
             try AuditLog.append(
-                db, actor: actor, app: app, action: "webhook.create", revision: nil, detail: Self.auditDetail(webhook),
+                db, actor: actor, app: app, environment: nil, action: "webhook.create", revision: nil,
+                detail: Self.auditDetail(webhook),
                 at: now)
         }
         return webhook
@@ -132,6 +139,9 @@ package struct WebhookStore: Sendable {
             if let url = update.url { webhook.url = url }
             if let secret = update.secret { webhook.secret = secret }
             if let events = update.events { webhook.events = Array(Set(events)).sorted() }
+            if let environments = update.environments {
+                webhook.environments = environments.map { Array(Set($0)).sorted() }
+            }
             if let description = update.description { webhook.description = description }
             if let enabled = update.enabled {
                 webhook.enabled = enabled
@@ -140,19 +150,21 @@ package struct WebhookStore: Sendable {
             webhook.updatedAt = now
             try db.execute(
                 """
-                UPDATE webhooks SET url = ?, secret = ?, event_types = ?, description = ?, enabled = ?,
-                    disabled_reason = ?, updated_at = ?
+                UPDATE webhooks SET url = ?, secret = ?, event_types = ?, environments = ?, description = ?,
+                    enabled = ?, disabled_reason = ?, updated_at = ?
                 WHERE id = ?
                 """,
                 [
                     .text(webhook.url), .text(webhook.secret), .text(Self.eventsText(webhook.events)),
+                    Self.environmentsValue(webhook.environments),
                     webhook.description.map(SQLValue.text) ?? .null, .integer(webhook.enabled ? 1 : 0),
                     webhook.disabledReason.map(SQLValue.text) ?? .null, .integer(now), .text(id),
                 ])
             var detail = Self.auditDetail(webhook).objectValue ?? JSONObject()
             if update.secret != nil { detail["secretRotated"] = .bool(true) }
             try AuditLog.append(
-                db, actor: actor, app: app, action: "webhook.update", revision: nil, detail: .object(detail), at: now)
+                db, actor: actor, app: app, environment: nil, action: "webhook.update", revision: nil,
+                detail: .object(detail), at: now)
             return webhook
         }
     }
@@ -164,7 +176,8 @@ package struct WebhookStore: Sendable {
             guard let webhook = try Self.webhook(db, app: app, id: id) else { throw Refusal.unknownWebhook(id) }
             try db.execute("DELETE FROM webhooks WHERE id = ?", [.text(id)])
             try AuditLog.append(
-                db, actor: actor, app: app, action: "webhook.delete", revision: nil, detail: Self.auditDetail(webhook),
+                db, actor: actor, app: app, environment: nil, action: "webhook.delete", revision: nil,
+                detail: Self.auditDetail(webhook),
                 at: now)
         }
     }
@@ -240,7 +253,7 @@ package struct WebhookStore: Sendable {
                 """, [.integer(now), .text(delivery), .text(id)])
             guard db.changes == 1 else { throw Refusal.unknownDelivery(delivery) }
             try AuditLog.append(
-                db, actor: actor, app: app, action: "webhook.redeliver", revision: nil,
+                db, actor: actor, app: app, environment: nil, action: "webhook.redeliver", revision: nil,
                 detail: .object(JSONObject([("webhook", .string(id)), ("delivery", .string(delivery))])), at: now)
             guard
                 let row = try db.queryOne(
@@ -353,11 +366,17 @@ package struct WebhookStore: Sendable {
         JSONValue.array(events.map { .string($0.rawValue) }).serialized()
     }
 
+    private static func environmentsValue(_ environments: [String]?) -> SQLValue {
+        environments.map { .text(JSONValue.array($0.map(JSONValue.string)).serialized()) } ?? .null
+    }
+
     private static func auditDetail(_ webhook: Webhook) -> JSONValue {
         .object(
             JSONObject([
                 ("webhook", .string(webhook.id)), ("url", .string(webhook.url)),
-                ("events", .array(webhook.events.map { .string($0.rawValue) })), ("enabled", .bool(webhook.enabled)),
+                ("events", .array(webhook.events.map { .string($0.rawValue) })),
+                ("environments", webhook.environments.map { .array($0.map(JSONValue.string)) } ?? .null),
+                ("enabled", .bool(webhook.enabled)),
             ]))
     }
 
@@ -370,10 +389,14 @@ package struct WebhookStore: Sendable {
     private static func webhook(_ row: Row) throws -> Webhook {
         // A type this build does not know (written by a newer one) is left out rather than failing the read.
         let stored = (try? JSONValue(parsing: try row.get("event_types", as: String.self)))?.arrayValue ?? []
+        let environments = try row.get("environments", as: String?.self).map { text in
+            ((try? JSONValue(parsing: text))?.arrayValue ?? []).compactMap(\.stringValue)
+        }
         return Webhook(
             id: try row.get("id", as: String.self), app: try row.get("app_id", as: String.self),
             url: try row.get("url", as: String.self), secret: try row.get("secret", as: String.self),
             events: stored.compactMap { $0.stringValue.flatMap(WebhookEventType.init(rawValue:)) }.sorted(),
+            environments: environments,
             description: try row.get("description", as: String?.self),
             enabled: try row.get("enabled", as: Int64.self) != 0,
             disabledReason: try row.get("disabled_reason", as: String?.self),

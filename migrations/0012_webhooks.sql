@@ -1,7 +1,8 @@
--- 0010_webhooks: signed webhooks and their durable outbox (docs/webhooks.md).
+-- 0012_webhooks: signed webhooks and their durable outbox (docs/webhooks.md).
 --
 -- A webhook is an app's receiver: its URL, the signing secret (kept as given: signing needs it, unlike a token's
--- hash), the event types it wants (a JSON array of WebhookEventType raw values) and whether it is enabled. Deleting
+-- hash), the event types it wants (a JSON array of WebhookEventType raw values), the environments whose changes it
+-- wants (a JSON array of names; NULL: every environment, those created later too) and whether it is enabled. Deleting
 -- the app deletes its webhooks, and deleting a webhook deletes its deliveries.
 CREATE TABLE webhooks (
     id TEXT PRIMARY KEY,
@@ -9,6 +10,7 @@ CREATE TABLE webhooks (
     url TEXT NOT NULL,
     secret TEXT NOT NULL,
     event_types TEXT NOT NULL,
+    environments TEXT CHECK (environments IS NULL OR json_valid(environments)),
     description TEXT,
     enabled INTEGER NOT NULL DEFAULT 1 CHECK (enabled IN (0, 1)),
     disabled_reason TEXT,
