@@ -21,6 +21,8 @@ package struct PolicyRevision: Sendable {
 
     /// The app's id.
     package let appID: String
+    /// The environment whose live revision this is.
+    package let environment: String
     /// The revision number (1, 2, ...).
     package let number: Int
     /// The decoded, valid document.
@@ -50,11 +52,13 @@ package struct PolicyRevision: Sendable {
     /// A revision of `document` whose canonical bytes are `canonical` and client bytes `client` (computed by the
     /// caller, outside any lock; nil computes them here, and only when they differ from `canonical`).
     package init(
-        appID: String, number: Int, document: PolicyDocument, canonical: [UInt8], client: [UInt8]? = nil,
-        createdAt: Int64, author: String, message: String?, storedFindings: [ValidationProblem] = [],
+        appID: String, environment: String = EnvironmentName.production, number: Int, document: PolicyDocument,
+        canonical: [UInt8], client: [UInt8]? = nil, createdAt: Int64, author: String, message: String?,
+        storedFindings: [ValidationProblem] = [],
         fallbacks: [JSONPointer] = []
     ) {
         self.appID = appID
+        self.environment = environment
         self.number = number
         self.document = document
         canonicalBytes = canonical
@@ -77,7 +81,12 @@ package struct PolicyRevision: Sendable {
     /// ``PreludeCore/StoredPolicyReader`` refuses, or one for another app).
     package static func decode(_ row: PolicyRepository.LiveRow) -> Result<PolicyRevision, Unservable> {
         guard let revision = row.revision, let text = row.document else {
-            return .failure(Unservable(revision: nil, reason: "the app has no live revision"))
+            return .failure(
+                Unservable(
+                    revision: nil,
+                    reason: row.environment == EnvironmentName.production
+                        ? "the app has no live revision"
+                        : "environment \"\(row.environment)\" has no live revision"))
         }
         let reading = StoredPolicyReader.read(text: text)
         guard let document = reading.document else {
@@ -93,7 +102,8 @@ package struct PolicyRevision: Sendable {
         }
         return .success(
             PolicyRevision(
-                appID: row.app, number: revision, document: document, canonical: document.jsonValue.serializedBytes(),
+                appID: row.app, environment: row.environment, number: revision, document: document,
+                canonical: document.jsonValue.serializedBytes(),
                 createdAt: row.createdAt, author: row.author, message: row.message, storedFindings: reading.findings,
                 fallbacks: reading.fallbacks))
     }
