@@ -47,11 +47,10 @@ import Testing
         let after = try HTTPTestClient.get("/v1/apps/demo/policy/document", port: service.port)
         #expect(after.status == 200)
         let servedAsAccepted = after.bytes == accepted  // compared outside #expect: no byte dump on failure
-        #expect(
-            servedAsAccepted,
-            "the client document differs from what 0.1.0 clients accepted: \(after.body.count) "
-                + "bytes, alpha: \(after.body.contains("\"alpha\"")), minimumEffect: \(after.body.contains("minimumEffect"))"
-        )
+        let mismatch =
+            "the client document differs from what 0.1.0 clients accepted: \(after.body.count) bytes, alpha: "
+            + "\(after.body.contains("\"alpha\"")), minimumEffect: \(after.body.contains("minimumEffect"))"
+        #expect(servedAsAccepted, "\(mismatch)")
         #expect(after.headers["etag"]?.hasPrefix("\"r2-") == true)
         #expect(PolicyValidator.validate(bytes: after.bytes, unknownMembers: .skippedInExperiments).isValid)
 
