@@ -41,6 +41,7 @@ package enum OFREPRoutes {
     static func evaluateFlag(_ request: HTTPRequest, store: PolicyStore, clock: ServiceClock) throws(OFREPFailure)
         -> HTTPResponse
     {
+        try requireJSON(request)
         let key = request.pathParameter("key") ?? ""
         let snapshot = try liveSnapshot(request, store: store, key: key)
         guard let feature = Feature(rawValue: key), snapshot.document.features[feature] != nil else {
@@ -66,6 +67,7 @@ package enum OFREPRoutes {
     static func evaluateFlags(_ request: HTTPRequest, store: PolicyStore, clock: ServiceClock) throws(OFREPFailure)
         -> HTTPResponse
     {
+        try requireJSON(request)
         try checkChangeMetadata(request)
         let snapshot = try liveSnapshot(request, store: store, key: nil)
         let decide = try OFREPRequest.bulk(
@@ -95,6 +97,16 @@ package enum OFREPRoutes {
             return HTTPResponse(status: .notModified, headers: headers)
         }
         return HTTPResponse(headers: headers, body: body)
+    }
+
+    /// The body must be declared UTF-8 JSON, by the rule decide and every other JSON route apply
+    /// (``PreludeHTTP/JSONMediaType``): 415 otherwise, before the body is read.
+    private static func requireJSON(_ request: HTTPRequest) throws(OFREPFailure) {
+        do throws(ProblemDetails) {
+            try JSONMediaType.require(request, accepting: .anyJSON)
+        } catch {
+            throw .unsupportedMediaType(error.detail ?? "the body must be application/json")
+        }
     }
 
     /// `flagConfigEtag` and `flagConfigLastModified` (event-stream metadata, OFREP ADR-0008): accepted and not
