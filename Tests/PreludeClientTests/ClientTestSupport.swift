@@ -89,7 +89,7 @@ final class ClientFixture {
     /// A client of `port`, storing in `storage` (a name in this directory), bootstrapped with the demo policy.
     func makeClient(
         port: Int, storage: String = "client", bootstrap: Bool = true, installId: String? = "install-1",
-        locale: String? = "en", jitter: UInt64 = 1
+        locale: String? = "en", jitter: UInt64 = 1, environment: String = "production"
     ) throws -> PreludeClient {
         try PreludeClient(
             configuration: PreludeClientConfiguration(
@@ -99,7 +99,7 @@ final class ClientFixture {
                 context: ClientContext(
                     platform: .ios, osVersion: SemanticVersion("17.4"), appVersion: SemanticVersion("2.3.0"),
                     locale: locale, installId: installId),
-                transport: transport, clock: clock, jitter: TestJitter(seed: jitter)))
+                transport: transport, clock: clock, jitter: TestJitter(seed: jitter), environment: environment))
     }
 
     /// A port nothing listens on: one the kernel handed out and that was closed again.
