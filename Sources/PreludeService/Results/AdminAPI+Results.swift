@@ -6,10 +6,11 @@ extension AdminAPI {
     /// from the live snapshot of the policy store, the counts from the aggregates.
     func registerResultsRoutes(on router: inout Router) {
         let store = self.store
-        let reader = ExperimentResultsReader(database: database) { app in
-            store.snapshot(app: app).map { ($0.document, $0.revision) }
+        let reader = ExperimentResultsReader(database: database) { app, environment in
+            store.snapshot(app: app, environment: environment).map { ($0.document, $0.revision) }
         }
-        add(&router, .get, ResultsRoutes.path, scope: .read, query: ResultsRoutes.parameters) { context in
+        addEnvironmental(&router, .get, ResultsRoutes.suffix, scope: .read, query: ResultsRoutes.parameters) {
+            context in
             try ResultsRoutes.respond(to: context.request, reader: reader, pretty: context.pretty)
         }
     }

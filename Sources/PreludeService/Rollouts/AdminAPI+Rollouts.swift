@@ -16,7 +16,7 @@ extension AdminAPI {
         let controller = rollouts
         add(&router, .post, base, query: []) { [self] context in
             let app = context.parameter("app")
-            _ = try servedPolicy(app)
+            _ = try servedPolicy(PolicyStore.Key(app: app))
             let body = try AdminRequestBody.parse(context.request)
             let rollout = try controller.create(
                 appID: app, environment: Self.defaultEnvironment, body: body, actor: context.token.name)
@@ -26,7 +26,7 @@ extension AdminAPI {
         }
         add(&router, .get, base, query: []) { [self] context in
             let app = context.parameter("app")
-            _ = try knownApp(app)
+            _ = try knownApp(PolicyStore.Key(app: app))
             let list = try controller.repository.rollouts(appID: app, environment: Self.defaultEnvironment)
             return AdminResponse.json(
                 .object(
@@ -36,7 +36,7 @@ extension AdminAPI {
         }
         add(&router, .get, base + "/{id}", query: []) { [self] context in
             let app = context.parameter("app")
-            _ = try knownApp(app)
+            _ = try knownApp(PolicyStore.Key(app: app))
             let id = try Self.rolloutID(context)
             guard
                 let rollout = try controller.repository.rollout(
@@ -47,7 +47,7 @@ extension AdminAPI {
         for operation in RolloutMachine.Operation.allCases {
             add(&router, .post, base + "/{id}/" + operation.rawValue, query: []) { [self] context in
                 let app = context.parameter("app")
-                _ = try knownApp(app)
+                _ = try knownApp(PolicyStore.Key(app: app))
                 let id = try Self.rolloutID(context)
                 let rollout = try controller.operate(
                     operation, id: id, appID: app, environment: Self.defaultEnvironment, actor: context.token.name)
