@@ -17,7 +17,7 @@ public struct PreludeClientConfiguration: Sendable {
     public var app: String
     /// The service environment the client reads its policy from and sends its events to (`production`, the default;
     /// a QA build may say `staging`: docs/change-management.md). Use a storage directory per environment.
-    public var environment: String
+    public var environment = "production"
     /// A directory the client owns (created if missing): cached policy, ledger, event queue, install id. One client
     /// per directory at a time.
     public var storageDirectory: URL
