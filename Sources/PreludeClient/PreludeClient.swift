@@ -69,7 +69,7 @@ public actor PreludeClient {
             source = .cache
             schedule.succeeded(at: entry.validatedAt, lifetimes: entry.lifetimes)
         } else if let bootstrap = configuration.bootstrapPolicy {
-            let validation = PolicyValidator.validate(bytes: [UInt8](bootstrap))
+            let validation = PolicyValidator.validate(bytes: [UInt8](bootstrap), unknownMembers: .skippedInExperiments)
             guard validation.isValid, let document = validation.document else {
                 throw PreludeClientError.invalidBootstrap(
                     validation.problems.first.map { "\($0.pointer): \($0.message)" } ?? "no document")
@@ -274,7 +274,7 @@ public actor PreludeClient {
     private func accept(_ body: [UInt8], etag newTag: String?, _ lifetimes: CacheLifetimes, at now: Instant)
         -> FetchResult
     {
-        let validation = PolicyValidator.validate(bytes: body)
+        let validation = PolicyValidator.validate(bytes: body, unknownMembers: .skippedInExperiments)
         guard validation.isValid, let document = validation.document else {
             let first = validation.problems.first.map { "\($0.pointer): \($0.message)" } ?? "no document"
             return .rejected(reason: "\(validation.problems.count) problem(s), first \(first)")

@@ -84,4 +84,30 @@ import Testing
         #expect(diagnostics.revision == 0)
         #expect(try await client.decide(feature: .camera, status: .notDetermined).action == .prime)
     }
+
+    @Test func unknownExperimentMembersFromANewerServerAreSkipped() async throws {
+        // What a later server may add to an experiment or a variant (docs/policy.md, "What clients receive"):
+        // this client keeps the document instead of keeping its last good one forever, as 0.1.0 clients did.
+        var json = try JSONValue(parsing: Array(ClientFixture.demoPolicyText.utf8))
+        var experiments = try #require(json["experiments"]?.arrayValue)
+        var experiment = try #require(experiments.first?.objectValue)
+        experiment["analysisWindowDays"] = .integer(14)
+        var variants = try #require(experiment["variants"]?.arrayValue)
+        var variant = try #require(variants.first?.objectValue)
+        variant["description"] = .string("shorter copy")
+        variants[0] = .object(variant)
+        experiment["variants"] = .array(variants)
+        experiments[0] = .object(experiment)
+        json = json.mergePatch(["experiments": .array(experiments)])
+        let body = json.serializedBytes()
+        #expect(!PolicyValidator.validate(bytes: body).isValid, "the server refuses what it does not know")
+        let transport = ScriptedTransport([
+            TransportResponse(status: 200, headers: ["ETag": "\"r9-x\""], body: Data(body))
+        ])
+        let client = try client(transport)
+        #expect(await client.refresh() == .updated(revision: 9))
+        let diagnostics = await client.diagnostics()
+        #expect(diagnostics.source == .network)
+        #expect(diagnostics.revision == 9)
+    }
 }

@@ -346,7 +346,10 @@ package final class PolicyStore: Sendable {
                         ? PolicyStoreError.unknownApp(app)
                         : PolicyStoreError.unknownEnvironment(app: app, environment: source)
                 }
-                first = (live.document, ServedPolicy.PreparedDocument(canonical: live.canonicalBytes))
+                first = (
+                    live.document,
+                    ServedPolicy.PreparedDocument(canonical: live.canonicalBytes, client: live.clientBytes)
+                )
             }
             let now = clock.milliseconds
             let message = source.map { "copied from \($0)" }

@@ -23,6 +23,21 @@ package struct AuditLog: Sendable {
         package var revision: Int64?
         /// The detail as stored (JSON text).
         package var detail: String
+
+        /// A record with every field given.
+        package init(
+            id: Int64, occurredAt: Int64, actor: String, app: String?, environment: String?, action: String,
+            revision: Int64?, detail: String
+        ) {
+            self.id = id
+            self.occurredAt = occurredAt
+            self.actor = actor
+            self.app = app
+            self.environment = environment
+            self.action = action
+            self.revision = revision
+            self.detail = detail
+        }
     }
 
     /// Which records ``entries(matching:limit:)`` returns; nil members do not filter.
@@ -110,14 +125,30 @@ package struct AuditLog: Sendable {
                 "SELECT id, occurred_at, actor, app_id, environment, action, revision, detail FROM audit_log \(condition) ORDER BY id DESC LIMIT ?",
                 arguments + [.integer(Int64(limit))])
         }
-        return try rows.map { row in
-            Entry(
-                id: try row.get("id", as: Int64.self), occurredAt: try row.get("occurred_at", as: Int64.self),
-                actor: try row.get("actor", as: String.self), app: try row.get("app_id", as: String?.self),
-                environment: try row.get("environment", as: String?.self),
-                action: try row.get("action", as: String.self), revision: try row.get("revision", as: Int64?.self),
-                detail: try row.get("detail", as: String.self))
+        return try rows.map(Self.entry)
+    }
+
+    /// The records of rollout `id` of `app` (`rollout.*` actions whose detail names it), oldest first: its steps
+    /// and guard decisions, for the rollout's page (docs/rollouts.md, "The rollout's page").
+    package func rolloutRecords(app: String, rollout id: Int64) throws -> [Entry] {
+        let rows = try database.read { db in
+            try db.query(
+                """
+                SELECT id, occurred_at, actor, app_id, environment, action, revision, detail FROM audit_log
+                WHERE app_id = ? AND action LIKE 'rollout.%' AND json_extract(detail, '$.rollout') = ? ORDER BY id
+                """, [.text(app), .integer(id)])
         }
+        return try rows.map(Self.entry)
+    }
+
+    /// A record from a row of the columns the two readers select.
+    private static func entry(_ row: Row) throws -> Entry {
+        Entry(
+            id: try row.get("id", as: Int64.self), occurredAt: try row.get("occurred_at", as: Int64.self),
+            actor: try row.get("actor", as: String.self), app: try row.get("app_id", as: String?.self),
+            environment: try row.get("environment", as: String?.self),
+            action: try row.get("action", as: String.self), revision: try row.get("revision", as: Int64?.self),
+            detail: try row.get("detail", as: String.self))
     }
 
     /// The coverage experiment `key` of `app` in `environment` had before its last `experiment.stop` (the stop's detail keeps it),
