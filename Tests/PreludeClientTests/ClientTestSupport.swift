@@ -92,7 +92,7 @@ final class ClientFixture {
     /// A client of `port`, storing in `storage` (a name in this directory), bootstrapped with the demo policy.
     func makeClient(
         port: Int, storage: String = "client", bootstrap: Bool = true, installId: String? = "install-1",
-        locale: String? = "en", jitter: UInt64 = 1
+        locale: String? = "en", jitter: UInt64 = 1, environment: String = "production"
     ) throws -> PreludeClient {
         try PreludeClient(
             configuration: configuration(
@@ -100,12 +100,13 @@ final class ClientFixture {
                 context: ClientContext(
                     platform: .ios, osVersion: SemanticVersion("17.4"), appVersion: SemanticVersion("2.3.0"),
                     locale: locale, installId: installId),
-                jitter: jitter))
+                jitter: jitter, environment: environment))
     }
 
     /// The configuration ``makeClient`` uses: this fixture's transport, clock and foreground signal.
     func configuration(
-        port: Int, storage: String = "client", bootstrap: Bool = true, context: ClientContext, jitter: UInt64 = 1
+        port: Int, storage: String = "client", bootstrap: Bool = true, context: ClientContext, jitter: UInt64 = 1,
+        environment: String = "production"
     ) -> PreludeClientConfiguration {
         var configuration = PreludeClientConfiguration(
             server: URL(string: "http://127.0.0.1:\(port)")!, app: "demo",
@@ -116,6 +117,7 @@ final class ClientFixture {
         configuration.clock = clock
         configuration.jitter = TestJitter(seed: jitter)
         configuration.foregroundSignal = foreground
+        configuration.environment = environment
         return configuration
     }
 
