@@ -96,7 +96,8 @@ import Testing
                 "webhook.delete", "environment.create", "environment.settings", "environment.settings",
                 "feature.patch", "feature.replace", "feature.delete", "experiment.patch", "experiment.stop",
                 "experiment.start", "experiment.create", "experiment.delete", "experiment.conclude", "policy.replace",
-                "feature.patch", "promotion", "policy.rollback",
+                "feature.patch", "promotion", "policy.rollback", "rollout.step", "rollout.complete", "rollout.step",
+                "rollout.abort",
             ])
         // The environments section wrote to staging, except the promotion, which wrote to production.
         let environments = try server.service.database.read { db in
@@ -104,7 +105,14 @@ import Testing
                 try $0.get("environment", as: String?.self) ?? "-"
             }
         }
-        #expect(environments.suffix(16) == Array(repeating: "staging", count: 14) + ["production", "staging"])
+        #expect(
+            environments.suffix(20)
+                == Array(repeating: "staging", count: 14) + ["production"] + Array(repeating: "staging", count: 5))
+        // Staging's completed rollout changed staging's policy, not production's.
+        let staging = try #require(server.service.policyStore.snapshot(app: "demo", environment: "staging"))
+        let production = try #require(server.service.policyStore.snapshot(app: "demo"))
+        #expect(String(decoding: staging.canonicalBytes, as: UTF8.self).contains("Talk to staging"))
+        #expect(!String(decoding: production.canonicalBytes, as: UTF8.self).contains("Talk to staging"))
         #expect(stdout.contains("\"valid\": true"))
         #expect(!stdout.contains(AdminServer.secret) && !stderr.contains(AdminServer.secret))
     }

@@ -52,7 +52,7 @@ package final class RolloutController: Sendable {
     package func create(appID: String, environment: String, body: JSONValue, actor: String) throws -> Rollout {
         let request = try RolloutRequest(body)
         return try serial.withLock { _ in
-            let live = try served(appID)
+            let live = try served(appID, environment: environment)
             let document = live.document
             guard document.features[request.feature] != nil else {
                 throw AdminProblem.invalidRequest(
@@ -217,7 +217,7 @@ package final class RolloutController: Sendable {
     private func publish(
         _ action: RolloutMachine.Action, of rollout: Rollout, actor: String, now: Int64, reading: RolloutReading?
     ) throws {
-        let live = try served(rollout.appID)
+        let live = try served(rollout.appID, environment: rollout.environment)
         let document = try candidate(for: action, of: rollout, live: live)
         guard JSONDiff.changes(from: live.document.jsonValue, to: document.jsonValue).isEmpty == false else { return }
         let lintStrict = try apps.lintStrict(app: rollout.appID, environment: rollout.environment) ?? false
@@ -285,11 +285,16 @@ package final class RolloutController: Sendable {
         return document
     }
 
-    private func served(_ app: String) throws -> ServedPolicy {
-        guard let snapshot = store.snapshot(app: app) else {
-            if store.unavailability(app: app) != nil {
+    /// The live policy of the environment a rollout ramps (a rollout of staging starts from, and publishes to,
+    /// staging's live document).
+    private func served(_ app: String, environment: String) throws -> ServedPolicy {
+        guard let snapshot = store.snapshot(app: app, environment: environment) else {
+            if store.unavailability(app: app, environment: environment) != nil {
                 throw ProblemDetails(
-                    status: .conflict, detail: "app \"\(app)\" is not being served; a rollout needs its live policy")
+                    status: .conflict,
+                    detail:
+                        "environment \"\(environment)\" of app \"\(app)\" is not being served; a rollout needs its live policy"
+                )
             }
             throw PolicyStoreProblem.unknownApp(app)
         }
