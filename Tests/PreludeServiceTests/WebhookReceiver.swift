@@ -56,7 +56,7 @@ final class WebhookReceiver {
         while process.isRunning && !FileManager.default.fileExists(atPath: portFile) { usleep(20_000) }
         guard process.isRunning, let text = try? String(contentsOfFile: portFile, encoding: .utf8),
             let bound = Int(text)
-        else { throw HTTPTestClient.Failure.malformed("the webhook receiver did not start") }
+        else { throw TestTransport.Failure.malformed("the webhook receiver did not start") }
         self.port = bound
     }
 
@@ -147,7 +147,7 @@ final class WebhookReceiver {
         try process.run()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw HTTPTestClient.Failure.malformed("openssl \(arguments.joined(separator: " ")) failed")
+            throw TestTransport.Failure.malformed("openssl \(arguments.joined(separator: " ")) failed")
         }
     }
 }
