@@ -34,6 +34,19 @@ import Testing
         let service = try PreludeService.start(configuration: configuration, logger: Logger(level: .error))
         defer { service.stop() }
 
+        // Loaded at start-up, the revision keeps its canonical bytes; the document decoded from them on first use is
+        // the one the stored text reads as (fallbacks included).
+        let loaded = try #require(service.policyStore.snapshot(app: "demo"))
+        #expect(!loaded.live.isDocumentDecoded)
+        let storedText = try #require(
+            try service.database.read { db in
+                try db.scalar(
+                    "SELECT r.document FROM policy_revisions r JOIN environments e ON e.app_id = r.app_id "
+                        + "AND e.live_revision = r.number WHERE r.app_id = 'demo' AND e.name = 'production'",
+                    as: String.self)
+            })
+        #expect(loaded.document == StoredPolicyReader.read(text: storedText).document)
+
         let ready = try TestTransport.live(port: service.port).get("/readyz")
         #expect(ready.status == 200, "\(ready.body)")
         #expect(ready.body.contains("\"migrations\":\"\(service.migrator.migrations.count)\""))
