@@ -25,14 +25,17 @@ import Testing
     let fixture = ClientFixture()
 
     private func client(_ transport: ScriptedTransport) throws -> PreludeClient {
-        try PreludeClient(
-            configuration: PreludeClientConfiguration(
-                server: URL(string: "http://prelude.invalid")!, app: "demo",
-                storageDirectory: URL(fileURLWithPath: fixture.path("scripted")),
-                bootstrapPolicy: Data(ClientFixture.demoPolicyText.utf8),
-                context: ClientContext(platform: .ios, osVersion: SemanticVersion("17.4"), installId: "i-1"),
-                transport: transport, clock: fixture.clock, jitter: TestJitter(),
-                fetchBackoff: Backoff(base: 2, maximum: 3600)))
+        var configuration = PreludeClientConfiguration(
+            server: URL(string: "http://prelude.invalid")!, app: "demo",
+            storageDirectory: URL(fileURLWithPath: fixture.path("scripted")),
+            bootstrapPolicy: Data(ClientFixture.demoPolicyText.utf8))
+        configuration.context = ClientContext(platform: .ios, osVersion: SemanticVersion("17.4"), installId: "i-1")
+        configuration.transport = transport
+        configuration.clock = fixture.clock
+        configuration.jitter = TestJitter()
+        configuration.fetchBackoff = Backoff(base: 2, maximum: 3600)
+        configuration.foregroundSignal = fixture.foreground
+        return try PreludeClient(configuration: configuration)
     }
 
     @Test func retryAfterIsAFloorUnderTheBackoff() async throws {
