@@ -11,6 +11,7 @@ extension AdminAPI {
         "experiment.conclude", "rollout.step", "rollout.guardTripped", "rollout.complete", "rollout.abort",
         "environment.create", "environment.settings", "promotion",
         "token.create", "token.revoke", "token.bootstrap",
+        "webhook.create", "webhook.update", "webhook.delete", "webhook.redeliver",
     ]
 
     /// `GET /v1/admin/audit?app=&environment=&action=&since=&until=&limit=&cursor=` and

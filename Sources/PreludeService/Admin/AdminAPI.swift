@@ -32,6 +32,12 @@ package final class AdminAPI: Sendable {
     package let followURL: FollowURL?
     /// Guarded rollouts: operator requests, and the guard's evaluations when a scheduler drives it (primary only).
     package let rollouts: RolloutController
+    /// Webhooks and their deliveries (docs/webhooks.md).
+    let webhooks: WebhookStore
+    /// The hosts a webhook URL may name (`webhookAllowedHosts`).
+    let webhookAllowlist: WebhookAllowlist
+    /// The primary's webhook sender, woken after a redelivery; nil on a replica and in tests without one.
+    let webhookDispatcher: WebhookDispatcher?
 
     /// Largest policy document or patch accepted, in bytes (docs/http.md: large apps exceed 64 KiB).
     package static let maxBodySize = 1 << 20
@@ -39,11 +45,15 @@ package final class AdminAPI: Sendable {
     /// Creates the API; `authenticator` defaults to one over `database`'s tokens with the same clock.
     package init(
         database: Database, store: PolicyStore, logger: Logger, authenticator: AdminAuthenticator? = nil,
-        followURL: FollowURL? = nil, clock: ServiceClock = .system, rollouts: RolloutController? = nil
+        followURL: FollowURL? = nil, clock: ServiceClock = .system, rollouts: RolloutController? = nil,
+        webhookAllowlist: WebhookAllowlist = WebhookAllowlist(), webhookDispatcher: WebhookDispatcher? = nil
     ) {
         self.followURL = followURL
         self.rollouts =
             rollouts ?? RolloutController(database: database, store: store, clock: clock, logger: logger)
+        webhooks = WebhookStore(database: database)
+        self.webhookAllowlist = webhookAllowlist
+        self.webhookDispatcher = webhookDispatcher
         self.database = database
         self.store = store
         self.tokens = TokenStore(database: database)
@@ -94,6 +104,7 @@ package final class AdminAPI: Sendable {
         api.registerExperimentRoutes(on: &router)
         api.registerPreviewRoutes(on: &router)
         api.registerRolloutRoutes(on: &router)
+        api.registerWebhookRoutes(on: &router)
     }
 
     /// Adds one route: authentication with `scope` (default: `read` for GET, `write` otherwise), the query check
@@ -249,7 +260,7 @@ extension AdminAPI {
     /// The API for the service: applies `PRELUDE_ADMIN_TOKEN` (or logs how to create a first token).
     package static func make(
         configuration: ServiceConfiguration, database: Database, store: PolicyStore, logger: Logger,
-        rollouts: RolloutController? = nil
+        rollouts: RolloutController? = nil, webhookDispatcher: WebhookDispatcher? = nil
     ) throws -> AdminAPI {
         let authenticator = AdminAuthenticator(
             tokens: TokenStore(database: database), logger: logger,
@@ -257,7 +268,8 @@ extension AdminAPI {
             proxies: configuration.trustedProxies)
         let api = AdminAPI(
             database: database, store: store, logger: logger, authenticator: authenticator,
-            followURL: configuration.followURL, rollouts: rollouts)
+            followURL: configuration.followURL, rollouts: rollouts,
+            webhookAllowlist: configuration.webhookAllowedHosts, webhookDispatcher: webhookDispatcher)
         try AdminBootstrap.run(secret: configuration.adminToken, tokens: api.tokens, logger: logger, now: api.now)
         return api
     }

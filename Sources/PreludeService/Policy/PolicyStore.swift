@@ -236,11 +236,14 @@ package final class PolicyStore: Sendable {
     ///   - precondition: what the live revision must be (the request's `If-Match`, parsed by the HTTP adapter);
     ///     nil skips the check (trusted callers such as imports).
     ///   - auditDetail: what changed, stored as the audit row's JSON detail.
+    ///   - events: what the app's webhooks are told, enqueued in the same transaction (``WebhookOutbox``), with the
+    ///     diff from the live snapshot's document to `document` (the diff the admin API shows and audits).
     /// - Returns: the new live snapshot.
     @discardableResult
     package func commit(
         app: String, environment: String = EnvironmentName.production, document: PolicyDocument, author: String,
-        action: String, message: String?, precondition: RevisionPrecondition?, auditDetail: JSONValue
+        action: String, message: String?, precondition: RevisionPrecondition?, auditDetail: JSONValue,
+        events: [WebhookEventType] = [.revisionPublished]
     ) throws -> ServedPolicy {
         try Self.requireSameApp(document, app)
         let prepared = ServedPolicy.PreparedDocument(document)
@@ -252,7 +255,8 @@ package final class PolicyStore: Sendable {
                 revision = try repository.publish(
                     app: app, environment: environment, name: document.app.name, canonical: prepared.canonical,
                     author: author, action: action, message: message, detail: auditDetail, at: now,
-                    requiringLive: precondition == nil ? .none : .some(current))
+                    requiringLive: precondition == nil ? .none : .some(current), events: events,
+                    previous: snapshot(app: app, environment: environment)?.document.jsonValue)
             } catch PolicyRepository.Refusal.stale {
                 try reload(app: app, environment: environment)
                 throw PolicyStoreError.stale(current: snapshot(app: app, environment: environment))
