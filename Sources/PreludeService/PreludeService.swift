@@ -40,14 +40,17 @@ package final class PreludeService: Sendable {
     private let policyReloader: LivePolicyReloader
     /// Follow mode's sync and forwarder; nil on a primary.
     package let replica: ReadReplica?
+    /// The admin API (change requests and their scheduler among it).
+    package let admin: AdminAPI
     private let stopped = Mutex(false)
 
     private init(
         configuration: ServiceConfiguration, database: Database, migrator: Migrator, server: HTTPServer, port: Int,
         policyStore: PolicyStore, eventIngestor: EventIngestor, adminServer: HTTPServer?, adminPort: Int?,
         logger: Logger, draining: DrainFlag, eventRetention: EventRetentionTask, policyReloader: LivePolicyReloader,
-        replica: ReadReplica?
+        replica: ReadReplica?, admin: AdminAPI
     ) {
+        self.admin = admin
         self.replica = replica
         self.policyStore = policyStore
         self.eventIngestor = eventIngestor
@@ -67,10 +70,13 @@ package final class PreludeService: Sendable {
     /// Opens and migrates the database, seeds the demo on an empty one, and starts listening.
     ///
     /// `eventObservers` see every newly stored client event inside its transaction (``EventIngestionObserver``).
-    /// `clock` is the decide endpoint's "now"; tests that replay flows over simulated time set it.
+    /// `clock` is the decide endpoint's "now"; tests that replay flows over simulated time set it. `adminClock`
+    /// stamps admin changes and times scheduled publishes; `changeRules` replaces the environments' stored approval
+    /// rules (tests of change requests).
     package static func start(
         configuration: ServiceConfiguration, logger: Logger, eventObservers: [any EventIngestionObserver] = [],
-        clock: ServiceClock = .system
+        clock: ServiceClock = .system, adminClock: ServiceClock = .system,
+        changeRules: EnvironmentRules.Source? = nil
     ) throws -> PreludeService {
         let (database, migrator, _) = try openAndMigrate(configuration: configuration, logger: logger)
         do {
@@ -118,7 +124,8 @@ package final class PreludeService: Sendable {
                 on: &router, store: policyStore, events: eventIngestor,
                 eventBudget: eventBudget, clock: clock)
             let admin = try AdminAPI.make(
-                configuration: configuration, database: database, store: policyStore, logger: logger)
+                configuration: configuration, database: database, store: policyStore, logger: logger,
+                clock: adminClock, changeRules: changeRules)
             var adminRouter = Router()
             AdminAPI.register(on: &router, or: &adminRouter, api: admin, configuration: configuration)
             if configuration.adminPort == nil {
@@ -151,6 +158,7 @@ package final class PreludeService: Sendable {
             eventRetention.start()
             policyReloader.start()
             replica?.start()
+            admin.scheduler.start()
             if let replica {
                 logger.info("following the primary", ["primary": "\(replica.primary)"])
             }
@@ -162,7 +170,7 @@ package final class PreludeService: Sendable {
                 configuration: configuration, database: database, migrator: migrator, server: server, port: port,
                 policyStore: policyStore, eventIngestor: eventIngestor, adminServer: adminServer, adminPort: adminPort,
                 logger: logger, draining: draining, eventRetention: eventRetention, policyReloader: policyReloader,
-                replica: replica)
+                replica: replica, admin: admin)
         } catch {
             database.close()
             throw error
@@ -234,6 +242,7 @@ package final class PreludeService: Sendable {
         server.waitUntilStopped()
         adminServer?.waitUntilStopped()
         eventRetention.stop()
+        admin.scheduler.stop()
         policyReloader.stop()
         database.close()
         logger.info("stopped")

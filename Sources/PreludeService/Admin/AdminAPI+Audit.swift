@@ -9,7 +9,10 @@ extension AdminAPI {
         "feature.create", "feature.replace", "feature.patch", "feature.delete", "experiment.create",
         "experiment.replace", "experiment.patch", "experiment.delete", "experiment.start", "experiment.stop",
         "experiment.conclude",
-        "token.create", "token.revoke", "token.bootstrap",
+        "token.create", "token.revoke", "token.bootstrap", "changeRequest.create", "changeRequest.edit",
+        "changeRequest.submit", "changeRequest.approve", "changeRequest.reject", "changeRequest.cancel",
+        "changeRequest.schedule", "changeRequest.scheduleFailed", "changeRequest.rebase", "changeRequest.stale",
+        "changeRequest.apply",
     ]
 
     /// `GET /v1/admin/audit?app=&action=&since=&until=&limit=&cursor=`: newest first, paged.

@@ -78,6 +78,20 @@ extension AdminAPI {
         status: HTTPStatus = .ok, extraDetail: JSONObject = JSONObject()
     ) throws -> HTTPResponse {
         let live = try knownApp(app)
+        var extraDetail = extraDetail
+        // An environment that requires approval takes changes as change requests only (docs/change-management.md);
+        // a token with the bypass scope may still write directly, recorded in the audit detail and logged.
+        let rules = try changes.rules(app: app, environment: EnvironmentRules.production)
+        if rules.approval.requiresChangeRequest {
+            guard Self.mayBypass(context.token) else {
+                throw ChangeRequestProblem.approvalRequired(
+                    app: app, environment: EnvironmentRules.production, required: rules.approval.requiredApprovals)
+            }
+            extraDetail["bypass"] = .bool(true)
+            extraDetail["requiredApprovals"] = .integer(rules.approval.requiredApprovals)
+            context.logger.warning(
+                "policy written without approval (bypass)", ["app": app, "action": action, "by": context.token.name])
+        }
         let document = try validatedCandidate(
             candidate,
             consequence: " (pointers refer to the app's policy document after the change); nothing was changed")

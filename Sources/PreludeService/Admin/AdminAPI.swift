@@ -30,6 +30,10 @@ package final class AdminAPI: Sendable {
     package let clock: ServiceClock
     /// The primary, when this server is a read replica: every admin write is then refused with 409 naming it.
     package let followURL: FollowURL?
+    /// Change requests (docs/change-management.md).
+    package let changes: ChangeRequests
+    /// The primary's scheduled publishes; started and stopped by the service (a replica's never runs).
+    package let scheduler: PublishSchedulerTask
 
     /// Largest policy document or patch accepted, in bytes (docs/http.md: large apps exceed 64 KiB).
     package static let maxBodySize = 1 << 20
@@ -37,9 +41,12 @@ package final class AdminAPI: Sendable {
     /// Creates the API; `authenticator` defaults to one over `database`'s tokens with the same clock.
     package init(
         database: Database, store: PolicyStore, logger: Logger, authenticator: AdminAuthenticator? = nil,
-        followURL: FollowURL? = nil, clock: ServiceClock = .system
+        followURL: FollowURL? = nil, clock: ServiceClock = .system, changeRules: EnvironmentRules.Source? = nil
     ) {
         self.followURL = followURL
+        changes = ChangeRequests(database: database, store: store, rules: changeRules, clock: clock, logger: logger)
+        scheduler = PublishSchedulerTask(
+            changes: changes, role: followURL == nil ? .primary : .replica, clock: clock, logger: logger)
         self.database = database
         self.store = store
         self.tokens = TokenStore(database: database)
@@ -80,7 +87,11 @@ package final class AdminAPI: Sendable {
         api.registerResultsRoutes(on: &router)
         api.registerExperimentRoutes(on: &router)
         api.registerPreviewRoutes(on: &router)
+        api.registerChangeRequestRoutes(on: &router)
     }
+
+    /// A change request was scheduled or unscheduled: the scheduler looks again now.
+    func scheduleChanged() { scheduler.wake() }
 
     /// Adds one route: authentication with `scope` (default: `read` for GET, `write` otherwise), the query check
     /// (``AdminQuery/check(_:allowed:)`` with `query`, the route's own parameter names, when given), then `handler`;
@@ -167,8 +178,12 @@ package final class AdminAPI: Sendable {
 
 extension AdminAPI {
     /// The API for the service: applies `PRELUDE_ADMIN_TOKEN` (or logs how to create a first token).
+    ///
+    /// `clock` stamps change requests and decides when a scheduled one is due (tests inject one);
+    /// `changeRules` replaces the environments' stored rules (tests).
     package static func make(
-        configuration: ServiceConfiguration, database: Database, store: PolicyStore, logger: Logger
+        configuration: ServiceConfiguration, database: Database, store: PolicyStore, logger: Logger,
+        clock: ServiceClock = .system, changeRules: EnvironmentRules.Source? = nil
     ) throws -> AdminAPI {
         let authenticator = AdminAuthenticator(
             tokens: TokenStore(database: database), logger: logger,
@@ -176,7 +191,7 @@ extension AdminAPI {
             proxies: configuration.trustedProxies)
         let api = AdminAPI(
             database: database, store: store, logger: logger, authenticator: authenticator,
-            followURL: configuration.followURL)
+            followURL: configuration.followURL, clock: clock, changeRules: changeRules)
         try AdminBootstrap.run(secret: configuration.adminToken, tokens: api.tokens, logger: logger, now: api.now)
         return api
     }

@@ -170,11 +170,13 @@ package final class PolicyStore: Sendable {
     ///   - action: the audit action, e.g. `policy.replace`, `feature.patch`.
     ///   - expectedETag: the request's `If-Match` value; nil skips the check (trusted callers such as imports).
     ///   - auditDetail: what changed, stored as the audit row's JSON detail.
+    ///   - alongside: statements that commit in the same transaction as the revision (or roll it back by throwing),
+    ///     given the new revision's number: a change request marked applied.
     /// - Returns: the new live snapshot.
     @discardableResult
     package func commit(
         app: String, document: PolicyDocument, author: String, action: String, message: String?,
-        expectedETag: String?, auditDetail: JSONValue
+        expectedETag: String?, auditDetail: JSONValue, alongside: ((Connection, Int) throws -> Void)? = nil
     ) throws -> ServedPolicy {
         try Self.requireSameApp(document, app)
         let prepared = ServedPolicy.PreparedDocument(document)
@@ -186,7 +188,7 @@ package final class PolicyStore: Sendable {
                 revision = try repository.publish(
                     app: app, name: document.app.name, canonical: prepared.canonical, author: author, action: action,
                     message: message, detail: auditDetail, at: now,
-                    requiringLive: expectedETag == nil ? .none : .some(current))
+                    requiringLive: expectedETag == nil ? .none : .some(current), alongside: alongside)
             } catch PolicyRepository.Refusal.stale {
                 try reload(app: app)
                 throw PolicyStoreError.stale(current: snapshot(app: app))

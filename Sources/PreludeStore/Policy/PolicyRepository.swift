@@ -295,18 +295,24 @@ package struct PolicyRepository: Sendable {
     ///   - canonical: the document's canonical bytes (stored as its text).
     ///   - requiringLive: when given, the live revision the write is based on; the write is refused as
     ///     ``Refusal/stale`` unless the database still has exactly that live (nil: none).
+    ///   - alongside: statements of the same change that must commit with the revision or not at all (a change
+    ///     request marked applied, ``ChangeRequestRepository/markApplied(_:id:expectedVersion:revision:at:)``),
+    ///     given the connection and the new revision's number; what it throws rolls everything back.
     /// - Returns: the new revision's number.
-    /// - Throws: ``Refusal/unknownApp(_:)``, ``Refusal/stale``, or `StorageError`.
+    /// - Throws: ``Refusal/unknownApp(_:)``, ``Refusal/stale``, what `alongside` throws, or `StorageError`.
     package func publish(
         app: String, name: String, canonical: [UInt8], author: String, action: String, message: String?,
-        detail: JSONValue, at now: Int64, requiringLive expected: Int?? = nil
+        detail: JSONValue, at now: Int64, requiringLive expected: Int?? = nil,
+        alongside: ((Connection, Int) throws -> Void)? = nil
     ) throws -> Int {
         try database.write { db -> Int in
             guard let live = try Self.liveRevision(db, app: app) else { throw Refusal.unknownApp(app) }
             if let expected, live != expected { throw Refusal.stale }
-            return try Self.insertRevision(
+            let revision = try Self.insertRevision(
                 db, app: app, name: name, canonical: canonical, author: author, action: action, message: message,
                 detail: detail, now: now)
+            try alongside?(db, revision)
+            return revision
         }
     }
 
