@@ -42,7 +42,10 @@ PY
     PRELUDE_DATABASE="$db" PRELUDE_PORT=$PORT PRELUDE_DEMO_POLICY="" PRELUDE_LOG_LEVEL=warning "$BIN" serve \
         >>"$OUT/server.log" 2>&1 &
     pid=$!
-    until curl -fs -o /dev/null "http://127.0.0.1:$PORT/readyz"; do sleep 0.01; done
+    until curl -fs --max-time 2 -o /dev/null "http://127.0.0.1:$PORT/readyz"; do
+        kill -0 $pid 2>/dev/null || { echo "the server exited before it was ready (see $OUT/server.log)" >&2; exit 1; }
+        sleep 0.01
+    done
     ready_ms=$(( ($(date +%s%N) - start) / 1000000 ))
     sleep 1
     idle=$(rss_kb $pid)

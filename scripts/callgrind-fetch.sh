@@ -4,12 +4,14 @@
 # zeroed (`callgrind_control -z`), then FETCHES more, then dumped; Ir of the dump ÷ FETCHES.
 #
 # Usage: scripts/callgrind-fetch.sh [binary ...]   (default .build/release/prelude; several binaries run in turn)
-# Settings: FETCHES=2000, OUT=/tmp/prelude-bench/callgrind, PORT=18451. Needs valgrind. Loopback only.
+# Settings: FETCHES=2000, OUT=/tmp/prelude-bench/callgrind, PORT=18451, READY_TIMEOUT=180 (seconds to wait for
+# /readyz under valgrind). Needs valgrind. Loopback only.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 FETCHES=${FETCHES:-2000}
 OUT=${OUT:-/tmp/prelude-bench/callgrind}
 PORT=${PORT:-18451}
+READY_TIMEOUT=${READY_TIMEOUT:-180}
 URL_PATH="/v1/apps/demo/policy?platform=ios&os=17.4&appVersion=2.3.0&locale=fr-CA&installId=8C1F0A2E"
 mkdir -p "$OUT"
 [[ $# -gt 0 ]] || set -- "$ROOT/.build/release/prelude"
@@ -35,7 +37,24 @@ for bin in "$@"; do
         PRELUDE_LOG_LEVEL=warning valgrind --tool=callgrind --callgrind-out-file="$OUT/$name.callgrind.%p" \
         "$bin" serve) >"$OUT/$name.log" 2>&1 &
     pid=$!
-    until curl -fs -o /dev/null "http://127.0.0.1:$PORT/readyz"; do sleep 0.2; done
+    # Bounded: each try gives up after 2 s (a server slowed by valgrind may accept and not answer yet), the whole
+    # wait after READY_TIMEOUT seconds, and a server that exited (valgrind missing, port taken) ends it at once.
+    waited=0
+    until curl -fs --max-time 2 -o /dev/null "http://127.0.0.1:$PORT/readyz"; do
+        if ! kill -0 $pid 2>/dev/null; then
+            echo "$bin: the server exited before it was ready; its log:" >&2
+            tail -n 20 "$OUT/$name.log" >&2
+            exit 1
+        fi
+        if (( waited >= READY_TIMEOUT * 5 )); then
+            echo "$bin: not ready after ${READY_TIMEOUT} s under valgrind; stopping it" >&2
+            kill $pid 2>/dev/null || true
+            wait $pid 2>/dev/null || true
+            exit 1
+        fi
+        sleep 0.2
+        waited=$((waited + 1))
+    done
     fetch 200
     callgrind_control -z $pid >/dev/null
     fetch "$FETCHES"

@@ -8,6 +8,8 @@
 #      layer, its migration ledger), plus prelude-crashtest, PreludeStorage's kill -9 test helper with its own
 #      tables. Any other source file with SQL in a string literal fails, naming the line. (Tests may read the
 #      database to check what was stored; migrations/*.sql are SQL files.)
+#   4. The service's store side (PolicyStore and its error) imports no PreludeHTTP: it takes `If-Match` as a
+#      RevisionPrecondition (entity tags as bytes) and locks with the standard library's Mutex.
 # Usage: scripts/check-layering.sh [--no-build]   (--no-build skips building PreludeCore alone)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,6 +32,15 @@ fi
 store_target="$(grep -E '\.target\(name: "PreludeStore"' Package.swift || true)"
 if [[ "$store_target" != *'dependencies: ["PreludeCore", "PreludeStorage"]'* ]]; then
     echo "Package.swift: PreludeStore must depend on exactly PreludeCore and PreludeStorage; found: ${store_target:-no target}" >&2
+    failed=1
+fi
+
+store_side_http="$(grep -nE '^\s*(@_exported\s+|@testable\s+)?import\s+PreludeHTTP\b' \
+    Sources/PreludeService/Policy/PolicyStore.swift Sources/PreludeService/Policy/PolicyStore+*.swift \
+    Sources/PreludeService/Policy/PolicyStoreError.swift || true)"
+if [[ -n "$store_side_http" ]]; then
+    echo "PolicyStore must not import PreludeHTTP (take a RevisionPrecondition; lock with Mutex); found:" >&2
+    echo "$store_side_http" >&2
     failed=1
 fi
 

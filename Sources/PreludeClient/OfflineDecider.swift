@@ -40,16 +40,11 @@ public struct OfflineDecider: Sendable {
         resolved = PolicyResolver.resolve(document, context: context)
     }
 
-    /// The state the server would decide on for `state`, as the decide endpoint reads it: `whenInUse` is full
-    /// access for `locationWhenInUse` (Apple's `authorizedWhenInUse`; `ClientState.decode` does the same), and an
-    /// entry without its own OS version takes the context's, unless the platform numbers its versions otherwise.
+    /// The state the server would decide on for `state`, as the decide endpoint reads it: the core's
+    /// ``PreludeCore/DecideContract/completed(_:context:)`` with this decider's context (`whenInUse` is full access
+    /// for `locationWhenInUse`; an entry without its own OS version takes the context's).
     public func completed(_ state: ClientState) -> ClientState {
-        var state = state
-        if state.feature == .locationWhenInUse, state.status == .whenInUse { state.status = .authorized }
-        if state.osVersion == nil, context.platform?.usesIOSVersions ?? true {
-            state.osVersion = context.osVersion
-        }
-        return state
+        DecideContract.completed(state, context: context)
     }
 
     /// The decision for `state` at `now`.
@@ -57,16 +52,13 @@ public struct OfflineDecider: Sendable {
         try DecisionEngine.decide(in: resolved, state: completed(state), now: now)
     }
 
-    /// The body `POST /decide` answers for `states` at `now`: `{"revision", "locale", "decisions"}`, byte for byte.
+    /// The body `POST /decide` answers for `states` at `now`: `{"revision", "locale", "decisions"}`, byte for byte
+    /// (the core's ``PreludeCore/DecideContract/ResponseBody``, which the server writes too).
     public func responseBody(_ states: [ClientState], now: Instant) throws(DecisionError) -> [UInt8] {
-        var body = Array("{\"revision\":\(revision),\"locale\":".utf8)
-        body += JSONValue.string(resolved.locale.description).serializedBytes()
-        body += Array(",\"decisions\":[".utf8)
-        for (index, state) in states.enumerated() {
-            if index > 0 { body.append(UInt8(ascii: ",")) }
-            body += try decide(state, now: now).jsonValue.serializedBytes()
-        }
-        body += Array("]}".utf8)
-        return body
+        var body = DecideContract.ResponseBody(
+            revision: revision, locale: resolved.locale.description, expectedDecisions: states.count)
+        for state in states { body.append(try decide(state, now: now)) }
+        body.finish()
+        return body.bytes
     }
 }

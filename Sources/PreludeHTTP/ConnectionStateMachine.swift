@@ -2,7 +2,9 @@
 /// I/O and no clock of its own.
 ///
 /// ``HTTPConnection`` is its I/O shell: it reads, runs the ``RequestDecoder``, writes and closes, reports what
-/// happened through the methods here and carries out the returned ``Action``. Time enters only as the `now`
+/// happened through the methods here and carries out the action each returns (one action type per event, switched
+/// on exhaustively; the shell reads no phase or flag to decide, only ``deadline`` for the loop's timer and
+/// ``interest`` for epoll). Time enters only as the `now`
 /// argument (monotonic milliseconds), so tests drive every timeout by passing times, without waiting.
 ///
 /// Phases: `idle` (waiting for a request's first byte) → `head` (part of a head arrived; absolute header
@@ -29,24 +31,103 @@ package struct ConnectionStateMachine {
         case closed
     }
 
-    /// What the shell must do next.
-    package enum Action: Equatable, Sendable {
+    // One action type per event: the shell switches exhaustively on what the event it reported requires, and never
+    // reads the machine's fields to decide (Hummingbird's `HTTPConnectionStateHandler` is the model).
+
+    /// What the shell does when the socket is writable.
+    package enum WritableAction: Equatable, Sendable {
+        /// Write pending output (a response, or an interim `100 Continue`).
+        case flush
+        /// Nothing is being written: ignore the event.
+        case ignore
+    }
+
+    /// What the shell does when the socket is readable.
+    package enum ReadableAction: Equatable, Sendable {
+        /// Read and decode.
+        case read
+        /// Lingering after a final response: drain and discard until EOF.
+        case drain
+        /// Reads wait (a handler runs or a response is written; pipelined requests stay in the socket).
+        case ignore
+    }
+
+    /// What the shell does next while it serves buffered input.
+    package enum InputAction: Equatable, Sendable {
+        /// Run the decoder on the buffered bytes; `startsRequest`: these are the first bytes of a new request.
+        case decode(startsRequest: Bool)
+        /// Stop: reads wait, or nothing is buffered between requests.
+        case stop
+    }
+
+    /// What a decoded head requires.
+    package enum HeadAction: Equatable, Sendable {
+        /// Read the body (or dispatch it at once when there is none).
+        case none
+        /// Send `100 Continue` before reading the body (RFC 9110 §10.1.1).
+        case sendContinue
+    }
+
+    /// What a complete body requires.
+    package enum BodyAction: Equatable, Sendable {
+        /// Run the handler for the complete request.
+        case dispatch
+    }
+
+    /// What the end of input processing requires.
+    package enum InputEndedAction: Equatable, Sendable {
         /// Nothing.
+        case none
+        /// Close the socket at once: the client sent EOF and no complete request is left to answer.
+        case close
+        /// The client sent EOF while a request is answered: watch the socket again (no more reads), answer, close.
+        case watch
+    }
+
+    /// What a handler's finished response requires.
+    package enum HandlerFinishedAction: Equatable, Sendable {
+        /// Send it.
+        case send
+        /// The connection moved on (it timed out or closed meanwhile): drop it.
+        case drop
+    }
+
+    /// What starting the final response decided.
+    package struct ResponseStart: Equatable, Sendable {
+        /// Whether the connection stays open after this response.
+        package var keepAlive: Bool
+        /// An interim `100 Continue` is still partly unsent and goes out first.
+        package var interimPending: Bool
+    }
+
+    /// What finishing a write requires.
+    package enum WriteFinishedAction: Equatable, Sendable {
+        /// The response was written and the connection stays: decode and serve the next buffered request.
+        case readNext
+        /// The interim response was written: keep reading the body.
+        case readBody
+        /// Shut our side down and drain what the client still sends until EOF or the linger deadline.
+        case linger
+        /// Close the socket at once.
+        case close
+    }
+
+    /// What a clock tick requires.
+    package enum TickAction: Equatable, Sendable {
+        /// Nothing (no deadline passed).
         case none
         /// Close the socket at once.
         case close
         /// Answer 408 and close (RFC 9110 §15.5.9): the request did not arrive in time.
         case sendRequestTimeout
-        /// Send `100 Continue` before reading the body (RFC 9110 §10.1.1).
-        case sendContinue
-        /// Run the handler for the complete request.
-        case dispatch
-        /// Decode and serve the next buffered request, if any (the response was written, the connection stays).
-        case readNext
-        /// Keep reading the body (an interim response was written).
-        case readBody
-        /// Shut our side down and drain what the client still sends until EOF or the linger deadline.
-        case linger
+    }
+
+    /// What a graceful stop requires.
+    package enum ShutdownAction: Equatable, Sendable {
+        /// Finish the current exchange, then close.
+        case none
+        /// Close at once (idle).
+        case close
     }
 
     /// The timeouts, in milliseconds.
@@ -106,6 +187,33 @@ package struct ConnectionStateMachine {
     /// Whether reads are taken now (otherwise they wait, e.g. pipelined requests while a handler runs).
     package var isReading: Bool { phase == .idle || phase == .head || phase == .body }
 
+    /// The socket is writable.
+    package func writable() -> WritableAction {
+        switch phase {
+        case .writing: .flush
+        // An interim `100 Continue` may still be unsent while the body is read or the handler runs.
+        case .idle, .head, .body, .processing, .lingering, .closed: writingInterim ? .flush : .ignore
+        }
+    }
+
+    /// The socket is readable.
+    package func readable() -> ReadableAction {
+        switch phase {
+        case .idle, .head, .body: .read
+        case .lingering: .drain
+        case .processing, .writing, .closed: .ignore
+        }
+    }
+
+    /// The shell is about to serve buffered input; `buffered`: unread request bytes are buffered.
+    package func nextInput(buffered: Bool) -> InputAction {
+        switch phase {
+        case .idle: buffered ? .decode(startsRequest: true) : .stop
+        case .head, .body: .decode(startsRequest: false)
+        case .processing, .writing, .lingering, .closed: .stop
+        }
+    }
+
     /// Bytes arrived. A body's idle timeout restarts with every read, capped by its absolute deadline.
     package mutating func received(now: Int64) {
         if phase == .body { deadline = min(now + timeouts.bodyIdle, bodyDeadline) }
@@ -124,7 +232,7 @@ package struct ConnectionStateMachine {
     }
 
     /// A head was decoded. `expectsContinue`: the client waits for `100 Continue` and sent none of the body yet.
-    package mutating func headReceived(expectsContinue: Bool, now: Int64) -> Action {
+    package mutating func headReceived(expectsContinue: Bool, now: Int64) -> HeadAction {
         requestCount += 1
         phase = .body
         bodyDeadline = now + timeouts.body
@@ -137,16 +245,29 @@ package struct ConnectionStateMachine {
     }
 
     /// The body is complete: the handler runs, without a deadline.
-    package mutating func bodyReceived() -> Action {
+    package mutating func bodyReceived() -> BodyAction {
         phase = .processing
         deadline = .max
         return .dispatch
     }
 
     /// After input ended or was consumed: closes a connection whose client sent EOF and has no complete
-    /// request left to answer.
-    package mutating func inputEnded() -> Action {
-        peerClosedInput && isReading ? .close : .none
+    /// request left to answer; one whose client sent EOF while its request is answered is watched again.
+    package mutating func inputEnded() -> InputEndedAction {
+        guard peerClosedInput else { return .none }
+        switch phase {
+        case .idle, .head, .body: return .close
+        case .processing, .writing: return .watch
+        case .lingering, .closed: return .none
+        }
+    }
+
+    /// A handler finished (on the loop's thread): whether its response is still wanted.
+    package func handlerFinished() -> HandlerFinishedAction {
+        switch phase {
+        case .processing: .send
+        case .idle, .head, .body, .writing, .lingering, .closed: .drop
+        }
     }
 
     /// The request is malformed (or timed out): the error response ends the connection, after draining.
@@ -167,13 +288,25 @@ package struct ConnectionStateMachine {
     package mutating func responseStarted(clientKeepsAlive: Bool, handlerCloses: Bool, stopping: Bool, now: Int64)
         -> Bool
     {
+        finalResponseStarted(
+            clientKeepsAlive: clientKeepsAlive, handlerCloses: handlerCloses, stopping: stopping, now: now
+        )
+        .keepAlive
+    }
+
+    /// ``responseStarted(clientKeepsAlive:handlerCloses:stopping:now:)`` as the shell reports it: also whether an
+    /// interim `100 Continue` is still partly unsent (it goes out first).
+    package mutating func finalResponseStarted(
+        clientKeepsAlive: Bool, handlerCloses: Bool, stopping: Bool, now: Int64
+    ) -> ResponseStart {
         let keepAlive =
             clientKeepsAlive && !closeAfterResponse && !stopping && !handlerCloses && requestCount < maxRequests
         if !keepAlive { closeAfterResponse = true }
+        let interimPending = writingInterim
         writingInterim = false
         phase = .writing
         deadline = now + timeouts.write
-        return keepAlive
+        return ResponseStart(keepAlive: keepAlive, interimPending: interimPending)
     }
 
     /// Some bytes were written: the write timeout restarts.
@@ -182,7 +315,7 @@ package struct ConnectionStateMachine {
     }
 
     /// Everything pending was written. `inputConsumed`: no unread request bytes are buffered.
-    package mutating func writeFinished(inputConsumed: Bool, now: Int64) -> Action {
+    package mutating func writeFinished(inputConsumed: Bool, now: Int64) -> WriteFinishedAction {
         if writingInterim {
             writingInterim = false
             deadline = min(now + timeouts.bodyIdle, bodyDeadline)
@@ -205,7 +338,7 @@ package struct ConnectionStateMachine {
     // MARK: Time and shutdown
 
     /// The loop's clock moved to `now`: what a passed deadline requires.
-    package mutating func tick(now: Int64) -> Action {
+    package mutating func tick(now: Int64) -> TickAction {
         guard now >= deadline else { return .none }
         switch phase {
         case .idle, .lingering, .writing:
@@ -220,7 +353,7 @@ package struct ConnectionStateMachine {
     }
 
     /// Graceful stop: idle connections close now; the others finish the current exchange, then close.
-    package mutating func beginShutdown() -> Action {
+    package mutating func beginShutdown() -> ShutdownAction {
         closeAfterResponse = true
         return phase == .idle ? .close : .none
     }

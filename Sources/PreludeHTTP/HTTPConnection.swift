@@ -80,18 +80,24 @@ final class HTTPConnection: @unchecked Sendable {
             close()
             return
         }
-        if events & Epoll.writable != 0 && (machine.phase == .writing || machine.writingInterim) {
-            if flush() && machine.phase == .idle { processInput() }
+        if events & Epoll.writable != 0 {
+            switch machine.writable() {
+            case .flush:
+                if flush() == .readNext { processInput() }
+            case .ignore:
+                break
+            }
         }
-        if events & Epoll.readable != 0 { readable() }
+        if events & Epoll.readable != 0 {
+            switch machine.readable() {
+            case .read: readable()
+            case .drain: drainForLinger()
+            case .ignore: break
+            }
+        }
     }
 
     private func readable() {
-        if machine.phase == .lingering {
-            drainForLinger()
-            return
-        }
-        guard machine.isReading else { return }
         let scratch = loop.scratch
         var received = false
         while true {
@@ -114,17 +120,12 @@ final class HTTPConnection: @unchecked Sendable {
         }
         if received { machine.received(now: loop.now) }
         processInput()
-        if machine.peerClosedInput && (machine.phase == .processing || machine.phase == .writing) {
-            // Half-closed client: answer what it sent (pipelined requests included), then close.
-            updateInterest()
-        }
     }
 
     /// Decodes and serves as many buffered requests as possible, in order.
     private func processInput() {
-        while machine.isReading {
-            if inputStart == input.count && machine.phase == .idle { break }
-            if machine.phase == .idle && requestStart == 0 && loop.core.requestObserver != nil {
+        while case .decode(let startsRequest) = machine.nextInput(buffered: inputStart < input.count) {
+            if startsRequest && requestStart == 0 && loop.core.requestObserver != nil {
                 requestStart = SystemInfo.monotonicNanoseconds()
             }
             let event: RequestDecoder.Event
@@ -169,32 +170,41 @@ final class HTTPConnection: @unchecked Sendable {
                 decision = decided
                 // RFC 9110 §10.1.1: send 100 Continue before reading the body, unless some of it is already here.
                 let continues = parsed.expectsContinue && inputStart == input.count
-                if machine.headReceived(expectsContinue: continues, now: loop.now) == .sendContinue {
-                    sendInterimContinue()
-                    if machine.phase == .closed { return }
+                switch machine.headReceived(expectsContinue: continues, now: loop.now) {
+                case .sendContinue:
+                    if sendInterimContinue() == .closed { return }
+                case .none:
+                    break
                 }
                 // No body (most requests): what the decoder's next call would return, without the round trip. The
                 // input is compacted when the loop ends (right after an inline handler, or at once for the others).
                 if decoder.takeEmptyBody() {
-                    _ = machine.bodyReceived()
-                    dispatch(head: consume parsed, decision: decided, body: [])
+                    switch machine.bodyReceived() {
+                    case .dispatch: dispatch(head: consume parsed, decision: decided, body: [])
+                    }
                 } else {
                     pendingHead = parsed
                 }
             case .body(let body):
                 guard let head = pendingHead.take(), let decision else { preconditionFailure("body without head") }
                 compactInput()
-                _ = machine.bodyReceived()
-                dispatch(head: consume head, decision: decision, body: body)
+                switch machine.bodyReceived() {
+                case .dispatch: dispatch(head: consume head, decision: decision, body: body)
+                }
             }
         }
         compactInput()
         closeIfInputEnded()
     }
 
-    /// After EOF from the client, a connection with no complete request left has nothing more to answer.
+    /// After EOF from the client, a connection with no complete request left has nothing more to answer; one
+    /// whose request is being answered is watched again (no more reads), answers what it sent, then closes.
     private func closeIfInputEnded() {
-        if machine.inputEnded() == .close { close() }
+        switch machine.inputEnded() {
+        case .close: close()
+        case .watch: updateInterest()
+        case .none: break
+        }
     }
 
     private func compactInput() {
@@ -249,48 +259,37 @@ final class HTTPConnection: @unchecked Sendable {
 
     /// Called on the loop thread when a worker finished.
     func handlerFinished(_ response: HTTPResponse) {
-        guard machine.phase == .processing else { return }
-        send(response)
-        if machine.phase == .idle { processInput() }
+        switch machine.handlerFinished() {
+        case .send:
+            if send(response) == .readNext { processInput() }
+        case .drop:
+            break
+        }
     }
 
     // MARK: Writing
 
-    private func send(_ handlerResponse: HTTPResponse) {
+    /// Sends the final response; returns what its write came to.
+    @discardableResult
+    private func send(_ handlerResponse: HTTPResponse) -> FlushOutcome {
         guard let head = exchange.take() else { preconditionFailure("response without request") }
         let core = loop.core
-        // What goes out: status, rendered prefix (status line and handler fields: rendered once per prepared
-        // head, else now) and body. A prepared response is negotiated here, once, against the request's fields
-        // (coding, 304), straight to its prepared head and body.
-        let status: HTTPStatus
-        let prefix: ResponseEncoder.Prefix
-        let body: [UInt8]
+        // What goes out (``ResponseEncoder/outgoing(_:method:acceptEncoding:ifNoneMatch:requestIDHeader:signature:)``):
+        // a negotiated response is negotiated here, once, against the request's fields (coding, 304).
+        let outgoing = ResponseEncoder.outgoing(
+            handlerResponse, method: head.method, acceptEncoding: head.acceptEncoding, ifNoneMatch: head.ifNoneMatch,
+            requestIDHeader: core.requestIDHeader, signature: core.requestIDSignature)
+        let status = outgoing.status
+        let prefix = outgoing.prefix
+        let body = outgoing.body
         var logFields = handlerResponse.logFields
-        if let prepared = handlerResponse.prepared {
-            switch prepared.negotiate(
-                method: head.method, acceptEncoding: head.acceptEncoding, ifNoneMatch: head.ifNoneMatch)
-            {
-            case .prepared(let preparedHead, let preparedBody):
-                status = preparedHead.status
-                prefix = ResponseEncoder.prefix(
-                    preparedHead, requestIDHeader: core.requestIDHeader, signature: core.requestIDSignature)
-                body = preparedBody
-            case .response(let response):
-                status = response.status
-                prefix = ResponseEncoder.prefix(response, requestIDHeader: core.requestIDHeader)
-                body = response.body
-                if logFields.isEmpty { logFields = response.logFields }
-            }
-        } else {
-            status = handlerResponse.status
-            prefix = ResponseEncoder.prefix(handlerResponse, requestIDHeader: core.requestIDHeader)
-            body = handlerResponse.body
-        }
-        let interimPending = machine.writingInterim
+        if logFields.isEmpty, let answered = outgoing.logFields { logFields = answered }
         // A handler may ask to end the connection with `Connection: close` (e.g. after refusing a client).
-        let keepAlive = machine.responseStarted(
+        let start = machine.finalResponseStarted(
             clientKeepsAlive: head.keepAlive, handlerCloses: prefix.handlerCloses, stopping: loop.stopping,
             now: loop.now)
+        let keepAlive = start.keepAlive
+        let interimPending = start.interimPending
         let plan = ResponseEncoder.plan(
             status: status, isHead: head.method == .head, bodyCount: body.count,
             handlerContentLength: prefix.handlerContentLength)
@@ -331,23 +330,35 @@ final class HTTPConnection: @unchecked Sendable {
                     identifier: idField?.value ?? .none, remoteAddress: remoteAddress, captures: captures,
                     logFields: logFields))
         }
-        _ = flush()
+        return flush()
     }
 
     private static let continueLine: [UInt8] = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
-    private func sendInterimContinue() {
+    private func sendInterimContinue() -> FlushOutcome {
         output.removeAll(keepingCapacity: true)
         output.append(contentsOf: Self.continueLine)
         outputOffset = 0
         outputBody = []
         outputBodyOffset = 0
-        _ = flush()
+        return flush()
     }
 
-    /// Writes pending output. Returns true when everything was written and the exchange moved on.
+    /// What a flush came to.
+    private enum FlushOutcome {
+        /// Everything was written and the connection waits for (or decodes) the next request.
+        case readNext
+        /// Everything was written and the exchange goes on otherwise (reading a body, lingering).
+        case wrote
+        /// Output is pending: the socket is watched for writability.
+        case pending
+        /// The socket was closed.
+        case closed
+    }
+
+    /// Writes pending output.
     @discardableResult
-    private func flush() -> Bool {
+    private func flush() -> FlushOutcome {
         while outputOffset < output.count || outputBodyOffset < outputBody.count {
             let written = output.withUnsafeBytes { headBytes in
                 outputBody.withUnsafeBytes { bodyBytes in
@@ -378,10 +389,10 @@ final class HTTPConnection: @unchecked Sendable {
                 if errno == EAGAIN || errno == EWOULDBLOCK {
                     // Slow reader: wait for EPOLLOUT instead of holding a thread.
                     updateInterest()
-                    return false
+                    return .pending
                 }
                 close()
-                return false
+                return .closed
             }
             machine.wroteSome(now: loop.now)
             var remaining = written
@@ -393,23 +404,28 @@ final class HTTPConnection: @unchecked Sendable {
             }
             outputBodyOffset += remaining
         }
-        if !machine.writingInterim { outputBody = [] }
         switch machine.writeFinished(inputConsumed: inputStart == input.count, now: loop.now) {
         case .readNext:
+            outputBody = []
             updateInterest()
-            return true
+            return .readNext
+        case .readBody:
+            // The interim response went out; the final one's body is not there yet.
+            updateInterest()
+            return .wrote
         case .linger:
+            outputBody = []
             // Half-close our side so the client reads the response before any reset; drain what it still sends.
             shutdown(fd, Int32(SHUT_WR))
             input = []
             inputStart = 0
             updateInterest()
+            return .wrote
         case .close:
+            outputBody = []
             close()
-        default:
-            updateInterest()
+            return .closed
         }
-        return false
     }
 
     // MARK: Errors, timeouts, closing
@@ -440,14 +456,17 @@ final class HTTPConnection: @unchecked Sendable {
             exchange = nil
             pendingHead = nil
             fail(HTTPParseError(.requestTimeout, "the request was not received in time"))
-        default:
+        case .none:
             break
         }
     }
 
     /// Graceful stop: idle connections close now; the others finish the current exchange, then close.
     func beginShutdown() {
-        if machine.beginShutdown() == .close { close() }
+        switch machine.beginShutdown() {
+        case .close: close()
+        case .none: break
+        }
     }
 
     private func drainForLinger() {

@@ -4,20 +4,17 @@ public struct HTTPRequest: Sendable {
     public var method: HTTPMethod
     /// The percent-decoded path of the origin-form target, e.g. `/v1/apps/demo/policy`.
     public var path: String
-    /// The raw query string after `?`, without the `?`, or empty.
+    /// The raw query string after `?`, without the `?`, or empty: the only record of the query (``query`` and
+    /// ``rawQueryView`` read it).
     public var rawQuery: String
-    /// Query parameters, percent-decoded (`+` as space), in order. For a request the server parsed, decoded from
-    /// ``rawQuery`` each time it is read (the parser has checked that it decodes); read it once per handler.
+    /// Query parameters, percent-decoded (`+` as space), in order: ``rawQuery`` decoded each time it is read (read
+    /// it once per handler). Setting it replaces ``rawQuery`` with the pairs percent-encoded.
     public var query: [(name: String, value: String)] {
-        get {
-            if let givenQuery { return givenQuery }
-            var raw = rawQuery
-            return raw.withUTF8 { PercentDecoding.parseQuery($0) } ?? []
-        }
-        set { givenQuery = newValue }
+        get { rawQueryView.pairs }
+        set { rawQuery = RawQuery(encoding: newValue).text }
     }
-    /// The query given to the initializer or set; nil while ``query`` is ``rawQuery`` decoded.
-    private var givenQuery: [(name: String, value: String)]?
+    /// The query as sent, read in place (no decoding, no strings): what a hot path scans.
+    package var rawQueryView: RawQuery { RawQuery(rawQuery) }
     /// The header fields.
     public var headers: HTTPHeaders
     /// The request body, de-chunked.
@@ -41,17 +38,22 @@ public struct HTTPRequest: Sendable {
     /// The request id as the engine holds it.
     package var identifier: RequestIdentifier
 
-    /// Creates a request; used by the parser and by in-process tests.
+    /// Creates a request, for in-process tests: give the query raw (`rawQuery`) or as pairs (`query`, encoded
+    /// into ``rawQuery``), not both.
     public init(
         method: HTTPMethod, path: String, rawQuery: String = "", query: [(name: String, value: String)] = [],
         headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], pathParameters: [String: String] = [:],
         remoteAddress: String = "127.0.0.1:0", requestID: String = ""
     ) {
-        self.init(
-            method: method, path: path, rawQuery: rawQuery, headers: headers, body: body,
-            pathParameters: PathParameters(pathParameters), remoteAddress: remoteAddress,
-            requestID: RequestIdentifier(requestID), queryFromRaw: ())
-        givenQuery = query
+        precondition(rawQuery.isEmpty || query.isEmpty, "give the query raw or as pairs, not both")
+        self.method = method
+        self.path = path
+        self.rawQuery = query.isEmpty ? rawQuery : RawQuery(encoding: query).text
+        self.headers = headers
+        self.body = body
+        captures = PathParameters(pathParameters)
+        self.remoteAddress = remoteAddress
+        identifier = RequestIdentifier(requestID)
     }
 
     /// The value the matched route's `{name}` segment captured, or nil.
@@ -60,24 +62,20 @@ public struct HTTPRequest: Sendable {
     /// The first value of a query parameter, or nil.
     public func queryValue(_ name: String) -> String? { query.first { $0.name == name }?.value }
 
-    /// A request as the server parsed it: ``query`` is ``rawQuery`` decoded, when read.
+    /// A request as the server parsed it, from its head.
     package init(
-        method: HTTPMethod, path: String, rawQuery: String, headers: HTTPHeaders, body: [UInt8],
-        pathParameters: PathParameters, remoteAddress: String, requestID: RequestIdentifier, queryFromRaw: Void
+        head: consuming RequestHead, body: [UInt8], pathParameters: PathParameters, remoteAddress: String,
+        requestID: RequestIdentifier
     ) {
-        // Assigned here rather than through the public initializer: delegating cost 1,100 instructions per request
-        // (callgrind of the policy fetch), this runs for every request the server parses.
-        self.method = method
-        self.path = path
-        self.rawQuery = rawQuery
-        self.headers = headers
+        // Assigned field by field rather than through the public initializer: delegating cost 1,100 instructions
+        // per request (callgrind of the policy fetch), this runs for every request the server parses.
+        method = head.method
+        path = head.path
+        rawQuery = head.rawQuery
+        headers = head.headers
         self.body = body
-        self.captures = pathParameters
+        captures = pathParameters
         self.remoteAddress = remoteAddress
-        self.identifier = requestID
+        identifier = requestID
     }
-
-    /// True when ``query`` is ``rawQuery`` decoded (a request the server parsed, its query not replaced), so a
-    /// handler may read the pairs straight from ``rawQuery`` (``PercentDecoding/scanQuery(_:_:)``).
-    package var queryIsRawQueryDecoded: Bool { givenQuery == nil }
 }

@@ -18,5 +18,13 @@ extension HTTPResponse {
             self.identityETag = ETag.strong(for: identity)
             self.gzipETag = ETag.strong(for: gzip)
         }
+
+        /// Compresses `identity` once, with tags the caller derived (a revision's tags, say), hashing nothing.
+        public init(identity: [UInt8], identityETag: ETag, gzipETag: ETag) {
+            self.identity = identity
+            self.gzip = Gzip.compress(identity)
+            self.identityETag = identityETag
+            self.gzipETag = gzipETag
+        }
     }
 }

@@ -36,7 +36,6 @@ package struct RequestHead: Sendable {
     /// Decoded query parameters, decoded from ``rawQuery`` when read (the decoder has checked that it decodes; a
     /// handler that reads the raw query pays for no strings).
     package var query: [(name: String, value: String)] {
-        var raw = rawQuery
-        return raw.withUTF8 { PercentDecoding.parseQuery($0) } ?? []
+        RawQuery(rawQuery).pairs
     }
 }

@@ -3,18 +3,18 @@
 /// Each event loop owns one generator (no sharing, no atomics): 16 lowercase hex digits of a random 64-bit base
 /// plus a counter. Bases are drawn per loop and per process, so ids are unique within a process (two loops would
 /// need 2^64 / N requests to overlap) and unpredictable across restarts.
-struct RequestIDGenerator {
+package struct RequestIDGenerator {
     private let base: UInt64
     private var counter: UInt64 = 0
 
     /// A generator with a fresh random base.
-    init() {
+    package init() {
         var generator = SystemRandomNumberGenerator()
         base = generator.next()
     }
 
     /// The next id, as its number (``RequestIdentifier/generated(_:)`` writes its digits).
-    mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         counter &+= 1
         return base &+ counter
     }
@@ -45,7 +45,7 @@ struct RequestIDGenerator {
 
     /// Whether a client-sent id is acceptable: 1–128 visible ASCII characters (`!` to `~`), so it can be logged
     /// and echoed without escaping or response splitting.
-    static func isAcceptable(_ id: String) -> Bool {
+    package static func isAcceptable(_ id: String) -> Bool {
         let utf8 = id.utf8
         return !utf8.isEmpty && utf8.count <= 128 && utf8.allSatisfy { $0 >= 0x21 && $0 <= 0x7E }
     }

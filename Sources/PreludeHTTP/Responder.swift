@@ -130,8 +130,7 @@ package final class Responder: Sendable {
         requestID: RequestIdentifier
     ) -> HTTPRequest {
         HTTPRequest(
-            method: head.method, path: head.path, rawQuery: head.rawQuery, headers: head.headers, body: body,
-            pathParameters: parameters, remoteAddress: remoteAddress, requestID: requestID, queryFromRaw: ())
+            head: head, body: body, pathParameters: parameters, remoteAddress: remoteAddress, requestID: requestID)
     }
 
     private static func render(

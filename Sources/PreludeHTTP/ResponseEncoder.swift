@@ -82,8 +82,14 @@ package enum ResponseEncoder {
     /// The rendered prefix of `response`: its ``PreparedHead``'s when it has one (and that head holds no field
     /// named `requestIDHeader`, which must be left out), else rendered now.
     package static func prefix(_ response: HTTPResponse, requestIDHeader: String?) -> Prefix {
-        if let head = response.head { return prefix(head, requestIDHeader: requestIDHeader) }
-        return prefix(status: response.status, headers: response.headers, requestIDHeader: requestIDHeader)
+        switch response.content {
+        case .fields(let status, let headers, _):
+            prefix(status: status, headers: headers, requestIDHeader: requestIDHeader)
+        case .rendered(let head, _):
+            prefix(head, requestIDHeader: requestIDHeader)
+        case .negotiated(let prepared):
+            prefix(prepared.identityResponse, requestIDHeader: requestIDHeader)
+        }
     }
 
     /// The rendered prefix of `head`, or rendered again without its field named `requestIDHeader` if it has one.

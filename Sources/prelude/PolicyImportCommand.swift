@@ -165,7 +165,8 @@ struct PolicyImportCommand: ParsableCommand {
         if let ifMatch {
             // The same precondition the store applies on commit, checked up front so that --dry-run and an
             // unchanged document report a stale ETag too (as the admin API does).
-            let matches = live?.matchesIfMatch(ifMatch) ?? ETag.parseList(ifMatch).isWildcard
+            let condition = RevisionPrecondition(ifMatch: ifMatch)
+            let matches = condition.admits(live?.entityTags)
             guard matches else { throw PolicyStoreError.stale(current: live) }
         }
         if changes.isEmpty, let live {
@@ -185,7 +186,7 @@ struct PolicyImportCommand: ParsableCommand {
         if !findings.isEmpty { detail["lint"] = .array(findings.map(\.jsonValue)) }
         let snapshot = try store.commit(
             app: app, document: document, author: "cli", action: "policy.import", message: message,
-            expectedETag: ifMatch, auditDetail: .object(detail))
+            precondition: ifMatch.map(RevisionPrecondition.init(ifMatch:)), auditDetail: .object(detail))
         return Outcome(
             app: app, revision: snapshot.revision, etag: snapshot.etag.headerValue, changed: true, created: false,
             changes: changes)

@@ -65,7 +65,7 @@ import Testing
         // A new revision: the next due refresh serves it, and decisions use its copy.
         try service.policyStore.commit(
             app: "demo", document: ClientFixture.demoDocument(cameraTitle: "Scan documents with the camera"),
-            author: "test", action: "replace", message: nil, expectedETag: nil, auditDetail: .null)
+            author: "test", action: "replace", message: nil, precondition: nil, auditDetail: .null)
         fixture.clock.advance(61)
         #expect(await client.refresh() == .updated(revision: 2))
         let decision = try await client.decide(feature: .camera, status: .notDetermined)

@@ -125,4 +125,44 @@ import Testing
         #expect(first && !second)
         #expect(busy.tick(now: .max) == .none)
     }
+
+    /// The shell asks the machine what each socket event means instead of reading its phase.
+    @Test func socketEventsAnswerWhatTheShellDoes() {
+        var m = Self.make()
+        #expect(m.readable() == .read && m.writable() == .ignore)
+        #expect(m.nextInput(buffered: false) == .stop)
+        #expect(m.nextInput(buffered: true) == .decode(startsRequest: true))
+        m.needMore(partial: true, now: 1000)
+        #expect(m.nextInput(buffered: true) == .decode(startsRequest: false))
+        #expect(m.headReceived(expectsContinue: true, now: 1000) == .sendContinue)
+        // The interim 100 Continue is written while the body is read, and still while the handler runs.
+        #expect(m.writable() == .flush && m.readable() == .read)
+        #expect(m.bodyReceived() == .dispatch)
+        #expect(m.writable() == .flush && m.readable() == .ignore && m.nextInput(buffered: true) == .stop)
+        #expect(m.handlerFinished() == .send)
+        m.peerClosed()
+        let watched = m.inputEnded()
+        #expect(watched == .watch)
+        let start = m.finalResponseStarted(clientKeepsAlive: true, handlerCloses: false, stopping: false, now: 1001)
+        #expect(start.keepAlive && start.interimPending)
+        #expect(m.writable() == .flush && m.readable() == .ignore)
+        #expect(m.handlerFinished() == .drop)
+        // Written: back to reading, where the client's EOF with nothing buffered closes the connection.
+        #expect(m.writeFinished(inputConsumed: true, now: 1002) == .readNext)
+        let ended = m.inputEnded()
+        #expect(ended == .close)
+    }
+
+    @Test func lingeringDrainsAndAClosedConnectionIgnoresEverything() {
+        var m = Self.make()
+        m.failed()
+        _ = m.responseStarted(clientKeepsAlive: true, handlerCloses: false, stopping: false, now: 0)
+        #expect(m.writeFinished(inputConsumed: false, now: 0) == .linger)
+        #expect(m.readable() == .drain && m.writable() == .ignore)
+        let closed = m.closed()
+        #expect(closed)
+        #expect(m.readable() == .ignore && m.writable() == .ignore && m.nextInput(buffered: true) == .stop)
+        let ended = m.inputEnded()
+        #expect(m.handlerFinished() == .drop && ended == .none)
+    }
 }

@@ -37,22 +37,38 @@ import Testing
         }
     }
 
-    @Test func aParsedRequestsQueryIsItsRawQueryDecodedUntilReplaced() throws {
+    @Test func aRequestsQueryIsItsRawQueryDecodedAndSettingPairsReencodesThem() throws {
         let bytes = Array("GET /p?x=1&y=a+b&z=%26&flag HTTP/1.1\r\nHost: h\r\n\r\n".utf8)
         let head = try bytes.withUnsafeBufferPointer { b throws(HTTPParseError) in
             try RequestDecoder.parseHead(b, limits: RequestDecoderTests.limits)
         }
         var request = HTTPRequest(
-            method: head.method, path: head.path, rawQuery: head.rawQuery, headers: head.headers, body: [],
-            pathParameters: [:], remoteAddress: "", requestID: "", queryFromRaw: ())
-        #expect(request.queryIsRawQueryDecoded)
+            head: head, body: [], pathParameters: PathParameters([:]), remoteAddress: "",
+            requestID: RequestIdentifier(""))
+        #expect(request.rawQuery == "x=1&y=a+b&z=%26&flag")
         #expect(request.query.map { "\($0.name)=\($0.value)" } == ["x=1", "y=a b", "z=&", "flag="])
         #expect(request.queryValue("y") == "a b")
         request.query = [(name: "only", value: "this")]
-        #expect(!request.queryIsRawQueryDecoded)
+        #expect(request.rawQuery == "only=this")
         #expect(request.queryValue("only") == "this" && request.queryValue("x") == nil)
-        // A request made in process keeps the pairs it was given, whatever its raw query says.
-        let made = HTTPRequest(method: .get, path: "/", rawQuery: "x=1", query: [])
-        #expect(made.query.isEmpty && !made.queryIsRawQueryDecoded)
+        // Pairs given in process are encoded so that reading them back gives them exactly (`+`, `&`, `=`, `%`,
+        // spaces and non-ASCII included).
+        let pairs = [(name: "a b", value: "1+1=2&%"), (name: "é", value: ""), (name: "k", value: "v~-._")]
+        let made = HTTPRequest(method: .get, path: "/", query: pairs)
+        #expect(made.query.map { "\($0.name)|\($0.value)" } == pairs.map { "\($0.name)|\($0.value)" })
+        #expect(made.rawQuery == "a%20b=1%2B1%3D2%26%25&%C3%A9=&k=v~-._")
+    }
+
+    @Test func aValueIsFoundByNameInPlace() {
+        func location(_ query: String) -> RawQuery.ValueLocation {
+            RawQuery(query).withBytes { RawQuery.valueLocation(of: "id", in: $0) }
+        }
+        #expect(location("a=1&id=xyz&b=2") == .at(7..<10))
+        #expect(location("id=") == .at(3..<3))
+        #expect(location("a=1") == .absent)
+        #expect(location("") == .absent)
+        #expect(location("id=a&id=b") == .ambiguous)
+        #expect(location("id&a=1") == .ambiguous)
+        #expect(location("idx=1") == .absent)
     }
 }

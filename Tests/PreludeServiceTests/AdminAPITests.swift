@@ -146,6 +146,11 @@ import Testing
                 [("If-Match", live), ("Content-Type", "text/plain")], valid, AdminServer.secret, 415
             ),
             (
+                "JSON in another charset", "PUT", "/v1/admin/apps/demo/policy",
+                [("If-Match", live), ("Content-Type", "application/json; charset=latin1")], valid, AdminServer.secret,
+                415
+            ),
+            (
                 "oversize", "PUT", "/v1/admin/apps/demo/policy", [("If-Match", live), json],
                 String(repeating: " ", count: AdminAPI.maxBodySize + 1), AdminServer.secret, 413
             ),

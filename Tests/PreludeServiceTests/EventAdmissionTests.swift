@@ -56,7 +56,7 @@ import Testing
         var document = PublicFixture.demoDocument
         document.experiments = []
         try service.policyStore.commit(
-            app: "demo", document: document, author: "test", action: "policy.replace", message: nil, expectedETag: nil,
+            app: "demo", document: document, author: "test", action: "policy.replace", message: nil, precondition: nil,
             auditDetail: .null)
         let client = PublicClient(port: service.port)
         let refused = try client.post(

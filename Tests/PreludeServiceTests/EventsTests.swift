@@ -114,6 +114,11 @@ import Testing
             "POST", "/v1/apps/demo/events", headers: [("Content-Type", "text/plain")],
             body: Array(Self.batch([Self.event("a")]).utf8))
         #expect(text.status == 415)
+        // The admin API's rule too (RFC 8259 §8.1): JSON declared in another charset is refused, not misread.
+        let latin1 = try client.send(
+            "POST", "/v1/apps/demo/events", headers: [("Content-Type", "application/json; charset=latin1")],
+            body: Array(Self.batch([Self.event("a")]).utf8))
+        #expect(latin1.status == 415)
         let unknown = try client.post("/v1/apps/ghost/events", json: Self.batch([Self.event("a")]))
         #expect(unknown.status == 404)
         #expect(unknown["Content-Type"] == "application/problem+json")

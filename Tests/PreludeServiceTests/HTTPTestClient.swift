@@ -84,6 +84,11 @@ enum HTTPTestClient {
             guard count > 0 else { break }
             received += buffer[0..<count]
         }
+        return try parse(received)
+    }
+
+    /// Parses a whole response (head and body up to the end of `received`).
+    static func parse(_ received: [UInt8]) throws -> Response {
         guard let split = headEnd(in: received) else {
             throw Failure.malformed(String(decoding: received, as: UTF8.self))
         }

@@ -128,7 +128,7 @@ extension OperatorPaperCutTests {
         let edited = AdminServer.policyText.replacingOccurrences(of: "Scan documents", with: "Scan receipts")
         let document = try #require(PolicyValidator.validate(text: edited).document)
         let committed = try store.commit(
-            app: "demo", document: document, author: "cli", action: "policy.import", message: nil, expectedETag: nil,
+            app: "demo", document: document, author: "cli", action: "policy.import", message: nil, precondition: nil,
             auditDetail: .object(JSONObject()))
         let summary = try server.send("GET", "/v1/admin/apps/demo")
         #expect(summary.object["liveRevision"] as? Int == committed.revision)

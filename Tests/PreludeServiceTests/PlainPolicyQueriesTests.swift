@@ -17,9 +17,8 @@ import Testing
 
     /// The full path's response for `request`, or nil when it refuses the query.
     static func fullPath(_ request: HTTPRequest, _ snapshot: ServedPolicy) -> PreparedResponse? {
-        var given = request
-        given.query = request.query
-        guard let (context, explicit) = try? PolicyQuery.context(given, locales: snapshot.explicitLocales) else {
+        guard let (context, explicit) = try? PolicyQuery.decodedContext(request, locales: snapshot.explicitLocales)
+        else {
             return nil
         }
         return ResolvedPolicyResponse.prepared(snapshot, context: context, explicitLocale: explicit).0.response
@@ -35,7 +34,8 @@ import Testing
             #expect(remembered.response === full, "\(rawQuery)")
         } else {
             // Declined: only queries that are not plain (the full path decodes or refuses them).
-            #expect(PolicyQuery.plainContext(rawQuery, locales: snapshot.explicitLocales) == nil, "\(rawQuery)")
+            #expect(
+                PolicyQuery.plainContext(RawQuery(rawQuery), locales: snapshot.explicitLocales) == nil, "\(rawQuery)")
         }
         return remembered != nil
     }

@@ -31,7 +31,11 @@ import Testing
         #expect(snapshot.canonicalBytes == PublicFixture.demoDocument.jsonValue.serializedBytes())
         #expect(snapshot.etag == PolicyETag.make(revision: 1, canonical: snapshot.canonicalBytes))
         #expect(snapshot.etag.opaqueTag.hasPrefix("r1-"))
+        // Nothing is compressed at load: the document response is prepared by its first use (and kept).
+        #expect(!snapshot.isDocumentPrepared)
         #expect(snapshot.documentResponse.identity == snapshot.canonicalBytes)
+        #expect(snapshot.isDocumentPrepared)
+        #expect(snapshot.servedDocument === snapshot.servedDocument)
         #expect(try Gzip.decompress(snapshot.documentResponse.gzip, maxSize: 1 << 24) == snapshot.canonicalBytes)
         #expect(snapshot.documentResponse.gzipETag.opaqueTag == snapshot.etag.opaqueTag + ".gz")
         #expect(store.snapshot(app: "nope") == nil)
@@ -49,7 +53,8 @@ import Testing
         let edited = PublicFixture.demoDocument(cameraTitle: "Scan documents")
         let after = try store.commit(
             app: "demo", document: edited, author: "ops-alice", action: "policy.replace", message: "shorter title",
-            expectedETag: before.etag.headerValue, auditDetail: ["changed": ["/features/camera"]])
+            precondition: RevisionPrecondition(ifMatch: before.etag.headerValue),
+            auditDetail: ["changed": ["/features/camera"]])
         #expect(after.revision == 2)
         #expect(after.etag != before.etag)
         #expect(store.snapshot(app: "demo") === after)
@@ -95,13 +100,15 @@ import Testing
         try store.commit(
             app: "demo", document: PublicFixture.demoDocument(cameraTitle: "One"), author: "a",
             action: "policy.replace",
-            message: nil, expectedETag: first.etag.headerValue, auditDetail: .object(JSONObject()))
+            message: nil, precondition: RevisionPrecondition(ifMatch: first.etag.headerValue),
+            auditDetail: .object(JSONObject()))
         let before = try counts(database)
         for stale in [first.etag.headerValue, #""nonsense""#, "W/" + first.etag.headerValue] {
             let error = #expect(throws: PolicyStoreError.self) {
                 try store.commit(
                     app: "demo", document: PublicFixture.demoDocument(cameraTitle: "Two"), author: "b",
-                    action: "policy.replace", message: nil, expectedETag: stale, auditDetail: .object(JSONObject()))
+                    action: "policy.replace", message: nil, precondition: RevisionPrecondition(ifMatch: stale),
+                    auditDetail: .object(JSONObject()))
             }
             guard case .stale(let current) = error else {
                 Issue.record("expected a stale error, got \(String(describing: error))")
@@ -121,10 +128,10 @@ import Testing
         let live = try #require(store.snapshot(app: "demo"))
         let second = try store.commit(
             app: "demo", document: PublicFixture.demoDocument(cameraTitle: "A"), author: "a", action: "x", message: nil,
-            expectedETag: live.documentResponse.gzipETag.headerValue, auditDetail: .null)
+            precondition: RevisionPrecondition(ifMatch: live.documentResponse.gzipETag.headerValue), auditDetail: .null)
         let third = try store.commit(
             app: "demo", document: PublicFixture.demoDocument(cameraTitle: "B"), author: "a", action: "x", message: nil,
-            expectedETag: "*", auditDetail: .null)
+            precondition: RevisionPrecondition(ifMatch: "*"), auditDetail: .null)
         #expect(second.revision == 2)
         #expect(third.revision == 3)
     }
@@ -139,11 +146,11 @@ import Testing
         let etag = try #require(store.snapshot(app: "demo")).etag.headerValue
         try other.commit(
             app: "demo", document: PublicFixture.demoDocument(cameraTitle: "Other"), author: "b", action: "x",
-            message: nil, expectedETag: etag, auditDetail: .null)
+            message: nil, precondition: RevisionPrecondition(ifMatch: etag), auditDetail: .null)
         let error = #expect(throws: PolicyStoreError.self) {
             try store.commit(
                 app: "demo", document: PublicFixture.demoDocument(cameraTitle: "Mine"), author: "a", action: "x",
-                message: nil, expectedETag: etag, auditDetail: .null)
+                message: nil, precondition: RevisionPrecondition(ifMatch: etag), auditDetail: .null)
         }
         guard case .stale(let current) = error else {
             Issue.record("expected a stale error, got \(String(describing: error))")
@@ -164,7 +171,7 @@ import Testing
         document.app.id = "other"
         let error = #expect(throws: PolicyStoreError.self) {
             try store.commit(
-                app: "demo", document: document, author: "a", action: "x", message: nil, expectedETag: nil,
+                app: "demo", document: document, author: "a", action: "x", message: nil, precondition: nil,
                 auditDetail: .null)
         }
         guard case .appMismatch(let app, let documentApp) = error else {
@@ -173,6 +180,28 @@ import Testing
         }
         #expect(app == "demo")
         #expect(documentApp == "other")
+    }
+
+    /// Start-up decodes the stored revisions on several threads: every app comes back, each with its own revision.
+    @Test func loadsEveryAppOfManyWithItsOwnRevision() throws {
+        let database = try fixture.makeDatabase()
+        defer { database.close() }
+        let store = PolicyStore(database: database)
+        try store.loadAll()
+        let apps = (1...40).map { "com.example.app\($0)" }
+        for (index, app) in apps.enumerated() {
+            var document = PublicFixture.demoDocument
+            document.app = AppInfo(id: app, name: "App \(index)")
+            try store.createApp(app: app, document: document, author: "ops", message: nil)
+        }
+        let restarted = PolicyStore(database: database)
+        #expect(try restarted.loadAll().isEmpty)
+        #expect(restarted.appIDs == (apps + ["demo"]).sorted())
+        for app in apps + ["demo"] {
+            let served = try #require(restarted.snapshot(app: app))
+            #expect(served.appID == app && served.document.app.id == app)
+            #expect(served.etag == store.snapshot(app: app)?.etag)
+        }
     }
 
     @Test func createsAndDeletesApps() throws {
@@ -197,21 +226,24 @@ import Testing
         #expect(try counts(database) == before)
 
         let stale = #expect(throws: PolicyStoreError.self) {
-            try store.deleteApp(app: "com.example.notes", author: "ops", expectedETag: #""r9-x""#)
+            try store.deleteApp(
+                app: "com.example.notes", author: "ops", precondition: RevisionPrecondition(ifMatch: #""r9-x""#))
         }
         guard case .stale(let current) = stale else {
             Issue.record("expected a stale error, got \(String(describing: stale))")
             return
         }
         #expect(current === created)
-        try store.deleteApp(app: "com.example.notes", author: "ops", expectedETag: created.etag.headerValue)
+        try store.deleteApp(
+            app: "com.example.notes", author: "ops",
+            precondition: RevisionPrecondition(ifMatch: created.etag.headerValue))
         #expect(store.snapshot(app: "com.example.notes") == nil)
         let after = try counts(database)
         #expect(after.apps == before.apps - 1)
         #expect(after.revisions == before.revisions - 1)
         #expect(after.audit == before.audit + 1)  // the trail outlives the app
         let gone = #expect(throws: PolicyStoreError.self) {
-            try store.deleteApp(app: "com.example.notes", author: "ops", expectedETag: nil)
+            try store.deleteApp(app: "com.example.notes", author: "ops", precondition: nil)
         }
         guard case .unknownApp("com.example.notes") = gone else {
             Issue.record("expected an unknown app, got \(String(describing: gone))")
@@ -234,7 +266,7 @@ import Testing
         let refused = #expect(throws: PolicyStoreError.self) {
             try store.commit(
                 app: "demo", document: PublicFixture.demoDocument, author: "a", action: "x", message: nil,
-                expectedETag: #""r1-0""#, auditDetail: .null)
+                precondition: RevisionPrecondition(ifMatch: #""r1-0""#), auditDetail: .null)
         }
         guard case .stale(.none) = refused else {
             Issue.record("expected a stale error without a live snapshot, got \(String(describing: refused))")
@@ -242,7 +274,7 @@ import Testing
         }
         let repaired = try store.commit(
             app: "demo", document: PublicFixture.demoDocument, author: "a", action: "x", message: nil,
-            expectedETag: "*", auditDetail: .null)
+            precondition: RevisionPrecondition(ifMatch: "*"), auditDetail: .null)
         #expect(repaired.revision == 2)
         #expect(store.unavailability(app: "demo") == nil)
     }
@@ -259,7 +291,8 @@ import Testing
                     do {
                         try store.commit(
                             app: "demo", document: PublicFixture.demoDocument(cameraTitle: "Writer \(i)"),
-                            author: "w\(i)", action: "x", message: nil, expectedETag: etag, auditDetail: .null)
+                            author: "w\(i)", action: "x", message: nil,
+                            precondition: RevisionPrecondition(ifMatch: etag), auditDetail: .null)
                         return true
                     } catch {
                         return false

@@ -1,7 +1,8 @@
 import Foundation
+import PreludeHTTP
 
-/// Public API requests over the shared raw-socket client: any method, headers and body, binary-safe responses,
-/// `Connection: close` per request.
+/// Public API requests over either back-end of ``TestTransport`` (a socket, or the server's code in process): any
+/// method, headers and body, binary-safe responses, `Connection: close` per request.
 struct PublicClient {
     struct Response {
         let status: Int
@@ -31,7 +32,16 @@ struct PublicClient {
 
     typealias Failure = HTTPTestClient.Failure
 
-    let port: Int
+    /// How requests reach the server.
+    let transport: TestTransport
+
+    /// A client over a socket to 127.0.0.1:`port`.
+    init(port: Int) { transport = .live(port: port) }
+
+    /// A client of `kind` to `server`, listening on `port`.
+    init(_ kind: TestTransport.Kind, server: HTTPServer, port: Int) {
+        transport = TestTransport(kind, server: server, port: port)
+    }
 
     func get(_ target: String, headers: [(String, String)] = []) throws -> Response {
         try send("GET", target, headers: headers)
@@ -48,11 +58,7 @@ struct PublicClient {
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         if !body.isEmpty || method == "POST" { head += "Content-Length: \(body.count)\r\n" }
         head += "\r\n"
-        let fd = try HTTPTestClient.connect(port: port)
-        defer { close(fd) }
-        // Unlike the admin helper, a request that cannot be written completely fails the test here.
-        if let error = HTTPTestClient.transmit(Array(head.utf8) + body, to: fd) { throw Failure.socket(error) }
-        let response = try HTTPTestClient.receive(fd)
+        let response = try transport.exchange(Array(head.utf8) + body)
         return Response(status: response.status, headers: response.fields, body: response.bytes)
     }
 }

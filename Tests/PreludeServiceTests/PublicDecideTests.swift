@@ -3,14 +3,16 @@ import Testing
 
 @testable import PreludeService
 
-/// `POST /v1/apps/{app}/decide`: several features at once, and refused bodies.
+/// `POST /v1/apps/{app}/decide`: several features at once, and refused bodies; each over both back-ends of
+/// ``TestTransport`` (a socket, and the server's code in process), which must answer alike.
 @Suite struct PublicDecideTests {
     let fixture = PublicFixture()
 
-    @Test func decidesSeveralFeaturesInOneRequest() throws {
+    @Test(arguments: TestTransport.Kind.allCases)
+    func decidesSeveralFeaturesInOneRequest(transport: TestTransport.Kind) throws {
         let service = try fixture.startService()
         defer { service.stop() }
-        let response = try PublicClient(port: service.port).post(
+        let response = try PublicClient(transport, server: service.server, port: service.port).post(
             "/v1/apps/demo/decide",
             json: #"""
                 {"installId": "i-1", "platform": "ios", "os": "18.0", "locale": "ja",
@@ -31,10 +33,11 @@ import Testing
 
     /// The header list is prepared once per locale and reused: every response must still carry its own locale's
     /// fields, in the order a fresh response would have them.
-    @Test func repeatedDecidesInSeveralLocalesKeepTheirHeaders() throws {
+    @Test(arguments: TestTransport.Kind.allCases)
+    func repeatedDecidesInSeveralLocalesKeepTheirHeaders(transport: TestTransport.Kind) throws {
         let service = try fixture.startService()
         defer { service.stop() }
-        let client = PublicClient(port: service.port)
+        let client = PublicClient(transport, server: service.server, port: service.port)
         var bodies: [String: [UInt8]] = [:]
         for locale in ["ja", "fr", "ja", "en", "fr", "ja"] {
             let response = try client.post(
@@ -77,9 +80,12 @@ import Testing
     func refusedBodiesNameEveryProblem(body: String, status: Int, pointers: [String]) throws {
         let service = try fixture.startService()
         defer { service.stop() }
-        let response = try PublicClient(port: service.port).post("/v1/apps/demo/decide", json: body)
-        #expect(response.status == status, "\(response.text)")
-        #expect(response["Content-Type"] == "application/problem+json")
-        #expect(try response.problemPointers().sorted() == pointers)
+        for transport in TestTransport.Kind.allCases {
+            let client = PublicClient(transport, server: service.server, port: service.port)
+            let response = try client.post("/v1/apps/demo/decide", json: body)
+            #expect(response.status == status, "\(transport): \(response.text)")
+            #expect(response["Content-Type"] == "application/problem+json")
+            #expect(try response.problemPointers().sorted() == pointers, "\(transport)")
+        }
     }
 }

@@ -1,18 +1,21 @@
 import Foundation
 import PreludeCore
 import PreludeHTTP
+import PreludeStore
 import Testing
 
 @testable import PreludeService
 
-/// `GET /v1/apps/{app}/policy/document` and `GET /v1/apps/{app}/policy` over a real socket.
+/// `GET /v1/apps/{app}/policy/document` and `GET /v1/apps/{app}/policy`, over a real socket and (where the test is
+/// not about concurrency) in process as well (``TestTransport``): both must answer alike.
 @Suite struct PublicPolicyTests {
     let fixture = PublicFixture()
 
-    @Test func documentIsTheCanonicalLivePolicyWithCachingHeaders() throws {
+    @Test(arguments: TestTransport.Kind.allCases)
+    func documentIsTheCanonicalLivePolicyWithCachingHeaders(transport: TestTransport.Kind) throws {
         let service = try fixture.startService()
         defer { service.stop() }
-        let client = PublicClient(port: service.port)
+        let client = PublicClient(transport, server: service.server, port: service.port)
         let snapshot = try #require(service.policyStore.snapshot(app: "demo"))
 
         let response = try client.get("/v1/apps/demo/policy/document")
@@ -40,10 +43,11 @@ import Testing
         #expect(head["Content-Length"] == "\(response.body.count)")
     }
 
-    @Test func documentGzipRoundTripsWithItsOwnTagAndQValuesDecide() throws {
+    @Test(arguments: TestTransport.Kind.allCases)
+    func documentGzipRoundTripsWithItsOwnTagAndQValuesDecide(transport: TestTransport.Kind) throws {
         let service = try fixture.startService()
         defer { service.stop() }
-        let client = PublicClient(port: service.port)
+        let client = PublicClient(transport, server: service.server, port: service.port)
         let identity = try client.get("/v1/apps/demo/policy/document")
         let gzip = try client.get("/v1/apps/demo/policy/document", headers: [("Accept-Encoding", "gzip, br")])
         #expect(gzip.status == 200)
@@ -64,10 +68,11 @@ import Testing
         }
     }
 
-    @Test func resolvedPolicyForOneClient() throws {
+    @Test(arguments: TestTransport.Kind.allCases)
+    func resolvedPolicyForOneClient(transport: TestTransport.Kind) throws {
         let service = try fixture.startService()
         defer { service.stop() }
-        let client = PublicClient(port: service.port)
+        let client = PublicClient(transport, server: service.server, port: service.port)
         let response = try client.get(
             "/v1/apps/demo/policy?platform=ios&os=18.1&appVersion=2.3.0&locale=fr-CA&installId=install-42")
         #expect(response.status == 200)
@@ -98,10 +103,11 @@ import Testing
                 == ResolvedPolicyResponse.body(1, PolicyResolver.resolve(PublicFixture.demoDocument, context: context)))
     }
 
-    @Test func resolvedPolicyETagGzipAnd304() throws {
+    @Test(arguments: TestTransport.Kind.allCases)
+    func resolvedPolicyETagGzipAnd304(transport: TestTransport.Kind) throws {
         let service = try fixture.startService()
         defer { service.stop() }
-        let client = PublicClient(port: service.port)
+        let client = PublicClient(transport, server: service.server, port: service.port)
         let target = "/v1/apps/demo/policy?platform=ios&os=17.4&installId=abc"
         let identity = try client.get(target)
         let gzip = try client.get(target, headers: [("Accept-Encoding", "gzip")])
@@ -117,10 +123,11 @@ import Testing
         #expect(snapshot.resolvedResponses.count == 1)
     }
 
-    @Test func acceptLanguageFallbackAndExplicitLocaleWins() throws {
+    @Test(arguments: TestTransport.Kind.allCases)
+    func acceptLanguageFallbackAndExplicitLocaleWins(transport: TestTransport.Kind) throws {
         let service = try fixture.startService()
         defer { service.stop() }
-        let client = PublicClient(port: service.port)
+        let client = PublicClient(transport, server: service.server, port: service.port)
         func locale(_ target: String, _ acceptLanguage: String?) throws -> String? {
             let response = try client.get(target, headers: acceptLanguage.map { [("Accept-Language", $0)] } ?? [])
             #expect(response.status == 200)
@@ -155,17 +162,21 @@ import Testing
     func malformedParametersAre400NamingThem(query: String, pointers: [String]) throws {
         let service = try fixture.startService()
         defer { service.stop() }
-        let response = try PublicClient(port: service.port).get("/v1/apps/demo/policy?" + query)
-        #expect(response.status == 400)
-        #expect(response["Content-Type"] == "application/problem+json")
-        #expect(try response.problemPointers().sorted() == pointers)
-        #expect(try response.json()["type"] as? String == PublicProblem.invalidRequest)
+        for transport in TestTransport.Kind.allCases {
+            let client = PublicClient(transport, server: service.server, port: service.port)
+            let response = try client.get("/v1/apps/demo/policy?" + query)
+            #expect(response.status == 400, "\(transport)")
+            #expect(response["Content-Type"] == "application/problem+json")
+            #expect(try response.problemPointers().sorted() == pointers, "\(transport)")
+            #expect(try response.json()["type"] as? String == PublicProblem.invalidRequest)
+        }
     }
 
-    @Test func unknownAppIs404Problem() throws {
+    @Test(arguments: TestTransport.Kind.allCases)
+    func unknownAppIs404Problem(transport: TestTransport.Kind) throws {
         let service = try fixture.startService()
         defer { service.stop() }
-        let client = PublicClient(port: service.port)
+        let client = PublicClient(transport, server: service.server, port: service.port)
         for target in ["/v1/apps/ghost/policy", "/v1/apps/ghost/policy/document", "/v1/apps/ghost/policy?os=bad"] {
             let response = try client.get(target)
             #expect(response.status == 404, "\(target)")
@@ -176,10 +187,11 @@ import Testing
         #expect(decide.status == 404)
     }
 
-    @Test func aCommittedRevisionIsServedToTheNextRequestWithANewETag() throws {
+    @Test(arguments: TestTransport.Kind.allCases)
+    func aCommittedRevisionIsServedToTheNextRequestWithANewETag(transport: TestTransport.Kind) throws {
         let service = try fixture.startService()
         defer { service.stop() }
-        let client = PublicClient(port: service.port)
+        let client = PublicClient(transport, server: service.server, port: service.port)
         let target = "/v1/apps/demo/policy?platform=ios&os=17.4&locale=en"
         let before = try client.get(target)
         let documentBefore = try client.get("/v1/apps/demo/policy/document")
@@ -188,7 +200,8 @@ import Testing
 
         try service.policyStore.commit(
             app: "demo", document: PublicFixture.demoDocument(cameraTitle: "Scan with {appName}"), author: "test",
-            action: "policy.replace", message: nil, expectedETag: live.etag.headerValue, auditDetail: .null)
+            action: "policy.replace", message: nil, precondition: RevisionPrecondition(ifMatch: live.etag.headerValue),
+            auditDetail: .null)
 
         let after = try client.get(target)
         #expect(after.status == 200)
@@ -221,7 +234,8 @@ import Testing
                 let live = service.policyStore.snapshot(app: "demo")!
                 _ = try? service.policyStore.commit(
                     app: "demo", document: PublicFixture.demoDocument(cameraTitle: "Revision \(n)"), author: "t",
-                    action: "x", message: nil, expectedETag: live.etag.headerValue, auditDetail: .null)
+                    action: "x", message: nil, precondition: RevisionPrecondition(ifMatch: live.etag.headerValue),
+                    auditDetail: .null)
             }
         }
         writer.start()

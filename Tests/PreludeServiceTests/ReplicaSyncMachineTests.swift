@@ -1,3 +1,4 @@
+import PreludeCore
 import Testing
 
 @testable import PreludeService
@@ -57,6 +58,19 @@ import Testing
         let schedule = RetrySchedule(baseDelay: 0.25, maxDelay: 5)
         #expect(schedule.delay(afterFailures: 10_000, random: 1) == 5)
         #expect(schedule.delay(afterFailures: 1, random: 0.5) == 0.1875)
+    }
+
+    /// The replica's schedule and the client's backoff are one formula (the core's `Backoff`).
+    @Test func retryDelayIsTheCoresBackoff() {
+        let schedule = RetrySchedule(baseDelay: 0.25, maxDelay: 5)
+        let backoff = Backoff(base: 0.25, maximum: 5)
+        for failures in [1, 2, 3, 5, 8, 40, 10_000] {
+            for random in [0, 0.25, 0.5, 0.999] {
+                #expect(
+                    schedule.delay(afterFailures: failures, random: random)
+                        == backoff.delay(failures: failures, unit: random))
+            }
+        }
     }
 }
 

@@ -48,4 +48,31 @@ import Testing
         #expect(!Self.accepts("text/plain"))
         #expect(!Self.accepts("application/jsonp"))
     }
+
+    /// One rule for public and admin bodies: the charset, when sent, must be UTF-8 (RFC 8259 §8.1); the accepted
+    /// types are the route's.
+    @Test(arguments: [JSONMediaType.Accepted.anyJSON, .only(["application/json"])])
+    func charsetOtherThanUTF8IsRefusedByEveryRoute(accepting: JSONMediaType.Accepted) {
+        for header in [
+            "application/json; charset=utf-8", "application/json;charset=UTF-8", #"application/json; charset="utf-8""#,
+            "application/json; charset=utf8", "application/json; version=2",
+        ] {
+            #expect(JSONMediaType.verdict(header, accepting: accepting) == .accepted, "\(header)")
+        }
+        #expect(
+            JSONMediaType.verdict("application/json; charset=latin1", accepting: accepting) == .otherCharset("latin1"))
+        #expect(
+            JSONMediaType.verdict(#"Application/JSON ; Charset="ISO-8859-1""#, accepting: accepting)
+                == .otherCharset("ISO-8859-1"))
+        #expect(JSONMediaType.verdict(nil, accepting: accepting) == .missing)
+        #expect(JSONMediaType.verdict("text/plain; charset=utf-8", accepting: accepting) == .otherType)
+        #expect(!Self.accepts("application/json; charset=latin1"))
+    }
+
+    @Test func aRouteTakingOnlyListedTypesRefusesOtherJSONTypes() {
+        let patch = JSONMediaType.Accepted.only(["application/merge-patch+json"])
+        #expect(JSONMediaType.verdict("application/merge-patch+json", accepting: patch) == .accepted)
+        #expect(JSONMediaType.verdict("application/json", accepting: patch) == .otherType)
+        #expect(JSONMediaType.verdict("application/problem+json", accepting: .anyJSON) == .accepted)
+    }
 }

@@ -103,22 +103,22 @@ func fuzzQuery(_ bytes: UnsafeBufferPointer<UInt8>) {
     var headers = HTTPHeaders()
     if parts.count > 1 { headers.add("Accept-Language", String(decoding: parts[1], as: UTF8.self)) }
     let rawQuery = String(decoding: query, as: UTF8.self)
-    // The decoded path (pairs given), the raw path (as the server parses it) and the plain-query memory must agree.
-    let request = HTTPRequest(
-        method: .get, path: "/v1/apps/demo/policy", rawQuery: rawQuery, query: pairs, headers: headers)
+    // The decoded path (every query the long way), the raw path (as the server parses it: plain queries read in
+    // place) and the plain-query memory must agree.
     // The raw path is for requests the server parsed, whose targets are visible ASCII (RFC 9112 §3.2: the parser
-    // refuses any other byte with a 400); other bytes only go through the decoded path.
+    // refuses any other byte with a 400); other bytes only go through the decoded path (their pairs, re-encoded).
     guard query.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
-        if let context = try? PolicyQuery.context(request, locales: demoSnapshot.explicitLocales).0 {
+        let request = HTTPRequest(method: .get, path: "/v1/apps/demo/policy", query: pairs, headers: headers)
+        if let context = try? PolicyQuery.decodedContext(request, locales: demoSnapshot.explicitLocales).0 {
             checkResolves(context)
         }
         return
     }
     let parsed = HTTPRequest(
-        method: .get, path: "/v1/apps/demo/policy", rawQuery: rawQuery, headers: headers, body: [],
-        pathParameters: ["app": "demo"], remoteAddress: "127.0.0.1:1", requestID: "", queryFromRaw: ())
+        method: .get, path: "/v1/apps/demo/policy", rawQuery: rawQuery, headers: headers,
+        pathParameters: ["app": "demo"], remoteAddress: "127.0.0.1:1")
     let decodedPath = Result { () throws(ProblemDetails) in
-        try PolicyQuery.context(request, locales: demoSnapshot.explicitLocales)
+        try PolicyQuery.decodedContext(parsed, locales: demoSnapshot.explicitLocales)
     }
     let rawPath = Result { () throws(ProblemDetails) in
         try PolicyQuery.context(parsed, locales: demoSnapshot.explicitLocales)

@@ -41,7 +41,7 @@ extension AdminAPI {
             let revisions = try apps.revisionCount(app: app)
             let live = store.snapshot(app: app)
             try store.deleteApp(
-                app: app, author: context.token.name, expectedETag: ifMatch,
+                app: app, author: context.token.name, precondition: RevisionPrecondition(ifMatch: ifMatch),
                 auditDetail: [
                     "revisionCount": .integer(Int(revisions)),
                     "liveETag": live.map { .string($0.etag.headerValue) } ?? .null,

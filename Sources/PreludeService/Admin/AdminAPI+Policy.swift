@@ -112,7 +112,7 @@ extension AdminAPI {
         if let message { detail["message"] = .string(message) }
         let snapshot = try store.commit(
             app: app, document: document, author: context.token.name, action: action, message: message,
-            expectedETag: ifMatch, auditDetail: .object(detail))
+            precondition: RevisionPrecondition(ifMatch: ifMatch), auditDetail: .object(detail))
         context.logger.info(
             "policy changed",
             ["app": app, "action": action, "by": context.token.name], numbers: ["revision": Double(snapshot.revision)])

@@ -16,8 +16,8 @@ package enum AdminRequestBody {
     /// RFC 7396 §4: the media type of a JSON Merge Patch.
     package static let mergePatch = "application/merge-patch+json"
 
-    /// The parsed body. Throws 415 for a missing or other media type, a charset other than UTF-8 or a content
-    /// coding (RFC 9110 §15.5.16), and 400 with the position for text that is not JSON.
+    /// The parsed body. Throws 415 for a missing or other media type, a charset other than UTF-8 (PreludeHTTP's one
+    /// rule, ``PreludeHTTP/JSONMediaType``) or a content coding (RFC 9110 §15.5.16), and 400 with the position for text that is not JSON.
     package static func parse(_ request: HTTPRequest, accepting types: [String] = [json]) throws(ProblemDetails)
         -> JSONValue
     {
@@ -40,29 +40,6 @@ package enum AdminRequestBody {
                 detail: "request bodies must not be encoded (Content-Encoding: \(coding))",
                 headers: headers)
         }
-        guard let contentType = request.headers["Content-Type"] else {
-            throw ProblemDetails(
-                status: .unsupportedMediaType,
-                detail:
-                    "send Content-Type: \(types.joined(separator: " or ")) with the body (curl: -H 'Content-Type: \(types[0])')",
-                headers: headers)
-        }
-        let parts = contentType.split(separator: ";").map { $0.trimmingWhitespace().lowercased() }
-        guard let mediaType = parts.first, types.contains(mediaType) else {
-            throw ProblemDetails(
-                status: .unsupportedMediaType,
-                detail: "Content-Type '\(contentType)' is not accepted here; use \(types.joined(separator: " or "))",
-                headers: headers)
-        }
-        for parameter in parts.dropFirst() where parameter.hasPrefix("charset=") {
-            var charset = parameter.dropFirst("charset=".count)
-            while charset.first == "\"" { charset = charset.dropFirst() }
-            while charset.last == "\"" { charset = charset.dropLast() }
-            // RFC 8259 §8.1: JSON exchanged between systems is UTF-8.
-            guard charset == "utf-8" || charset == "utf8" else {
-                throw ProblemDetails(
-                    status: .unsupportedMediaType, detail: "JSON must be UTF-8, not \(charset)", headers: headers)
-            }
-        }
+        try JSONMediaType.require(request, accepting: .only(types), headers: headers)
     }
 }

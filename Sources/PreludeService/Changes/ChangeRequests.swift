@@ -7,7 +7,7 @@ import PreludeStore
 /// scheduler and `prelude changes`. Each one reads the request, asks ``ChangeRequestMachine`` what may happen, runs
 /// the same checks as a direct write, and stores the result with its audit record in one transaction
 /// (``ChangeRequestRepository``). Applying publishes exactly one revision through the policy store's one publish
-/// path (``PublishChecks``, then ``PolicyStore/commit(app:document:author:action:message:expectedETag:auditDetail:alongside:)``),
+/// path (``PublishChecks``, then ``PolicyStore/commit(app:document:author:action:message:precondition:auditDetail:alongside:)``),
 /// in the same transaction that marks the request applied.
 ///
 /// Refusals are thrown as ``PreludeHTTP/ProblemDetails`` (``ChangeRequestProblem``), the admin API's answer.
@@ -294,7 +294,7 @@ package final class ChangeRequests: Sendable {
             snapshot = try store.commit(
                 app: record.app, document: document, author: actor.name, action: "changeRequest.apply",
                 message: record.message ?? "change request \(record.id)",
-                expectedETag: served?.etag.headerValue ?? "*",
+                precondition: served.map { RevisionPrecondition(ifMatch: $0.etag.headerValue) } ?? .anyRevision,
                 auditDetail: .object(detail)
             ) { db, revision in
                 try ChangeRequestRepository.markApplied(

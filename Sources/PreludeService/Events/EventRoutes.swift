@@ -53,51 +53,9 @@ package enum EventRoutes {
         }
     }
 
-    /// 415 unless the body is declared JSON (`application/json` or a `+json` type), RFC 9110 §15.5.16.
+    /// 415 unless the body is declared JSON (`application/json` or a `+json` type, UTF-8): PreludeHTTP's one rule
+    /// for JSON bodies (``PreludeHTTP/JSONMediaType``), the admin API's too.
     package static func requireJSON(_ request: HTTPRequest) throws(ProblemDetails) {
-        // The test, byte by byte on an all-ASCII header (every request in practice, and no Foundation on the hot
-        // path): the first non-empty `;`-separated piece, without surrounding spaces and tabs (what
-        // CharacterSet.whitespaces holds in ASCII), case-folded, is `application/json` or ends in `+json`.
-        // Nil when the header has a non-ASCII byte (obs-text, RFC 9110 §5.5): Unicode trimming decides then.
-        func declaresJSONASCII(_ header: String) -> Bool? {
-            var header = header
-            return header.withUTF8 { bytes -> Bool? in
-                guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
-                var start = 0
-                while start < bytes.count && bytes[start] == UInt8(ascii: ";") { start += 1 }
-                var end = start
-                while end < bytes.count && bytes[end] != UInt8(ascii: ";") { end += 1 }
-                while start < end && (bytes[start] == 0x20 || bytes[start] == 0x09) { start += 1 }
-                while end > start && (bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09) { end -= 1 }
-                func endsWith(_ suffix: StaticString) -> Bool {
-                    let length = suffix.utf8CodeUnitCount
-                    guard end - start >= length else { return false }
-                    return suffix.withUTF8Buffer { literal in
-                        for offset in 0..<length {
-                            let byte = bytes[end - length + offset]
-                            let folded = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
-                            if folded != literal[offset] { return false }
-                        }
-                        return true
-                    }
-                }
-                return endsWith("+json") || (end - start == 16 && endsWith("application/json"))
-            }
-        }
-        let header = request.headers["Content-Type"] ?? ""
-        let accepted: Bool
-        if let asciiAnswer = declaresJSONASCII(header) {
-            accepted = asciiAnswer
-        } else {
-            let type = header.split(separator: ";").first.map {
-                $0.trimmingWhitespace().lowercased()
-            }
-            accepted = type.map { $0 == "application/json" || $0.hasSuffix("+json") } ?? false
-        }
-        guard accepted else {
-            throw ProblemDetails(
-                status: .unsupportedMediaType, detail: "send the body as Content-Type: application/json",
-                headers: ["Accept-Post": "application/json"])
-        }
+        try JSONMediaType.require(request, accepting: .anyJSON, headers: ["Accept-Post": "application/json"])
     }
 }

@@ -19,3 +19,12 @@ package enum PolicyETag {
         ETag(etag.opaqueTag + ".gz")
     }
 }
+
+extension RevisionPrecondition {
+    /// The condition an `If-Match` header value states: `*` is any revision; otherwise the strong tags it lists
+    /// (RFC 9110 §13.1.1: If-Match compares strongly, so a weak tag never matches and is dropped here).
+    package init(ifMatch headerValue: String) {
+        let list = ETag.parseList(headerValue)
+        self = list.isWildcard ? .anyRevision : .oneOf(list.tags.filter { !$0.weak }.map { Array($0.tag.utf8) })
+    }
+}

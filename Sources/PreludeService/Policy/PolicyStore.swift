@@ -1,5 +1,4 @@
 import PreludeCore
-import PreludeHTTP
 import PreludeStorage
 import PreludeStore
 import Synchronization
@@ -21,7 +20,7 @@ import Synchronization
 ///
 /// Writes are serialized by the store's own lock around the database transaction *and* the swap, so two
 /// commits cannot swap in the opposite order of their transactions. Every write first checks the caller's
-/// `If-Match` value against the live snapshot (``PolicyStoreError/stale(current:)`` otherwise), then, inside the
+/// `If-Match` condition (a ``PreludeStore/RevisionPrecondition``, tags as bytes) against the live snapshot (``PolicyStoreError/stale(current:)`` otherwise), then, inside the
 /// transaction, that the database still holds that revision as live (a write by another process makes it stale too,
 /// after reloading the app).
 ///
@@ -95,12 +94,22 @@ package final class PolicyStore: Sendable {
     /// ``unavailability(app:)``.
     @discardableResult
     package func loadAll() throws -> [String: Unavailable] {
+        let rows = try repository.liveRows()
+        // Reading and validating a stored revision is pure and independent per app (most of start-up's time with
+        // many apps): on every core at once.
+        let decoded = Mutex<[(String, Result<ServedPolicy, Unavailable>)]>([])
+        let capacity = resolvedCacheCapacity
+        let cacheControl = cacheControl
+        DispatchQueue.concurrentPerform(iterations: rows.count) { index in
+            let outcome = Self.decodeLive(rows[index], capacity: capacity, cacheControl: cacheControl)
+            decoded.withLock { $0.append((rows[index].app, outcome)) }
+        }
         var served: [String: ServedPolicy] = [:]
         var fresh = State()
-        for row in try repository.liveRows() {
-            switch Self.decodeLive(row, capacity: resolvedCacheCapacity, cacheControl: cacheControl) {
-            case .success(let snapshot): served[row.app] = snapshot
-            case .failure(let unavailable): fresh.unavailable[row.app] = unavailable
+        for (app, outcome) in decoded.withLock({ $0 }) {
+            switch outcome {
+            case .success(let snapshot): served[app] = snapshot
+            case .failure(let unavailable): fresh.unavailable[app] = unavailable
             }
         }
         // One assignment, so the lookup table is built once (its `didSet`), not once per app.
@@ -168,7 +177,8 @@ package final class PolicyStore: Sendable {
     ///   - document: a document that passed ``PolicyValidator``; its `app.id` must be `app` (else refused).
     ///   - author: who made the change (a token name); stored on the revision and as the audit actor.
     ///   - action: the audit action, e.g. `policy.replace`, `feature.patch`.
-    ///   - expectedETag: the request's `If-Match` value; nil skips the check (trusted callers such as imports).
+    ///   - precondition: what the live revision must be (the request's `If-Match`, parsed by the HTTP adapter);
+    ///     nil skips the check (trusted callers such as imports).
     ///   - auditDetail: what changed, stored as the audit row's JSON detail.
     ///   - alongside: statements that commit in the same transaction as the revision (or roll it back by throwing),
     ///     given the new revision's number: a change request marked applied.
@@ -176,19 +186,20 @@ package final class PolicyStore: Sendable {
     @discardableResult
     package func commit(
         app: String, document: PolicyDocument, author: String, action: String, message: String?,
-        expectedETag: String?, auditDetail: JSONValue, alongside: ((Connection, Int) throws -> Void)? = nil
+        precondition: RevisionPrecondition?, auditDetail: JSONValue,
+        alongside: ((Connection, Int) throws -> Void)? = nil
     ) throws -> ServedPolicy {
         try Self.requireSameApp(document, app)
         let prepared = ServedPolicy.PreparedDocument(document)
         return try locked {
-            let current = try checkPrecondition(app: app, expectedETag: expectedETag)
+            let current = try checkPrecondition(app: app, precondition)
             let now = clock.milliseconds
             let revision: Int
             do {
                 revision = try repository.publish(
                     app: app, name: document.app.name, canonical: prepared.canonical, author: author, action: action,
                     message: message, detail: auditDetail, at: now,
-                    requiringLive: expectedETag == nil ? .none : .some(current), alongside: alongside)
+                    requiringLive: precondition == nil ? .none : .some(current), alongside: alongside)
             } catch PolicyRepository.Refusal.stale {
                 try reload(app: app)
                 throw PolicyStoreError.stale(current: snapshot(app: app))
@@ -235,19 +246,19 @@ package final class PolicyStore: Sendable {
     }
 
     /// Deletes `app`, its revisions and its events (foreign-key cascade), with an `app.delete` audit row that
-    /// outlives them; then stops serving it. Refused when the app is unknown or `expectedETag` is stale.
+    /// outlives them; then stops serving it. Refused when the app is unknown or `precondition` does not hold.
     package func deleteApp(
-        app: String, author: String, expectedETag: String?, auditDetail: JSONValue = .object(JSONObject())
+        app: String, author: String, precondition: RevisionPrecondition?, auditDetail: JSONValue = .object(JSONObject())
     )
         throws
     {
         try locked {
-            let current = try checkPrecondition(app: app, expectedETag: expectedETag)
+            let current = try checkPrecondition(app: app, precondition)
             let now = clock.milliseconds
             do {
                 try repository.deleteApp(
                     app: app, author: author, detail: auditDetail, at: now,
-                    requiringLive: expectedETag == nil ? .none : .some(current))
+                    requiringLive: precondition == nil ? .none : .some(current))
             } catch PolicyRepository.Refusal.stale {
                 try reload(app: app)
                 throw PolicyStoreError.stale(current: snapshot(app: app))
@@ -268,18 +279,18 @@ package final class PolicyStore: Sendable {
         try writeLock.withLock { _ in try body() }
     }
 
-    /// Refuses (stale) unless `expectedETag` (an If-Match value) names the live snapshot; returns the live revision number
-    /// checked (which the transaction then verifies is still live in the database).
-    private func checkPrecondition(app: String, expectedETag: String?) throws -> Int? {
+    /// Refuses (stale) unless `precondition` holds for the live snapshot; returns the live revision number checked
+    /// (which the transaction then verifies is still live in the database).
+    private func checkPrecondition(app: String, _ precondition: RevisionPrecondition?) throws -> Int? {
         if let current = snapshot(app: app) {
-            if let expectedETag, !current.matchesIfMatch(expectedETag) {
+            if let precondition, !precondition.admits(current.entityTags) {
                 throw PolicyStoreError.stale(current: current)
             }
             return current.revision
         }
         if let broken = unavailability(app: app) {
             // An app whose live revision is broken has no current representation: only `*` can replace it.
-            if let expectedETag, !ETag.parseList(expectedETag).isWildcard {
+            if let precondition, !precondition.admits(nil) {
                 throw PolicyStoreError.stale(current: nil)
             }
             return broken.revision
@@ -301,9 +312,7 @@ package final class PolicyStore: Sendable {
         -> Result<ServedPolicy, Unavailable>
     {
         PolicyRevision.decode(row).map { live in
-            ServedPolicy(
-                live, prepared: ServedPolicy.PreparedDocument(canonical: live.canonicalBytes),
-                resolvedCacheCapacity: capacity, cacheControl: cacheControl)
+            ServedPolicy(live, resolvedCacheCapacity: capacity, cacheControl: cacheControl)
         }
     }
 }

@@ -1,16 +1,18 @@
 import PreludeCore
 import PreludeHTTP
 import PreludeStore
+import Synchronization
 
 /// One app's live revision as served: the store's ``PreludeStore/PolicyRevision`` (document, canonical bytes, key
 /// shape, tag) plus what serving it over HTTP needs, built once when the revision goes live and swapped atomically.
 ///
-/// The document response is prepared here (identity and gzip bodies and tags), so the hot path never encodes JSON
-/// for the document. What clients ask is remembered by use, in caches owned by this served revision (the swap to a
+/// Everything is built by use, not at load: the document response (identity and gzip bodies, heads) on the first
+/// `GET …/policy/document` (``servedDocument``), so start-up neither compresses nor renders heads for apps nobody
+/// asks for, and the hot path still never encodes JSON for the document. What clients ask is remembered by use, in caches owned by this served revision (the swap to a
 /// new revision drops them with it), each starting empty and growing with the distinct requests seen, up to its
 /// bound: resolved responses (``resolvedResponses``) and policies (``resolvedPolicies``), plain queries
 /// (``plainQueries``), explicit locales (``explicitLocales``). An app nobody asks for costs its document and its
-/// prepared bodies, not its cache capacity.
+/// tags, not its prepared bodies or its cache capacity.
 package final class ServedPolicy: Sendable {
     /// The revision served, as the store knows it.
     package let live: PolicyRevision
@@ -24,12 +26,29 @@ package final class ServedPolicy: Sendable {
     package var document: PolicyDocument { live.document }
     /// The canonical JSON bytes of `document` (compact, members in documented order).
     package var canonicalBytes: [UInt8] { live.canonicalBytes }
-    /// The document's bodies, identity and gzip, tagged `etag` and `etag.gz`.
-    package let documentResponse: HTTPResponse.Prepared
+    /// The tag of the document's gzip representation, `etag.gz` (a strong tag per representation).
+    package let gzipETag: ETag
+    /// The document's bodies, identity and gzip, tagged `etag` and `etag.gz` (prepared on first use).
+    package var documentResponse: HTTPResponse.Prepared { servedDocument.representations }
     /// The `Cache-Control` values this snapshot's responses carry.
     package let cacheControl: PolicyCacheControl
-    /// `GET /v1/apps/{app}/policy/document` for this revision, prepared (both codings, 200 and 304 heads).
-    package let servedDocument: PreparedResponse
+    /// `GET /v1/apps/{app}/policy/document` for this revision (both codings, 200 and 304 heads): prepared on first
+    /// use, once (the gzip body is compressed then), and kept with the revision.
+    package var servedDocument: PreparedResponse {
+        if let prepared = preparedDocument.withLock({ $0 }) { return prepared }
+        // Compressed outside the lock; two first requests racing both compress and the first stored wins.
+        let made = PreparedResponse(
+            HTTPResponse.Prepared(identity: live.canonicalBytes, identityETag: etag, gzipETag: gzipETag),
+            contentType: "application/json", headers: ["Cache-Control": cacheControl.document])
+        return preparedDocument.withLock { stored in
+            if let stored { return stored }
+            stored = made
+            return made
+        }
+    }
+    /// Whether ``servedDocument`` has been prepared (an idle revision has not).
+    package var isDocumentPrepared: Bool { preparedDocument.withLock { $0 != nil } }
+    private let preparedDocument = Mutex<PreparedResponse?>(nil)
     /// When the revision was created (milliseconds since the Unix epoch).
     package var createdAt: Int64 { live.createdAt }
     /// Who created the revision (a token name, or `system`).
@@ -66,54 +85,52 @@ package final class ServedPolicy: Sendable {
                 appID: appID, number: revision, document: document, canonical: prepared.canonical,
                 createdAt: createdAt, author: author, message: message, storedFindings: storedFindings,
                 fallbacks: fallbacks),
-            prepared: prepared, resolvedCacheCapacity: resolvedCacheCapacity, cacheControl: cacheControl)
+            resolvedCacheCapacity: resolvedCacheCapacity, cacheControl: cacheControl)
     }
 
-    /// Serves `live`, whose bodies `prepared` holds (``PreparedDocument/init(canonical:)`` of its canonical bytes).
+    /// Serves `live`; nothing is prepared until asked for.
     package init(
-        _ live: PolicyRevision, prepared: PreparedDocument, resolvedCacheCapacity: Int,
+        _ live: PolicyRevision, resolvedCacheCapacity: Int,
         cacheControl: PolicyCacheControl = .defaults
     ) {
         self.live = live
         etag = ETag(live.entityTag)
-        var response = prepared.response
-        response.identityETag = etag
-        response.gzipETag = PolicyETag.gzip(etag)
-        documentResponse = response
+        gzipETag = PolicyETag.gzip(etag)
         self.cacheControl = cacheControl
-        servedDocument = PreparedResponse(
-            response, contentType: "application/json", headers: ["Cache-Control": cacheControl.document])
         explicitLocales = ExplicitLocaleMemo(shape: live.keyShape)
         resolvedResponses = LRUCache(capacity: resolvedCacheCapacity)
         resolvedPolicies = LRUCache(capacity: resolvedCacheCapacity)
     }
 
-    /// Whether an `If-Match` value names this revision (either coding's tag, or `*`).
+    /// The opaque tags (bytes, no quotes) naming this revision: the identity and the gzip representation's.
     ///
-    /// Strong comparison (RFC 9110 §13.1.1). Both tags are accepted because a client that read the document
+    /// Both count for `If-Match` (strong comparison, RFC 9110 §13.1.1) because a client that read the document
     /// gzip-compressed holds the `.gz` tag, and it names the same revision.
-    package func matchesIfMatch(_ headerValue: String) -> Bool {
-        etag.matchesIfMatch(headerValue) || documentResponse.gzipETag.matchesIfMatch(headerValue)
+    package var entityTags: [[UInt8]] {
+        [Array(etag.opaqueTag.utf8), Array(gzipETag.opaqueTag.utf8)]
     }
 
-    /// The revision-independent, expensive part of a snapshot: canonical bytes and their gzip form.
+    /// Whether an `If-Match` header value names this revision (either coding's tag, or `*`).
+    package func matchesIfMatch(_ headerValue: String) -> Bool {
+        RevisionPrecondition(ifMatch: headerValue).admits(entityTags)
+    }
+
+    /// The revision-independent, expensive part of a snapshot: its canonical bytes.
     ///
-    /// Computed before a write transaction so that compression does not hold the writer queue.
+    /// Computed before a write transaction so that serializing does not hold the writer queue (the gzip body is
+    /// compressed later, on first use: ``servedDocument``).
     package struct PreparedDocument: Sendable {
         /// The canonical bytes.
         package let canonical: [UInt8]
-        /// Identity and gzip bodies (tags replaced by the snapshot).
-        package let response: HTTPResponse.Prepared
 
-        /// Serializes and compresses `document`.
+        /// Serializes `document`.
         package init(_ document: PolicyDocument) {
             self.init(canonical: document.jsonValue.serializedBytes())
         }
 
-        /// Compresses the canonical bytes of a document.
+        /// The document whose canonical bytes are `canonical`.
         package init(canonical: [UInt8]) {
             self.canonical = canonical
-            response = HTTPResponse.Prepared(identity: canonical)
         }
     }
 }

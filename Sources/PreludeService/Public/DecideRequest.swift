@@ -9,7 +9,8 @@ import PreludeHTTP
 ///                "history": {"prime": {"shownCount": 1, "lastShown": 1795350600, "lastOutcome": "dismissed"}}}]}
 /// ```
 /// Every member but `features` is optional, as for the resolved policy's query. Each entry of `features` is an
-/// engine client state (`ClientState.decode`, docs/decisions.md); its `osVersion` defaults to the top-level `os`.
+/// engine client state (`ClientState.decode`, docs/decisions.md), completed by the core's
+/// ``PreludeCore/DecideContract/completed(_:context:)``: its `osVersion` defaults to the top-level `os`.
 package struct DecideRequest: Sendable {
     /// The client context (targeting, locale, bucketing).
     package var context: ClientContext
@@ -91,18 +92,15 @@ package struct DecideRequest: Sendable {
                 let pointer = JSONPointer(tokens: ["features", String(index)])
                 let (state, stateProblems) = ClientState.decode(value, at: pointer)
                 problems += stateProblems.map { PublicProblem.field($0) }
-                guard var state else { continue }
+                guard let state else { continue }
                 if seen.contains(state.feature) {
                     report(
                         pointer.appending("feature").description, "feature.duplicate", "each feature may appear once")
                     continue
                 }
                 seen.append(state.feature)
-                // The engine counts in iOS versions; another platform's numbering says nothing about them.
-                if state.osVersion == nil, context.platform?.usesIOSVersions ?? true {
-                    state.osVersion = context.osVersion
-                }
-                states.append(state)
+                // The contract's normalisation (the client's offline decider applies the same, core).
+                states.append(DecideContract.completed(state, context: context))
             }
         case let other?:
             report("/features", "type.mismatch", "expected an array of client states, found \(other.kindName)")

@@ -2,10 +2,6 @@ import PreludeCore
 import PreludeHTTP
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// One snapshot's memory of resolved-policy queries by everything but their install id: what such a query means
 /// (its checked client context) and the response served for each combination of variants drawn so far.
 ///
@@ -44,38 +40,21 @@ package final class PlainPolicyQueries: Sendable {
     /// The number of queries remembered.
     package var count: Int { table.withLock { $0.count } }
 
-    /// The response entry for `request` (a parsed request whose query is its raw query) against `snapshot`, or nil
-    /// when its query is not plain.
+    /// The response entry for `request` against `snapshot`, or nil when its query is not plain.
     package func entry(for request: HTTPRequest, snapshot: ServedPolicy) -> ResolvedPolicyResponse.Entry? {
         let acceptLanguage = PolicyQuery.acceptLanguage(request.headers)
-        var raw = request.rawQuery
-        return raw.withUTF8 { entry(query: $0, acceptLanguage: acceptLanguage, snapshot: snapshot) }
+        return request.rawQueryView.withBytes { entry(query: $0, acceptLanguage: acceptLanguage, snapshot: snapshot) }
     }
 
     /// Where the value of the query's `installId=` piece is: `.some(nil)` when there is none, nil when the query
     /// has it twice or without `=` (not plain: the full path reports it).
     static func installIdRange(_ bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>?? {
-        guard let base = bytes.baseAddress else { return .some(nil) }
-        var found: Range<Int>?
-        var start = 0
-        while start <= bytes.count {
-            let end =
-                memchr(base + start, 0x26, bytes.count - start).map {
-                    UnsafePointer<UInt8>($0.assumingMemoryBound(to: UInt8.self)) - base
-                }
-                ?? bytes.count
-            let length = end - start
-            if length >= 9 && memcmp(base + start, Self.installIdName, 9) == 0 {
-                // `installId` exactly, then `=` or the piece's end.
-                if length == 9 || found != nil { return nil }
-                if base[start + 9] == UInt8(ascii: "=") { found = (start + 10)..<end }
-            }
-            start = end + 1
+        switch RawQuery.valueLocation(of: "installId", in: bytes) {
+        case .absent: .some(nil)
+        case .at(let range): .some(range)
+        case .ambiguous: nil
         }
-        return .some(found)
     }
-
-    private static let installIdName: [UInt8] = Array("installId".utf8)
 
     private func entry(
         query bytes: UnsafeBufferPointer<UInt8>, acceptLanguage: String?, snapshot: ServedPolicy
@@ -159,7 +138,7 @@ package final class PlainPolicyQueries: Sendable {
                 explicitLocale = explicit
                 context.installId = installBytes.map { String(decoding: $0, as: UTF8.self) }
             case .nothing:
-                let raw = String(decoding: bytes, as: UTF8.self)
+                let raw = RawQuery(String(decoding: bytes, as: UTF8.self))
                 guard let plain = PolicyQuery.plainContext(raw, locales: snapshot.explicitLocales) else { return nil }
                 context = plain.0
                 explicitLocale = plain.1

@@ -1,10 +1,6 @@
 import PreludeCore
 import PreludeHTTP
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The query of `GET /v1/apps/{app}/policy`, checked: every malformed or unknown parameter is reported at once,
 /// each with the pointer `/query/<name>`.
 package enum PolicyQuery {
@@ -18,10 +14,18 @@ package enum PolicyQuery {
     package static func context(_ request: HTTPRequest, locales: ExplicitLocaleMemo) throws(ProblemDetails) -> (
         ClientContext, ResolutionKey.ExplicitLocale?
     ) {
-        if request.queryIsRawQueryDecoded, var plain = plainContext(request.rawQuery, locales: locales) {
+        if var plain = plainContext(request.rawQueryView, locales: locales) {
             readAcceptLanguage(request, into: &plain.0)
             return plain
         }
+        return try decodedContext(request, locales: locales)
+    }
+
+    /// ``context(_:locales:)`` the long way, for every query: through the decoded pairs, reporting every problem.
+    /// The query a plain query (``plainContext(_:locales:)``) declines takes this path.
+    package static func decodedContext(_ request: HTTPRequest, locales: ExplicitLocaleMemo) throws(ProblemDetails) -> (
+        ClientContext, ResolutionKey.ExplicitLocale?
+    ) {
         var context = ClientContext()
         var explicitLocale: ResolutionKey.ExplicitLocale?
         var problems: [FieldProblem] = []
@@ -92,41 +96,38 @@ package enum PolicyQuery {
     /// each once, and valid values — what clients send — read from the raw bytes without building the decoded pairs;
     /// nil for anything else, which the decoded path then reports parameter by parameter. For such a query both
     /// paths read the same names and values, so they give the same context.
-    static func plainContext(_ rawQuery: String, locales: ExplicitLocaleMemo) -> (
+    static func plainContext(_ query: RawQuery, locales: ExplicitLocaleMemo) -> (
         ClientContext, ResolutionKey.ExplicitLocale?
     )? {
-        var raw = rawQuery
-        return raw.withUTF8 { bytes in
-            var context = ClientContext()
-            var explicitLocale: ResolutionKey.ExplicitLocale?
-            var seen: UInt8 = 0
-            let plain = PercentDecoding.scanQuery(bytes) { piece in
-                guard let value = piece.value, !piece.nameNeedsDecoding, !piece.valueNeedsDecoding,
-                    let bit = parameterIndex(piece.name), seen & (1 << bit) == 0
-                else { return false }
-                seen |= 1 << bit
-                switch bit {
-                case 0:  // platform: the lower-case raw value (other spellings take the decoded path)
-                    guard let platform = Platform(rawValue: String(decoding: value, as: UTF8.self)) else {
-                        return false
-                    }
-                    context.platform = platform
-                case 1, 2:  // os, appVersion
-                    guard let version = SemanticVersion.parse(value) else { return false }
-                    if bit == 1 { context.osVersion = version } else { context.appVersion = version }
-                case 3:  // locale
-                    let text = String(decoding: value, as: UTF8.self)
-                    guard let explicit = locales.explicitLocale(text) else { return false }
-                    context.locale = text
-                    explicitLocale = explicit
-                default:  // installId
-                    guard isPlainInstallId(value) else { return false }
-                    context.installId = String(decoding: value, as: UTF8.self)
+        var context = ClientContext()
+        var explicitLocale: ResolutionKey.ExplicitLocale?
+        var seen: UInt8 = 0
+        let plain = query.forEachPiece { piece in
+            guard let value = piece.value, !piece.nameNeedsDecoding, !piece.valueNeedsDecoding,
+                let bit = parameterIndex(piece.name), seen & (1 << bit) == 0
+            else { return false }
+            seen |= 1 << bit
+            switch bit {
+            case 0:  // platform: the lower-case raw value (other spellings take the decoded path)
+                guard let platform = Platform(rawValue: String(decoding: value, as: UTF8.self)) else {
+                    return false
                 }
-                return true
+                context.platform = platform
+            case 1, 2:  // os, appVersion
+                guard let version = SemanticVersion.parse(value) else { return false }
+                if bit == 1 { context.osVersion = version } else { context.appVersion = version }
+            case 3:  // locale
+                let text = String(decoding: value, as: UTF8.self)
+                guard let explicit = locales.explicitLocale(text) else { return false }
+                context.locale = text
+                explicitLocale = explicit
+            default:  // installId
+                guard isPlainInstallId(value) else { return false }
+                context.installId = String(decoding: value, as: UTF8.self)
             }
-            return plain ? (context, explicitLocale) : nil
+            return true
         }
+        return plain ? (context, explicitLocale) : nil
     }
 
     /// Sets the context's `acceptLanguage` from the request's `Accept-Language` fields.
@@ -162,14 +163,11 @@ package enum PolicyQuery {
         case 9: index = 4
         default: return nil
         }
-        return parameterBytes[index].withUnsafeBufferPointer {
-            memcmp($0.baseAddress!, name.baseAddress!, name.count) == 0
-        }
-            ? index : nil
+        return RawQuery.bytes(name, equal: parameterLiterals[index]) ? index : nil
     }
 
-    /// ``parameters`` as UTF-8.
-    private static let parameterBytes = parameters.map { Array($0.utf8) }
+    /// ``parameters`` as literals, compared with raw bytes.
+    private static let parameterLiterals: [StaticString] = ["platform", "os", "appVersion", "locale", "installId"]
 
     /// The position of `name` in ``parameters``, or nil, compared as UTF-8 (no other text equals one of these names:
     /// none has a letter with a canonical singleton such as the Kelvin sign for K).

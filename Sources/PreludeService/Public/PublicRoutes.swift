@@ -33,8 +33,7 @@ package enum PublicRoutes {
         router.add(.get, "/v1/apps/{app}/policy", options: RouteOptions(runsInline: true)) { request in
             let snapshot = try liveSnapshot(request, store: store)
             // Nearly every client: a plain query seen before apart from its install id (PlainPolicyQueries).
-            if request.queryIsRawQueryDecoded, let entry = snapshot.plainQueries.entry(for: request, snapshot: snapshot)
-            {
+            if let entry = snapshot.plainQueries.entry(for: request, snapshot: snapshot) {
                 return HTTPResponse(entry.response)
             }
             let (context, explicitLocale) = try PolicyQuery.context(request, locales: snapshot.explicitLocales)
@@ -56,22 +55,14 @@ package enum PublicRoutes {
             let key = ResolutionKey(context: decide.context, snapshot: snapshot)
             let policy = ResolvedPolicyResponse.resolved(snapshot, context: decide.context, key: key)
             let now = Instant(secondsSinceEpoch: clock.seconds)
-            // The body is written straight to bytes, as `{"revision", "locale", "decisions": [Decision.jsonValue]}`
-            // would serialize (DecideResponseTests checks they match), instead of building a JSONValue tree first.
+            // The contract's envelope (core, shared with the client's offline decider), written straight to bytes.
             let locale = key.locale.description
-            var body: [UInt8] = []
-            body.reserveCapacity(256 + 640 * decide.states.count)
-            JSONValue.writeLiteral("{\"revision\":", to: &body)
-            JSONValue.writeInteger(snapshot.revision, to: &body)
-            JSONValue.writeLiteral(",\"locale\":", to: &body)
-            JSONValue.writeString(locale, to: &body)
-            JSONValue.writeLiteral(",\"decisions\":[", to: &body)
+            var body = DecideContract.ResponseBody(
+                revision: snapshot.revision, locale: locale, expectedDecisions: decide.states.count)
             var problems: [FieldProblem] = []
             for (index, state) in decide.states.enumerated() {
                 do throws(DecisionError) {
-                    let decision = try DecisionEngine.decide(in: policy, state: state, now: now)
-                    if index > 0 { body.append(UInt8(ascii: ",")) }
-                    decision.writeJSON(to: &body)
+                    body.append(try DecisionEngine.decide(in: policy, state: state, now: now))
                 } catch {
                     let member =
                         switch error {
@@ -88,13 +79,13 @@ package enum PublicRoutes {
                 }
             }
             guard problems.isEmpty else { throw PublicProblem.unprocessable(problems) }
-            JSONValue.writeLiteral("]}", to: &body)
-            if let head = decideHeads.value(for: locale) { return HTTPResponse(head: head, body: body) }
+            body.finish()
+            if let head = decideHeads.value(for: locale) { return HTTPResponse(head: head, body: body.bytes) }
             // A decision depends on the request time: never reuse it.
             let head = PreparedHead(
                 headers: ["Content-Type": "application/json", "Cache-Control": "no-store", "Content-Language": locale])
             decideHeads.insert(head, for: locale)
-            return HTTPResponse(head: head, body: body)
+            return HTTPResponse(head: head, body: body.bytes)
         }
 
         OFREPRoutes.register(on: &router, store: store, clock: clock)

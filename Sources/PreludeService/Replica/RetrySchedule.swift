@@ -1,4 +1,7 @@
-/// When to try again after failures: exponential backoff with jitter, time passed in (no clock, no sleeping).
+import PreludeCore
+
+/// When to try again after failures: the core's ``PreludeCore/Backoff`` (the client's formula too), with the count of
+/// failures and the time of the next attempt kept here; time passed in (no clock, no sleeping).
 ///
 /// The n-th consecutive failure waits `min(maxDelay, baseDelay · 2ⁿ⁻¹)` scaled by a factor in [0.5, 1] drawn from
 /// the `random` value the caller passes ("equal jitter"): replicas that lost the primary together do not come back
@@ -22,8 +25,7 @@ package struct RetrySchedule: Sendable, Equatable {
 
     /// The delay after `failures` consecutive failures (≥ 1) with jitter `random` in [0, 1).
     package func delay(afterFailures failures: Int, random: Double) -> Double {
-        let nominal = min(maxDelay, baseDelay * Double(1 << min(max(failures - 1, 0), 30)))
-        return nominal * (0.5 + 0.5 * min(max(random, 0), 1))
+        Backoff(base: baseDelay, maximum: maxDelay).delay(failures: max(failures, 1), unit: random)
     }
 
     /// Whether an attempt may start at `now`.

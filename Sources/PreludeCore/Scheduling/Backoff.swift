@@ -1,4 +1,5 @@
-/// Exponential backoff with jitter, for failed fetches and flushes.
+/// Exponential backoff with jitter: the one formula for retrying after failures, used by the client (failed fetches
+/// and flushes) and by the server (a replica's sync with its primary and its outbox forwarder, `RetrySchedule`).
 ///
 /// After the n-th consecutive failure the next attempt waits `min(maximum, base × 2^(n-1))`, scaled by a
 /// uniform factor in [0.5, 1) ("equal jitter") so a fleet of clients that failed together does not retry
