@@ -239,8 +239,10 @@ import Testing
             ("POST", Self.base, reader, #"{"patch": {}}"#, 403, nil),
             ("POST", "\(Self.base)/\(id)/submit", reader, nil, 403, nil),
             ("POST", "\(Self.base)/\(id)/approve", reader, nil, 403, nil),
-            ("POST", Self.base, AdminServer.secret, #"{"document": {"schemaVersion": 1}}"#, 422,
-             "urn:prelude:problem:invalid-policy"),
+            (
+                "POST", Self.base, AdminServer.secret, #"{"document": {"schemaVersion": 1}}"#, 422,
+                "urn:prelude:problem:invalid-policy"
+            ),
             ("POST", Self.base, AdminServer.secret, #"{"document": {}, "patch": {}}"#, 422, nil),
             ("POST", Self.base, AdminServer.secret, #"{"patch": {}, "colour": 1}"#, 422, nil),
             ("POST", Self.base, AdminServer.secret, #"{"message": "nothing"}"#, 422, nil),
@@ -248,16 +250,22 @@ import Testing
             ("POST", Self.base, AdminServer.secret, #"{"patch": "#, 400, "urn:prelude:problem:malformed-json"),
             ("GET", "\(Self.base)/999", AdminServer.secret, nil, 404, "urn:prelude:problem:unknown-change-request"),
             ("GET", "\(Self.base)/x", AdminServer.secret, nil, 404, "urn:prelude:problem:unknown-change-request"),
-            ("GET", "/v1/admin/apps/demo/environments/staging/change-requests", AdminServer.secret, nil, 404,
-             "urn:prelude:problem:unknown-environment"),
-            ("GET", "/v1/admin/apps/nope/change-requests", AdminServer.secret, nil, 404,
-             "urn:prelude:problem:unknown-app"),
+            (
+                "GET", "/v1/admin/apps/demo/environments/staging/change-requests", AdminServer.secret, nil, 404,
+                "urn:prelude:problem:unknown-environment"
+            ),
+            (
+                "GET", "/v1/admin/apps/nope/change-requests", AdminServer.secret, nil, 404,
+                "urn:prelude:problem:unknown-app"
+            ),
             ("GET", Self.base + "?state=merged", AdminServer.secret, nil, 400, nil),
             ("POST", "\(Self.base)/\(id)/schedule", AdminServer.secret, #"{"at": "tomorrow"}"#, 422, nil),
             ("POST", "\(Self.base)/\(id)/schedule", AdminServer.secret, #"{}"#, 422, nil),
             ("POST", "\(Self.base)/\(id)/cancel", AdminServer.secret, #"{"reason": 3}"#, 422, nil),
-            ("POST", "\(Self.base)/\(id)/apply", AdminServer.secret, nil, 409,
-             "urn:prelude:problem:change-request-state"),
+            (
+                "POST", "\(Self.base)/\(id)/apply", AdminServer.secret, nil, 409,
+                "urn:prelude:problem:change-request-state"
+            ),
         ]
         for (method, path, token, body, status, type) in cases {
             let response = try server.send(method, path, token: token, body: body)

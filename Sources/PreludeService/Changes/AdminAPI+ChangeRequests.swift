@@ -10,8 +10,9 @@ extension AdminAPI {
     private static let editMembers = ["document", "patch", "message"]
 
     func registerChangeRequestRoutes(on router: inout Router) {
-        for prefix in ["/v1/admin/apps/{app}/environments/{env}/change-requests", "/v1/admin/apps/{app}/change-requests"]
-        {
+        for prefix in [
+            "/v1/admin/apps/{app}/environments/{env}/change-requests", "/v1/admin/apps/{app}/change-requests",
+        ] {
             registerChangeRequestRoutes(on: &router, prefix: prefix)
         }
     }

@@ -122,7 +122,8 @@ package final class ChangeRequests: Sendable {
         let record = try storing {
             try repository.create(
                 app: app, environment: environment, status: status, document: document, patch: patch,
-                authorTokenID: actor.tokenID, message: message, findings: findings, detail: detail, at: clock.milliseconds)
+                authorTokenID: actor.tokenID, message: message, findings: findings, detail: detail,
+                at: clock.milliseconds)
         }
         logger.info(
             "change request created",

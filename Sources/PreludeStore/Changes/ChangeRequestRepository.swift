@@ -1,7 +1,7 @@
 import PreludeCore
 import PreludeStorage
 
-/// The `change_requests` table (migration 0009): every statement about change requests. Each write changes one
+/// The `change_requests` table (migration 0010): every statement about change requests. Each write changes one
 /// request and appends its audit record (``AuditLog``) in one transaction, guarded by the request's version, so two
 /// concurrent transitions of one request cannot both succeed. Applying one is part of the revision's own transaction
 /// (``markApplied(_:id:expectedVersion:revision:at:)``, called through
@@ -204,7 +204,8 @@ package struct ChangeRequestRepository: Sendable {
     }
 
     private static func record(_ row: Row) throws -> ChangeRequestRecord {
-        let approvals = (try? JSONValue(parsing: Array(try row.get("approvals", as: String.self).utf8)))?
+        let approvals =
+            (try? JSONValue(parsing: Array(try row.get("approvals", as: String.self).utf8)))?
             .arrayValue?.compactMap(ChangeRequestApproval.init) ?? []
         let stateText = try row.get("state", as: String.self)
         return ChangeRequestRecord(
