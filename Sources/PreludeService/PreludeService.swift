@@ -40,6 +40,10 @@ package final class PreludeService: Sendable {
     private let policyReloader: LivePolicyReloader
     /// Follow mode's sync and forwarder; nil on a primary.
     package let replica: ReadReplica?
+    /// Guarded rollouts (docs/rollouts.md); tests drive ``RolloutController/evaluateAll()`` on an injected clock.
+    package let rollouts: RolloutController
+    /// The guard's scheduler; nil on a read replica.
+    package let rolloutScheduler: RolloutScheduler?
     /// The admin API (change requests and their scheduler among it).
     package let admin: AdminAPI
     private let stopped = Mutex(false)
@@ -48,10 +52,12 @@ package final class PreludeService: Sendable {
         configuration: ServiceConfiguration, database: Database, migrator: Migrator, server: HTTPServer, port: Int,
         policyStore: PolicyStore, eventIngestor: EventIngestor, adminServer: HTTPServer?, adminPort: Int?,
         logger: Logger, draining: DrainFlag, eventRetention: EventRetentionTask, policyReloader: LivePolicyReloader,
-        replica: ReadReplica?, admin: AdminAPI
+        replica: ReadReplica?, rollouts: RolloutController, rolloutScheduler: RolloutScheduler?, admin: AdminAPI
     ) {
         self.admin = admin
         self.replica = replica
+        self.rollouts = rollouts
+        self.rolloutScheduler = rolloutScheduler
         self.policyStore = policyStore
         self.eventIngestor = eventIngestor
         self.configuration = configuration
@@ -107,6 +113,11 @@ package final class PreludeService: Sendable {
             ) { draining.isSet }
             ObservabilityRoutes.register(on: &router, observability: observability)
             let aggregator = ExperimentAggregator { policyStore.snapshot(app: $0)?.document }
+            // The guard runs on the primary only: a replica serves the assignment it mirrors, never decides a step.
+            let rollouts = RolloutController(database: database, store: policyStore, clock: clock, logger: logger)
+            let rolloutScheduler = replica == nil ? RolloutScheduler(controller: rollouts) : nil
+            observability.registry.register(rollouts.guardTrips)
+            observability.registry.register(rollouts.evaluations)
             // A replica stores accepted batches in its outbox, through the same group commit, and the forwarder
             // wakes after each commit; the primary computes results from what it forwards.
             let eventIngestor =
@@ -115,7 +126,9 @@ package final class PreludeService: Sendable {
                         database: database, observers: eventObservers, table: .outbox,
                         afterCommit: { replica.forwarder.wake() })
                 } else {
-                    EventIngestor(database: database, observers: [aggregator] + eventObservers)
+                    EventIngestor(
+                        database: database, observers: [aggregator] + eventObservers,
+                        afterCommit: { rolloutScheduler?.wake() })
                 }
             observability.observe(events: eventIngestor)
             let eventBudget = IngestionBudget(configuration)
@@ -125,7 +138,7 @@ package final class PreludeService: Sendable {
                 eventBudget: eventBudget, clock: clock)
             let admin = try AdminAPI.make(
                 configuration: configuration, database: database, store: policyStore, logger: logger,
-                clock: adminClock, changeRules: changeRules)
+                rollouts: rollouts, clock: adminClock, changeRules: changeRules)
             var adminRouter = Router()
             AdminAPI.register(on: &router, or: &adminRouter, api: admin, configuration: configuration)
             if configuration.adminPort == nil {
@@ -156,6 +169,7 @@ package final class PreludeService: Sendable {
                 pruner: EventPruner(retentionDays: configuration.eventRetentionDays), database: database, logger: logger
             )
             eventRetention.start()
+            rolloutScheduler?.start()
             policyReloader.start()
             replica?.start()
             admin.scheduler.start()
@@ -170,7 +184,7 @@ package final class PreludeService: Sendable {
                 configuration: configuration, database: database, migrator: migrator, server: server, port: port,
                 policyStore: policyStore, eventIngestor: eventIngestor, adminServer: adminServer, adminPort: adminPort,
                 logger: logger, draining: draining, eventRetention: eventRetention, policyReloader: policyReloader,
-                replica: replica, admin: admin)
+                replica: replica, rollouts: rollouts, rolloutScheduler: rolloutScheduler, admin: admin)
         } catch {
             database.close()
             throw error
@@ -242,6 +256,7 @@ package final class PreludeService: Sendable {
         server.waitUntilStopped()
         adminServer?.waitUntilStopped()
         eventRetention.stop()
+        rolloutScheduler?.stop()
         admin.scheduler.stop()
         policyReloader.stop()
         database.close()

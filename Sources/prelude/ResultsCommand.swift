@@ -34,11 +34,21 @@ struct ResultsCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Grant-rate change to size the sample for, as a fraction (0.02 = 2 points). [default: 0.02]",
+            "Exploratory: a grant-rate change to size the sample for other than the policy's (0.02 = 2 points); "
+                + "the view then has no verdict.",
             valueName: "fraction"))
-    var minimumEffect: Double = ExperimentAnalysis.defaultMinimumEffect
+    var minimumEffect: Double?
 
-    @Option(help: ArgumentHelp("Compare with this variant instead of the configured control.", valueName: "variant"))
+    @Option(
+        help: ArgumentHelp(
+            "Exploratory: a significance level other than the policy's; the view then has no verdict.",
+            valueName: "fraction"))
+    var alpha: Double?
+
+    @Option(
+        help: ArgumentHelp(
+            "Compare with this variant instead of the configured control.",
+            valueName: "variant"))
     var control: String?
 
     @OptionGroup var options: DatabaseOptions
@@ -53,7 +63,7 @@ struct ResultsCommand: ParsableCommand {
             let results: ExperimentResults
             do {
                 results = try reader.results(
-                    appID: app, experiment: experiment, minimumEffect: minimumEffect, control: control)
+                    appID: app, experiment: experiment, minimumEffect: minimumEffect, alpha: alpha, control: control)
             } catch ExperimentResultsError.experimentNotFound {
                 // Name the experiments there are, and the closest to the one typed.
                 let keys = try reader.experiments(appID: app).map(\.key)

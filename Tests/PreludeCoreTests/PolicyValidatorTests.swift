@@ -191,6 +191,18 @@ import Testing
                 "/experiments/0/coverage", .coverageOutOfRange
             ),
             (
+                "{\"experiments\": [{\"key\": \"mic\", \"feature\": \"microphone\", \"alpha\": 0.5, \"variants\": [{\"name\": \"a\", \"weight\": 100}]}]}",
+                "/experiments/0/alpha", .analysisSettingOutOfRange
+            ),
+            (
+                "{\"experiments\": [{\"key\": \"mic\", \"feature\": \"microphone\", \"minimumEffect\": 0, \"variants\": [{\"name\": \"a\", \"weight\": 100}]}]}",
+                "/experiments/0/minimumEffect", .analysisSettingOutOfRange
+            ),
+            (
+                "{\"experiments\": [{\"key\": \"mic\", \"feature\": \"microphone\", \"alpha\": \"0.05\", \"variants\": [{\"name\": \"a\", \"weight\": 100}]}]}",
+                "/experiments/0/alpha", .typeMismatch
+            ),
+            (
                 "{\"experiments\": [{\"key\": \"mic\", \"feature\": \"microphone\", \"variants\": [{\"name\": \"a\", \"weight\": 60}, {\"name\": \"b\", \"weight\": 30}]}]}",
                 "/experiments/0/variants", .weightsDoNotSum
             ),

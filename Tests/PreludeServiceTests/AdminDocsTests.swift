@@ -86,7 +86,8 @@ import Testing
                 "app.seed", "token.bootstrap", "token.create", "token.revoke", "app.create", "app.settings",
                 "app.delete", "feature.patch", "feature.replace", "feature.delete", "experiment.patch",
                 "experiment.stop", "experiment.start", "experiment.create", "experiment.delete",
-                "experiment.conclude", "policy.rollback",
+                "experiment.conclude", "policy.rollback", "rollout.step", "rollout.abort", "rollout.step",
+                "rollout.complete",
             ])
         #expect(stdout.contains("\"valid\": true"))
         #expect(!stdout.contains(AdminServer.secret) && !stderr.contains(AdminServer.secret))

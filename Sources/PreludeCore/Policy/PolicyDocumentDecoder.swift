@@ -158,7 +158,8 @@ struct PolicyDocumentDecoder {
 
     private mutating func decodeExperiment(_ value: JSONValue, at pointer: JSONPointer) -> Experiment? {
         guard let object = object(value, at: pointer) else { return nil }
-        checkMembers(object, at: pointer, allowed: ["key", "feature", "seed", "coverage", "variants"])
+        checkMembers(
+            object, at: pointer, allowed: ["key", "feature", "seed", "coverage", "variants", "alpha", "minimumEffect"])
         var key = ""
         if let value = object["key"] {
             key = string(value, at: pointer.appending("key")) ?? ""
@@ -182,6 +183,10 @@ struct PolicyDocumentDecoder {
         if let seed = object["seed"] { experiment.seed = string(seed, at: pointer.appending("seed")) }
         if let coverage = object["coverage"], let number = number(coverage, at: pointer.appending("coverage")) {
             experiment.coverage = number
+        }
+        if let alpha = object["alpha"] { experiment.alpha = number(alpha, at: pointer.appending("alpha")) }
+        if let effect = object["minimumEffect"] {
+            experiment.minimumEffect = number(effect, at: pointer.appending("minimumEffect"))
         }
         if let variants = object["variants"], let list = array(variants, at: pointer.appending("variants")) {
             for (index, value) in list.enumerated() {

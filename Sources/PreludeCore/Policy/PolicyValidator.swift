@@ -374,6 +374,16 @@ private struct Checker {
                     "coverage is the enrolled fraction, between 0 and 1; found \(JSONValue.number(experiment.coverage))."
                 )
             }
+            if let alpha = experiment.alpha, !Experiment.isValidAlpha(alpha) {
+                report(
+                    at.appending("alpha"), .analysisSettingOutOfRange,
+                    "alpha is the verdict's significance level, from 0.0001 to 0.2; found \(JSONValue.number(alpha)).")
+            }
+            if let effect = experiment.minimumEffect, !ExperimentAnalysis.isValidMinimumEffect(effect) {
+                report(
+                    at.appending("minimumEffect"), .analysisSettingOutOfRange,
+                    "minimumEffect \(ExperimentAnalysis.minimumEffectRule); found \(JSONValue.number(effect)).")
+            }
             if experiment.variants.isEmpty {
                 report(at.appending("variants"), .noVariants, "An experiment needs at least one variant.")
                 continue

@@ -63,6 +63,8 @@ public struct ValidationProblem: Sendable, Hashable, Comparable, CustomStringCon
         case duplicateExperimentFeature = "experiment.duplicateFeature"
         /// Coverage outside 0...1.
         case coverageOutOfRange = "experiment.coverageOutOfRange"
+        /// An experiment's `alpha` or `minimumEffect` outside its range.
+        case analysisSettingOutOfRange = "experiment.analysisSettingOutOfRange"
         /// An experiment without variants.
         case noVariants = "experiment.noVariants"
         /// Two variants share a name.

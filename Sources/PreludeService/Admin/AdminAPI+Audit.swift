@@ -8,7 +8,7 @@ extension AdminAPI {
         "app.create", "app.delete", "app.seed", "app.settings", "policy.replace", "policy.import", "policy.rollback",
         "feature.create", "feature.replace", "feature.patch", "feature.delete", "experiment.create",
         "experiment.replace", "experiment.patch", "experiment.delete", "experiment.start", "experiment.stop",
-        "experiment.conclude",
+        "experiment.conclude", "rollout.step", "rollout.guardTripped", "rollout.complete", "rollout.abort",
         "token.create", "token.revoke", "token.bootstrap", "changeRequest.create", "changeRequest.edit",
         "changeRequest.submit", "changeRequest.approve", "changeRequest.reject", "changeRequest.cancel",
         "changeRequest.schedule", "changeRequest.scheduleFailed", "changeRequest.rebase", "changeRequest.stale",

@@ -34,6 +34,8 @@ package final class AdminAPI: Sendable {
     package let changes: ChangeRequests
     /// The primary's scheduled publishes; started and stopped by the service (a replica's never runs).
     package let scheduler: PublishSchedulerTask
+    /// Guarded rollouts: operator requests, and the guard's evaluations when a scheduler drives it (primary only).
+    package let rollouts: RolloutController
 
     /// Largest policy document or patch accepted, in bytes (docs/http.md: large apps exceed 64 KiB).
     package static let maxBodySize = 1 << 20
@@ -41,9 +43,12 @@ package final class AdminAPI: Sendable {
     /// Creates the API; `authenticator` defaults to one over `database`'s tokens with the same clock.
     package init(
         database: Database, store: PolicyStore, logger: Logger, authenticator: AdminAuthenticator? = nil,
-        followURL: FollowURL? = nil, clock: ServiceClock = .system, changeRules: EnvironmentRules.Source? = nil
+        followURL: FollowURL? = nil, clock: ServiceClock = .system, rollouts: RolloutController? = nil,
+        changeRules: EnvironmentRules.Source? = nil
     ) {
         self.followURL = followURL
+        self.rollouts =
+            rollouts ?? RolloutController(database: database, store: store, clock: clock, logger: logger)
         changes = ChangeRequests(database: database, store: store, rules: changeRules, clock: clock, logger: logger)
         scheduler = PublishSchedulerTask(
             changes: changes, role: followURL == nil ? .primary : .replica, clock: clock, logger: logger)
@@ -87,6 +92,7 @@ package final class AdminAPI: Sendable {
         api.registerResultsRoutes(on: &router)
         api.registerExperimentRoutes(on: &router)
         api.registerPreviewRoutes(on: &router)
+        api.registerRolloutRoutes(on: &router)
         api.registerChangeRequestRoutes(on: &router)
     }
 
@@ -183,7 +189,7 @@ extension AdminAPI {
     /// `changeRules` replaces the environments' stored rules (tests).
     package static func make(
         configuration: ServiceConfiguration, database: Database, store: PolicyStore, logger: Logger,
-        clock: ServiceClock = .system, changeRules: EnvironmentRules.Source? = nil
+        rollouts: RolloutController? = nil, clock: ServiceClock = .system, changeRules: EnvironmentRules.Source? = nil
     ) throws -> AdminAPI {
         let authenticator = AdminAuthenticator(
             tokens: TokenStore(database: database), logger: logger,
@@ -191,7 +197,7 @@ extension AdminAPI {
             proxies: configuration.trustedProxies)
         let api = AdminAPI(
             database: database, store: store, logger: logger, authenticator: authenticator,
-            followURL: configuration.followURL, clock: clock, changeRules: changeRules)
+            followURL: configuration.followURL, clock: clock, rollouts: rollouts, changeRules: changeRules)
         try AdminBootstrap.run(secret: configuration.adminToken, tokens: api.tokens, logger: logger, now: api.now)
         return api
     }

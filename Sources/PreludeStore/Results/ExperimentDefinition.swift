@@ -23,16 +23,23 @@ package struct ExperimentDefinition: Sendable {
     package var control: String
     /// Where this came from.
     package var source: Source
+    /// The verdict's significance level, fixed by the revision (``Experiment/analysisAlpha``).
+    package var alpha: Double
+    /// The minimum effect fixed by the revision (``Experiment/analysisMinimumEffect``).
+    package var minimumEffect: Double
 
-    /// Creates a definition.
+    /// Creates a definition; the analysis settings default to those of a revision that names none.
     package init(
-        key: String, feature: String, variants: [(name: String, weight: Double)], control: String, source: Source
+        key: String, feature: String, variants: [(name: String, weight: Double)], control: String, source: Source,
+        alpha: Double = Experiment.defaultAlpha, minimumEffect: Double = Experiment.defaultMinimumEffect
     ) {
         self.key = key
         self.feature = feature
         self.variants = variants
         self.control = control
         self.source = source
+        self.alpha = alpha
+        self.minimumEffect = minimumEffect
     }
 
     /// The definition of a configured experiment. The control is the variant named `control`, else the first
@@ -43,7 +50,8 @@ package struct ExperimentDefinition: Sendable {
         let control = named ?? plain ?? experiment.variants.first
         self.init(
             key: experiment.key, feature: experiment.feature.rawValue,
-            variants: experiment.variants.map { ($0.name, $0.weight) }, control: control?.name ?? "", source: source)
+            variants: experiment.variants.map { ($0.name, $0.weight) }, control: control?.name ?? "", source: source,
+            alpha: experiment.analysisAlpha, minimumEffect: experiment.analysisMinimumEffect)
     }
 
     /// The newest revision up to the live one that configures `key`, read with SQLite's JSON functions so only that

@@ -13,21 +13,50 @@ package struct ExperimentResults: Sendable {
     package var otherFeatures: [String]
     /// Events whose variant disagreed with the install's assignment, kept out of the arms.
     package var mislabelled: MislabelledEvents
+    /// Whether the report was computed with settings other than the ones the revision fixed: then it carries no
+    /// verdict.
+    package var isExploratory: Bool
 
     /// Creates results.
     package init(
         appID: String, report: ExperimentReport, definition: ExperimentDefinition, otherFeatures: [String],
-        mislabelled: MislabelledEvents = MislabelledEvents()
+        mislabelled: MislabelledEvents = MislabelledEvents(), isExploratory: Bool = false
     ) {
         self.appID = appID
         self.report = report
         self.definition = definition
         self.otherFeatures = otherFeatures
         self.mislabelled = mislabelled
+        self.isExploratory = isExploratory
     }
 
-    /// ``ExperimentReport/encodeJSON()`` plus `app`, `configuration` (`source`: `live`, `revision` or `observed`,
-    /// `revision`: the policy revision or null), `otherFeatures` and `mislabelled` (``MislabelledEvents/jsonValue``).
+    /// The sentence that labels an exploratory view.
+    package static let exploratoryNote =
+        "EXPLORATORY VIEW: computed with settings other than those the policy fixed before the data; it never "
+        + "yields a verdict. Only the fixed settings (analysis.fixed) decide."
+
+    /// `{"view": "fixed" | "exploratory", "fixed": {alpha, minimumEffect, control}, "note"}` (`control`: the configured
+    /// one).
+    package var analysisJSON: JSONValue {
+        .object(
+            JSONObject([
+                ("view", .string(isExploratory ? "exploratory" : "fixed")),
+                (
+                    "fixed",
+                    .object(
+                        JSONObject([
+                            ("alpha", .double(definition.alpha)),
+                            ("minimumEffect", .double(definition.minimumEffect)),
+                            ("control", .string(definition.control)),
+                        ]))
+                ),
+                ("note", isExploratory ? .string(Self.exploratoryNote) : .null),
+            ]))
+    }
+
+    /// ``ExperimentReport/encodeJSON()`` plus `app`, `analysis` (``analysisJSON``), `configuration` (`source`:
+    /// `live`, `revision` or `observed`, `revision`: the policy revision or null), `otherFeatures` and `mislabelled`
+    /// (``MislabelledEvents/jsonValue``).
     package func encodeJSON() -> JSONValue {
         guard case .object(let reportObject) = report.encodeJSON() else {
             preconditionFailure("a report encodes as an object")
@@ -46,6 +75,7 @@ package struct ExperimentResults: Sendable {
         }
         configuration["note"] = note.map { .string($0) } ?? .null
         var result = JSONObject([("app", .string(appID))])
+        result["analysis"] = analysisJSON
         for (key, value) in reportObject.members { result[key] = value }
         result["configuration"] = .object(configuration)
         result["otherFeatures"] = .array(otherFeatures.map { .string($0) })
@@ -55,7 +85,8 @@ package struct ExperimentResults: Sendable {
 
     /// The terminal table: where the configuration came from, then ``ExperimentReport/renderTable()``.
     package func renderTable() -> String {
-        var header = "App \(appID): "
+        var header = isExploratory ? Self.exploratoryNote + "\n" : ""
+        header += "App \(appID): "
         switch definition.source {
         case .live(let revision): header += "weights from the live policy (revision \(revision))."
         case .revision(let revision): header += "weights from revision \(revision) (not in the live policy)."

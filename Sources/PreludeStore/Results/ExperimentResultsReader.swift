@@ -21,18 +21,27 @@ package struct ExperimentResultsReader: Sendable {
 
     /// The results of one experiment.
     ///
+    /// The verdict uses only the analysis settings the policy revision fixed (``ExperimentDefinition/alpha``,
+    /// ``ExperimentDefinition/minimumEffect``). Any other value asked for gives an exploratory view: the same figures
+    /// computed with it, and no verdict (docs/results.md, "Analysis settings fixed before the data").
+    ///
     /// - Parameters:
-    ///   - minimumEffect: the absolute grant-rate change to size the sample for, in [0.0001, 1); default 0.02.
+    ///   - minimumEffect: an exploratory minimum effect, in [0.0001, 1); `nil` for the fixed one.
+    ///   - alpha: an exploratory alpha, in [0.0001, 0.2]; `nil` for the fixed one.
     ///   - control: a variant to compare with instead of the configured control.
     /// - Throws: ``ExperimentResultsError``, or a `StorageError` when the database fails.
     package func results(
-        appID: String, experiment key: String, minimumEffect: Double = ExperimentAnalysis.defaultMinimumEffect,
+        appID: String, experiment key: String, minimumEffect: Double? = nil, alpha: Double? = nil,
         control: String? = nil
     ) throws -> ExperimentResults {
-        guard ExperimentAnalysis.isValidMinimumEffect(minimumEffect) else {
+        if let minimumEffect, !ExperimentAnalysis.isValidMinimumEffect(minimumEffect) {
             throw ExperimentResultsError.invalidParameter(
                 name: "minimumEffect", value: "\(minimumEffect)",
                 reason: ExperimentAnalysis.minimumEffectRule)
+        }
+        if let alpha, !Experiment.isValidAlpha(alpha) {
+            throw ExperimentResultsError.invalidParameter(
+                name: "alpha", value: "\(alpha)", reason: Self.alphaRule)
         }
         let (definition, arms, mislabelled) = try database.read { connection in
             guard let app = try connection.queryOne("SELECT live_revision FROM apps WHERE id = ?", [.text(appID)])
@@ -54,10 +63,14 @@ package struct ExperimentResultsReader: Sendable {
             return (found, arms, try MislabelledEvents.load(appID: appID, experiment: key, on: connection))
         }
         var results = try Self.analyze(
-            appID: appID, definition: definition, arms: arms, minimumEffect: minimumEffect, control: control)
+            appID: appID, definition: definition, arms: arms, minimumEffect: minimumEffect, alpha: alpha,
+            control: control)
         results.mislabelled = mislabelled
         return results
     }
+
+    /// What a usable exploratory alpha is, for error messages.
+    package static let alphaRule = "must be a significance level from 0.0001 to 0.2"
 
     /// One experiment results can be read for.
     package struct Listed: Sendable, Equatable {
@@ -109,9 +122,13 @@ package struct ExperimentResultsReader: Sendable {
     /// in events but absent from the configuration follow with weight 0: installs in an arm the configuration does
     /// not give any share is a sample-ratio mismatch outright, which is the truth (assignment or logging is broken,
     /// or the configuration changed mid-experiment).
+    ///
+    /// A `minimumEffect` or `alpha` other than the definition's makes the results exploratory: every verdict is
+    /// removed, so no request can produce a verdict the fixed settings do not give. Another `control` only changes
+    /// which arm the others are compared with, as before.
     package static func analyze(
-        appID: String, definition: ExperimentDefinition, arms: [ExperimentArm], minimumEffect: Double,
-        control: String?
+        appID: String, definition: ExperimentDefinition, arms: [ExperimentArm], minimumEffect: Double? = nil,
+        alpha: Double? = nil, control: String?
     ) throws -> ExperimentResults {
         let armsOfFeature = arms.filter { $0.feature == definition.feature }
         var counts: [String: FunnelCounts] = [:]
@@ -129,15 +146,23 @@ package struct ExperimentResultsReader: Sendable {
                 name: "control", value: controlName,
                 reason: "is not a variant of the experiment (\(variants.map(\.name).joined(separator: ", ")))")
         }
-        let report: ExperimentReport
+        let effect = minimumEffect ?? definition.minimumEffect
+        let level = alpha ?? definition.alpha
+        let exploratory = effect != definition.minimumEffect || level != definition.alpha
+        var report: ExperimentReport
         do {
             report = try ExperimentAnalysis.analyze(
                 experimentKey: definition.key, feature: definition.feature, variants: variants,
-                controlName: controlName, minimumEffect: minimumEffect)
+                controlName: controlName, minimumEffect: effect, settings: .init(alpha: level))
         } catch {
             throw ExperimentResultsError.unanalysable(error)
         }
+        if exploratory {
+            for index in report.variants.indices { report.variants[index].verdict = nil }
+        }
         let otherFeatures = Set(arms.map(\.feature)).subtracting([definition.feature]).sorted()
-        return ExperimentResults(appID: appID, report: report, definition: definition, otherFeatures: otherFeatures)
+        return ExperimentResults(
+            appID: appID, report: report, definition: definition, otherFeatures: otherFeatures,
+            isExploratory: exploratory)
     }
 }

@@ -1,0 +1,88 @@
+extension RolloutPlan {
+    /// `{"steps": [{"percent", "minimumHoldSeconds", "minimumExposed"}], "alpha", "minimumEffect",
+    /// "requiresApproval"}`: the admin API's and the stored form (hold times in seconds).
+    public var jsonValue: JSONValue {
+        .object(
+            JSONObject([
+                (
+                    "steps",
+                    .array(
+                        steps.map { step in
+                            .object(
+                                JSONObject([
+                                    ("percent", .number(step.percent)),
+                                    ("minimumHoldSeconds", .integer(Int(step.minimumHoldMillis / 1000))),
+                                    ("minimumExposed", .integer(step.minimumExposed)),
+                                ]))
+                        })
+                ),
+                ("alpha", .double(alpha)),
+                ("minimumEffect", .double(minimumEffect)),
+                ("requiresApproval", .bool(requiresApproval)),
+            ]))
+    }
+
+    /// Decodes ``jsonValue``'s form. Returns the plan, or every problem as (member path, sentence): members of the
+    /// wrong type, missing steps, unknown members; then ``problems()`` of the decoded plan.
+    public static func decode(_ json: JSONValue) -> (plan: RolloutPlan?, problems: [(member: String, message: String)])
+    {
+        var problems: [(member: String, message: String)] = []
+        guard case .object(let object) = json else { return (nil, [("", "a plan is a JSON object")]) }
+        var plan = RolloutPlan(steps: [])
+        if let value = object["alpha"] {
+            if let number = value.doubleValue { plan.alpha = number } else { problems.append(("alpha", "a number")) }
+        }
+        if let value = object["minimumEffect"] {
+            if let number = value.doubleValue {
+                plan.minimumEffect = number
+            } else {
+                problems.append(("minimumEffect", "a number"))
+            }
+        }
+        if let value = object["requiresApproval"] {
+            if case .bool(let flag) = value {
+                plan.requiresApproval = flag
+            } else {
+                problems.append(("requiresApproval", "true or false"))
+            }
+        }
+        guard let steps = object["steps"]?.arrayValue else {
+            problems.append(("steps", "an array of steps, e.g. [{\"percent\": 5, \"minimumHoldSeconds\": 3600}]"))
+            return (nil, problems)
+        }
+        for (index, value) in steps.enumerated() {
+            guard case .object(let step) = value else {
+                problems.append(("steps/\(index)", "a step is an object"))
+                continue
+            }
+            for (name, _) in step where !["percent", "minimumHoldSeconds", "minimumExposed"].contains(name) {
+                problems.append(("steps/\(index)/\(name)", "not a member of a step"))
+            }
+            guard let percent = step["percent"]?.doubleValue else {
+                problems.append(("steps/\(index)/percent", "a number from above 0 to 100"))
+                continue
+            }
+            var hold: Int64 = 0
+            if let value = step["minimumHoldSeconds"] {
+                if case .integer(let seconds) = value, seconds >= 0, seconds <= Int(longestHoldMillis / 1000) {
+                    hold = Int64(seconds) * 1000
+                } else {
+                    problems.append(("steps/\(index)/minimumHoldSeconds", "an integer from 0 to 2592000 (30 days)"))
+                }
+            }
+            var exposed = 0
+            if let value = step["minimumExposed"] {
+                if case .integer(let count) = value, count >= 0, count <= 100_000_000 {
+                    exposed = count
+                } else {
+                    problems.append(("steps/\(index)/minimumExposed", "an integer from 0 to 100000000"))
+                }
+            }
+            plan.steps.append(Step(percent: percent, minimumHoldMillis: hold, minimumExposed: exposed))
+        }
+        guard problems.isEmpty else { return (nil, problems) }
+        let rules = plan.problems()
+        if rules.isEmpty { return (plan, []) }
+        return (nil, rules)
+    }
+}

@@ -1,0 +1,290 @@
+import PreludeCore
+import PreludeHTTP
+import PreludeStorage
+import PreludeStore
+import Synchronization
+
+/// Carries out rollouts: operator requests and guard evaluations, one at a time, each ending in at most one
+/// publication through the policy store's one publish path (``PolicyStore/commit(app:document:author:action:message:precondition:auditDetail:)``,
+/// after ``PublishChecks``). The decisions are ``RolloutMachine``'s; this class reads the counters, publishes, and
+/// stores the state. docs/rollouts.md describes the whole.
+///
+/// Publication comes before the state is stored, and publishing a document equal to the live one creates no
+/// revision: after a crash between the two, the same transition is decided again and publishes nothing new.
+package final class RolloutController: Sendable {
+    /// The stored rollouts.
+    package let repository: RolloutRepository
+    private let store: PolicyStore
+    private let apps: PolicyRepository
+    private let clock: ServiceClock
+    private let logger: Logger
+    /// `prelude_rollout_guard_trips_total`: rollbacks decided by the guard.
+    package let guardTrips = MetricCounter(
+        name: "prelude_rollout_guard_trips_total",
+        help: "Rollouts the guard stopped and rolled back (harm or sample-ratio mismatch).")
+    /// `prelude_rollout_evaluations_total`: guard evaluations of live rollouts.
+    package let evaluations = MetricCounter(
+        name: "prelude_rollout_evaluations_total", help: "Guard evaluations of live rollouts.")
+    private let serial = Mutex(())
+    /// False once an evaluation found no live rollout, until an operator request may have made one: then a wake
+    /// after an ingested batch costs one atomic load.
+    private let mayHaveActive = Atomic<Bool>(true)
+
+    /// Now, on the controller's clock.
+    package var clockNow: Int64 { clock.milliseconds }
+
+    /// The actor named in audit records of what the guard and the scheduler decide.
+    package static let guardActor = "rollout-guard"
+
+    /// A controller over `database`, publishing through `store`, at `clock`'s time.
+    package init(database: Database, store: PolicyStore, clock: ServiceClock, logger: Logger) {
+        repository = RolloutRepository(database: database)
+        apps = PolicyRepository(database: database)
+        self.store = store
+        self.clock = clock
+        self.logger = logger
+    }
+
+    // MARK: - Operator requests
+
+    /// Creates a draft (or, with `start`, a running) rollout of `app` from a request body (docs/rollouts.md,
+    /// "API"). Throws a problem naming the member for bad input; nothing is stored then.
+    package func create(appID: String, environment: String, body: JSONValue, actor: String) throws -> Rollout {
+        let request = try RolloutRequest(body)
+        return try serial.withLock { _ in
+            let live = try served(appID)
+            let document = live.document
+            guard document.features[request.feature] != nil else {
+                throw AdminProblem.invalidRequest(
+                    "\(request.feature.rawValue) is not configured under features, so there is nothing to roll out",
+                    pointer: "/feature", code: "experiment.unknownFeature", status: .unprocessableContent)
+            }
+            if let other = document.experiments.first(where: { $0.feature == request.feature }) {
+                throw ProblemDetails(
+                    status: .conflict,
+                    detail: "experiment \"\(other.key)\" already tests \(request.feature.rawValue); conclude or delete "
+                        + "it first (one experiment per feature)")
+            }
+            let now = clock.milliseconds
+            let key = request.key ?? "rollout-\(request.feature.rawValue)-\(now / 1000)"
+            if document.experiments.contains(where: { $0.key == key }) {
+                throw ProblemDetails(status: .conflict, detail: "the policy already has an experiment \"\(key)\"")
+            }
+            // Both documents the rollout will publish must be valid now: refuse the rollout, not a later step.
+            let provisional = Rollout(
+                id: 0, appID: appID, environment: environment, experimentKey: key, feature: request.feature,
+                change: request.change, plan: request.plan, state: RolloutState(), baseRevision: nil,
+                lastReading: nil, lastEvaluatedAt: nil, createdBy: actor, createdAt: now, updatedAt: now)
+            _ = try candidate(for: .publishStep(0), of: provisional, live: live)
+            _ = try candidate(for: .complete, of: provisional, live: live)
+            var rollout: Rollout
+            do {
+                rollout = try repository.create(
+                    appID: appID, environment: environment, experimentKey: key, feature: request.feature,
+                    change: request.change, plan: request.plan, createdBy: actor, at: now)
+            } catch RolloutRepository.Refusal.liveRolloutExists(let id) {
+                throw ProblemDetails(
+                    status: .conflict,
+                    detail: "rollout \(id) of \(appID) is still live; complete or abort it first")
+            } catch RolloutRepository.Refusal.keyHasData(let key) {
+                throw ProblemDetails(
+                    status: .conflict,
+                    detail: "experiment key \"\(key)\" already has counted installs; choose another key")
+            }
+            if request.start {
+                rollout = try operateLocked(.start, rollout: rollout, actor: actor, now: now)
+            }
+            return rollout
+        }
+    }
+
+    /// Applies an operator's request (start, pause, resume, complete, abort) to rollout `id` of `app`.
+    package func operate(
+        _ operation: RolloutMachine.Operation, id: Int64, appID: String, environment: String, actor: String
+    ) throws -> Rollout {
+        try serial.withLock { _ in
+            guard let rollout = try repository.rollout(id: id, appID: appID, environment: environment) else {
+                throw AdminProblem.notFound("app \"\(appID)\" has no rollout \(id)")
+            }
+            return try operateLocked(operation, rollout: rollout, actor: actor, now: clock.milliseconds)
+        }
+    }
+
+    private func operateLocked(
+        _ operation: RolloutMachine.Operation, rollout: Rollout, actor: String, now: Int64
+    ) throws -> Rollout {
+        let arms = try repository.arms(of: rollout)
+        let transition: (state: RolloutState, action: RolloutMachine.Action?)
+        do {
+            transition = try RolloutMachine.apply(
+                operation, to: rollout.state, now: now, rolloutExposed: arms.rollout.exposed)
+        } catch {
+            throw ProblemDetails(status: .conflict, detail: "\(error)")
+        }
+        mayHaveActive.store(true, ordering: .releasing)
+        var next = rollout
+        next.state = transition.state
+        if operation == .start { next.baseRevision = store.snapshot(app: rollout.appID)?.revision }
+        if let action = transition.action {
+            try publish(action, of: next, actor: actor, now: now, reading: nil)
+        }
+        try repository.save(next, at: now)
+        logger.info(
+            "rollout \(operation.rawValue)",
+            ["app": rollout.appID, "by": actor, "status": next.state.status.rawValue],
+            numbers: ["rollout": Double(rollout.id)])
+        return next
+    }
+
+    // MARK: - Guard evaluation
+
+    /// Evaluates every running, paused or approval-waiting rollout at the clock's time and carries out what the
+    /// state machine decides. Returns how many rollouts changed state. Failures are logged; the next evaluation
+    /// retries.
+    @discardableResult
+    package func evaluateAll() -> Int {
+        guard mayHaveActive.load(ordering: .acquiring) else { return 0 }
+        let now = clock.milliseconds
+        let active: [Rollout]
+        do {
+            active = try repository.active()
+        } catch {
+            logger.error("rollout evaluation failed", ["error": "\(error)"])
+            return 0
+        }
+        if active.isEmpty {
+            // An operator request in between sets it back to true after this store, under the same lock.
+            serial.withLock { _ in
+                if (try? repository.active().isEmpty) == true { mayHaveActive.store(false, ordering: .releasing) }
+            }
+            return 0
+        }
+        var changed = 0
+        for rollout in active {
+            do {
+                if try serial.withLock({ _ in try evaluateLocked(rollout.id, rollout: rollout, now: now) }) {
+                    changed += 1
+                }
+            } catch {
+                logger.error(
+                    "rollout evaluation failed", ["app": rollout.appID, "error": "\(error)"],
+                    numbers: ["rollout": Double(rollout.id)])
+            }
+        }
+        return changed
+    }
+
+    private func evaluateLocked(_ id: Int64, rollout stale: Rollout, now: Int64) throws -> Bool {
+        // Re-read under the lock: an operator request may have changed it since the list was read.
+        guard let rollout = try repository.rollout(id: id, appID: stale.appID, environment: stale.environment) else {
+            return false
+        }
+        let arms = try repository.arms(of: rollout)
+        evaluations.add()
+        let evaluation = RolloutMachine.evaluate(
+            rollout.state, plan: rollout.plan, control: arms.control, rollout: arms.rollout, now: now)
+        guard evaluation.state != rollout.state || evaluation.action != nil else { return false }
+        var next = rollout
+        next.state = evaluation.state
+        next.lastReading = evaluation.reading.jsonValue
+        next.lastEvaluatedAt = now
+        if let action = evaluation.action {
+            try publish(action, of: next, actor: Self.guardActor, now: now, reading: evaluation.reading)
+        }
+        try repository.save(next, at: now)
+        if case .rollBack(let reading) = evaluation.action {
+            guardTrips.add()
+            // Webhooks (issue 25) will enqueue a `rollout.guardTripped` event here, in the publication's
+            // transaction, once their outbox exists; until then the audit record and the metric carry it.
+            logger.warning(
+                "rollout guard tripped",
+                ["app": rollout.appID, "findings": reading.findings.map(\.rawValue).joined(separator: ",")],
+                numbers: ["rollout": Double(rollout.id)])
+        } else {
+            logger.info(
+                "rollout advanced", ["app": rollout.appID, "status": next.state.status.rawValue],
+                numbers: ["rollout": Double(rollout.id), "step": Double(next.state.step)])
+        }
+        return true
+    }
+
+    // MARK: - Publishing
+
+    /// Publishes what `action` asks for `rollout` through the policy store (no revision when the live document is
+    /// already that), with its audit record.
+    private func publish(
+        _ action: RolloutMachine.Action, of rollout: Rollout, actor: String, now: Int64, reading: RolloutReading?
+    ) throws {
+        let live = try served(rollout.appID)
+        let document = try candidate(for: action, of: rollout, live: live)
+        guard JSONDiff.changes(from: live.document.jsonValue, to: document.jsonValue).isEmpty == false else { return }
+        let lintStrict = try apps.lintStrict(app: rollout.appID) ?? false
+        let findings = try PublishChecks.check(
+            document, canonicalSize: document.jsonValue.serializedBytes().count, lintStrict: lintStrict)
+        var detail = JSONObject([
+            ("rollout", .integer(Int(rollout.id))), ("experiment", .string(rollout.experimentKey)),
+            ("environment", .string(rollout.environment)), ("status", .string(rollout.state.status.rawValue)),
+        ])
+        let auditAction: String
+        switch action {
+        case .publishStep(let step):
+            auditAction = "rollout.step"
+            detail["step"] = .integer(step)
+            detail["percent"] = .number(rollout.plan.guardedSteps[step].percent)
+        case .rollBack:
+            auditAction = "rollout.guardTripped"
+            detail["baseRevision"] = rollout.baseRevision.map { .integer($0) } ?? .null
+        case .complete: auditAction = "rollout.complete"
+        case .abort: auditAction = "rollout.abort"
+        }
+        if let reading { detail["figures"] = reading.jsonValue }
+        if !findings.isEmpty { detail["lint"] = .array(findings.map(\.jsonValue)) }
+        try store.commit(
+            app: rollout.appID, document: document, author: actor, action: auditAction,
+            message: "rollout \(rollout.id): \(auditAction)", precondition: nil, auditDetail: .object(detail))
+    }
+
+    /// The live document after `action`: the rollout's experiment at the step (added or replaced), removed
+    /// (rollback, abort), or removed with its change merged into the feature (complete: RFC 7396, as concluding an
+    /// experiment with a winner does). 422 listing the problems when the result is not a valid policy.
+    private func candidate(for action: RolloutMachine.Action, of rollout: Rollout, live: ServedPolicy) throws
+        -> PolicyDocument
+    {
+        var json = live.document.jsonValue
+        var experiments = (json["experiments"]?.arrayValue ?? []).filter {
+            $0["key"]?.stringValue != rollout.experimentKey
+        }
+        switch action {
+        case .publishStep(let step):
+            experiments.append(rollout.experiment(step: step))
+        case .rollBack, .abort:
+            break
+        case .complete:
+            json = json.mergePatch(["features": .object(JSONObject([(rollout.feature.rawValue, rollout.change)]))])
+        }
+        if case .object(var root) = json {
+            root["experiments"] = .array(experiments)
+            json = .object(root)
+        }
+        let validation = PolicyValidator.validate(json)
+        guard let document = validation.document else {
+            let count = validation.problems.count
+            throw AdminProblem.invalidPolicy(
+                validation.problems,
+                detail: "\(count) problem\(count == 1 ? "" : "s") in the policy the rollout would publish (pointers "
+                    + "refer to it; the change is the rollout variant's set); nothing was changed")
+        }
+        return document
+    }
+
+    private func served(_ app: String) throws -> ServedPolicy {
+        guard let snapshot = store.snapshot(app: app) else {
+            if store.unavailability(app: app) != nil {
+                throw ProblemDetails(
+                    status: .conflict, detail: "app \"\(app)\" is not being served; a rollout needs its live policy")
+            }
+            throw PolicyStoreProblem.unknownApp(app)
+        }
+        return snapshot
+    }
+}

@@ -1,0 +1,86 @@
+import PreludeCore
+import PreludeHTTP
+
+/// The body of `POST /v1/admin/apps/{app}/rollouts`, checked member by member (docs/rollouts.md, "API"):
+/// `{"feature", "set", "steps", "alpha"?, "minimumEffect"?, "requiresApproval"?, "key"?, "start"?}`.
+struct RolloutRequest {
+    var feature: Feature
+    var change: JSONValue
+    var plan: RolloutPlan
+    var key: String?
+    var start: Bool
+
+    static let members = ["feature", "set", "steps", "alpha", "minimumEffect", "requiresApproval", "key", "start"]
+
+    /// Parses `body`; 422 naming every bad member (pointer and sentence) otherwise.
+    init(_ body: JSONValue) throws(ProblemDetails) {
+        guard case .object(let object) = body else {
+            throw AdminProblem.invalidRequest(
+                "the body must be a JSON object: {\"feature\", \"set\", \"steps\"}", pointer: "", code: "type.mismatch",
+                status: .unprocessableContent)
+        }
+        var problems: [FieldProblem] = []
+        for (name, _) in object where !Self.members.contains(name) {
+            problems.append(
+                FieldProblem(
+                    pointer: "/\(name)", code: "member.unknown",
+                    detail: "not a member of a rollout (\(Self.members.joined(separator: ", ")))"))
+        }
+        var feature: Feature?
+        if let name = object["feature"]?.stringValue {
+            feature = Feature(rawValue: name)
+            if feature == nil {
+                problems.append(
+                    FieldProblem(pointer: "/feature", code: "feature.unknown", detail: "\"\(name)\" is not a feature"))
+            }
+        } else {
+            problems.append(
+                FieldProblem(pointer: "/feature", code: "member.missing", detail: "the feature to change, a string"))
+        }
+        let change = object["set"] ?? .null
+        if change.objectValue == nil {
+            problems.append(
+                FieldProblem(
+                    pointer: "/set", code: "member.missing",
+                    detail: "what the new arm changes: feature settings as an experiment variant's set"))
+        }
+        var key: String?
+        if let value = object["key"] {
+            if let text = value.stringValue, !text.isEmpty, text.count <= 128, text.allSatisfy({ !$0.isWhitespace }) {
+                key = text
+            } else {
+                problems.append(
+                    FieldProblem(
+                        pointer: "/key", code: "value.invalid",
+                        detail: "the experiment key: 1 to 128 characters without spaces"))
+            }
+        }
+        var start = false
+        if let value = object["start"] {
+            if case .bool(let flag) = value {
+                start = flag
+            } else {
+                problems.append(FieldProblem(pointer: "/start", code: "type.mismatch", detail: "true or false"))
+            }
+        }
+        var planMembers = JSONObject()
+        for name in ["steps", "alpha", "minimumEffect", "requiresApproval"] {
+            if let value = object[name] { planMembers[name] = value }
+        }
+        let decoded = RolloutPlan.decode(.object(planMembers))
+        for problem in decoded.problems {
+            problems.append(FieldProblem(pointer: "/" + problem.member, code: "value.invalid", detail: problem.message))
+        }
+        guard problems.isEmpty, let feature, let plan = decoded.plan else {
+            throw ProblemDetails(
+                status: .unprocessableContent, type: PublicProblem.validation, title: "The rollout is not valid",
+                detail: "\(problems.count) problem\(problems.count == 1 ? "" : "s"); nothing was changed",
+                errors: problems)
+        }
+        self.feature = feature
+        self.change = change
+        self.plan = plan
+        self.key = key
+        self.start = start
+    }
+}
