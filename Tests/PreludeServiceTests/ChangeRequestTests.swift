@@ -106,9 +106,11 @@ import Testing
 
     @Test func aDirectWriteIsRefusedWhereApprovalIsRequired() throws {
         let server = try ChangeServer(approval: ApprovalRules(requiredApprovals: 1, allowSelfApproval: true))
+        // The first request stamps the token's last use; take the snapshot after it.
+        let etag = try server.etag()
         let before = try server.dump()
         let put = try server.send(
-            "PUT", "/v1/admin/apps/demo/policy", headers: [("If-Match", try server.etag())],
+            "PUT", "/v1/admin/apps/demo/policy", headers: [("If-Match", etag)],
             body: AdminServer.policyText.replacingOccurrences(of: "Scan documents", with: "Scan receipts"))
         #expect(put.status == 409)
         #expect(put.headers["content-type"] == "application/problem+json")
@@ -116,7 +118,7 @@ import Testing
         #expect((put.object["detail"] as? String)?.contains("/environments/production/change-requests") == true)
         let patch = try server.send(
             "PATCH", "/v1/admin/apps/demo/features/camera",
-            headers: [("If-Match", try server.etag()), ("Content-Type", "application/merge-patch+json")],
+            headers: [("If-Match", etag), ("Content-Type", "application/merge-patch+json")],
             body: #"{"copy": {"en": {"prime": {"title": "Scan receipts"}}}}"#)
         #expect(patch.status == 409)
         #expect(try server.dump() == before)
