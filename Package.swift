@@ -28,6 +28,8 @@ let package = Package(
         .target(name: "PreludeCore", swiftSettings: swiftSettings),
         // Renders a policy's screens as one self-contained HTML page (the policy preview); depends on the core only.
         .target(name: "PreludePreview", dependencies: ["PreludeCore"], swiftSettings: swiftSettings),
+        // Renders an experiment's results page (HTML + server-drawn SVG charts); depends on the core only.
+        .target(name: "PreludeResultsPage", dependencies: ["PreludeCore"], swiftSettings: swiftSettings),
         // HTTP/1.1 on POSIX sockets and Dispatch; knows nothing of policy.
         .target(name: "PreludeHTTP", dependencies: ["CZlib", "CLinuxSystem"], swiftSettings: swiftSettings),
         // The one outbound HTTP/HTTPS client (healthcheck, replica, live tests), over libcurl.
@@ -42,7 +44,7 @@ let package = Package(
             name: "PreludeService",
             dependencies: [
                 "PreludeCore", "PreludeHTTP", "PreludeHTTPClient", "PreludeStorage", "PreludeStore", "PreludePreview",
-                "CLinuxSystem",
+                "PreludeResultsPage", "CLinuxSystem",
             ],
             swiftSettings: swiftSettings
         ),
@@ -56,6 +58,7 @@ let package = Package(
                 "PreludeStorage",
                 "PreludeStore",
                 "PreludePreview",
+                "PreludeResultsPage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -95,6 +98,7 @@ let package = Package(
             name: "PreludeServiceTests",
             dependencies: [
                 "PreludeService", "PreludeHTTP", "PreludeStorage", "PreludeStore", "PreludeCore", "PreludeTestSupport",
+                "PreludeResultsPage",
             ],
             swiftSettings: swiftSettings
         ),

@@ -20,13 +20,14 @@ let package = Package(
         .target(name: "PreludeHTTP", dependencies: ["CZlib", "CLinuxSystem"], path: "Sources/PreludeHTTP"),
         .target(name: "PreludeStorage", dependencies: ["CSQLite"], path: "Sources/PreludeStorage"),
         .target(name: "PreludePreview", dependencies: ["PreludeCore"], path: "Sources/PreludePreview"),
+        .target(name: "PreludeResultsPage", dependencies: ["PreludeCore"], path: "Sources/PreludeResultsPage"),
         .target(name: "PreludeStore", dependencies: ["PreludeCore", "PreludeStorage"], path: "Sources/PreludeStore"),
         .target(name: "PreludeHTTPClient", dependencies: ["CCurl"], path: "Sources/PreludeHTTPClient"),
         .target(
             name: "PreludeService",
             dependencies: [
                 "PreludeCore", "PreludeHTTP", "PreludeHTTPClient", "PreludeStorage", "PreludeStore", "PreludePreview",
-                "CLinuxSystem",
+                "PreludeResultsPage", "CLinuxSystem",
             ],
             path: "Sources/PreludeService",
             swiftSettings: [.unsafeFlags(["-enable-testing"])]

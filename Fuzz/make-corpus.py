@@ -181,6 +181,28 @@ def decide_seeds():
     return out
 
 
+def ofrep_seeds():
+    """The first byte chooses the call (below 128 a demo feature's index for one flag, from 128 the bulk call: fuzzOFREP)."""
+    context = '"targetingKey":"8C1F0A2E","platform":"ios","os":"17.4","appVersion":"2.3.0","locale":"fr-CA"'
+    single = ['{"context":{' + context + ',"status":"denied","history":{"settings":{"shownCount":1,'
+              '"lastShown":1795350000,"lastOutcome":"dismissed"}}}}',
+              '{"context":{"targetingKey":"a","status":"notDetermined","available":false,"osVersion":"18.0"}}',
+              '{"context":{"targetingKey":"a","trackingPromptShown":true,"origin":"prime","extra":[1,{"x":null}]}}',
+              '{"context":{"targetingKey":"a","status":"limited","preventsAutomaticLimitedAccessAlert":true}}',
+              '{"context":{"status":"denied"}}', '{"context":{"targetingKey":17}}', '{"context":[]}', '{}', '[]',
+              '{"context":{"targetingKey":"a","os":"99999999999999999999.1","history":{"prime":{"shownCount":-1}}}}']
+    bulk = ['{"context":{' + context + ',"features":{"camera":{"status":"denied"},"photos":{"status":"limited"},'
+            '"tracking":{"status":"notDetermined","trackingPromptShown":false}}}}',
+            '{"context":{"targetingKey":"a","features":{}}}', '{"context":{"targetingKey":"a","features":[]}}',
+            '{"context":{"targetingKey":"a","features":{"camra":{"status":"denied"}}}}',
+            '{"context":{"targetingKey":"a","features":{"camera":"denied"}}}']
+    out = [bytes([i]) + s.encode() for i in range(7) for s in single[:2]]
+    out += [bytes([0]) + s.encode() for s in single[2:]]
+    out += [bytes([128]) + s.encode() for s in bulk]
+    out += [bytes([2]) + single[0].encode() + b"\x00fr-CA;q=0.9, en;q=0.5"]
+    return out
+
+
 def policy_seeds():
     demo = open(os.path.join(HERE, "..", "config", "demo-policy.json"), "rb").read()
     small = open(os.path.join(HERE, "..", "Tests", "PreludeServiceTests", "AdminFixture.swift")).read()
@@ -304,6 +326,7 @@ def main():
     write("timestamp", timestamp_seeds())
     write("results", results_seeds())
     write("router", router_seeds())
+    write("ofrep", ofrep_seeds())
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@
 #    path, so `canImport(UIKit)` and the per-framework `canImport(...)` guards are true and the Apple-only files
 #    are compiled, plus scripts/apple-stubs/probe/Probe.swift, which names every Apple-only API (so a guard that
 #    silently turned false would fail here instead of passing vacuously).
-# 3. Plants a wrong argument label in a copy of AppleAccessRequester.swift and requires the type-check to FAIL:
+# 3. Plants a wrong argument label in a copy of AppleAuthorization.swift and requires the type-check to FAIL:
 #    the check must be able to fail.
 #
 # What it proves: the Apple-only code agrees with Apple's documented signatures (names, labels, types, enum cases,
@@ -47,7 +47,7 @@ echo "type-checked Sources/PreludeClient with the Apple-only files: $apple_files
 
 # The check must fail on a wrong label: `requestAccess(for:)` -> `requestAccess(to:)` in the camera request.
 cp -R Sources/PreludeClient "$scratch/planted"
-target="$scratch/planted/Platform/Apple/AppleAccessRequester.swift"
+target="$scratch/planted/Platform/Apple/AppleAuthorization.swift"
 sed -i 's/AVCaptureDevice.requestAccess(for: media)/AVCaptureDevice.requestAccess(to: media)/' "$target"
 grep -q 'requestAccess(to: media)' "$target" || { echo "could not plant the wrong label" >&2; exit 1; }
 if typecheck "$scratch/planted" >"$scratch/planted.log" 2>&1; then

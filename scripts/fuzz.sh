@@ -15,7 +15,7 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
-ALL_TARGETS=(request-decoder events json policy decide query accept-language locale-tag semver timestamp results router)
+ALL_TARGETS=(request-decoder events json policy decide query accept-language locale-tag semver timestamp results router ofrep)
 SECONDS_TO_RUN="${1:-60}"
 [[ "$SECONDS_TO_RUN" =~ ^[0-9]+$ ]] || { echo "fuzz.sh: SECONDS_PER_TARGET must be a whole number" >&2; exit 2; }
 shift || true

@@ -14,15 +14,25 @@ compared with the demo, opens them in Chromium and checks:
   - the bad policy's lint findings appear on its screens, offending words in <mark>, HTML in copy stays text,
     and its overlong message overflows in the browser as the measure says;
   - comparing with the live document marks exactly the screens that changed.
+Then the experiment results page (issue 26): a real `prelude serve` on a temporary database, synthetic traffic on
+the demo's photos-ask-vs-picker through the public API (each install in the arm the server assigns it), and the
+results route fetched as JSON and with `Accept: text/html`; in Chromium, light and dark, at desktop and phone widths:
+  - health checks come first, every arm has its row, and every figure equals the JSON's (data-value and text);
+  - the charts are present (SVG drawn by the server, one line per comparison or arm);
+  - nothing overflows the page, the page loads nothing from outside, and dark mode renders dark.
 Chromium is /usr/bin/chromium or $CHROMIUM; if it cannot start, the test fails (it never skips).
 """
 import argparse
 import hashlib
 import json
 import os
+import random
+import socket
 import subprocess
 import sys
 import tempfile
+import time
+import urllib.request
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
@@ -90,6 +100,159 @@ def luminance(css_colour):
     parts = css_colour[css_colour.index("(") + 1 : css_colour.index(")")].split(",")
     r, g, b = (float(p) for p in parts[:3])
     return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255
+
+
+RESULTS_TOKEN = "results-page-browser-test-0123456789abcdefghijklmnopqrstuv"
+RESULTS_PATH = "/v1/admin/apps/demo/experiments/photos-ask-vs-picker/results"
+
+
+def http(port, method, path, body=None, headers=None):
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=body, method=method, headers=headers or {})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return response.status, dict(response.headers), response.read()
+
+
+def results_server(binary, work):
+    """A real server on a fresh database with the demo policy; synthetic ask-vs-picker traffic through the public
+    API, every install in the arm the server assigns. Returns (process, port)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = dict(os.environ, PRELUDE_ADMIN_TOKEN=RESULTS_TOKEN)
+    server = subprocess.Popen(
+        [binary, "serve", "--port", str(port), "--host", "127.0.0.1", "--database", str(work / "results.sqlite"),
+         "--demo-policy", str(DEMO)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 30
+    while True:
+        try:
+            if http(port, "GET", "/readyz")[0] == 200:
+                break
+        except OSError:
+            pass
+        if time.time() > deadline or server.poll() is not None:
+            server.kill()
+            raise RuntimeError("prelude serve did not become ready")
+        time.sleep(0.2)
+    generator = random.Random(2611)
+    events = []
+    for index in range(600):
+        install = f"browser-{index}"
+        policy = json.loads(http(port, "GET", f"/v1/apps/demo/policy?platform=ios&os=18.2&installId={install}")[2])
+        arm = next(e["variant"] for e in policy["experiments"] if e["key"] == "photos-ask-vs-picker")
+        types = ["taskStarted"]
+        if arm == "ask":
+            types.append("primeShown")
+            if generator.random() < 0.7:
+                types.append("primeAccepted")
+                types += ["systemGranted", "taskCompleted"] if generator.random() < 0.75 else ["systemDenied"]
+            else:
+                types.append("primeDismissed")
+        elif generator.random() < 0.8:
+            types.append("taskCompleted")
+        for n, kind in enumerate(types):
+            event = {"id": f"{install}-{n}", "installId": install, "type": kind, "feature": "photos",
+                     "experiment": "photos-ask-vs-picker", "variant": arm, "occurredAt": int(time.time() * 1000)}
+            if kind.startswith("task"):
+                event["task"] = "attach-photo"
+            events.append(event)
+    for start in range(0, len(events), 400):
+        body = json.dumps({"events": events[start:start + 400]}).encode()
+        status = http(port, "POST", "/v1/apps/demo/events", body, {"Content-Type": "application/json"})[0]
+        if status != 202:
+            raise RuntimeError(f"events answered {status}")
+    return server, port
+
+
+def check_results_page(browser, binary, work, shots, external):
+    server, port = results_server(binary, work)
+    try:
+        auth = {"Authorization": f"Bearer {RESULTS_TOKEN}"}
+        report = json.loads(http(port, "GET", RESULTS_PATH, headers=auth)[2])
+        status, headers, body = http(port, "GET", RESULTS_PATH, headers=dict(auth, Accept="text/html"))
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+    check(status == 200 and headers.get("Content-Type", "").startswith("text/html"), "results page served as HTML")
+    page_file = work / "results.html"
+    page_file.write_bytes(body)
+    variants = report["variants"]
+    check([v["name"] for v in variants] == ["ask", "picker"] and report["totalExposed"] == 600,
+          f"the JSON reports both arms of 600 installs: {[v['name'] for v in variants]}, {report['totalExposed']}")
+    fields = {
+        "weight": lambda v: v["weight"], "funnel.exposed": lambda v: v["funnel"]["exposed"],
+        "funnel.granted": lambda v: v["funnel"]["granted"], "funnel.taskStarted": lambda v: v["funnel"]["taskStarted"],
+        "funnel.taskCompleted": lambda v: v["funnel"]["taskCompleted"], "grant.rate": lambda v: v["grantRate"],
+        "task.rate": lambda v: v["taskCompletionRate"],
+        "task.interval": lambda v: [v["taskCompletionRateInterval"]["lower"], v["taskCompletionRateInterval"]["upper"]],
+        "task.difference": lambda v: v["taskComparison"] and v["taskComparison"]["difference"],
+        "task.sequentialInterval": lambda v: v["taskComparison"] and [
+            v["taskComparison"]["sequentialInterval"]["lower"], v["taskComparison"]["sequentialInterval"]["upper"]],
+        "task.adjustedSequentialPValue": lambda v: v["taskComparison"] and v["taskComparison"]["adjustedSequentialPValue"],
+        "grant.difference": lambda v: v["comparison"] and v["comparison"]["difference"],
+        "task.verdict": lambda v: v["taskVerdict"], "grant.verdict": lambda v: v["verdict"],
+    }
+    for scheme in ("light", "dark"):
+        for width in (1280, 390):
+            context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme)
+            page = context.new_page()
+            page.on("request", lambda r: None if r.url.startswith("file://") else external.append(r.url))
+            page.goto(page_file.as_uri())
+            label = f"results page ({scheme}, {width} px)"
+            sections = page.eval_on_selector_all("main > section", "els => els.map(e => e.id)")
+            check(sections[:2] == ["health", "arms"], f"{label}: health checks first, then the arms: {sections}")
+            checks = page.eval_on_selector_all("#health li.check", "els => els.map(e => e.dataset.check + ':' + e.dataset.status)")
+            check({"sample-ratio:ok", "events-per-day:ok", "mislabelled:ok"} <= set(checks), f"{label}: health checks {checks}")
+            rows = page.eval_on_selector_all(
+                "#arms tr[data-variant]",
+                """rows => rows.map(r => ({name: r.dataset.variant, cells: Object.fromEntries([...r.querySelectorAll('td[data-field]')]
+                    .map(c => [c.dataset.field, {value: c.dataset.value, text: c.textContent}]))}))""")
+            check([r["name"] for r in rows] == [v["name"] for v in variants], f"{label}: one row per arm")
+            mismatches = []
+            for row, variant in zip(rows, variants):
+                for field, read in fields.items():
+                    expected = read(variant)
+                    cell = row["cells"].get(field)
+                    if expected is None:
+                        continue
+                    if cell is None:
+                        mismatches.append(f"{row['name']} {field} missing")
+                        continue
+                    if isinstance(expected, str):
+                        same = cell["value"] == expected
+                    elif isinstance(expected, list):
+                        same = [float(x) for x in cell["value"].split()] == expected
+                    else:
+                        same = float(cell["value"]) == float(expected)
+                    if not same:
+                        mismatches.append(f"{row['name']} {field}: page {cell['value']} JSON {expected}")
+                for field in ("grant.rate", "task.rate"):
+                    value = read_value = fields[field](variant)
+                    if read_value is not None and row["cells"][field]["text"] != f"{value * 100:.2f}%":
+                        mismatches.append(f"{row['name']} {field} text {row['cells'][field]['text']} vs {value}")
+            check(not mismatches, f"{label}: every figure equals the JSON's: {mismatches[:4]}")
+            charts = page.eval_on_selector_all(
+                "svg.chart", "els => els.map(e => ({id: e.id, lines: e.querySelectorAll('polyline').length, w: e.getBoundingClientRect().width}))")
+            ids = {c["id"]: c for c in charts}
+            check({"chart-grant-difference", "chart-task-difference", "chart-exposures", "chart-events"} <= set(ids)
+                  and ids["chart-exposures"]["lines"] == 2 and ids["chart-task-difference"]["lines"] == 1
+                  and all(c["w"] > 100 for c in charts), f"{label}: charts drawn {charts}")
+            overflow = page.evaluate("""() => {
+                const doc = document.scrollingElement;
+                const wide = [...document.querySelectorAll('main section, svg.chart, header, li.check')]
+                    .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1).map(e => e.id || e.tagName);
+                return {scroll: doc.scrollWidth - window.innerWidth, wide};
+            }""")
+            check(overflow["scroll"] <= 0 and not overflow["wide"], f"{label}: nothing overflows {overflow}")
+            background = luminance(page.evaluate("getComputedStyle(document.body).backgroundColor"))
+            text = luminance(page.evaluate("getComputedStyle(document.body).color"))
+            card = luminance(page.eval_on_selector("section#arms", "e => getComputedStyle(e).backgroundColor"))
+            if scheme == "dark":
+                check(background < 0.2 and card < 0.2 and text > 0.8, f"{label}: dark renders dark ({background:.2f}, {card:.2f}, {text:.2f})")
+            else:
+                check(background > 0.8 and card > 0.8 and text < 0.2, f"{label}: light renders light ({background:.2f}, {card:.2f}, {text:.2f})")
+            check(page.evaluate("document.scripts.length") == 0, f"{label}: no script")
+            page.screenshot(path=str(shots / f"results-{scheme}-{width}.png"), full_page=True)
+            context.close()
 
 
 def main():
@@ -225,6 +388,9 @@ def main():
         check(page.locator("figure.changed .side.live").count() == len(expected), "each changed screen shows the live one beside it")
         page.locator("figure.changed").first.screenshot(path=str(shots / "preview-changed.png"))
         page.close()
+
+        # The experiment results page over a real server.
+        check_results_page(browser, args.binary, work, shots, external)
         browser.close()
 
     check(not external, f"the pages load nothing from outside: {external[:5]}")

@@ -133,6 +133,35 @@ public actor PreludeClient {
         return try queue.append(event) ? event : nil
     }
 
+    /// Marks the start or the end of a task the feature serves — attaching a photo, adding a calendar event —
+    /// whatever the decision showed for it (priming and the system alert, or a picker that needs no permission):
+    /// queues `taskStarted` or `taskCompleted`, durably, under `decision`'s experiment and variant. Task completion
+    /// per arm is how an "ask less" arm, which has no grant to count, is measured (docs/client.md, "Marking a
+    /// task"). Mark the start once per attempt, before or after deciding, and the completion when the app got what
+    /// it wanted; an abandoned task is simply never completed. The ledger is not touched.
+    ///
+    /// - Parameters:
+    ///   - task: an optional name (1–128 visible ASCII characters, e.g. `attach-photo`) kept with the event.
+    ///   - decision: the decision the task went through; its feature and variant label the event.
+    /// - Returns: the event queued, nil when the queue was full (then it is counted as dropped).
+    /// - Throws: ``PreludeClientError/invalidTaskName(_:)`` for a name the events API would refuse (nothing is
+    ///   queued), or the queue's storage error.
+    @discardableResult
+    public func recordTask(_ phase: TaskPhase, task: String? = nil, for decision: Decision) throws -> QueuedEvent? {
+        if let task {
+            let utf8 = task.utf8
+            guard !utf8.isEmpty, utf8.count <= 128, utf8.allSatisfy({ $0 >= 0x21 && $0 <= 0x7E }) else {
+                throw PreludeClientError.invalidTaskName(task)
+            }
+        }
+        let occurredAt = Int64((configuration.clock.now().secondsSinceEpoch * 1000).rounded())
+        let event = QueuedEvent(
+            id: EventID.make(milliseconds: occurredAt), installId: installId, type: phase.event,
+            feature: decision.feature, experiment: decision.variant?.experiment, variant: decision.variant?.variant,
+            occurredAt: occurredAt, task: task)
+        return try queue.append(event) ? event : nil
+    }
+
     // MARK: - Refreshing
 
     /// Fetches the policy document if the copy is no longer fresh and no backoff is pending; concurrent calls

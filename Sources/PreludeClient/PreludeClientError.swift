@@ -4,11 +4,14 @@ public enum PreludeClientError: Error, Sendable, Hashable, CustomStringConvertib
     case noPolicy
     /// The bundled bootstrap policy does not validate (a build problem: `prelude policy validate` it).
     case invalidBootstrap(String)
+    /// A task name the events API would refuse: it must be 1–128 visible ASCII characters.
+    case invalidTaskName(String)
 
     public var description: String {
         switch self {
         case .noPolicy: "no policy yet: bundle a bootstrap policy or refresh() first"
         case .invalidBootstrap(let problem): "the bootstrap policy does not validate: \(problem)"
+        case .invalidTaskName(let name): "task name \"\(name)\" is not 1–128 visible ASCII characters"
         }
     }
 }

@@ -17,12 +17,16 @@ public struct QueuedEvent: Sendable, Hashable, Codable {
     public var variant: String?
     /// When it happened, milliseconds since the epoch.
     public var occurredAt: Int64
+    /// The task's name, for `taskStarted` / `taskCompleted` only (absent from the JSON when nil, so every other
+    /// event is queued and sent exactly as before).
+    public var task: String?
 
     /// An event.
     public init(
         id: String, installId: String, type: AnalyticsEvent, feature: Feature, experiment: String? = nil,
-        variant: String? = nil, occurredAt: Int64
+        variant: String? = nil, occurredAt: Int64, task: String? = nil
     ) {
+        self.task = task
         self.id = id
         self.installId = installId
         self.type = type

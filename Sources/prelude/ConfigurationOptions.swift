@@ -1,6 +1,7 @@
 import ArgumentParser
 import PreludeService
 import PreludeStorage
+import PreludeStore
 
 #if canImport(FoundationEssentials)
     import Dispatch
@@ -66,6 +67,27 @@ struct DatabaseOptions: ParsableArguments {
             return (configuration, database)
         } catch {
             throw Failure.exit(error, code: Failure.code(for: error))
+        }
+    }
+}
+
+extension DatabaseOptions {
+    /// Loads the configuration, opens its *existing* database as it is (``OfflineDatabase``: neither created nor
+    /// migrated), names it on standard error, runs `body` with it and closes it. Any error `body` throws is printed
+    /// as one line and exits 1: the prologue of the commands that only read the database.
+    func withExistingDatabase<Result>(
+        _ body: (ServiceConfiguration, Database) throws -> Result
+    ) throws -> Result {
+        let configuration = try load()
+        do {
+            let database = try OfflineDatabase.open(configuration)
+            defer { database.close() }
+            ExistingDatabase.announce(configuration.database)
+            return try body(configuration, database)
+        } catch let exit as ExitCode {
+            throw exit
+        } catch {
+            throw Failure.exit(error)
         }
     }
 }

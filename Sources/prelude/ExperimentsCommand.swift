@@ -30,11 +30,7 @@ struct ExperimentsListCommand: ParsableCommand {
     @OptionGroup var options: DatabaseOptions
 
     func run() throws {
-        let configuration = try options.load()
-        do {
-            let database = try OfflineDatabase.open(configuration)
-            ExistingDatabase.announce(configuration.database)
-            defer { database.close() }
+        try options.withExistingDatabase { _, database in
             let experiments = try ExperimentResultsReader(database: database).experiments(appID: app)
             if experiments.isEmpty { print("App \"\(app)\" has no experiments.") }
             for experiment in experiments {
@@ -42,8 +38,6 @@ struct ExperimentsListCommand: ParsableCommand {
                     "\(experiment.key)\t\(experiment.isLive ? "live" : "ended")\t"
                         + CountedNoun.text(experiment.exposed, "install") + " exposed")
             }
-        } catch {
-            throw Failure.exit(error)
         }
     }
 }

@@ -34,6 +34,12 @@ struct ResultsCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "Also write the results page (the endpoint's text/html answer: one self-contained HTML file) to this path.",
+            valueName: "file"))
+    var html: String?
+
+    @Option(
+        help: ArgumentHelp(
             "Exploratory: a grant-rate change to size the sample for other than the policy's (0.02 = 2 points); "
                 + "the view then has no verdict.",
             valueName: "fraction"))
@@ -54,11 +60,7 @@ struct ResultsCommand: ParsableCommand {
     @OptionGroup var options: DatabaseOptions
 
     func run() throws {
-        let configuration = try options.load()
-        do {
-            let database = try OfflineDatabase.open(configuration)
-            ExistingDatabase.announce(configuration.database)
-            defer { database.close() }
+        try options.withExistingDatabase { _, database in
             let reader = ExperimentResultsReader(database: database)
             let results: ExperimentResults
             do {
@@ -73,9 +75,12 @@ struct ResultsCommand: ParsableCommand {
                     description: "app \"\(app)\" has no experiment \"\(experiment)\";\(hint) \(list) "
                         + "(prelude experiments list \(app))")
             }
+            if let html {
+                guard FileManager.default.createFile(atPath: html, contents: Data(results.renderPage().utf8)) else {
+                    throw ResultsFailure(description: "cannot write the results page to \(html)")
+                }
+            }
             print(json ? results.encodeJSON().serialized(.pretty) : results.renderTable(), terminator: json ? "" : "\n")
-        } catch {
-            throw Failure.exit(error)
         }
     }
 }

@@ -65,9 +65,9 @@ import Testing
         #expect(
             Self.make().fields.map(\.name) == [
                 "exposed", "primeShown", "primeContinued", "primeDismissed", "systemGranted", "systemDenied",
-                "settingsOpened", "returnedGranted", "granted",
+                "settingsOpened", "returnedGranted", "granted", "taskStarted", "taskCompleted",
             ])
-        #expect(Self.make().fields.map(\.value) == [100, 90, 60, 40, 30, 25, 10, 5, 33])
+        #expect(Self.make().fields.map(\.value) == [100, 90, 60, 40, 30, 25, 10, 5, 33, 0, 0])
     }
 }
 

@@ -137,3 +137,29 @@ struct AdminWriteLintTests {
         #expect(try server.dump() == before)
     }
 }
+
+extension AdminWriteLintTests {
+    /// A rollback publishes like any write (PublishChecks): under strict lint, rolling back to a revision with a
+    /// lint error, written before the app turned strict, is refused and changes nothing (issue 24).
+    @Test func aRollbackGoesThroughThePublishChecks() throws {
+        let server = try AdminServer()
+        let patched = try server.send(
+            "PATCH", "/v1/admin/apps/demo/features/microphone", headers: [("If-Match", try server.etag())],
+            body: Self.germanAllow)
+        #expect(patched.status == 200, "\(patched.body)")
+        let lintFailing = try #require(patched.object["revision"] as? Int)
+        let fixed = try server.send(
+            "POST", "/v1/admin/apps/demo/revisions/1/rollback", headers: [("If-Match", try server.etag())])
+        #expect(fixed.status == 200, "\(fixed.body)")
+        let strict = try server.send(
+            "PATCH", "/v1/admin/apps/demo", headers: [("If-Match", try server.etag())], body: #"{"lintStrict": true}"#)
+        #expect(strict.status == 200, "\(strict.body)")
+
+        let before = try server.dump()
+        let refused = try server.send(
+            "POST", "/v1/admin/apps/demo/revisions/\(lintFailing)/rollback", headers: [("If-Match", try server.etag())])
+        #expect(refused.status == 422, "\(refused.body)")
+        #expect(refused.object["type"] as? String == "urn:prelude:problem:lint-errors")
+        #expect(try server.dump() == before)
+    }
+}

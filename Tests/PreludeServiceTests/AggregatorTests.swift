@@ -11,7 +11,8 @@ import Testing
 @Suite struct AggregatorTests {
     static let eventTypes = [
         "primeShown", "primeAccepted", "primeDismissed", "systemGranted", "systemDenied", "settingsShown",
-        "settingsOpened", "returnedGranted", "deniedShown", "unsupportedShown", "buttonShown",
+        "settingsOpened", "returnedGranted", "deniedShown", "unsupportedShown", "buttonShown", "taskStarted",
+        "taskCompleted",
     ]
 
     /// A messy random stream: several variants (one not configured), events without an assignment, events of the
@@ -44,6 +45,8 @@ import Testing
         #expect(arms.count >= 5)  // control, short-copy, ghost × camera, photos
         #expect(arms == (try fixture.recount()))
         for arm in arms { #expect(arm.counts.validationProblems().isEmpty, "\(arm)") }
+        // The daily increments (migration 0010) add up to the counters, arm by arm.
+        #expect(try fixture.dailyTotals() == arms.map { $0.counts })
     }
 
     @Test func duplicateEventsChangeNothing() throws {
@@ -70,6 +73,9 @@ import Testing
         }
         #expect(try fixture.ingest(repeated) > 0)
         #expect(try fixture.aggregateRows() == rows)
+        // They are new events, though: the events-per-day health check counts them (tagged ones, per arm).
+        let tagged = stream.filter { ($0.experiment ?? "").isEmpty == false && ($0.variant ?? "").isEmpty == false }
+        #expect(try fixture.taggedEventsCounted() == 2 * Set(tagged.map(\.id)).count)
     }
 
     @Test func anInstallGrantedByBothPathsCountsOnceInGranted() throws {
@@ -132,7 +138,7 @@ import Testing
         let steps: [AnalyticsEvent: FunnelSteps] = [
             .primeShown: .primeShown, .primeAccepted: .primeContinued, .primeDismissed: .primeDismissed,
             .systemGranted: .systemGranted, .systemDenied: .systemDenied, .settingsOpened: .settingsOpened,
-            .returnedGranted: .returnedGranted,
+            .returnedGranted: .returnedGranted, .taskStarted: .taskStarted, .taskCompleted: .taskCompleted,
         ]
         let expected = steps[event].map { FunnelSteps.exposed.union($0) } ?? .exposed
         #expect(FunnelSteps.marked(byEvent: event.rawValue) == expected)
@@ -178,6 +184,7 @@ import Testing
         let rows = try batched.aggregateRows()
         #expect(rows.count > 10)
         #expect(rows == (try perEvent.aggregateRows()))
+        #expect(try batched.dailyEventRows() == (try perEvent.dailyEventRows()))
         #expect(try batched.arms() == (try batched.recount()))
     }
 

@@ -41,7 +41,16 @@ import Testing
         let events =
             (0..<60).map { Self.event(Self.uuid7(1_763_814_600_000 + Int64($0), $0), install: "install-\($0 % 7)") }
             + (0..<60).map { Self.event("e-\($0)", install: "install-\($0 % 5)") }
-        #expect(try ingestor.ingest(app: "demo", batch: EventBatch(events: events)).accepted == 120)
+        // Stored as a build of the 0005 era stored them: its insert had none of the columns added since (0010's task).
+        try database.write { db in
+            let insert = try db.statement(
+                """
+                INSERT INTO events (app_id, install_id, client_event_id, type, feature, occurred_at, received_at)
+                VALUES ('demo', ?, ?, 'primeShown', 'camera', 1763814600000, 1763814700000)
+                """)
+            for event in events { try insert.execute([.text(event.installID), .text(event.id)]) }
+        }
+        #expect(try database.read { try $0.scalar("SELECT count(*) FROM events", as: Int.self) } == 120)
         let query = "SELECT id, install_id, client_event_id, received_at FROM events ORDER BY id"
         func rows() throws -> [String] {
             try database.read { db in

@@ -50,6 +50,12 @@ import Testing
             case 15: members.append(#""experiment":"camera-prime-copy""#)
             default: break
             }
+            // A task name: legal on taskStarted / taskCompleted only (the full decoder names the others).
+            switch random.below(20) {
+            case 0: members.append(#""task":"attach-photo""#)
+            case 1: members.append(#""task":null"#)
+            default: break
+            }
             if random.chance(0.005) { members.append(#""extra":1"#) }
             if random.chance(0.005) { members.append(#""id":"again""#) }
             if random.chance(0.005) { members[0] = #""id":"caf\u00e9""# }
@@ -80,6 +86,22 @@ import Testing
         }
         // The fast path must take the batches it exists for, not fall back on everything.
         #expect(taken > 60)
+    }
+
+    /// `task` names the task of taskStarted / taskCompleted: kept by both decoders; on any other event the full
+    /// decoder refuses it at its pointer (and the scanner leaves it to the full decoder).
+    @Test func taskNamesBelongToTaskEvents() throws {
+        let good = Array(
+            #"{"events":[{"id":"a","installId":"b","type":"taskStarted","feature":"photos","task":"attach-photo","occurredAt":1795350000000}]}"#
+                .utf8)
+        let scanned = try #require(EventBatchScanner.scan(good, now: Self.now))
+        #expect(scanned.map(\.task) == ["attach-photo"])
+        #expect(Self.full(good) == .accepted(scanned))
+        let bad = Array(
+            #"{"events":[{"id":"a","installId":"b","type":"primeShown","feature":"photos","task":"attach-photo","occurredAt":1795350000000}]}"#
+                .utf8)
+        #expect(EventBatchScanner.scan(bad, now: Self.now) == nil)
+        #expect(Self.full(bad) == .refused(status: 422, pointers: ["/events/0/task"]))
     }
 
     @Test func agreesWithTheFullDecoderOnMutatedBatches() {

@@ -218,3 +218,52 @@ extension OperatorCommandLineTests {
         #expect(try revisions() == before)
     }
 }
+
+/// `prelude policy lint --app`: what the database stores, linted as this build serves it (issue 24).
+extension OperatorCommandLineTests {
+    /// Revision 2 of `demo`, live, with "Allow" on the priming button (lint error PA-2; valid otherwise).
+    static func writeLintFailingRevision(_ path: String) throws {
+        let db = try PreludeStorage.Database(path: path, readerCount: 1)
+        defer { db.close() }
+        try db.write {
+            try $0.execute(
+                #"""
+                INSERT INTO policy_revisions (app_id, number, document, etag, created_at, author, message)
+                SELECT app_id, 2, replace(document, '"continueLabel": "Continue"', '"continueLabel": "Allow"'),
+                       '"r2-lint"', created_at, 'test', NULL
+                FROM policy_revisions WHERE app_id = 'demo' AND number = 1
+                """#)
+            try $0.execute("UPDATE apps SET live_revision = 2 WHERE id = 'demo'")
+        }
+    }
+
+    @Test func policyLintOfAStoredRevisionLintsTheLiveOneOrTheOneAskedFor() throws {
+        let database = try migratedDatabase()
+        try Self.writeLintFailingRevision(database)
+        let live = try CommandLineTests.runPrelude(
+            ["policy", "lint", "--app", "demo", "--database", database], in: fixture.directory)
+        #expect(live.status == 1, "\(live.stdout)\(live.stderr)")
+        #expect(live.stdout.contains("error PA-2 /features/"), "\(live.stdout)")
+        #expect(live.stdout.contains("app demo revision 2: "), "\(live.stdout)")
+        let first = try CommandLineTests.runPrelude(
+            ["policy", "lint", "--app", "demo", "--revision", "1", "--json", "--database", database],
+            in: fixture.directory)
+        #expect(first.status == 0, "\(first.stdout)\(first.stderr)")
+        #expect(first.stdout.contains(#""errors" : 0"#) || first.stdout.contains(#""errors": 0"#), "\(first.stdout)")
+        let unknown = try CommandLineTests.runPrelude(
+            ["policy", "lint", "--app", "dmo", "--database", database], in: fixture.directory)
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains(#"no app "dmo""#), "\(unknown.stderr)")
+    }
+
+    /// A revision an earlier build wrote (the 9138599 upgrade fixture): linted as served, each rule added since
+    /// shown as a STORED warning, as the preview and the admin app summary show it.
+    @Test func policyLintOfARevisionFromAnEarlierBuildShowsStoredFindings() throws {
+        let copy = fixture.path("old.sqlite")
+        try FileManager.default.copyItem(atPath: UpgradeFixtureTests.directory + "/9138599.sqlite", toPath: copy)
+        let run = try CommandLineTests.runPrelude(
+            ["policy", "lint", "--app", "demo", "--database", copy], in: fixture.directory)
+        #expect(run.stdout.contains("warning STORED "), "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("copy.missing"), "\(run.stdout)")
+    }
+}

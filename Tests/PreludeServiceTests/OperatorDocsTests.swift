@@ -26,6 +26,16 @@ import Testing
         #expect(bare.isEmpty, "\(bare)")
     }
 
+    /// README is where an operator starts: it names the upgrade check, the version flag, the experiments listing,
+    /// the private-CA setting of replicas, the changelog and the catalogue (each was missing once).
+    @Test(arguments: [
+        "migrate --check", "prelude --version", "experiments list", "--tls-ca-file", "PRELUDE_TLS_CA_FILE",
+        "CHANGELOG.md", "docs/catalogue.md", "policy lint --app",
+    ])
+    func readmeNamesWhatAnOperatorNeeds(_ text: String) throws {
+        #expect(try Self.file("README.md").contains(text))
+    }
+
     /// `pidof prelude` names every prelude on the host (a replica, a backup in progress): restore stops one server.
     @Test func operationsRestoreStopsOnlyTheServerOfTheDatabase() throws {
         #expect(!(try Self.file("docs/operations.md")).contains("pidof"))

@@ -143,20 +143,26 @@ final class ResultsFixture {
             SELECT feature, variant, count(DISTINCT install_id),
                 \(distinct("'primeShown'")), \(distinct("'primeAccepted'")), \(distinct("'primeDismissed'")),
                 \(distinct("'systemGranted'")), \(distinct("'systemDenied'")), \(distinct("'settingsOpened'")),
-                \(distinct("'returnedGranted'")), \(distinct("'systemGranted', 'returnedGranted'"))
+                \(distinct("'returnedGranted'")), \(distinct("'systemGranted', 'returnedGranted'")),
+                \(distinct("'taskStarted'")),
+                count(DISTINCT CASE WHEN type = 'taskCompleted' AND install_id IN (
+                    SELECT s.install_id FROM events AS s WHERE s.app_id = events.app_id
+                        AND s.experiment = events.experiment AND s.feature = events.feature
+                        AND s.variant = events.variant AND s.type = 'taskStarted') THEN install_id END)
             FROM events
             WHERE app_id = ? AND experiment = ? AND variant IS NOT NULL AND variant <> ''
             GROUP BY feature, variant ORDER BY feature, variant
             """
         return try database.read { db in
             try db.query(sql, [.text(Self.app), .text(experiment)]).map { row in
-                let values = try (2...10).map { try row.get($0, as: Int.self) }
+                let values = try (2...12).map { try row.get($0, as: Int.self) }
                 return ExperimentArm(
                     feature: try row.get(0, as: String.self), variant: try row.get(1, as: String.self),
                     counts: FunnelCounts(
                         exposed: values[0], primeShown: values[1], primeContinued: values[2],
                         primeDismissed: values[3], systemGranted: values[4], systemDenied: values[5],
-                        settingsOpened: values[6], returnedGranted: values[7], granted: values[8]))
+                        settingsOpened: values[6], returnedGranted: values[7], granted: values[8],
+                        taskStarted: values[9], taskCompleted: values[10]))
             }
         }
     }
@@ -166,6 +172,40 @@ final class ResultsFixture {
         try database.read { db in
             try db.query("SELECT * FROM experiment_install_steps ORDER BY 1, 2, 3, 4, 5")
                 + db.query("SELECT * FROM experiment_funnel_counts ORDER BY 1, 2, 3, 4")
+                + db.query("SELECT * FROM experiment_daily_counts ORDER BY 1, 2, 3, 4, 5")
+        }
+    }
+
+    /// Every row of `experiment_daily_events`.
+    func dailyEventRows() throws -> [Row] {
+        try database.read { try $0.query("SELECT * FROM experiment_daily_events ORDER BY 1, 2, 3, 4, 5") }
+    }
+
+    /// Events counted by `experiment_daily_events`, every experiment and day.
+    func taggedEventsCounted() throws -> Int {
+        try database.read {
+            try $0.scalar("SELECT coalesce(sum(events), 0) FROM experiment_daily_events", as: Int.self) ?? 0
+        }
+    }
+
+    /// The sum of each arm's daily increments (`experiment_daily_counts`), ordered like `arms`.
+    func dailyTotals(_ experiment: String = experiment) throws -> [FunnelCounts] {
+        try database.read { db in
+            try db.query(
+                """
+                SELECT sum(exposed), sum(prime_shown), sum(prime_continued), sum(prime_dismissed), sum(system_granted),
+                    sum(system_denied), sum(settings_opened), sum(returned_granted), sum(granted), sum(task_started),
+                    sum(task_completed)
+                FROM experiment_daily_counts WHERE app_id = ? AND experiment_key = ?
+                GROUP BY feature, variant ORDER BY feature, variant
+                """, [.text(Self.app), .text(experiment)]
+            ).map { row in
+                let v = try (0...10).map { try row.get($0, as: Int.self) }
+                return FunnelCounts(
+                    exposed: v[0], primeShown: v[1], primeContinued: v[2], primeDismissed: v[3], systemGranted: v[4],
+                    systemDenied: v[5], settingsOpened: v[6], returnedGranted: v[7], granted: v[8], taskStarted: v[9],
+                    taskCompleted: v[10])
+            }
         }
     }
 

@@ -19,6 +19,7 @@ let fuzzTargets: [String: @Sendable (UnsafeBufferPointer<UInt8>) -> Void] = [
     "timestamp": fuzzTimestamp,
     "results": fuzzResults,
     "router": fuzzRouter,
+    "ofrep": fuzzOFREP,
 ]
 
 /// The chosen target, read once.

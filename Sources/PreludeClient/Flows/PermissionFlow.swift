@@ -142,6 +142,35 @@ public actor PermissionFlow {
     /// The person dismissed the screen (Not Now, Cancel): recorded, with the decision's `onDismiss` event.
     public func dismissed(_ feature: Feature) async throws { try await record(.dismissed, feature) }
 
+    /// The person began a task `feature` serves (docs/client.md, "Marking a task"): sends `taskStarted` under the
+    /// decision on screen, or — when the flow has none yet for the feature — under the decision
+    /// ``screen(for:origin:osVersion:)`` makes now (which records nothing else), so the event carries the install's
+    /// experiment arm either way. Call it once per attempt, whichever path the decision then takes (ask, or a
+    /// picker that needs no permission).
+    ///
+    /// - Returns: the event queued (nil when the queue was full).
+    @discardableResult
+    public func taskStarted(_ feature: Feature, task: String? = nil) async throws -> QueuedEvent? {
+        try await recordTask(.started, feature, task: task)
+    }
+
+    /// The app got what the task needed (the photo is attached, the event added): sends `taskCompleted` under the
+    /// same decision as ``taskStarted(_:task:)``. An abandoned task is simply never completed.
+    @discardableResult
+    public func taskCompleted(_ feature: Feature, task: String? = nil) async throws -> QueuedEvent? {
+        try await recordTask(.completed, feature, task: task)
+    }
+
+    private func recordTask(_ phase: TaskPhase, _ feature: Feature, task: String?) async throws -> QueuedEvent? {
+        let decision: Decision
+        if let current = flows[feature]?.decision {
+            decision = current
+        } else {
+            decision = try await screen(for: feature)
+        }
+        return try await client.recordTask(phase, task: task, for: decision)
+    }
+
     /// The app became active again: re-reads the status of every feature the flow has shown something for.
     /// Back from the Settings nudge with access on sends `returnedGranted`; any other change sends
     /// `statusChangedOutsideApp`. Returns the new decision of each feature whose status changed.

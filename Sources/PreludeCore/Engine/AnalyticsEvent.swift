@@ -39,4 +39,14 @@ public enum AnalyticsEvent: String, CaseIterable, Hashable, Sendable, Codable {
     /// The app became active and found the feature's authorization status changed outside the app (in Settings,
     /// by device management), not as the outcome of its own Settings nudge (that is `returnedGranted`).
     case statusChangedOutsideApp
+    /// The app began a task the feature serves (attach a photo, add an event), whatever the decision then shows:
+    /// the denominator of the task-completion rate (docs/results.md, "Task success"). Sent by the app, through
+    /// ``PreludeClient``'s `recordTask` or `PermissionFlow`'s `taskStarted`, never named by a decision.
+    case taskStarted
+    /// The app finished the task it started (the photo is attached, the event added): with ``taskStarted``, the
+    /// measure of "ask less" arms, which have no grant to count.
+    case taskCompleted
+
+    /// Whether this is `taskStarted` or `taskCompleted`, the events that may name a task.
+    public var isTaskEvent: Bool { self == .taskStarted || self == .taskCompleted }
 }

@@ -23,6 +23,16 @@ public struct LintFinding: Hashable, Sendable, Comparable, CustomStringConvertib
         self.init(ruleId: rule.id, severity: severity ?? rule.severity, pointer: pointer, message: message)
     }
 
+    /// A rule added after a stored revision was written, shown among its lint findings as `STORED` (a warning: the
+    /// revision is served, and the next write must meet it; docs/policy.md, "Revisions written by earlier builds").
+    /// The preview and `prelude policy lint --app` show a stored revision's ``StoredPolicyReader`` findings so.
+    package static func stored(_ problem: ValidationProblem) -> LintFinding {
+        LintFinding(
+            ruleId: "STORED", severity: .warning, pointer: problem.pointer,
+            message: "\(problem.code.rawValue): \(problem.message) (a rule added after this revision was written; "
+                + "served with a fallback where a text is missing)")
+    }
+
     /// "error PA-2 /features/camera/...: message"
     public var description: String { "\(severity.rawValue) \(ruleId) \(pointer): \(message)" }
 

@@ -1,7 +1,7 @@
 /// Fixed-point number formatting for reports, without Foundation's `String(format:)`.
-enum DecimalFormat {
+package enum DecimalFormat {
     /// `x` rounded to `digits` decimals (half away from zero on the binary value), e.g. `fixed(-0.04654, 3)` → "-0.047".
-    static func fixed(_ x: Double, digits: Int) -> String {
+    package static func fixed(_ x: Double, digits: Int) -> String {
         precondition(digits >= 0 && digits <= 15, "digits out of range")
         guard x.isFinite else { return x.isNaN ? "nan" : (x > 0 ? "inf" : "-inf") }
         var scale = 1.0
@@ -18,24 +18,24 @@ enum DecimalFormat {
     }
 
     /// A rate in [0, 1] as a percentage with `digits` decimals: 0.4512 → "45.12%".
-    static func percent(_ x: Double, digits: Int = 2) -> String {
+    package static func percent(_ x: Double, digits: Int = 2) -> String {
         fixed(x * 100, digits: digits) + "%"
     }
 
     /// A difference of rates in percentage points with an explicit sign: 0.05 → "+5.00 pp".
-    static func points(_ x: Double, digits: Int = 2) -> String {
+    package static func points(_ x: Double, digits: Int = 2) -> String {
         let text = fixed(x * 100, digits: digits)
         return (text.hasPrefix("-") ? text : "+" + text) + " pp"
     }
 
     /// A p-value with four decimals, or "<0.0001" below that.
-    static func pValue(_ p: Double) -> String {
+    package static func pValue(_ p: Double) -> String {
         p < 0.0001 ? "<0.0001" : fixed(p, digits: 4)
     }
 
     /// A positive number in scientific notation with `digits` decimals in the mantissa: 5.507e-89 → "5.5e-89".
     /// Numbers from 0.0001 up are written in fixed notation with four decimals instead.
-    static func scientific(_ x: Double, digits: Int = 1) -> String {
+    package static func scientific(_ x: Double, digits: Int = 1) -> String {
         guard x.isFinite, x > 0, x < 0.0001 else { return x == 0 ? "0" : fixed(x, digits: 4) }
         var exponent = Int((SpecialFunctions.log(x) / SpecialFunctions.log(10)).rounded(.down))
         var mantissa = x / power10(exponent)
@@ -62,5 +62,5 @@ enum DecimalFormat {
     }
 
     /// Swift's shortest round-tripping rendering ("0.001", "0.05").
-    static func shortest(_ x: Double) -> String { "\(x)" }
+    package static func shortest(_ x: Double) -> String { "\(x)" }
 }

@@ -67,25 +67,45 @@ public enum ExperimentAnalysis {
                 baseline: $0, minimumEffect: minimumEffect, alpha: settings.alpha, power: settings.power)
         }
 
-        let results = variants.map { variant in
+        let mixingVariance = SequentialTest.mixingVariance(minimumEffect: minimumEffect)
+        let taskControl = (control.taskCompleted, control.taskStarted)
+        var results = variants.map { variant in
             let counts = variant.counts
             let isControl = variant.name == controlName
             let rate = counts.exposed > 0 ? Double(counts.granted) / Double(counts.exposed) : nil
             let interval = ProportionStatistics.wilsonInterval(successes: counts.granted, trials: counts.exposed, z: z)
+            let taskRate = counts.taskStarted > 0 ? Double(counts.taskCompleted) / Double(counts.taskStarted) : nil
+            let taskInterval = ProportionStatistics.wilsonInterval(
+                successes: counts.taskCompleted, trials: counts.taskStarted, z: z)
             var comparison: VariantComparison?
-            var verdict: ExperimentVerdict?
+            var taskComparison: VariantComparison?
             var additional: Int?
             if !isControl {
                 comparison = compare(
-                    counts, with: control, z: z, alpha: settings.alpha,
-                    mixingVariance: SequentialTest.mixingVariance(minimumEffect: minimumEffect))
-                verdict = decide(counts, control: control, comparison: comparison, settings: settings)
+                    (counts.granted, counts.exposed), with: (control.granted, control.exposed), z: z,
+                    alpha: settings.alpha, mixingVariance: mixingVariance)
+                taskComparison = compare(
+                    (counts.taskCompleted, counts.taskStarted), with: taskControl, z: z, alpha: settings.alpha,
+                    mixingVariance: mixingVariance)
                 additional = required.map { max(0, $0 - min(counts.exposed, control.exposed)) }
             }
             return VariantResult(
                 name: variant.name, isControl: isControl, weight: variant.weight / weightSum, funnel: counts,
-                grantRate: rate, grantRateInterval: interval, comparison: comparison, verdict: verdict,
-                additionalInstallsPerArm: additional)
+                grantRate: rate, grantRateInterval: interval, comparison: comparison, verdict: nil,
+                additionalInstallsPerArm: additional, taskCompletionRate: taskRate,
+                taskCompletionRateInterval: taskInterval, taskComparison: taskComparison, taskVerdict: nil)
+        }
+        // Holm over the comparisons of each metric (docs/results.md, "More than two arms"), then the verdicts.
+        adjust(&results, \.comparison)
+        adjust(&results, \.taskComparison)
+        for index in results.indices where !results[index].isControl {
+            let counts = results[index].funnel
+            results[index].verdict = decide(
+                trials: counts.exposed, controlTrials: control.exposed, comparison: results[index].comparison,
+                settings: settings)
+            results[index].taskVerdict = decide(
+                trials: counts.taskStarted, controlTrials: control.taskStarted,
+                comparison: results[index].taskComparison, settings: settings)
         }
 
         let sampleRatio = SampleRatioCheck(
@@ -96,9 +116,22 @@ public enum ExperimentAnalysis {
             minimumEffect: minimumEffect, variants: results, sampleRatio: sampleRatio, requiredInstallsPerArm: required)
     }
 
+    /// Replaces every comparison's adjusted sequential p-value by Holm's over the comparisons present.
+    private static func adjust(
+        _ results: inout [VariantResult], _ path: WritableKeyPath<VariantResult, VariantComparison?>
+    ) {
+        let indices = results.indices.filter { results[$0][keyPath: path] != nil }
+        let adjusted = MultipleComparisons.holm(indices.map { results[$0][keyPath: path]!.sequentialPValue })
+        for (index, value) in zip(indices, adjusted) { results[index][keyPath: path]!.adjustedSequentialPValue = value }
+    }
+
+    /// One rate against the control's: `counts` and `control` are (successes, trials).
     private static func compare(
-        _ counts: FunnelCounts, with control: FunnelCounts, z: Double, alpha: Double, mixingVariance: Double
+        _ arm: (successes: Int, trials: Int), with reference: (successes: Int, trials: Int), z: Double, alpha: Double,
+        mixingVariance: Double
     ) -> VariantComparison? {
+        let counts = (granted: arm.successes, exposed: arm.trials)
+        let control = (granted: reference.successes, exposed: reference.trials)
         guard
             let interval = ProportionStatistics.newcombeDifferenceInterval(
                 treatmentSuccesses: counts.granted, treatmentTrials: counts.exposed,
@@ -125,13 +158,13 @@ public enum ExperimentAnalysis {
     // The verdict follows the always-valid p-value of the mixture SPRT alone (docs/results.md, "Looking every day"),
     // the direction from the observed difference: it may be read at every look without inflating false positives,
     // which the fixed-horizon z-test cannot (peeking at it daily makes a false "better" several times as likely).
+    // With more than one comparison the always-valid p-value is first adjusted by Holm's step-down procedure.
     private static func decide(
-        _ counts: FunnelCounts, control: FunnelCounts, comparison: VariantComparison?, settings: Settings
+        trials: Int, controlTrials: Int, comparison: VariantComparison?, settings: Settings
     ) -> ExperimentVerdict {
-        guard counts.exposed >= settings.minimumExposures, control.exposed >= settings.minimumExposures,
-            let comparison
+        guard trials >= settings.minimumExposures, controlTrials >= settings.minimumExposures, let comparison
         else { return .insufficientData }
-        guard comparison.sequentialPValue < settings.alpha else { return .notSignificant }
+        guard comparison.adjustedSequentialPValue < settings.alpha else { return .notSignificant }
         return comparison.difference > 0 ? .better : .worse
     }
 

@@ -32,6 +32,10 @@ extension ExperimentReport {
                 ("comparison", variant.comparison.map(encode) ?? .null),
                 ("verdict", variant.verdict.map { .string($0.rawValue) } ?? .null),
                 ("additionalInstallsPerArm", integer(variant.additionalInstallsPerArm)),
+                ("taskCompletionRate", number(variant.taskCompletionRate)),
+                ("taskCompletionRateInterval", encode(variant.taskCompletionRateInterval)),
+                ("taskComparison", variant.taskComparison.map(encode) ?? .null),
+                ("taskVerdict", variant.taskVerdict.map { .string($0.rawValue) } ?? .null),
             ]))
     }
 
@@ -45,6 +49,7 @@ extension ExperimentReport {
                 ("pValue", .double(comparison.pValue)),
                 ("sequentialPValue", .double(comparison.sequentialPValue)),
                 ("sequentialInterval", encode(comparison.sequentialInterval)),
+                ("adjustedSequentialPValue", .double(comparison.adjustedSequentialPValue)),
             ]))
     }
 

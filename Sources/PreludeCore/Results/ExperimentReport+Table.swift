@@ -12,15 +12,17 @@ extension ExperimentReport {
         }
 
         lines += ["", "Funnel (unique installs)"]
+        // The task columns only when some install started a task: grant-only experiments keep their table.
+        let hasTasks = variants.contains { $0.funnel.taskStarted > 0 }
         let funnelRows = variants.map { variant in
             [label(variant), DecimalFormat.percent(variant.weight, digits: 1)]
-                + variant.funnel.fields.map { String($0.value) }
+                + variant.funnel.fields.prefix(hasTasks ? 11 : 9).map { String($0.value) }
         }
         lines += Self.columns(
             header: [
                 "variant", "weight", "exposed", "shown", "continued", "dismissed", "sys granted", "sys denied",
                 "settings", "returned", "granted",
-            ],
+            ] + (hasTasks ? ["task started", "task done"] : []),
             rows: funnelRows)
 
         lines += ["", "Grant rate = granted / exposed, \(confidence) intervals"]
@@ -38,7 +40,7 @@ extension ExperimentReport {
                     "[" + DecimalFormat.points($0.sequentialInterval.lower).dropLast(3) + ", "
                         + DecimalFormat.points($0.sequentialInterval.upper) + "]"
                 } ?? "-"
-            let p = variant.comparison.map { DecimalFormat.pValue($0.sequentialPValue) } ?? "-"
+            let p = variant.comparison.map { DecimalFormat.pValue($0.adjustedSequentialPValue) } ?? "-"
             let more = variant.additionalInstallsPerArm.map(String.init) ?? "-"
             return [
                 label(variant), rate, interval, difference, differenceInterval, p,
@@ -52,7 +54,20 @@ extension ExperimentReport {
             ],
             rows: rateRows)
 
+        if hasTasks {
+            lines += ["", "Task completion = task done / task started, \(confidence) intervals"]
+            lines += Self.columns(
+                header: [
+                    "variant", "completion", "\(confidence) CI", "vs control", "\(confidence) CS", "p (any look)",
+                    "verdict",
+                ],
+                rows: variants.map(taskRow))
+        }
+
         lines.append("")
+        if variants.count > 2 {
+            lines.append("p (any look) is Holm-adjusted over the \(variants.count - 1) comparisons with the control.")
+        }
         lines.append(
             "CS and p are always valid (mixture SPRT): look as often as you like; the verdict holds at every look.")
         let effect = DecimalFormat.fixed(minimumEffect * 100, digits: 2) + " pp"
@@ -76,6 +91,25 @@ extension ExperimentReport {
             lines.append("Sample ratio not checked: it needs exposures and at least two weighted variants.")
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func taskRow(_ variant: VariantResult) -> [String] {
+        let rate = variant.taskCompletionRate.map { DecimalFormat.percent($0) } ?? "-"
+        let interval =
+            variant.taskCompletionRateInterval.map {
+                "[" + DecimalFormat.percent($0.lower) + ", " + DecimalFormat.percent($0.upper) + "]"
+            } ?? "-"
+        guard !variant.isControl else { return [label(variant), rate, interval, "", "", "", "(control)"] }
+        let comparison = variant.taskComparison
+        return [
+            label(variant), rate, interval, comparison.map { DecimalFormat.points($0.difference) } ?? "-",
+            comparison.map {
+                "[" + DecimalFormat.points($0.sequentialInterval.lower).dropLast(3) + ", "
+                    + DecimalFormat.points($0.sequentialInterval.upper) + "]"
+            } ?? "-",
+            comparison.map { DecimalFormat.pValue($0.adjustedSequentialPValue) } ?? "-",
+            variant.taskVerdict?.label ?? "-",
+        ]
     }
 
     private func label(_ variant: VariantResult) -> String {

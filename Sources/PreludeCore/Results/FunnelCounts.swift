@@ -12,6 +12,10 @@
 /// - `granted`: installs that ended up granted by either path — the union of the `systemGranted` and
 ///   `returnedGranted` installs, each install once. It is the numerator of the grant rate, so it is given
 ///   separately: it cannot be derived from the two counts alone when some installs did both.
+/// - `taskStarted` (`taskStarted`): installs that began a task the feature serves; `taskCompleted`: installs that
+///   started a task **and** completed one (`taskCompleted`), so it never exceeds `taskStarted`. Their ratio is the
+///   task-completion rate, the measure of "ask less" arms that have no grant to count (docs/results.md, "Task
+///   success").
 public struct FunnelCounts: Sendable, Hashable {
     /// Installs exposed to the variant (the denominator).
     public var exposed: Int
@@ -31,13 +35,19 @@ public struct FunnelCounts: Sendable, Hashable {
     public var returnedGranted: Int
     /// Installs granted by either path: systemGranted ∪ returnedGranted (the grant-rate numerator).
     public var granted: Int
+    /// Installs that started a task (the task-completion denominator).
+    public var taskStarted: Int
+    /// Installs that started a task and completed one (the task-completion numerator).
+    public var taskCompleted: Int
 
     /// Creates a funnel; every field defaults to zero. Use ``validationProblems()`` to check consistency.
     public init(
         exposed: Int = 0, primeShown: Int = 0, primeContinued: Int = 0, primeDismissed: Int = 0,
         systemGranted: Int = 0, systemDenied: Int = 0, settingsOpened: Int = 0, returnedGranted: Int = 0,
-        granted: Int = 0
+        granted: Int = 0, taskStarted: Int = 0, taskCompleted: Int = 0
     ) {
+        self.taskStarted = taskStarted
+        self.taskCompleted = taskCompleted
         self.exposed = exposed
         self.primeShown = primeShown
         self.primeContinued = primeContinued
@@ -59,13 +69,15 @@ public struct FunnelCounts: Sendable, Hashable {
             ("exposed", exposed), ("primeShown", primeShown), ("primeContinued", primeContinued),
             ("primeDismissed", primeDismissed), ("systemGranted", systemGranted), ("systemDenied", systemDenied),
             ("settingsOpened", settingsOpened), ("returnedGranted", returnedGranted), ("granted", granted),
+            ("taskStarted", taskStarted), ("taskCompleted", taskCompleted),
         ]
     }
 
     /// What makes these counts impossible for unique installs, one sentence each; empty when they are consistent.
     ///
     /// Every count is non-negative, at most ``largestCount`` and at most `exposed` (an install that emitted an event is exposed), and
-    /// max(systemGranted, returnedGranted) ≤ granted ≤ systemGranted + returnedGranted (a union's size).
+    /// max(systemGranted, returnedGranted) ≤ granted ≤ systemGranted + returnedGranted (a union's size), and
+    /// taskCompleted ≤ taskStarted.
     public func validationProblems() -> [String] {
         var problems: [String] = []
         for (name, value) in fields where value < 0 {
@@ -88,6 +100,21 @@ public struct FunnelCounts: Sendable, Hashable {
             problems.append(
                 "granted (\(granted)) exceeds systemGranted + returnedGranted = \(systemGranted + returnedGranted)")
         }
+        if taskCompleted > taskStarted {
+            problems.append("taskCompleted (\(taskCompleted)) exceeds taskStarted (\(taskStarted))")
+        }
         return problems
+    }
+
+    /// The sum of two funnels, field by field (a day's increments added to the running total).
+    public static func + (lhs: FunnelCounts, rhs: FunnelCounts) -> FunnelCounts {
+        FunnelCounts(
+            exposed: lhs.exposed + rhs.exposed, primeShown: lhs.primeShown + rhs.primeShown,
+            primeContinued: lhs.primeContinued + rhs.primeContinued,
+            primeDismissed: lhs.primeDismissed + rhs.primeDismissed,
+            systemGranted: lhs.systemGranted + rhs.systemGranted, systemDenied: lhs.systemDenied + rhs.systemDenied,
+            settingsOpened: lhs.settingsOpened + rhs.settingsOpened,
+            returnedGranted: lhs.returnedGranted + rhs.returnedGranted, granted: lhs.granted + rhs.granted,
+            taskStarted: lhs.taskStarted + rhs.taskStarted, taskCompleted: lhs.taskCompleted + rhs.taskCompleted)
     }
 }

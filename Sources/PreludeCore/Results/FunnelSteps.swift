@@ -27,6 +27,10 @@ public struct FunnelSteps: OptionSet, Sendable, Hashable {
     public static let settingsOpened = FunnelSteps(rawValue: 1 << 6)
     /// `returnedGranted`.
     public static let returnedGranted = FunnelSteps(rawValue: 1 << 7)
+    /// `taskStarted`.
+    public static let taskStarted = FunnelSteps(rawValue: 1 << 8)
+    /// `taskCompleted`.
+    public static let taskCompleted = FunnelSteps(rawValue: 1 << 9)
 
     /// The steps an event with this public-API name marks: always ``exposed``, plus its own step when it is one of
     /// the funnel's. Other events of the feature (`settingsShown`, `deniedShown`, `unsupportedShown`, ...) mark
@@ -40,12 +44,18 @@ public struct FunnelSteps: OptionSet, Sendable, Hashable {
         case "systemDenied": [.exposed, .systemDenied]
         case "settingsOpened": [.exposed, .settingsOpened]
         case "returnedGranted": [.exposed, .returnedGranted]
+        case "taskStarted": [.exposed, .taskStarted]
+        case "taskCompleted": [.exposed, .taskCompleted]
         default: .exposed
         }
     }
 
     /// Whether the install ended granted by either path.
     public var isGranted: Bool { !isDisjoint(with: [.systemGranted, .returnedGranted]) }
+
+    /// Whether the install started a task and completed one (in either order of arrival: events can be sent out of
+    /// order by the offline queue).
+    public var isTaskCompleted: Bool { isSuperset(of: [.taskStarted, .taskCompleted]) }
 }
 
 extension FunnelCounts {
@@ -70,5 +80,7 @@ extension FunnelCounts {
         if reached.contains(.settingsOpened) { settingsOpened += 1 }
         if reached.contains(.returnedGranted) { returnedGranted += 1 }
         if new.isGranted && !old.isGranted { granted += 1 }
+        if reached.contains(.taskStarted) { taskStarted += 1 }
+        if new.isTaskCompleted && !old.isTaskCompleted { taskCompleted += 1 }
     }
 }

@@ -1,4 +1,4 @@
-/// A variant's grant rate against the control's: the difference, its intervals, the fixed-horizon test, and the
+/// A variant's rate (grant or task completion) against the control's: the difference, its intervals, the fixed-horizon test, and the
 /// always-valid sequential test behind the verdict.
 public struct VariantComparison: Sendable, Hashable {
     /// The absolute difference of grant rates, variant − control (0.05 = five percentage points).
@@ -16,12 +16,17 @@ public struct VariantComparison: Sendable, Hashable {
     public var sequentialPValue: Double
     /// The always-valid confidence sequence for ``difference`` at the report's confidence level.
     public var sequentialInterval: ConfidenceInterval
+    /// ``sequentialPValue`` after Holm's step-down correction over every comparison of the report on the same
+    /// metric (``MultipleComparisons/holm(_:)``); equal to it when there is one comparison. The verdict follows this.
+    public var adjustedSequentialPValue: Double
 
     /// Creates a comparison.
     public init(
         difference: Double, differenceInterval: ConfidenceInterval, relativeDifference: Double?, zStatistic: Double,
-        pValue: Double, sequentialPValue: Double, sequentialInterval: ConfidenceInterval
+        pValue: Double, sequentialPValue: Double, sequentialInterval: ConfidenceInterval,
+        adjustedSequentialPValue: Double? = nil
     ) {
+        self.adjustedSequentialPValue = adjustedSequentialPValue ?? sequentialPValue
         self.sequentialPValue = sequentialPValue
         self.sequentialInterval = sequentialInterval
         self.difference = difference

@@ -20,13 +20,29 @@ public struct VariantResult: Sendable, Hashable {
     /// max(0, required per arm − min(exposed here, exposed in control)); `nil` for the control itself and when the
     /// control's rate is unknown.
     public var additionalInstallsPerArm: Int?
+    /// taskCompleted / taskStarted, or `nil` when no install started a task (docs/results.md, "Task success").
+    public var taskCompletionRate: Double?
+    /// The Wilson score interval of ``taskCompletionRate``, or `nil` when no install started a task.
+    public var taskCompletionRateInterval: ConfidenceInterval?
+    /// The task-completion rate against the control's, with the same intervals and sequential test as the grant
+    /// rate; `nil` for the control and when either arm has no started task.
+    public var taskComparison: VariantComparison?
+    /// The verdict on task completion against the control (its own sequential test, at least `minimumExposures`
+    /// installs that started a task in each arm); `nil` for the control itself.
+    public var taskVerdict: ExperimentVerdict?
 
     /// Creates a result.
     public init(
         name: String, isControl: Bool, weight: Double, funnel: FunnelCounts, grantRate: Double?,
         grantRateInterval: ConfidenceInterval?, comparison: VariantComparison?, verdict: ExperimentVerdict?,
-        additionalInstallsPerArm: Int?
+        additionalInstallsPerArm: Int?, taskCompletionRate: Double? = nil,
+        taskCompletionRateInterval: ConfidenceInterval? = nil, taskComparison: VariantComparison? = nil,
+        taskVerdict: ExperimentVerdict? = nil
     ) {
+        self.taskCompletionRate = taskCompletionRate
+        self.taskCompletionRateInterval = taskCompletionRateInterval
+        self.taskComparison = taskComparison
+        self.taskVerdict = taskVerdict
         self.name = name
         self.isControl = isControl
         self.weight = weight

@@ -47,17 +47,8 @@ extension AdminAPI {
         var input = PreviewInput(
             document: snapshot.document, origin: "revision \(snapshot.revision) (live)", revision: snapshot.revision,
             sha256: SHA256.hex(SHA256.digest(snapshot.canonicalBytes)))
-        input.findings = (input.findings + snapshot.storedFindings.map(storedFinding)).sorted()
+        input.findings = (input.findings + snapshot.storedFindings.map(LintFinding.stored)).sorted()
         return input
-    }
-
-    /// A rule added after the revision was written, shown among the preview's findings as `STORED` (a warning: the
-    /// revision is served, and the next write must meet it; docs/policy.md, "Revisions written by earlier builds").
-    static func storedFinding(_ problem: ValidationProblem) -> LintFinding {
-        LintFinding(
-            ruleId: "STORED", severity: .warning, pointer: problem.pointer,
-            message: "\(problem.code.rawValue): \(problem.message) (a rule added after this revision was written; "
-                + "served with a fallback where a text is missing)")
     }
 
     /// A stored revision's preview input; 404 for an unknown app or revision, 422 when it no longer validates.
@@ -85,7 +76,7 @@ extension AdminAPI {
         var input = PreviewInput(
             document: document, origin: "revision \(number)\(live ? " (live)" : "")", revision: number,
             sha256: Self.sha256(of: document))
-        input.findings = (input.findings + reading.findings.map(Self.storedFinding)).sorted()
+        input.findings = (input.findings + reading.findings.map(LintFinding.stored)).sorted()
         return input
     }
 

@@ -86,7 +86,7 @@ package struct EventBatch: Sendable {
     }
 
     private static let members: Set<String> = [
-        "id", "installId", "type", "feature", "experiment", "variant", "occurredAt",
+        "id", "installId", "type", "feature", "experiment", "variant", "occurredAt", "task",
     ]
 
     private static func decodeEvent(_ value: JSONValue, at index: Int, now: Int64, problems: inout [FieldProblem])
@@ -187,9 +187,14 @@ package struct EventBatch: Sendable {
             occurredAt = nil
         }
 
+        let task = name("task", required: false)
+        if task != nil, let type, !type.isTaskEvent {
+            report("task", "member.unexpected", "task names the task of taskStarted and taskCompleted events only")
+        }
+
         guard problems.count == before, let id, let installID, let type, let feature, let occurredAt else { return nil }
         return Event(
             id: id, installID: installID, type: type, feature: feature, experiment: experiment, variant: variant,
-            occurredAt: occurredAt)
+            occurredAt: occurredAt, task: task)
     }
 }

@@ -5,7 +5,7 @@ import PreludeCore
 ///
 /// It accepts only what the full decoder would accept with the same result, and gives up (returns nil) at the
 /// first thing it does not handle: any problem, escape sequence, non-ASCII byte, byte order mark, `null` other
-/// than for `experiment`/`variant`, number that is not a plain integer of at most 18 digits, unknown or repeated
+/// than for `experiment`/`variant`/`task`, number that is not a plain integer of at most 18 digits, unknown or repeated
 /// member. The caller then runs the full decoder, which names every problem. A differential test feeds both
 /// decoders generated and mutated batches.
 enum EventBatchScanner {
@@ -26,11 +26,13 @@ enum EventBatchScanner {
         case experiment = 16
         case variant = 32
         case occurredAt = 64
+        case task = 128
 
         init?(_ name: UnsafeBufferPointer<UInt8>) {
             switch name.count {
             case 2 where equal(name, "id"): self = .id
             case 4 where equal(name, "type"): self = .type
+            case 4 where equal(name, "task"): self = .task
             case 7 where equal(name, "feature"): self = .feature
             case 7 where equal(name, "variant"): self = .variant
             case 9 where equal(name, "installId"): self = .installId
@@ -77,6 +79,7 @@ enum EventBatchScanner {
             var experiment: String?
             var variant: String?
             var occurredAt: Int64?
+            var task: String?
             repeat {
                 guard let name = string(), let member = Member(name), seen & member.rawValue == 0,
                     take(UInt8(ascii: ":"))
@@ -97,6 +100,10 @@ enum EventBatchScanner {
                     if takeNull() { continue }
                     guard let text = visibleName() else { return nil }
                     variant = text
+                case .task:
+                    if takeNull() { continue }
+                    guard let text = visibleName() else { return nil }
+                    task = text
                 case .type:
                     guard let text = string(), let parsed = AnalyticsEvent(rawValue: Self.text(text)) else {
                         return nil
@@ -112,11 +119,11 @@ enum EventBatchScanner {
                 }
             } while take(UInt8(ascii: ","))
             guard take(UInt8(ascii: "}")), let id, let installID, let type, let feature, let occurredAt,
-                (experiment == nil) == (variant == nil)
+                (experiment == nil) == (variant == nil), task == nil || type.isTaskEvent
             else { return nil }
             return EventBatch.Event(
                 id: id, installID: installID, type: type, feature: feature, experiment: experiment, variant: variant,
-                occurredAt: occurredAt)
+                occurredAt: occurredAt, task: task)
         }
 
         /// A string of 1–`maxNameLength` visible ASCII characters (what the full decoder requires of names).

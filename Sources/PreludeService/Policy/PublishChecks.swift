@@ -2,7 +2,8 @@ import PreludeCore
 import PreludeHTTP
 
 /// The one set of checks every path that publishes a policy revision applies before the policy store commits it:
-/// the admin API's writes and `prelude policy import` (docs/admin.md, "One set of checks").
+/// the admin API's writes (rollback included) and `prelude policy import` (docs/admin.md, "One set of checks").
+/// A read replica publishes nothing: it copies the revisions its primary published, already checked here, verbatim.
 ///
 /// - validation (``PolicyValidator``; the caller has the decoded document);
 /// - size: the canonical document at most ``maxDocumentBytes`` (the admin API's body limit; 413 beyond);

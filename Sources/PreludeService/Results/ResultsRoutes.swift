@@ -3,7 +3,8 @@ import PreludeHTTP
 import PreludeStore
 
 /// `GET /v1/admin/apps/{app}/experiments/{key}/results`: an experiment's funnel, grant rates, intervals,
-/// comparisons, verdicts and sample-ratio check as JSON (docs/results.md, "Service").
+/// comparisons, verdicts and sample-ratio check as JSON (docs/results.md, "Service"), or — when `Accept` prefers
+/// `text/html` — the same report as the results page (``ExperimentResults/renderPage()``).
 ///
 /// The verdict uses only the analysis settings the policy fixed (`alpha` and `minimumEffect` of the experiment's
 /// revision). Query parameters, all optional: `minimumEffect` (in [0.0001, 1)) and `alpha` (in [0.0001, 0.2]) give
@@ -46,7 +47,23 @@ package enum ResultsRoutes {
         }
         let results = try reader.results(
             appID: app, experiment: key, minimumEffect: minimumEffect, alpha: alpha, control: control)
+        let accept = request.headers.values(for: "Accept")
+        if AcceptMediaType.prefersHTML(accept.isEmpty ? nil : accept.joined(separator: ",")) {
+            return page(results.renderPage())
+        }
         // Results move with every event: AdminResponse.json sets Cache-Control: no-store.
         return AdminResponse.json(results.encodeJSON(), pretty: pretty)
+    }
+
+    /// The results page: never stored by caches, allowed to load nothing but its own inline style (no script, no
+    /// font, no image from anywhere), and varying with `Accept`.
+    static func page(_ html: String) -> HTTPResponse {
+        var response = HTTPResponse(status: .ok, body: Array(html.utf8))
+        response.headers.set("Content-Type", "text/html; charset=utf-8")
+        response.headers.set("Cache-Control", "no-store")
+        response.headers.set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
+        response.headers.set("X-Content-Type-Options", "nosniff")
+        response.headers.set("Vary", "Accept")
+        return response
     }
 }

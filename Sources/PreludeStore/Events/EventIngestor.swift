@@ -84,8 +84,8 @@ package final class EventIngestor: Sendable {
         self.clock = clock
         self.afterCommit = afterCommit
         insertSQL = """
-            INSERT INTO \(table.rawValue) (app_id, install_id, client_event_id, type, feature, experiment, variant, occurred_at, received_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO \(table.rawValue) (app_id, install_id, client_event_id, type, feature, experiment, variant, occurred_at, received_at, task)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT DO NOTHING
             """
     }
@@ -206,6 +206,7 @@ package final class EventIngestor: Sendable {
             try insert.bind(event.experiment.map(SQLValue.text) ?? .null, at: 6)
             try insert.bind(event.variant.map(SQLValue.text) ?? .null, at: 7)
             try insert.bind(.integer(event.occurredAt), at: 8)
+            try insert.bind(event.task.map(SQLValue.text) ?? .null, at: 10)
             try insert.run()
             guard db.changes > 0 else {
                 outcome.duplicates += 1
@@ -217,7 +218,8 @@ package final class EventIngestor: Sendable {
                     StoredEvent(
                         rowID: db.lastInsertRowID, appID: ticket.app, installID: event.installID,
                         clientEventID: event.id, type: event.type, feature: event.feature, experiment: event.experiment,
-                        variant: event.variant, occurredAt: event.occurredAt, receivedAt: ticket.receivedAt))
+                        variant: event.variant, occurredAt: event.occurredAt, receivedAt: ticket.receivedAt,
+                        task: event.task))
             }
         }
         // Once per batch, inside its savepoint: observers group their work (ExperimentAggregator reads and writes

@@ -17,12 +17,15 @@ package struct IncomingEvent: Sendable, Hashable {
     package var variant: String?
     /// Device time, milliseconds since the Unix epoch.
     package var occurredAt: Int64
+    /// The task's name, for `taskStarted` / `taskCompleted` only.
+    package var task: String?
 
     /// An event with every field given.
     package init(
         id: String, installID: String, type: AnalyticsEvent, feature: Feature, experiment: String? = nil,
-        variant: String? = nil, occurredAt: Int64
+        variant: String? = nil, occurredAt: Int64, task: String? = nil
     ) {
+        self.task = task
         self.id = id
         self.installID = installID
         self.type = type

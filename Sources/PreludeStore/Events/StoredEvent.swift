@@ -22,12 +22,15 @@ package struct StoredEvent: Sendable, Hashable {
     package var occurredAt: Int64
     /// When the service received it, milliseconds since the Unix epoch.
     package var receivedAt: Int64
+    /// The task's name, for `taskStarted` / `taskCompleted` only.
+    package var task: String?
 
     /// An event with the given parts.
     package init(
         rowID: Int64, appID: String, installID: String, clientEventID: String, type: AnalyticsEvent, feature: Feature,
-        experiment: String?, variant: String?, occurredAt: Int64, receivedAt: Int64
+        experiment: String?, variant: String?, occurredAt: Int64, receivedAt: Int64, task: String? = nil
     ) {
+        self.task = task
         self.rowID = rowID
         self.appID = appID
         self.installID = installID

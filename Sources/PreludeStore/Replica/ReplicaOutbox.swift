@@ -33,7 +33,7 @@ package struct ReplicaOutbox: Sendable {
             else { return nil }
             let rows = try db.query(
                 """
-                SELECT id, install_id, client_event_id, type, feature, experiment, variant, occurred_at
+                SELECT id, install_id, client_event_id, type, feature, experiment, variant, occurred_at, task
                 FROM replica_outbox WHERE app_id = ? ORDER BY id LIMIT ?
                 """, [.text(app), .integer(Int64(limit))])
             var ids: [Int64] = []
@@ -52,6 +52,7 @@ package struct ReplicaOutbox: Sendable {
                     event["variant"] = .string(variant)
                 }
                 event["occurredAt"] = .integer(Int(try row.get("occurred_at", as: Int64.self)))
+                if let task = try row.get("task", as: String?.self) { event["task"] = .string(task) }
                 events.append(.object(event))
             }
             return Batch(app: app, ids: ids, events: events)

@@ -86,6 +86,8 @@ extension ExperimentAggregator {
         let key: ArmKey
         var installs: [String] = []
         var marks: [String: Mark] = [:]
+        /// New events of the arm per UTC day of arrival (most batches: one day).
+        var eventsByDay: [(day: Int64, events: Int)] = []
 
         struct Mark {
             var steps: FunnelSteps
@@ -98,6 +100,12 @@ extension ExperimentAggregator {
         init(key: ArmKey) { self.key = key }
 
         mutating func add(install: String, steps: FunnelSteps, receivedAt: Int64) {
+            let day = ExperimentAggregator.day(ofMilliseconds: receivedAt)
+            if let index = eventsByDay.firstIndex(where: { $0.day == day }) {
+                eventsByDay[index].events += 1
+            } else {
+                eventsByDay.append((day, 1))
+            }
             if var mark = marks[install] {
                 mark.steps.formUnion(steps)
                 mark.lastReceivedAt = max(mark.lastReceivedAt, receivedAt)
@@ -134,6 +142,9 @@ extension ExperimentAggregator {
         select.reset()
 
         var delta = FunnelCounts()
+        // An install's increments count on the day of its last event in the batch (a batch straddles midnight
+        // only when its group commit does).
+        var dailyDelta: [Int64: FunnelCounts] = [:]
         var upserts = "["
         var changed = 0
         var firstChange = Int64.max
@@ -144,13 +155,20 @@ extension ExperimentAggregator {
             let new = old.union(mark.steps)
             guard new != old else { continue }
             delta.add(from: old, to: new)
+            dailyDelta[Self.day(ofMilliseconds: mark.lastReceivedAt), default: FunnelCounts()].add(from: old, to: new)
             if changed > 0 { upserts += "," }
             upserts += "[" + JSONValue.quoted(install) + ",\(new.rawValue),\(mark.firstReceivedAt)]"
             changed += 1
             firstChange = min(firstChange, mark.firstReceivedAt)
             lastChange = max(lastChange, mark.lastReceivedAt)
         }
+        for (day, events) in group.eventsByDay {
+            try Self.countEvents(app, experiment, feature, variant, day: day, events: events, on: connection)
+        }
         guard changed > 0 else { return 0 }
+        for day in dailyDelta.keys.sorted() {
+            try Self.upsertDaily(app, experiment, feature, variant, day: day, delta: dailyDelta[day]!, on: connection)
+        }
         upserts += "]"
         try connection.statement(Self.upsertBatchSteps).execute([app, experiment, feature, variant, .text(upserts)])
         try connection.statement(Self.upsertCounts).execute([
@@ -159,7 +177,7 @@ extension ExperimentAggregator {
             .integer(Int64(delta.primeDismissed)), .integer(Int64(delta.systemGranted)),
             .integer(Int64(delta.systemDenied)), .integer(Int64(delta.settingsOpened)),
             .integer(Int64(delta.returnedGranted)), .integer(Int64(delta.granted)), .integer(firstChange),
-            .integer(lastChange),
+            .integer(lastChange), .integer(Int64(delta.taskStarted)), .integer(Int64(delta.taskCompleted)),
         ])
         return changed
     }

@@ -10,8 +10,9 @@ import PreludeStorage
 /// ``FunnelSteps``. Only steps the install had not reached yet move the arm's counters
 /// (``FunnelCounts/add(from:to:)``), so a replayed step or a re-sent event changes nothing.
 ///
-/// Ingestion calls ``record(batch:on:)`` once per batch: three statements per arm in the batch (read the installs'
-/// steps, upsert the changed ones, upsert the counters).
+/// Ingestion calls ``record(batch:on:)`` once per batch: five statements per arm in the batch (read the installs'
+/// steps, upsert the changed ones, upsert the counters, the day's increments (`experiment_daily_counts`) and the
+/// day's event count (`experiment_daily_events`)); an arm whose installs reached nothing new writes only the last.
 /// ``record(appID:installID:type:feature:experiment:variant:receivedAt:on:)`` does the same for one event (one
 /// primary-key lookup; when something changed, two upserts). All in the caller's transaction, so the raw events and
 /// the aggregates commit or roll back together.
@@ -108,6 +109,8 @@ package struct ExperimentAggregator: Sendable {
         let found = try connection.statement(Self.selectSteps).query([app, key, feature, arm, install]).first
         let old = FunnelSteps(rawValue: try found?.get(0, as: Int.self) ?? 0)
         let new = old.union(FunnelSteps.marked(byEvent: type))
+        let day = Self.day(ofMilliseconds: receivedAt)
+        try Self.countEvents(app, key, feature, arm, day: day, events: 1, on: connection)
         guard new != old else { return false }
         let received = SQLValue.integer(receivedAt)
         try connection.statement(Self.upsertSteps).execute([
@@ -121,7 +124,9 @@ package struct ExperimentAggregator: Sendable {
             .integer(Int64(delta.primeDismissed)), .integer(Int64(delta.systemGranted)),
             .integer(Int64(delta.systemDenied)), .integer(Int64(delta.settingsOpened)),
             .integer(Int64(delta.returnedGranted)), .integer(Int64(delta.granted)), received, received,
+            .integer(Int64(delta.taskStarted)), .integer(Int64(delta.taskCompleted)),
         ])
+        try Self.upsertDaily(app, key, feature, arm, day: day, delta: delta, on: connection)
         return true
     }
 
@@ -137,11 +142,61 @@ package struct ExperimentAggregator: Sendable {
         ON CONFLICT (app_id, experiment_key, feature, variant, install_id) DO UPDATE SET steps = excluded.steps
         """
 
+    /// The UTC day (days since 1970-01-01) of a unix-millisecond time: the key of `experiment_daily_counts`.
+    package static func day(ofMilliseconds milliseconds: Int64) -> Int64 {
+        milliseconds >= 0 ? milliseconds / 86_400_000 : (milliseconds - 86_399_999) / 86_400_000
+    }
+
+    /// Adds one arm's counter increments of one day (`experiment_daily_counts`, migration 0010).
+    static func upsertDaily(
+        _ app: SQLValue, _ experiment: SQLValue, _ feature: SQLValue, _ variant: SQLValue, day: Int64,
+        delta: FunnelCounts, on connection: Connection
+    ) throws {
+        var values: [SQLValue] = [app, experiment, feature, variant, .integer(day)]
+        values += delta.fields.map { .integer(Int64($0.value)) }
+        try connection.statement(upsertDailySQL).execute(values)
+    }
+
+    /// Adds `events` newly stored events of one arm on one day (`experiment_daily_events`, migration 0010).
+    static func countEvents(
+        _ app: SQLValue, _ experiment: SQLValue, _ feature: SQLValue, _ variant: SQLValue, day: Int64, events: Int,
+        on connection: Connection
+    ) throws {
+        try connection.statement(upsertDailyEventsSQL).execute([
+            app, experiment, feature, variant, .integer(day), .integer(Int64(events)),
+        ])
+    }
+
+    private static let upsertDailyEventsSQL = """
+        INSERT INTO experiment_daily_events (app_id, experiment_key, feature, variant, day, events)
+        VALUES (?, ?, ?, ?, ?, ?)
+        ON CONFLICT (app_id, experiment_key, feature, variant, day) DO UPDATE SET events = events + excluded.events
+        """
+
+    private static let upsertDailySQL = """
+        INSERT INTO experiment_daily_counts (app_id, experiment_key, feature, variant, day,
+            exposed, prime_shown, prime_continued, prime_dismissed, system_granted, system_denied,
+            settings_opened, returned_granted, granted, task_started, task_completed)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (app_id, experiment_key, feature, variant, day) DO UPDATE SET
+            exposed = exposed + excluded.exposed,
+            prime_shown = prime_shown + excluded.prime_shown,
+            prime_continued = prime_continued + excluded.prime_continued,
+            prime_dismissed = prime_dismissed + excluded.prime_dismissed,
+            system_granted = system_granted + excluded.system_granted,
+            system_denied = system_denied + excluded.system_denied,
+            settings_opened = settings_opened + excluded.settings_opened,
+            returned_granted = returned_granted + excluded.returned_granted,
+            granted = granted + excluded.granted,
+            task_started = task_started + excluded.task_started,
+            task_completed = task_completed + excluded.task_completed
+        """
+
     static let upsertCounts = """
         INSERT INTO experiment_funnel_counts (app_id, experiment_key, feature, variant,
             exposed, prime_shown, prime_continued, prime_dismissed, system_granted, system_denied,
-            settings_opened, returned_granted, granted, first_event_at, last_event_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            settings_opened, returned_granted, granted, first_event_at, last_event_at, task_started, task_completed)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (app_id, experiment_key, feature, variant) DO UPDATE SET
             exposed = exposed + excluded.exposed,
             prime_shown = prime_shown + excluded.prime_shown,
@@ -152,6 +207,8 @@ package struct ExperimentAggregator: Sendable {
             settings_opened = settings_opened + excluded.settings_opened,
             returned_granted = returned_granted + excluded.returned_granted,
             granted = granted + excluded.granted,
+            task_started = task_started + excluded.task_started,
+            task_completed = task_completed + excluded.task_completed,
             last_event_at = excluded.last_event_at
         """
 }

@@ -27,13 +27,14 @@ package struct ExperimentArm: Sendable, Hashable {
                     primeContinued: try row.get(4, as: Int.self), primeDismissed: try row.get(5, as: Int.self),
                     systemGranted: try row.get(6, as: Int.self), systemDenied: try row.get(7, as: Int.self),
                     settingsOpened: try row.get(8, as: Int.self), returnedGranted: try row.get(9, as: Int.self),
-                    granted: try row.get(10, as: Int.self)))
+                    granted: try row.get(10, as: Int.self), taskStarted: try row.get(11, as: Int.self),
+                    taskCompleted: try row.get(12, as: Int.self)))
         }
     }
 
     private static let selectArms = """
         SELECT feature, variant, exposed, prime_shown, prime_continued, prime_dismissed, system_granted,
-            system_denied, settings_opened, returned_granted, granted
+            system_denied, settings_opened, returned_granted, granted, task_started, task_completed
         FROM experiment_funnel_counts WHERE app_id = ? AND experiment_key = ?
         ORDER BY feature, variant
         """

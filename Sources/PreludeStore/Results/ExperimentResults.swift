@@ -13,6 +13,8 @@ package struct ExperimentResults: Sendable {
     package var otherFeatures: [String]
     /// Events whose variant disagreed with the install's assignment, kept out of the arms.
     package var mislabelled: MislabelledEvents
+    /// The arms day by day (from the daily counts of migration 0010); nil when not read.
+    package var timeline: ExperimentTimeline?
     /// Whether the report was computed with settings other than the ones the revision fixed: then it carries no
     /// verdict.
     package var isExploratory: Bool
@@ -80,7 +82,34 @@ package struct ExperimentResults: Sendable {
         result["configuration"] = .object(configuration)
         result["otherFeatures"] = .array(otherFeatures.map { .string($0) })
         result["mislabelled"] = mislabelled.jsonValue
+        if let timeline { result["timeline"] = Self.encode(timeline) }
         return .object(result)
+    }
+
+    /// `timeline`: one entry per day with data — `date`, `events`, `exposed` per variant (report order), and each
+    /// non-control variant's grant (and task) difference with its confidence sequence at the end of that day.
+    static func encode(_ timeline: ExperimentTimeline) -> JSONValue {
+        .array(
+            timeline.days.map { day in
+                func points(_ points: [ExperimentTimeline.Point?]) -> JSONValue {
+                    .array(
+                        points.enumerated().compactMap { index, point in
+                            guard let point else { return nil }
+                            return .object(
+                                JSONObject([
+                                    ("variant", .string(timeline.variants[index])),
+                                    ("difference", .double(point.difference)),
+                                    ("lower", .double(point.interval.lower)), ("upper", .double(point.interval.upper)),
+                                ]))
+                        })
+                }
+                return .object(
+                    JSONObject([
+                        ("date", .string(ExperimentTimeline.date(ofDay: day.day))), ("events", .integer(day.events)),
+                        ("exposed", .array(day.funnels.map { .integer($0.exposed) })),
+                        ("grant", points(day.grant)), ("task", points(day.task)),
+                    ]))
+            })
     }
 
     /// The terminal table: where the configuration came from, then ``ExperimentReport/renderTable()``.

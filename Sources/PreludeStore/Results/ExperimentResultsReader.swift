@@ -43,7 +43,7 @@ package struct ExperimentResultsReader: Sendable {
             throw ExperimentResultsError.invalidParameter(
                 name: "alpha", value: "\(alpha)", reason: Self.alphaRule)
         }
-        let (definition, arms, mislabelled) = try database.read { connection in
+        let (definition, arms, mislabelled, daily) = try database.read { connection in
             guard let app = try connection.queryOne("SELECT live_revision FROM apps WHERE id = ?", [.text(appID)])
             else { throw ExperimentResultsError.appNotFound(appID) }
             let liveRevision = try app.get(0, as: Int?.self) ?? 0
@@ -60,12 +60,20 @@ package struct ExperimentResultsReader: Sendable {
             guard let found = definition ?? ExperimentDefinition.observed(key: key, arms: arms) else {
                 throw ExperimentResultsError.experimentNotFound(app: appID, key: key)
             }
-            return (found, arms, try MislabelledEvents.load(appID: appID, experiment: key, on: connection))
+            return (
+                found, arms, try MislabelledEvents.load(appID: appID, experiment: key, on: connection),
+                try ExperimentDailyCounts.load(
+                    appID: appID, experiment: key, feature: found.feature, on: connection)
+            )
         }
         var results = try Self.analyze(
             appID: appID, definition: definition, arms: arms, minimumEffect: minimumEffect, alpha: alpha,
             control: control)
         results.mislabelled = mislabelled
+        let report = results.report
+        results.timeline = ExperimentTimeline(
+            variants: report.variants.map(\.name), control: report.controlName, increments: daily.increments,
+            events: daily.events, minimumEffect: report.minimumEffect, alpha: report.settings.alpha)
         return results
     }
 
@@ -158,7 +166,10 @@ package struct ExperimentResultsReader: Sendable {
             throw ExperimentResultsError.unanalysable(error)
         }
         if exploratory {
-            for index in report.variants.indices { report.variants[index].verdict = nil }
+            for index in report.variants.indices {
+                report.variants[index].verdict = nil
+                report.variants[index].taskVerdict = nil
+            }
         }
         let otherFeatures = Set(arms.map(\.feature)).subtracting([definition.feature]).sorted()
         return ExperimentResults(

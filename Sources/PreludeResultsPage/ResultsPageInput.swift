@@ -1,0 +1,38 @@
+import PreludeCore
+
+/// Everything the results page shows, gathered by the caller (the service or `prelude results --html`).
+public struct ResultsPageInput: Sendable {
+    /// The app.
+    public var app: String
+    /// The analysis (arms, comparisons, verdicts, sample-ratio check).
+    public var report: ExperimentReport
+    /// Where the weights came from, one sentence ("Weights from the live policy (revision 3).").
+    public var configuration: String
+    /// The arms over time (daily state); nil or empty when no daily data exists (events before migration 0010).
+    public var timeline: ExperimentTimeline?
+    /// Events whose variant disagreed with the install's assignment (kept out of every arm).
+    public var mislabelledEvents: Int
+    /// The same, per reported/expected pair, for the health check's detail.
+    public var mislabelled: [(feature: String, reported: String, expected: String?, events: Int)]
+    /// Events of the experiment's key reported under another feature (listed, not counted).
+    public var otherFeatures: [String]
+    /// Vertical markers on every time chart (a rollout's steps and guard decisions), x in days since 1970-01-01.
+    public var markers: [LineChart.Marker]
+
+    /// Creates an input.
+    public init(
+        app: String, report: ExperimentReport, configuration: String, timeline: ExperimentTimeline? = nil,
+        mislabelledEvents: Int = 0,
+        mislabelled: [(feature: String, reported: String, expected: String?, events: Int)] = [],
+        otherFeatures: [String] = [], markers: [LineChart.Marker] = []
+    ) {
+        self.app = app
+        self.report = report
+        self.configuration = configuration
+        self.timeline = timeline
+        self.mislabelledEvents = mislabelledEvents
+        self.mislabelled = mislabelled
+        self.otherFeatures = otherFeatures
+        self.markers = markers
+    }
+}

@@ -1,0 +1,42 @@
+import PreludeCore
+import PreludeStorage
+
+/// One experiment's daily rows (migration 0010): counter increments per arm and day, and events per arm and day.
+package struct ExperimentDailyCounts: Sendable {
+    /// Per arm of `feature`, its (day, increments) rows by day.
+    package var increments: [String: [(day: Int, counts: FunnelCounts)]]
+    /// Events per day over the arms of `feature`.
+    package var events: [(day: Int, events: Int)]
+
+    /// Loads the rows of `experiment` under `feature`: two primary-key range reads, O(arms × days).
+    package static func load(appID: String, experiment: String, feature: String, on connection: Connection) throws
+        -> ExperimentDailyCounts
+    {
+        var increments: [String: [(day: Int, counts: FunnelCounts)]] = [:]
+        for row in try connection.statement(selectIncrements).query([.text(appID), .text(experiment), .text(feature)]) {
+            let v = try (2...12).map { try row.get($0, as: Int.self) }
+            let variant = try row.get(0, as: String.self)
+            let day = try row.get(1, as: Int.self)
+            let counts = FunnelCounts(
+                exposed: v[0], primeShown: v[1], primeContinued: v[2], primeDismissed: v[3], systemGranted: v[4],
+                systemDenied: v[5], settingsOpened: v[6], returnedGranted: v[7], granted: v[8], taskStarted: v[9],
+                taskCompleted: v[10])
+            increments[variant, default: []].append((day, counts))
+        }
+        let events = try connection.statement(selectEvents).query([.text(appID), .text(experiment), .text(feature)])
+            .map { (day: try $0.get(0, as: Int.self), events: try $0.get(1, as: Int.self)) }
+        return ExperimentDailyCounts(increments: increments, events: events)
+    }
+
+    private static let selectIncrements = """
+        SELECT variant, day, exposed, prime_shown, prime_continued, prime_dismissed, system_granted, system_denied,
+            settings_opened, returned_granted, granted, task_started, task_completed
+        FROM experiment_daily_counts WHERE app_id = ? AND experiment_key = ? AND feature = ?
+        ORDER BY variant, day
+        """
+
+    private static let selectEvents = """
+        SELECT day, sum(events) FROM experiment_daily_events WHERE app_id = ? AND experiment_key = ? AND feature = ?
+        GROUP BY day ORDER BY day
+        """
+}
