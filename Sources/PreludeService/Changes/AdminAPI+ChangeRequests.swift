@@ -30,7 +30,7 @@ extension AdminAPI {
                 app: app, environment: environment, states: states.map { [$0] } ?? [],
                 before: try Self.cursor(context.request), limit: limit + 1)
             let live = changes.liveRevision(app: app, environment: environment)
-            let items = rows.prefix(limit).map { summary($0, live: live) }
+            let items = rows.prefix(limit).map { ChangeRequestView.summary($0, live: live) }
             let next: JSONValue = rows.count > limit ? rows[limit - 1].id.description.jsonString : .null
             return AdminResponse.json(
                 ["changeRequests": .array(Array(items)), "nextCursor": next], pretty: context.pretty)
@@ -114,13 +114,7 @@ extension AdminAPI {
             let instant: Int64?
             switch body["at"] {
             case .null: instant = nil
-            case .string(let text):
-                guard let parsed = AdminTime.parse(text), text.contains("T") else {
-                    throw AdminProblem.invalidRequest(
-                        "\"at\" must be an ISO 8601 instant with a zone (2026-11-26T09:00:00Z), not '\(text)'",
-                        pointer: "/at", code: "value.invalid", status: .unprocessableContent)
-                }
-                instant = parsed
+            case .string(let text): instant = try ChangeRequests.instant(text)
             default:
                 throw AdminProblem.invalidRequest(
                     "\"at\" is required: an ISO 8601 instant (2026-11-26T09:00:00Z), or null to unschedule",
@@ -182,10 +176,10 @@ extension AdminAPI {
     }
 
     /// The request's strong entity tag (header form): its id and version.
-    static func changeETag(_ record: ChangeRequestRecord) -> String { changeTag(record).headerValue }
+    static func changeETag(_ record: ChangeRequestRecord) -> String { ChangeRequestView.etag(record) }
 
     /// The request's strong entity tag: `cr<id>-v<version>`.
-    static func changeTag(_ record: ChangeRequestRecord) -> ETag { ETag("cr\(record.id)-v\(record.version)") }
+    static func changeTag(_ record: ChangeRequestRecord) -> ETag { ChangeRequestView.tag(record) }
 
     private func changeRecord(_ context: Context) throws -> ChangeRequestRecord {
         let (app, environment) = Self.address(context)
@@ -257,19 +251,15 @@ extension AdminAPI {
         }
     }
 
-    /// An optional text member of at most 500 characters without control characters; nil when absent or null.
+    /// An optional text member (``ChangeRequests/text(_:name:)``); nil when absent or null.
     private static func text(_ body: JSONObject, _ name: String) throws(ProblemDetails) -> String? {
         guard let value = body[name], !value.isNull else { return nil }
-        guard let text = value.stringValue, text.count <= 500 else {
+        guard let text = value.stringValue else {
             throw AdminProblem.invalidRequest(
                 "\"\(name)\" must be a string of at most 500 characters", pointer: "/" + name,
                 code: "type.mismatch", status: .unprocessableContent)
         }
-        if let problem = StoredText.problem(in: text, subject: "\"\(name)\"") {
-            throw AdminProblem.invalidRequest(
-                problem, pointer: "/" + name, code: "text.forbiddenCharacter", status: .unprocessableContent)
-        }
-        return text.isEmpty ? nil : text
+        return try ChangeRequests.text(text, name: name)
     }
 
     private static func bool(_ body: JSONObject, _ name: String) throws(ProblemDetails) -> Bool? {
@@ -282,58 +272,12 @@ extension AdminAPI {
         return flag
     }
 
-    /// One request in a list: everything but the document, diff and findings.
-    private func summary(_ record: ChangeRequestRecord, live: Int?) -> JSONValue {
-        var object = JSONObject()
-        object["id"] = .integer(Int(record.id))
-        object["app"] = .string(record.app)
-        object["environment"] = .string(record.environment)
-        object["state"] = .string(record.state.rawValue)
-        object["version"] = .integer(record.version)
-        object["etag"] = .string(Self.changeETag(record))
-        object["baseRevision"] = record.baseRevision.map { .integer($0) } ?? .null
-        object["baseIsLive"] = .bool(record.baseRevision == live)
-        object["author"] = .string(record.author)
-        object["message"] = record.message.map(JSONValue.string) ?? .null
-        object["approvals"] = .array(
-            record.approvals.map { approval in
-                [
-                    "approver": .string(approval.approver), "at": .string(AdminTime.iso8601(approval.at)),
-                    "comment": approval.comment.map(JSONValue.string) ?? .null,
-                ]
-            })
-        object["scheduledAt"] = record.scheduledAt.map { .string(AdminTime.iso8601($0)) } ?? .null
-        object["appliedRevision"] = record.appliedRevision.map { .integer($0) } ?? .null
-        object["closedBy"] = record.closedBy.map(JSONValue.string) ?? .null
-        object["reason"] = record.reason.map(JSONValue.string) ?? .null
-        object["createdAt"] = .string(AdminTime.iso8601(record.createdAt))
-        object["updatedAt"] = .string(AdminTime.iso8601(record.updatedAt))
-        return .object(object)
-    }
-
-    /// The whole request: the summary, the environment's approval rules, the findings, the diff against its base
-    /// and the proposed document, with its `ETag`.
+    /// The whole request as ``ChangeRequestView`` renders it, with its `ETag`.
     private func changeResponse(
         _ record: ChangeRequestRecord, context: Context, status: HTTPStatus = .ok, location: String? = nil,
         extra: JSONObject = JSONObject()
     ) throws -> HTTPResponse {
-        let rules = try changes.rules(app: record.app, environment: record.environment)
-        let live = changes.liveRevision(app: record.app, environment: record.environment)
-        var object = summary(record, live: live).objectValue ?? JSONObject()
-        object["liveRevision"] = live.map { .integer($0) } ?? .null
-        object["requiredApprovals"] = .integer(rules.approval.requiredApprovals)
-        object["allowSelfApproval"] = .bool(rules.approval.allowSelfApproval)
-        object["approvalsCounted"] = .integer(
-            rules.approval.counted(record.approvals.map(\.approver), author: record.author).count)
-        let document = (try? JSONValue(parsing: record.document)) ?? .null
-        let validation = PolicyValidator.validate(document)
-        object["findings"] = [
-            "validation": .array(validation.problems.map(\.jsonValue)),
-            "lint": (try? JSONValue(parsing: record.findings)) ?? .array([]),
-        ]
-        object["diff"] = JSONDiff.jsonValue(try changes.diff(record))
-        object["patch"] = record.patch.flatMap { try? JSONValue(parsing: $0) } ?? .null
-        object["document"] = document
+        var object = try ChangeRequestView.detail(record, changes: changes)
         for (key, value) in extra { object[key] = value }
         var headers = HTTPHeaders()
         headers.set("ETag", Self.changeETag(record))

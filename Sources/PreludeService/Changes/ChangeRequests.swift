@@ -103,6 +103,33 @@ package final class ChangeRequests: Sendable {
         return JSONDiff.changes(from: base, to: (try? JSONValue(parsing: record.document)) ?? .null)
     }
 
+    /// A schedule's instant (epoch milliseconds) from ISO 8601 with a time and a zone (`2026-11-26T09:00:00Z`);
+    /// 422 at `/at` otherwise. A date alone is refused: "on the 26th" does not say when.
+    package static func instant(_ text: String) throws(ProblemDetails) -> Int64 {
+        guard let parsed = AdminTime.parse(text), text.contains("T") else {
+            throw AdminProblem.invalidRequest(
+                "\"at\" must be an ISO 8601 instant with a zone (2026-11-26T09:00:00Z), not '\(text)'",
+                pointer: "/at", code: "value.invalid", status: .unprocessableContent)
+        }
+        return parsed
+    }
+
+    /// A message, comment or reason: at most 500 characters, no control character or noncharacter (422 at
+    /// `/<name>`, as every stored string); nil when absent or empty.
+    package static func text(_ text: String?, name: String) throws(ProblemDetails) -> String? {
+        guard let text else { return nil }
+        guard text.count <= 500 else {
+            throw AdminProblem.invalidRequest(
+                "\"\(name)\" must be a string of at most 500 characters", pointer: "/" + name,
+                code: "type.mismatch", status: .unprocessableContent)
+        }
+        if let problem = StoredText.problem(in: text, subject: "\"\(name)\"") {
+            throw AdminProblem.invalidRequest(
+                problem, pointer: "/" + name, code: "text.forbiddenCharacter", status: .unprocessableContent)
+        }
+        return text.isEmpty ? nil : text
+    }
+
     // MARK: - Transitions
 
     /// Proposes `proposal` for `app`'s `environment`, based on its live revision: validated and checked as a
