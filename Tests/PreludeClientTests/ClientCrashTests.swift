@@ -21,27 +21,38 @@ import Testing
     }
 
     /// Runs the helper; with `killAt` = k, SIGKILLs it at a random instant 0–4 ms after its k-th `flushing` line
-    /// (inside that flush, or just after it), else lets it finish. Returns the lines it printed.
-    private func run(count: Int, killAt: Int?, port: Int, random: inout SplitMix64) throws -> [String] {
+    /// (inside that flush, or just after it), else lets it finish. With `killWhenAnswered`, the helper holds after
+    /// the server answers its first events batch and is killed there, before its queue forgets the batch.
+    /// Returns the lines it printed.
+    private func run(
+        count: Int, killAt: Int?, killWhenAnswered: Bool = false, port: Int, random: inout SplitMix64
+    ) throws -> [String] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try Self.binary())
-        process.arguments = [
-            "http://127.0.0.1:\(port)", fixture.path("client"), ClientFixture.demoPolicyPath, String(count), "7",
-        ]
+        process.arguments =
+            [
+                "http://127.0.0.1:\(port)", fixture.path("client"), ClientFixture.demoPolicyPath, String(count), "7",
+            ] + (killWhenAnswered ? ["hold"] : [])
         process.environment = ["SWIFT_BACKTRACE": "enable=no"]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
         var text = ""
         var lines: [String] = []
-        while killAt.map({ lines.count { $0 == "flushing" } < $0 }) ?? true {
+        func reachedKillPoint() -> Bool {
+            if killWhenAnswered { return lines.contains("answered") }
+            return killAt.map { lines.count { $0 == "flushing" } >= $0 } ?? false
+        }
+        while !reachedKillPoint() {
             let chunk = output.fileHandleForReading.availableData
             if chunk.isEmpty { break }
             text += String(decoding: chunk, as: UTF8.self)
             lines = text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
             if !text.hasSuffix("\n") { lines.removeLast() }
         }
-        if killAt != nil, process.isRunning {
+        if killWhenAnswered, process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+        } else if killAt != nil, process.isRunning {
             // A random kill point, not a wait for anything: spreads the kills over the flush's steps (encode,
             // request, server commit, answer, queue rewrite).
             usleep(UInt32(random.below(4000)))
@@ -72,6 +83,12 @@ import Testing
             count(try run(count: 40, killAt: 1 + random.below(5), port: service.port, random: &random))
             kills += 1
         }
+        // Three kills in the exact window where the server has stored a batch and the client has not yet removed
+        // it: the random kills above may or may not hit it.
+        for _ in 0..<3 {
+            count(try run(count: 14, killAt: nil, killWhenAnswered: true, port: service.port, random: &random))
+            kills += 1
+        }
         // A last run, not killed, drains the queue.
         let drain = try run(count: 0, killAt: nil, port: service.port, random: &random)
         count(drain)
@@ -86,8 +103,8 @@ import Testing
         #expect(stored.count == Int64(stored.ids.count))
         #expect(stored.ids.count - acknowledged.count <= kills)
         #expect(!FileManager.default.fileExists(atPath: fixture.path("client/events.queue")))
-        // Some kills landed after the server stored a batch and before the client removed it: those batches
-        // were sent again and the server counted them as duplicates, not new events.
+        // The batches killed after the server stored them were sent again, and the server counted them as
+        // duplicates, not new events.
         #expect(duplicates > 0)
     }
 }
