@@ -355,7 +355,8 @@ struct ChangesApplyCommand: ParsableCommand {
     func run() throws {
         try ChangeRequestCommandLine.with(options, app: address.app) { changes in
             let record = try changes.record(app: address.app, environment: address.environment, id: id)
-            let (applied, snapshot) = try changes.apply(record, bypass: false, by: ChangeRequestCommandLine.actor)
+            let outcome = try changes.apply(record, bypass: false, by: ChangeRequestCommandLine.actor)
+            let (applied, snapshot) = (outcome.record, outcome.snapshot)
             try ChangeRequestCommandLine.report(
                 applied, changes: changes, json: address.json,
                 line: "\(ChangeRequestCommandLine.name(applied)) applied: revision \(snapshot.revision), "

@@ -137,12 +137,12 @@ extension AdminAPI {
             _ = try Self.changeBody(context.request, allowed: [], required: false)
             let bypass = try AdminQuery.enumValue(context.request, "bypass", among: ["true", "false"]) == "true"
             if bypass { try Self.requireBypass(context) }
-            let (applied, snapshot) = try changes.apply(record, bypass: bypass, by: Self.actor(context))
+            let applied = try changes.apply(record, bypass: bypass, by: Self.actor(context))
             var extra = JSONObject()
             extra["policy"] = [
-                "revision": .integer(snapshot.revision), "etag": .string(snapshot.etag.headerValue),
+                "revision": .integer(applied.snapshot.revision), "etag": .string(applied.snapshot.etag.headerValue),
             ]
-            return try changeResponse(applied, context: context, extra: extra)
+            return try changeResponse(applied.record, context: context, diff: applied.changes, extra: extra)
         }
     }
 
@@ -275,9 +275,9 @@ extension AdminAPI {
     /// The whole request as ``ChangeRequestView`` renders it, with its `ETag`.
     private func changeResponse(
         _ record: ChangeRequestRecord, context: Context, status: HTTPStatus = .ok, location: String? = nil,
-        extra: JSONObject = JSONObject()
+        diff: [JSONDiff.Change]? = nil, extra: JSONObject = JSONObject()
     ) throws -> HTTPResponse {
-        var object = try ChangeRequestView.detail(record, changes: changes)
+        var object = try ChangeRequestView.detail(record, changes: changes, diff: diff)
         for (key, value) in extra { object[key] = value }
         var headers = HTTPHeaders()
         headers.set("ETag", Self.changeETag(record))

@@ -43,7 +43,10 @@ package enum ChangeRequestView {
 
     /// The whole request: the summary, the environment's approval rules now, the findings (validation with this
     /// build, lint as stored), the diff against its base, the patch it was made from and the proposed document.
-    package static func detail(_ record: ChangeRequestRecord, changes: ChangeRequests) throws -> JSONObject {
+    /// `diff` is the diff when the caller has it (an apply).
+    package static func detail(
+        _ record: ChangeRequestRecord, changes: ChangeRequests, diff: [JSONDiff.Change]? = nil
+    ) throws -> JSONObject {
         let rules = try changes.rules(app: record.app, environment: record.environment)
         let live = changes.liveRevision(app: record.app, environment: record.environment)
         var object = summary(record, live: live).objectValue ?? JSONObject()
@@ -53,12 +56,16 @@ package enum ChangeRequestView {
         object["approvalsCounted"] = .integer(
             rules.approval.counted(record.approvals.map(\.approver), author: record.author).count)
         let document = (try? JSONValue(parsing: record.document)) ?? .null
-        let validation = PolicyValidator.validate(document)
+        let problems: [ValidationProblem]
+        switch changes.checked.check(canonical: record.document) {
+        case .success: problems = []
+        case .failure(let failure): problems = failure.problems
+        }
         object["findings"] = [
-            "validation": .array(validation.problems.map(\.jsonValue)),
+            "validation": .array(problems.map(\.jsonValue)),
             "lint": (try? JSONValue(parsing: record.findings)) ?? .array([]),
         ]
-        object["diff"] = JSONDiff.jsonValue(try changes.diff(record))
+        object["diff"] = JSONDiff.jsonValue(try diff ?? changes.diff(record))
         object["patch"] = record.patch.flatMap { try? JSONValue(parsing: $0) } ?? .null
         object["document"] = document
         return object

@@ -45,6 +45,8 @@ package final class ChangeRequests: Sendable {
     package let repository: ChangeRequestRepository
     /// The environments' rules.
     let rules: EnvironmentRules.Source
+    /// Proposals this process validated and linted, reused by apply and show.
+    package let checked = CheckedProposals()
     /// Audit and schedule times.
     let clock: ServiceClock
     let logger: Logger
@@ -89,6 +91,10 @@ package final class ChangeRequests: Sendable {
     /// Revision `number` of `app` in canonical form (as stored when it no longer validates); nil when there is none.
     /// Diffs and merge patches start from it, so defaults spelled out or left out do not show as changes.
     package func revisionDocument(app: String, environment: String, number: Int?) throws -> JSONValue? {
+        // The served revision is already validated and in memory.
+        if let number, let served = store.snapshot(app: app), served.revision == number {
+            return served.document.jsonValue
+        }
         guard let number, let revision = try policies.revision(app: app, number: number) ?? nil,
             let stored = try? JSONValue(parsing: revision.document)
         else { return nil }
@@ -277,10 +283,8 @@ package final class ChangeRequests: Sendable {
     /// with `bypass` (a token with the bypass scope) also from draft or review, audited as such. A base revision
     /// that is not live any more marks the request stale and answers 409.
     ///
-    /// - Returns: the applied request and the snapshot now served.
-    package func apply(_ record: ChangeRequestRecord, bypass: Bool, by actor: Actor) throws -> (
-        ChangeRequestRecord, ServedPolicy
-    ) {
+    /// - Returns: the applied request, the snapshot now served and what the request changed.
+    package func apply(_ record: ChangeRequestRecord, bypass: Bool, by actor: Actor) throws -> Applied {
         let rules = try rules(app: record.app, environment: record.environment)
         // One snapshot for the check and the commit's precondition, so a publish in between makes the commit stale.
         let served = store.snapshot(app: record.app)
@@ -290,14 +294,20 @@ package final class ChangeRequests: Sendable {
                 record.status, rules: rules.approval, liveRevision: live, bypass: bypass)
         }
         if case .stale(let status) = verdict { throw try markStale(record, status: status, live: live, by: actor) }
-        let validation = PolicyValidator.validate(text: record.document)
-        guard let document = validation.document else {
+        // Validated and linted when it was proposed, if by this process; checked now otherwise (another build's
+        // rules may differ).
+        let entry: CheckedProposals.Entry
+        switch checked.check(canonical: record.document) {
+        case .success(let found): entry = found
+        case .failure(let failure):
             throw AdminProblem.invalidPolicy(
-                validation.problems,
+                failure.problems,
                 detail: "the proposed document no longer validates with this build; edit the change request")
         }
+        let document = entry.document
         let findings = try PublishChecks.check(
-            document, canonicalSize: record.document.utf8.count, lintStrict: rules.lintStrict)
+            document, canonicalSize: record.document.utf8.count, lintStrict: rules.lintStrict,
+            findings: entry.findings)
         let changes = try diff(record)
         var detail = JSONDiff.summary(changes).objectValue ?? JSONObject()
         detail["changeRequest"] = .integer(Int(record.id))
@@ -347,7 +357,17 @@ package final class ChangeRequests: Sendable {
             "change request applied",
             ["app": record.app, "environment": record.environment, "by": actor.name],
             numbers: ["changeRequest": Double(record.id), "revision": Double(snapshot.revision)])
-        return (applied, snapshot)
+        return Applied(record: applied, snapshot: snapshot, changes: changes)
+    }
+
+    /// What ``apply(_:bypass:by:)`` did.
+    package struct Applied: Sendable {
+        /// The request, now `applied`.
+        package var record: ChangeRequestRecord
+        /// The policy served now: the new revision.
+        package var snapshot: ServedPolicy
+        /// The changes the new revision made to the one it replaced (the request's base).
+        package var changes: [JSONDiff.Change]
     }
 
     /// Records a scheduled apply that was refused for another reason than staleness (the document no longer
@@ -419,6 +439,7 @@ package final class ChangeRequests: Sendable {
         let canonical = document.jsonValue.serialized()
         let findings = try PublishChecks.check(
             document, canonicalSize: canonical.utf8.count, lintStrict: rules.lintStrict)
+        checked.remember(canonical: canonical, document: document, findings: findings)
         return (canonical, patchText, JSONValue.array(findings.map(\.jsonValue)).serialized())
     }
 

@@ -95,7 +95,7 @@ package final class PublishSchedulerTask: Sendable {
                 let instant = record.scheduledAt, instant <= now
             else { return false }
             do {
-                let (_, snapshot) = try changes.apply(record, bypass: false, by: .scheduler)
+                let snapshot = try changes.apply(record, bypass: false, by: .scheduler).snapshot
                 logger.info(
                     "scheduled change request applied", ["app": record.app, "environment": record.environment],
                     numbers: ["changeRequest": Double(id), "revision": Double(snapshot.revision)])

@@ -15,16 +15,19 @@ package enum PublishChecks {
 
     /// The lint findings of `document`, after checking its size and, when `lintStrict`, that it has no lint error.
     /// Throws the problem the admin API answers with (413, 422 `lint-errors`).
-    package static func check(_ document: PolicyDocument, canonicalSize: Int, lintStrict: Bool) throws(ProblemDetails)
-        -> [LintFinding]
-    {
+    ///
+    /// `findings` are `CopyLinter.lint(document)` when this build already computed them for this very document (a
+    /// change request's apply, ``CheckedProposals``); nil lints now.
+    package static func check(
+        _ document: PolicyDocument, canonicalSize: Int, lintStrict: Bool, findings known: [LintFinding]? = nil
+    ) throws(ProblemDetails) -> [LintFinding] {
         guard canonicalSize <= maxDocumentBytes else {
             throw ProblemDetails(
                 status: .contentTooLarge,
                 detail: "the policy is \(canonicalSize) bytes in canonical form; at most \(maxDocumentBytes) bytes "
                     + "(1 MiB) are published; nothing was changed")
         }
-        let findings = CopyLinter.lint(document)
+        let findings = known ?? CopyLinter.lint(document)
         if lintStrict, findings.contains(where: { $0.severity == .error }) {
             throw AdminProblem.lintErrors(findings)
         }
