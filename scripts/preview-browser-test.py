@@ -202,11 +202,16 @@ def check_results_page(browser, binary, work, shots, external):
             check(sections[:2] == ["health", "arms"], f"{label}: health checks first, then the arms: {sections}")
             checks = page.eval_on_selector_all("#health li.check", "els => els.map(e => e.dataset.check + ':' + e.dataset.status)")
             check({"sample-ratio:ok", "events-per-day:ok", "mislabelled:ok"} <= set(checks), f"{label}: health checks {checks}")
-            rows = page.eval_on_selector_all(
-                "#arms tr[data-variant]",
-                """rows => rows.map(r => ({name: r.dataset.variant, cells: Object.fromEntries([...r.querySelectorAll('td[data-field]')]
-                    .map(c => [c.dataset.field, {value: c.dataset.value, text: c.textContent}]))}))""")
-            check([r["name"] for r in rows] == [v["name"] for v in variants], f"{label}: one row per arm")
+            # One row per arm in each table (funnel, grant rate, task success); an arm's cells are the union.
+            tables = page.eval_on_selector_all(
+                "#arms table.arms",
+                """tables => tables.map(t => [...t.querySelectorAll('tr[data-variant]')].map(r => ({name: r.dataset.variant,
+                    cells: Object.fromEntries([...r.querySelectorAll('td[data-field]')]
+                    .map(c => [c.dataset.field, {value: c.dataset.value, text: c.textContent}]))})))""")
+            check(len(tables) == 3 and all([r["name"] for r in t] == [v["name"] for v in variants] for t in tables),
+                  f"{label}: three tables with one row per arm each")
+            rows = [{"name": parts[0]["name"], "cells": {k: c for part in parts for k, c in part["cells"].items()}}
+                    for parts in zip(*tables)]
             mismatches = []
             for row, variant in zip(rows, variants):
                 for field, read in fields.items():
@@ -243,6 +248,11 @@ def check_results_page(browser, binary, work, shots, external):
                 return {scroll: doc.scrollWidth - window.innerWidth, wide};
             }""")
             check(overflow["scroll"] <= 0 and not overflow["wide"], f"{label}: nothing overflows {overflow}")
+            if width >= 1280:
+                # On a laptop screen every column of the arms tables is in view, none behind a scroll bar.
+                hidden = page.eval_on_selector_all(
+                    "#arms .scroll", "els => els.map(e => e.scrollWidth - e.clientWidth).filter(d => d > 1)")
+                check(not hidden, f"{label}: the arms tables fit without scrolling {hidden}")
             background = luminance(page.evaluate("getComputedStyle(document.body).backgroundColor"))
             text = luminance(page.evaluate("getComputedStyle(document.body).color"))
             card = luminance(page.eval_on_selector("section#arms", "e => getComputedStyle(e).backgroundColor"))

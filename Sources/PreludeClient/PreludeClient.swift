@@ -185,7 +185,7 @@ public actor PreludeClient {
     }
 
     private func fetch() async -> FetchResult {
-        let url = configuration.server.appendingPathComponent("v1/apps/\(configuration.app)/policy/document")
+        let url = configuration.server.appendingPathComponent(configuration.appPath + "/policy/document")
         var headers = ["Accept": "application/json"]
         if let etag { headers["If-None-Match"] = etag }
         let result: FetchResult
@@ -264,7 +264,7 @@ public actor PreludeClient {
 
     private func sendBatches() async -> FlushResult {
         var result = FlushResult()
-        let url = configuration.server.appendingPathComponent("v1/apps/\(configuration.app)/events")
+        let url = configuration.server.appendingPathComponent(configuration.appPath + "/events")
         while !queue.events.isEmpty {
             let batch = Array(queue.events.prefix(configuration.eventBatchSize))
             var retryAfter: Double?

@@ -8,6 +8,9 @@ public struct PreludeClientConfiguration: Sendable {
     public var server: URL
     /// The app's id in the service (`demo`, `com.example.notes`).
     public var app: String
+    /// The service environment the client reads its policy from and sends its events to (`production`, the default;
+    /// a QA build may say `staging`: docs/change-management.md). Use a storage directory per environment.
+    public var environment: String
     /// A directory the client owns (created if missing): cached policy, ledger, event queue, install id. One client
     /// per directory at a time.
     public var storageDirectory: URL
@@ -42,7 +45,8 @@ public struct PreludeClientConfiguration: Sendable {
         context: ClientContext = ClientContext(), transport: any PreludeTransport = URLSessionTransport(),
         clock: any PreludeClock = SystemClock(), jitter: any JitterSource = SystemJitter(),
         fetchBackoff: Backoff = Backoff(base: 2, maximum: 3600), flushBackoff: Backoff = Backoff(base: 2, maximum: 600),
-        eventBatchSize: Int = 500, eventQueueCapacity: Int = 10_000, compressEvents: Bool = true
+        eventBatchSize: Int = 500, eventQueueCapacity: Int = 10_000, compressEvents: Bool = true,
+        environment: String = "production"
     ) {
         precondition((1...500).contains(eventBatchSize), "the events endpoint takes 1–500 events per batch")
         self.server = server
@@ -58,5 +62,12 @@ public struct PreludeClientConfiguration: Sendable {
         self.eventBatchSize = eventBatchSize
         self.eventQueueCapacity = eventQueueCapacity
         self.compressEvents = compressEvents
+        self.environment = environment
+    }
+
+    /// The path under ``server`` of the app's endpoints in ``environment``: `v1/apps/{app}` for production (the
+    /// paths every server version has), `v1/apps/{app}/environments/{env}` otherwise.
+    public var appPath: String {
+        environment == "production" ? "v1/apps/\(app)" : "v1/apps/\(app)/environments/\(environment)"
     }
 }

@@ -1,24 +1,7 @@
 import PreludeCore
 
-/// HTML text building: escaping, and lint words highlighted with `<mark>`.
+/// HTML text building: lint words highlighted with `<mark>` (escaping is ``HTMLEscaping`` in the core).
 package enum HTML {
-    /// `text` with `& < > " '` escaped, safe in element content and in quoted attribute values.
-    package static func escape(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.append(character)
-            }
-        }
-        return result
-    }
-
     /// The words a finding quotes (`"Allow"` in `… suggests granting on our screen ("Allow")`) that occur in
     /// `text`, ignoring case: the offending words. Quotes of one character (a full stop) are not words; of two
     /// overlapping quotes (the whole label and the word in it) the shorter is kept.
@@ -55,7 +38,7 @@ package enum HTML {
                 result += marked[index] ? "<mark>" : "</mark>"
                 open = marked[index]
             }
-            result += escape(String(character))
+            result += HTMLEscaping.escape(String(character))
         }
         if open { result += "</mark>" }
         return result

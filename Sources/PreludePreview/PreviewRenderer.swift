@@ -15,7 +15,8 @@ package enum PreviewRenderer {
         let app = input.document.app
         var html = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         html += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-        html += "<title>Prelude preview: \(HTML.escape(app.name)) (\(HTML.escape(input.origin)))</title>\n"
+        html +=
+            "<title>Prelude preview: \(HTMLEscaping.escape(app.name)) (\(HTMLEscaping.escape(input.origin)))</title>\n"
         html += "<style>\n\(PreviewStyleSheet.css)</style>\n</head>\n<body>\n"
         html += "<input type=\"radio\" name=\"theme\" id=\"show-both\" checked>"
         html += "<input type=\"radio\" name=\"theme\" id=\"show-light\">"
@@ -40,12 +41,14 @@ package enum PreviewRenderer {
         let app = input.document.app
         let screens = input.screens
         let overflowing = screens.filter { ScreenDrawing.overflows($0) }
-        var html = "<header id=\"index\">\n<h1>Preview of \(HTML.escape(app.name))</h1>\n<dl class=\"facts\">\n"
+        var html = "<header id=\"index\">\n<h1>Preview of \(HTMLEscaping.escape(app.name))</h1>\n<dl class=\"facts\">\n"
         html += fact(
-            "App", "<code>\(HTML.escape(app.id))</code>, default locale \(HTML.escape(app.defaultLocale.description))")
-        html += fact("Document", HTML.escape(input.origin), id: "origin")
+            "App",
+            "<code>\(HTMLEscaping.escape(app.id))</code>, default locale \(HTMLEscaping.escape(app.defaultLocale.description))"
+        )
+        html += fact("Document", HTMLEscaping.escape(input.origin), id: "origin")
         html += fact("Revision", input.revision.map { "\($0)" } ?? "not saved", id: "revision")
-        html += fact("SHA-256", "<code>\(HTML.escape(input.sha256))</code>", id: "sha256")
+        html += fact("SHA-256", "<code>\(HTMLEscaping.escape(input.sha256))</code>", id: "sha256")
         let severities = LintSeverity.allCases.map { severity in
             "\(input.findings.filter { $0.severity == severity }.count) \(severity.rawValue)s"
         }
@@ -56,7 +59,7 @@ package enum PreviewRenderer {
         if let live, let comparison {
             html += fact(
                 "Compared with",
-                "\(HTML.escape(live.origin)), SHA-256 <code>\(HTML.escape(live.sha256))</code>: "
+                "\(HTMLEscaping.escape(live.origin)), SHA-256 <code>\(HTMLEscaping.escape(live.sha256))</code>: "
                     + "\(comparison.count(.changed)) changed, \(comparison.count(.added)) added, "
                     + "\(comparison.removed.count) removed", id: "compared")
         }
@@ -68,7 +71,7 @@ package enum PreviewRenderer {
         let locales = PreviewCatalogue.locales(of: input.document)
         let grouped = group(screens)
         html += "<table class=\"jump\"><thead><tr><th>feature</th>"
-        for locale in locales { html += "<th>\(HTML.escape(locale.description))</th>" }
+        for locale in locales { html += "<th>\(HTMLEscaping.escape(locale.description))</th>" }
         html += "</tr></thead><tbody>\n"
         for policy in input.document.orderedFeatures {
             let feature = policy.feature.rawValue
@@ -91,7 +94,7 @@ package enum PreviewRenderer {
                     }
                     links.append(
                         "<a href=\"#\(variantAnchor(policy.feature, locale, number))\">"
-                            + "\(HTML.escape(variant.label))</a>\(badges)")
+                            + "\(HTMLEscaping.escape(variant.label))</a>\(badges)")
                 }
                 html += links.joined(separator: "<br>")
                 html += "</td>"
@@ -106,12 +109,12 @@ package enum PreviewRenderer {
                 let change = comparison.change(of: screen.id)
                 html +=
                     "<li class=\"\(change.rawValue)\"><a href=\"#\(screenAnchor(screen))\">"
-                    + "\(HTML.escape(screen.id))</a> \(change.rawValue)</li>\n"
+                    + "\(HTMLEscaping.escape(screen.id))</a> \(change.rawValue)</li>\n"
             }
             for screen in comparison.removed {
                 html +=
                     "<li class=\"removed\"><a href=\"#\(screenAnchor(screen, removed: true))\">"
-                    + "\(HTML.escape(screen.id))</a> removed</li>\n"
+                    + "\(HTMLEscaping.escape(screen.id))</a> removed</li>\n"
             }
             html += "</ul>\n"
         }
@@ -131,12 +134,13 @@ package enum PreviewRenderer {
                 let showing = showingByFinding[finding] ?? []
                 let shown =
                     showing.first.map { first in
-                        "<a href=\"#\(screenAnchor(first))\">\(HTML.escape(first.id))</a>"
+                        "<a href=\"#\(screenAnchor(first))\">\(HTMLEscaping.escape(first.id))</a>"
                             + (showing.count > 1 ? " and \(showing.count - 1) more" : "")
                     } ?? "no screen (this value is never shown)"
                 html += "<tr class=\"sev-\(finding.severity.rawValue)\"><td>\(finding.severity.rawValue)</td>"
-                html += "<td>\(HTML.escape(finding.ruleId))</td><td><code>\(HTML.escape(finding.pointer.description))"
-                html += "</code></td><td>\(HTML.escape(finding.message))</td><td>\(shown)</td></tr>\n"
+                html +=
+                    "<td>\(HTMLEscaping.escape(finding.ruleId))</td><td><code>\(HTMLEscaping.escape(finding.pointer.description))"
+                html += "</code></td><td>\(HTMLEscaping.escape(finding.message))</td><td>\(shown)</td></tr>\n"
             }
             html += "</tbody></table>\n"
         }
@@ -164,8 +168,8 @@ package enum PreviewRenderer {
                     let screens = grouped[sectionKey(feature, locale, variant)] ?? []
                     guard !screens.isEmpty else { continue }
                     html += "<section class=\"variant\" id=\"\(variantAnchor(feature, locale, number))\">"
-                    html += "<h3>\(feature.rawValue) · \(HTML.escape(locale.description)) · "
-                    html += "\(HTML.escape(variant.label))</h3>\n<div class=\"screens\">\n"
+                    html += "<h3>\(feature.rawValue) · \(HTMLEscaping.escape(locale.description)) · "
+                    html += "\(HTMLEscaping.escape(variant.label))</h3>\n<div class=\"screens\">\n"
                     for screen in screens {
                         let change = comparison?.change(of: screen.id)
                         let live = change == .changed ? comparison?.live[screen.id] : nil

@@ -20,8 +20,9 @@ enum ScreenDrawing {
         if !overflow.isEmpty { classes.append("overflowing") }
         var html = "<figure class=\"\(classes.joined(separator: " "))\" "
         html += "id=\"\(PreviewRenderer.screenAnchor(screen, removed: removed))\" "
-        html += "data-feature=\"\(screen.feature.rawValue)\" data-locale=\"\(HTML.escape(screen.locale.description))\" "
-        html += "data-variant=\"\(HTML.escape(screen.variant.id))\" data-action=\"\(screen.action.rawValue)\" "
+        html +=
+            "data-feature=\"\(screen.feature.rawValue)\" data-locale=\"\(HTMLEscaping.escape(screen.locale.description))\" "
+        html += "data-variant=\"\(HTMLEscaping.escape(screen.variant.id))\" data-action=\"\(screen.action.rawValue)\" "
         html += "data-screen=\"\(screen.screen.rawValue)\" "
         html += "data-overflow=\"\(overflow.map(\.rawValue).joined(separator: " "))\" "
         html += "data-findings=\"\(screen.allFindings.count)\" "
@@ -30,7 +31,7 @@ enum ScreenDrawing {
         if let style = screen.style { html += " · style \(style.rawValue)" }
         if let change, change != .unchanged { html += " <span class=\"badge changed\">\(change.rawValue)</span>" }
         if removed { html += " <span class=\"badge changed\">removed</span>" }
-        html += "<br><small>\(HTML.escape(screen.id))</small></figcaption>\n"
+        html += "<br><small>\(HTMLEscaping.escape(screen.id))</small></figcaption>\n"
         html += "<div class=\"devices\">"
         if let live {
             html += "<div class=\"side\"><p class=\"side-label\">proposed</p>"
@@ -75,7 +76,7 @@ enum ScreenDrawing {
         let geometry = ScreenGeometry(action: screen.action, style: screen.style)
         let direction = TextDirection(screen.locale)
         var html = "<div class=\"device \(geometry.presentation.rawValue) \(theme)\" dir=\"\(direction.rawValue)\" "
-        html += "lang=\"\(HTML.escape(screen.locale.description))\" data-theme=\"\(theme)\">"
+        html += "lang=\"\(HTMLEscaping.escape(screen.locale.description))\" data-theme=\"\(theme)\">"
         switch geometry.presentation {
         case .alert: html += alert(screen, geometry: geometry)
         case .sheet: html += sheet(screen, geometry: geometry)
@@ -145,7 +146,7 @@ enum ScreenDrawing {
         if box.maxLines == 1 { all.append("one-line") }
         let words = HTML.offendingWords(in: item.text, findings: item.findings)
         // The source pointer shows on hover: where in the document to edit this text.
-        let source = item.source.map { " title=\"\(HTML.escape($0.description))\"" } ?? ""
+        let source = item.source.map { " title=\"\(HTMLEscaping.escape($0.description))\"" } ?? ""
         let paragraph =
             "<p class=\"\(all.joined(separator: " "))\" style=\"\(style)\" data-field=\"\(field.rawValue)\"\(source)>"
             + "\(HTML.highlight(item.text, words: words))</p>"
@@ -181,11 +182,12 @@ enum ScreenDrawing {
         for item in screen.texts { findings += item.findings.map { (item.field, $0) } }
         for (field, finding) in findings {
             var item =
-                "<li class=\"finding sev-\(finding.severity.rawValue)\" data-rule=\"\(HTML.escape(finding.ruleId))\""
+                "<li class=\"finding sev-\(finding.severity.rawValue)\" data-rule=\"\(HTMLEscaping.escape(finding.ruleId))\""
             item += " data-severity=\"\(finding.severity.rawValue)\">"
-            item += "<span class=\"rule\">\(HTML.escape(finding.ruleId))</span> \(finding.severity.rawValue)"
+            item += "<span class=\"rule\">\(HTMLEscaping.escape(finding.ruleId))</span> \(finding.severity.rawValue)"
             if let field { item += " · \(field.rawValue)" }
-            item += ": \(HTML.escape(finding.message)) <code>\(HTML.escape(finding.pointer.description))</code></li>"
+            item +=
+                ": \(HTMLEscaping.escape(finding.message)) <code>\(HTMLEscaping.escape(finding.pointer.description))</code></li>"
             items.append(item)
         }
         guard !items.isEmpty else { return "" }

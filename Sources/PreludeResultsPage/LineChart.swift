@@ -85,7 +85,7 @@ public struct LineChart: Sendable {
         if zeroLine { ys.append(0) }
         ys = ys.filter(\.isFinite)
         guard let minX = xs.min(), let maxX = xs.max(), let minY = ys.min(), let maxY = ys.max() else {
-            return "<p class=\"empty\" id=\"\(HTMLText.escape(id))\">No data yet.</p>"
+            return "<p class=\"empty\" id=\"\(HTMLEscaping.escape(id))\">No data yet.</p>"
         }
         let x0 = minX == maxX ? minX - 0.5 : minX
         let x1 = minX == maxX ? maxX + 0.5 : maxX
@@ -99,18 +99,23 @@ public struct LineChart: Sendable {
         func n(_ v: Double) -> String { DecimalFormat.fixed(v, digits: 1) }
 
         var svg =
-            "<svg class=\"chart\" id=\"\(HTMLText.escape(id))\" viewBox=\"0 0 \(Int(Self.width)) \(Int(Self.height))\" "
-            + "width=\"100%\" role=\"img\" aria-label=\"\(HTMLText.escape(title))\" "
-            + "preserveAspectRatio=\"xMidYMid meet\"><title>\(HTMLText.escape(title))</title>"
-        // Grid and y ticks: five levels.
+            "<svg class=\"chart\" id=\"\(HTMLEscaping.escape(id))\" viewBox=\"0 0 \(Int(Self.width)) \(Int(Self.height))\" "
+            + "width=\"100%\" role=\"img\" aria-label=\"\(HTMLEscaping.escape(title))\" "
+            + "preserveAspectRatio=\"xMidYMid meet\"><title>\(HTMLEscaping.escape(title))</title>"
+        // Grid and y ticks: five levels. On a range narrower than the label's precision neighbouring levels
+        // would read the same; such a level gets its grid line but no second, identical label.
+        var lastTickLabel: String?
         for step in 0...4 {
             let value = y0 + (y1 - y0) * Double(step) / 4
             let y = py(value)
             svg +=
                 "<line class=\"grid\" x1=\"\(n(Self.left))\" x2=\"\(n(Self.width - Self.right))\" y1=\"\(n(y))\" y2=\"\(n(y))\"/>"
+            let label = yLabel(value)
+            guard label != lastTickLabel else { continue }
+            lastTickLabel = label
             svg +=
                 "<text class=\"tick\" x=\"\(n(Self.left - 6))\" y=\"\(n(y + 4))\" text-anchor=\"end\">"
-                + HTMLText.escape(yLabel(value)) + "</text>"
+                + HTMLEscaping.escape(label) + "</text>"
         }
         if zeroLine {
             svg +=
@@ -129,11 +134,18 @@ public struct LineChart: Sendable {
                 tickXs.count == 1 ? "middle" : index == 0 ? "start" : index == tickXs.count - 1 ? "end" : "middle"
             svg +=
                 "<text class=\"tick\" x=\"\(n(px(x)))\" y=\"\(n(Self.height - 8))\" text-anchor=\"\(anchor)\">"
-                + HTMLText.escape(xLabel(x)) + "</text>"
+                + HTMLEscaping.escape(xLabel(x)) + "</text>"
         }
         for (index, line) in series.enumerated() {
             let style = "s\(index % 6)"
-            if let band = line.band, !band.isEmpty {
+            if let band = line.band, band.count == 1, let point = line.points.first {
+                // One day: a band has no width, so the interval is drawn as a bar around the point.
+                let top = py(band[0].upper)
+                let height = max(py(band[0].lower) - top, 1)
+                svg +=
+                    "<rect class=\"band \(style)\" x=\"\(n(px(point.x) - 6))\" y=\"\(n(top))\" width=\"12\" "
+                    + "height=\"\(n(height))\"/>"
+            } else if let band = line.band, !band.isEmpty {
                 var path = ""
                 for (i, point) in line.points.enumerated() {
                     path += (i == 0 ? "M" : "L") + n(px(point.x)) + "," + n(py(band[i].upper))
@@ -145,7 +157,7 @@ public struct LineChart: Sendable {
             }
             let points = line.points.map { n(px($0.x)) + "," + n(py($0.y)) }.joined(separator: " ")
             svg +=
-                "<polyline class=\"line \(style)\" data-series=\"\(HTMLText.escape(line.name))\" points=\"\(points)\"/>"
+                "<polyline class=\"line \(style)\" data-series=\"\(HTMLEscaping.escape(line.name))\" points=\"\(points)\"/>"
             for point in line.points {
                 svg += "<circle class=\"dot \(style)\" cx=\"\(n(px(point.x)))\" cy=\"\(n(py(point.y)))\" r=\"2.5\"/>"
             }
@@ -154,17 +166,17 @@ public struct LineChart: Sendable {
             let x = n(px(marker.x))
             svg +=
                 "<line class=\"marker\" x1=\"\(x)\" x2=\"\(x)\" y1=\"\(n(Self.top))\" y2=\"\(n(Self.height - Self.bottom))\">"
-                + "<title>\(HTMLText.escape(marker.label))</title></line>"
+                + "<title>\(HTMLEscaping.escape(marker.label))</title></line>"
         }
         svg += "</svg>"
         var legend = "<ul class=\"legend\">"
         for (index, line) in series.enumerated() {
-            legend += "<li><span class=\"swatch s\(index % 6)\"></span>\(HTMLText.escape(line.name))</li>"
+            legend += "<li><span class=\"swatch s\(index % 6)\"></span>\(HTMLEscaping.escape(line.name))</li>"
         }
         for marker in markers {
             legend +=
-                "<li><span class=\"swatch marker\"></span>\(HTMLText.escape(xLabel(marker.x))): "
-                + "\(HTMLText.escape(marker.label))</li>"
+                "<li><span class=\"swatch marker\"></span>\(HTMLEscaping.escape(xLabel(marker.x))): "
+                + "\(HTMLEscaping.escape(marker.label))</li>"
         }
         return svg + legend + "</ul>"
     }

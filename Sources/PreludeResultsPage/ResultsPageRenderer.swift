@@ -17,11 +17,11 @@ public enum ResultsPageRenderer {
             <html lang="en"><head><meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <meta name="color-scheme" content="light dark">
-            <title>\(HTMLText.escape(title))</title>
+            <title>\(HTMLEscaping.escape(title))</title>
             <style>\(ResultsPageStyleSheet.css)</style>
             </head><body>
-            <header><h1>\(HTMLText.escape(report.experimentKey))</h1>
-            <p>App <code>\(HTMLText.escape(input.app))</code>, feature <code>\(HTMLText.escape(report.feature))</code>, control <code>\(HTMLText.escape(report.controlName))</code>, \(report.totalExposed) installs exposed. \(HTMLText.escape(input.configuration))</p>
+            <header><h1>\(HTMLEscaping.escape(report.experimentKey))</h1>
+            <p>App <code>\(HTMLEscaping.escape(input.app))</code>, feature <code>\(HTMLEscaping.escape(report.feature))</code>, control <code>\(HTMLEscaping.escape(report.controlName))</code>, \(report.totalExposed) installs exposed. \(HTMLEscaping.escape(input.configuration))</p>
             </header><main>
 
             """
@@ -44,8 +44,8 @@ public enum ResultsPageRenderer {
     static func json(_ value: Double) -> String { JSONValue.double(value).serialized() }
 
     private static func cell(_ field: String, _ text: String, value: String? = nil, numeric: Bool = true) -> String {
-        let data = value.map { " data-value=\"\(HTMLText.escape($0))\"" } ?? ""
-        return "<td data-field=\"\(field)\"\(data)\(numeric ? " class=\"num\"" : "")>\(HTMLText.escape(text))</td>"
+        let data = value.map { " data-value=\"\(HTMLEscaping.escape($0))\"" } ?? ""
+        return "<td data-field=\"\(field)\"\(data)\(numeric ? " class=\"num\"" : "")>\(HTMLEscaping.escape(text))</td>"
     }
 
     // MARK: - Health checks
@@ -121,58 +121,73 @@ public enum ResultsPageRenderer {
     private static func check(_ id: String, _ status: String, _ name: String, _ text: String, value: String? = nil)
         -> String
     {
-        let data = value.map { " data-value=\"\(HTMLText.escape($0))\"" } ?? ""
+        let data = value.map { " data-value=\"\(HTMLEscaping.escape($0))\"" } ?? ""
         return "<li class=\"check \(status)\" data-check=\"\(id)\" data-status=\"\(status)\"\(data)>"
-            + "<strong>\(HTMLText.escape(name))</strong> <span class=\"status\">\(status)</span> "
-            + "<span>\(HTMLText.escape(text))</span></li>"
+            + "<strong>\(HTMLEscaping.escape(name))</strong> <span class=\"status\">\(status)</span> "
+            + "<span>\(HTMLEscaping.escape(text))</span></li>"
     }
 
     // MARK: - Arms
 
+    /// Three tables, so that none is wider than a laptop screen: the funnel per arm, the grant rate against the
+    /// control, then (when the experiment has tasks) task success against the control.
     private static func arms(_ report: ExperimentReport) -> String {
         let level = percentLevel(report)
         let hasTasks = report.variants.contains { $0.funnel.taskStarted > 0 }
-        var html = "<section id=\"arms\"><h2>Arms</h2><div class=\"scroll\"><table class=\"arms\"><thead><tr>"
-        var header = ["Arm", "Weight"] + report.variants[0].funnel.fields.prefix(9).map(\.name)
-        header += ["Grant rate", "\(level) CI", "vs control", "\(level) CS", "p (any look)", "Verdict"]
-        if hasTasks {
-            header += [
-                "taskStarted", "taskCompleted", "Task completion", "\(level) CI", "vs control", "\(level) CS",
-                "p (any look)", "Task verdict",
-            ]
-        }
-        html += header.map { "<th scope=\"col\">\(HTMLText.escape($0))</th>" }.joined() + "</tr></thead><tbody>"
-        for variant in report.variants {
-            html +=
-                "<tr data-variant=\"\(HTMLText.escape(variant.name))\"\(variant.isControl ? " class=\"control\"" : "")>"
-            html +=
-                "<th scope=\"row\">\(HTMLText.escape(variant.name))\(variant.isControl ? " <small>control</small>" : "")</th>"
-            html += cell("weight", DecimalFormat.percent(variant.weight, digits: 1), value: json(variant.weight))
+        let comparisonHeader = ["\(level) CI", "vs control", "\(level) CS", "p (any look)"]
+        var html = "<section id=\"arms\"><h2>Arms</h2>"
+        html += armsTable(
+            "funnel", report, header: ["Weight"] + report.variants[0].funnel.fields.prefix(9).map(\.name)
+        ) { variant in
+            var cells = cell("weight", DecimalFormat.percent(variant.weight, digits: 1), value: json(variant.weight))
             for field in variant.funnel.fields.prefix(9) {
-                html += cell("funnel." + field.name, String(field.value), value: String(field.value))
+                cells += cell("funnel." + field.name, String(field.value), value: String(field.value))
             }
-            html += rateCells(
+            return cells
+        }
+        html += "<h3>Grant rate</h3>"
+        html += armsTable("grant", report, header: ["Grant rate"] + comparisonHeader + ["Verdict"]) { variant in
+            rateCells(
                 "grant", rate: variant.grantRate, interval: variant.grantRateInterval, comparison: variant.comparison,
                 verdict: variant.verdict, isControl: variant.isControl)
-            if hasTasks {
-                html += cell(
-                    "funnel.taskStarted", String(variant.funnel.taskStarted), value: String(variant.funnel.taskStarted))
-                html += cell(
-                    "funnel.taskCompleted", String(variant.funnel.taskCompleted),
-                    value: String(variant.funnel.taskCompleted))
-                html += rateCells(
-                    "task", rate: variant.taskCompletionRate, interval: variant.taskCompletionRateInterval,
-                    comparison: variant.taskComparison, verdict: variant.taskVerdict, isControl: variant.isControl)
-            }
-            html += "</tr>"
         }
-        html += "</tbody></table></div>"
         if hasTasks {
+            html += "<h3>Task success</h3>"
+            html += armsTable(
+                "task", report,
+                header: ["taskStarted", "taskCompleted", "Task completion"] + comparisonHeader + ["Task verdict"]
+            ) { variant in
+                cell(
+                    "funnel.taskStarted", String(variant.funnel.taskStarted), value: String(variant.funnel.taskStarted))
+                    + cell(
+                        "funnel.taskCompleted", String(variant.funnel.taskCompleted),
+                        value: String(variant.funnel.taskCompleted))
+                    + rateCells(
+                        "task", rate: variant.taskCompletionRate, interval: variant.taskCompletionRateInterval,
+                        comparison: variant.taskComparison, verdict: variant.taskVerdict, isControl: variant.isControl)
+            }
             html +=
                 "<p class=\"note\">Task completion = installs that started a task and completed one ÷ installs "
                 + "that started one: the measure of an arm that does not ask (docs/results.md, \"Task success\").</p>"
         }
         return html + "</section>\n"
+    }
+
+    /// One row per arm (`data-variant`), the arm's name first, then `cells` for it.
+    private static func armsTable(
+        _ kind: String, _ report: ExperimentReport, header: [String],
+        cells: (VariantResult) -> String
+    ) -> String {
+        var html = "<div class=\"scroll\"><table class=\"arms \(kind)\"><thead><tr>"
+        html += (["Arm"] + header).map { "<th scope=\"col\">\(HTMLEscaping.escape($0))</th>" }.joined()
+        html += "</tr></thead><tbody>"
+        for variant in report.variants {
+            html +=
+                "<tr data-variant=\"\(HTMLEscaping.escape(variant.name))\"\(variant.isControl ? " class=\"control\"" : "")>"
+                + "<th scope=\"row\">\(HTMLEscaping.escape(variant.name))"
+                + "\(variant.isControl ? " <small>control</small>" : "")</th>" + cells(variant) + "</tr>"
+        }
+        return html + "</tbody></table></div>"
     }
 
     private static func rateCells(
@@ -203,7 +218,7 @@ public enum ResultsPageRenderer {
         let label = verdict?.rawValue ?? "–"
         html +=
             "<td data-field=\"\(metric).verdict\" data-value=\"\(label)\"><span class=\"verdict \(label)\">"
-            + "\(HTMLText.escape(verdict?.label ?? "–"))</span></td>"
+            + "\(HTMLEscaping.escape(verdict?.label ?? "–"))</span></td>"
         return html
     }
 

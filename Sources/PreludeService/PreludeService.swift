@@ -112,7 +112,7 @@ package final class PreludeService: Sendable {
                 policies: { policyStore.readinessProblem }
             ) { draining.isSet }
             ObservabilityRoutes.register(on: &router, observability: observability)
-            let aggregator = ExperimentAggregator { policyStore.snapshot(app: $0)?.document }
+            let aggregator = ExperimentAggregator { policyStore.snapshot(app: $0, environment: $1)?.document }
             // The guard runs on the primary only: a replica serves the assignment it mirrors, never decides a step.
             let rollouts = RolloutController(database: database, store: policyStore, clock: clock, logger: logger)
             let rolloutScheduler = replica == nil ? RolloutScheduler(controller: rollouts) : nil

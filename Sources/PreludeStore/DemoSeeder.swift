@@ -9,7 +9,7 @@ import PreludeStorage
     import Foundation
 #endif
 
-/// Loads the demo policy as revision 1 of app `demo` when the database has no app yet.
+/// Loads the demo policy as revision 1 of app `demo` (its `production` environment) when the database has no app yet.
 package enum DemoSeeder {
     /// The demo app's id.
     package static let appID = "demo"
@@ -52,8 +52,13 @@ package enum DemoSeeder {
         return try database.write { db in
             guard try db.scalar("SELECT count(*) FROM apps", as: Int64.self) == 0 else { return false }
             try db.execute(
-                "INSERT INTO apps (id, name, live_revision, created_at, updated_at) VALUES (?, ?, 1, ?, ?)",
+                "INSERT INTO apps (id, name, live_revision, created_at, updated_at) VALUES (?, ?, NULL, ?, ?)",
                 [.text(appID), .text(name), .integer(milliseconds), .integer(milliseconds)])
+            try db.execute(
+                """
+                INSERT INTO environments (app_id, name, live_revision, created_at, updated_at)
+                VALUES (?, 'production', 1, ?, ?)
+                """, [.text(appID), .integer(milliseconds), .integer(milliseconds)])
             try db.execute(
                 """
                 INSERT INTO policy_revisions (app_id, number, document, etag, created_at, author, message)
@@ -64,7 +69,8 @@ package enum DemoSeeder {
                     .text("demo policy from \(sourcePath)"),
                 ])
             try AuditLog.append(
-                db, actor: "system", app: appID, action: "app.seed", revision: 1,
+                db, actor: "system", app: appID, environment: EnvironmentName.production, action: "app.seed",
+                revision: 1,
                 detail: ["source": .string(sourcePath)],
                 at: milliseconds)
             return true

@@ -50,16 +50,16 @@ enum ChangeRequestCommandLine {
     /// The command line's actor: it has no token.
     static let actor = ChangeRequests.Actor(name: "cli", tokenID: nil)
 
-    /// Opens the migrated database, loads `app`'s live revision, runs `body` with change management over it, and
+    /// Opens the migrated database, loads the addressed environment's live revision, runs `body` with change management over it, and
     /// turns a refusal into its message on standard error and exit 1.
     static func with<Result>(
-        _ options: DatabaseOptions, app: String, _ body: (ChangeRequests) throws -> Result
+        _ options: DatabaseOptions, _ address: ChangeRequestAddress, _ body: (ChangeRequests) throws -> Result
     ) throws -> Result {
         let (configuration, database) = try options.openMigratedDatabase()
         defer { database.close() }
         do {
             let store = PolicyStore(database: database, resolvedCacheCapacity: 1)
-            try store.reload(app: app)
+            try store.reload(app: address.app, environment: address.environment)
             let changes = ChangeRequests(
                 database: database, store: store, logger: DatabaseOptions.commandLogger(configuration))
             return try body(changes)
@@ -126,7 +126,7 @@ struct ChangesListCommand: ParsableCommand {
     }
 
     func run() throws {
-        try ChangeRequestCommandLine.with(options, app: address.app) { changes in
+        try ChangeRequestCommandLine.with(options, address) { changes in
             _ = try changes.rules(app: address.app, environment: address.environment)
             let rows = try changes.repository.list(
                 app: address.app, environment: address.environment,
@@ -179,7 +179,7 @@ struct ChangesShowCommand: ParsableCommand {
     @OptionGroup var options: DatabaseOptions
 
     func run() throws {
-        try ChangeRequestCommandLine.with(options, app: address.app) { changes in
+        try ChangeRequestCommandLine.with(options, address) { changes in
             let record = try changes.record(app: address.app, environment: address.environment, id: id)
             if address.json {
                 let object = try ChangeRequestView.detail(record, changes: changes)
@@ -264,7 +264,7 @@ struct ChangesCreateCommand: ParsableCommand {
                     status: .badRequest, type: "urn:prelude:problem:malformed-json", title: "Malformed JSON",
                     detail: "\(file) is not JSON: \(error)"))
         }
-        try ChangeRequestCommandLine.with(options, app: address.app) { changes in
+        try ChangeRequestCommandLine.with(options, address) { changes in
             let text = try ChangeRequests.text(message, name: "message")
             let record = try changes.create(
                 app: address.app, environment: address.environment,
@@ -291,7 +291,7 @@ struct ChangesSubmitCommand: ParsableCommand {
     @OptionGroup var options: DatabaseOptions
 
     func run() throws {
-        try ChangeRequestCommandLine.with(options, app: address.app) { changes in
+        try ChangeRequestCommandLine.with(options, address) { changes in
             let record = try changes.record(app: address.app, environment: address.environment, id: id)
             let next = try changes.submit(record, by: ChangeRequestCommandLine.actor)
             try ChangeRequestCommandLine.report(
@@ -325,7 +325,7 @@ struct ChangesScheduleCommand: ParsableCommand {
     }
 
     func run() throws {
-        try ChangeRequestCommandLine.with(options, app: address.app) { changes in
+        try ChangeRequestCommandLine.with(options, address) { changes in
             let instant = try at.map { text throws(ProblemDetails) in try ChangeRequests.instant(text) }
             let record = try changes.record(app: address.app, environment: address.environment, id: id)
             let next = try changes.schedule(record, at: instant, by: ChangeRequestCommandLine.actor)
@@ -353,7 +353,7 @@ struct ChangesApplyCommand: ParsableCommand {
     @OptionGroup var options: DatabaseOptions
 
     func run() throws {
-        try ChangeRequestCommandLine.with(options, app: address.app) { changes in
+        try ChangeRequestCommandLine.with(options, address) { changes in
             let record = try changes.record(app: address.app, environment: address.environment, id: id)
             let outcome = try changes.apply(record, bypass: false, by: ChangeRequestCommandLine.actor)
             let (applied, snapshot) = (outcome.record, outcome.snapshot)
@@ -382,7 +382,7 @@ struct ChangesRebaseCommand: ParsableCommand {
     @OptionGroup var options: DatabaseOptions
 
     func run() throws {
-        try ChangeRequestCommandLine.with(options, app: address.app) { changes in
+        try ChangeRequestCommandLine.with(options, address) { changes in
             let record = try changes.record(app: address.app, environment: address.environment, id: id)
             let next = try changes.rebase(record, by: ChangeRequestCommandLine.actor)
             try ChangeRequestCommandLine.report(
@@ -409,7 +409,7 @@ struct ChangesCancelCommand: ParsableCommand {
     @OptionGroup var options: DatabaseOptions
 
     func run() throws {
-        try ChangeRequestCommandLine.with(options, app: address.app) { changes in
+        try ChangeRequestCommandLine.with(options, address) { changes in
             let text = try ChangeRequests.text(reason, name: "reason")
             let record = try changes.record(app: address.app, environment: address.environment, id: id)
             let next = try changes.cancel(record, reason: text, by: ChangeRequestCommandLine.actor)

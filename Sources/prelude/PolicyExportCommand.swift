@@ -85,7 +85,9 @@ struct PolicyExportCommand: ParsableCommand {
 
     /// The revision asked for (or the live one) and its stored text; exit 1 naming what is missing.
     private func read(_ database: Database, path: String) throws -> (number: Int, text: String) {
-        switch try PolicyRepository(database: database).export(app: app, revision: revision) {
+        switch try PolicyRepository(database: database).export(
+            app: app, environment: EnvironmentName.production, revision: revision)
+        {
         case .noApp: throw PolicyImportCommand.refuse("no app \"\(app)\" in \(path)")
         case .noLiveRevision: throw PolicyImportCommand.refuse("app \"\(app)\" has no live revision; pass --revision")
         case .noRevision(let number, let highest):

@@ -107,7 +107,10 @@ struct PolicyImportCommand: ParsableCommand {
     /// on standard error and returns them; refuses (exit 1) a document over 1 MiB or, when the app is in strict lint
     /// mode, one with lint errors, as the admin API does with 413 and 422.
     static func publishChecks(_ document: PolicyDocument, app: String?, database: Database) throws -> [LintFinding] {
-        let strict = try app.flatMap { try PolicyRepository(database: database).lintStrict(app: $0) } ?? false
+        let strict =
+            try app.flatMap {
+                try PolicyRepository(database: database).lintStrict(app: $0, environment: EnvironmentName.production)
+            } ?? false
         do {
             let findings = try PublishChecks.check(
                 document, canonicalSize: document.jsonValue.serializedBytes().count, lintStrict: strict)
@@ -272,7 +275,8 @@ struct PolicyImportCommand: ParsableCommand {
 
     /// The stored text of an app's live revision that this build cannot serve, parsed if it is JSON at all.
     static func storedLiveJSON(_ app: String, database: Database) throws -> JSONValue {
-        let text = try PolicyRepository(database: database).liveDocument(app: app)
+        let text = try PolicyRepository(database: database).liveDocument(
+            app: app, environment: EnvironmentName.production)
         return text.flatMap { try? JSONValue(parsing: Array($0.utf8)) } ?? .null
     }
 

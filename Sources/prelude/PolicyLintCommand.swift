@@ -124,7 +124,8 @@ struct PolicyLintCommand: ParsableCommand {
         defer { database.close() }
         let export: PolicyRepository.Export
         do {
-            export = try PolicyRepository(database: database).export(app: app, revision: revision)
+            export = try PolicyRepository(database: database).export(
+                app: app, environment: EnvironmentName.production, revision: revision)
         } catch {
             fail("\(configuration.database): \(error)")
         }

@@ -27,7 +27,8 @@ struct TokenCommand: ParsableCommand {
     )
 }
 
-/// `prelude token create --name NAME --scope read|replica|write`.
+/// `prelude token create --name NAME --scope read|replica|write [--app APP]… [--environment ENV]… [--approve]
+/// [--bypass]`.
 struct TokenCreateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "create",
@@ -39,18 +40,40 @@ struct TokenCreateCommand: ParsableCommand {
     @Option(help: "read (GET only), replica (read + forward events: a read replica's token) or write (everything).")
     var scope: String
 
+    @Option(name: .customLong("app"), help: "An app the token may touch (repeat for several; default: every app).")
+    var apps: [String] = []
+
+    @Option(
+        name: .customLong("environment"),
+        help: "An environment the token may touch (repeat for several; default: every environment).")
+    var environments: [String] = []
+
+    @Flag(help: "The token may approve change requests.")
+    var approve = false
+
+    @Flag(help: "The token may apply changes without their required approvals (needs --scope write; audited).")
+    var bypass = false
+
     @OptionGroup var options: DatabaseOptions
 
     func validate() throws {
         guard TokenScope(rawValue: scope) != nil else {
             throw ValidationError("--scope must be 'read', 'replica' or 'write', not '\(scope)'")
         }
+        for environment in environments where !EnvironmentName.isValid(environment) {
+            throw ValidationError(
+                "--environment '\(environment)' is not an environment name (1–32 lowercase letters, digits, '-')")
+        }
+        if bypass, scope != "write" { throw ValidationError("--bypass needs --scope write") }
     }
 
     func run() throws {
         try TokenDatabase.with(options) { tokens in
+            let grant = TokenGrant(
+                apps: apps.isEmpty ? nil : apps, environments: environments.isEmpty ? nil : environments,
+                approve: approve, bypass: bypass)
             let (token, secret) = try tokens.create(
-                name: name, scope: TokenScope(rawValue: scope)!, actor: "cli", now: TokenDatabase.now)
+                name: name, scope: TokenScope(rawValue: scope)!, grant: grant, actor: "cli", now: TokenDatabase.now)
             // The secret alone on stdout, so `TOKEN=$(prelude token create ...)` works; the note on stderr.
             print(secret)
             StandardIO.error(

@@ -89,7 +89,8 @@ import Testing
                 "experiment.stop", "experiment.start", "experiment.create", "experiment.delete",
                 "experiment.conclude", "policy.rollback", "rollout.step", "rollout.abort", "rollout.step",
                 "rollout.complete",
-                // Change requests 1 and 2 applied, 3 and 4 rejected, 5 and 6 cancelled.
+                // A reviewer's token; change requests 1 and 2 applied, 3 and 4 rejected, 5 and 6 cancelled.
+                "token.create",
                 "changeRequest.create", "changeRequest.edit", "changeRequest.submit", "changeRequest.approve",
                 "changeRequest.schedule", "changeRequest.schedule", "changeRequest.apply",
                 "changeRequest.create", "changeRequest.edit", "changeRequest.submit", "changeRequest.approve",
@@ -98,7 +99,18 @@ import Testing
                 "changeRequest.create", "changeRequest.reject",
                 "changeRequest.create", "changeRequest.cancel",
                 "changeRequest.create", "changeRequest.cancel",
+                "environment.create", "environment.settings", "environment.settings",
+                "feature.patch", "feature.replace", "feature.delete", "experiment.patch", "experiment.stop",
+                "experiment.start", "experiment.create", "experiment.delete", "experiment.conclude", "policy.replace",
+                "feature.patch", "promotion", "policy.rollback",
             ])
+        // The environments section wrote to staging, except the promotion, which wrote to production.
+        let environments = try server.service.database.read { db in
+            try db.query("SELECT environment FROM audit_log ORDER BY id").map {
+                try $0.get("environment", as: String?.self) ?? "-"
+            }
+        }
+        #expect(environments.suffix(16) == Array(repeating: "staging", count: 14) + ["production", "staging"])
         #expect(stdout.contains("\"valid\": true"))
         #expect(!stdout.contains(AdminServer.secret) && !stderr.contains(AdminServer.secret))
     }

@@ -1,5 +1,6 @@
 import Foundation
 import PreludeStorage
+import PreludeStore
 import Synchronization
 import Testing
 
@@ -39,9 +40,9 @@ import Testing
 
         let reopened = try Database(path: database, readerCount: 1)
         defer { reopened.close() }
+        #expect(try PolicyRepository(database: reopened).liveRevision(app: "demo", environment: "production") == 4)
         try reopened.read { db in
             #expect(try db.scalar("PRAGMA integrity_check", as: String.self) == "ok")
-            #expect(try db.scalar("SELECT live_revision FROM apps WHERE id = 'demo'", as: Int64.self) == 4)
             for (revision, title) in acknowledged {
                 let document = try db.scalar(
                     "SELECT document FROM policy_revisions WHERE app_id = 'demo' AND number = ?",

@@ -20,8 +20,10 @@ import Testing
         var stored = try server.service.database.read { try ChangeFeed.read($0) }
         // The document travels as JSON: the same value, serialized compactly (the seeded one is stored as written).
         for index in stored.apps.indices {
-            let text = stored.apps[index].live?.document ?? "null"
-            stored.apps[index].live?.document = try JSONValue(parsing: text).serialized()
+            for environment in stored.apps[index].environments.indices {
+                let text = stored.apps[index].environments[environment].live?.document ?? "null"
+                stored.apps[index].environments[environment].live?.document = try JSONValue(parsing: text).serialized()
+            }
         }
         #expect(feed == stored)
         let demo = try #require(feed.apps.first)
@@ -185,9 +187,15 @@ import Testing
             ChangeFeed(
                 apps: apps.map {
                     ChangeFeed.App(
-                        id: $0, name: "Demo", createdAt: 1, updatedAt: 2, lintStrict: false,
-                        live: ChangeFeed.Revision(
-                            number: 1, etag: etag, createdAt: 3, author: "ops", message: nil, document: document))
+                        id: $0, name: "Demo", createdAt: 1, updatedAt: 2,
+                        environments: [
+                            ChangeFeed.Environment(
+                                name: "production", requiredApprovals: 0, allowSelfApproval: false, lintStrict: false,
+                                createdAt: 1, updatedAt: 2,
+                                live: ChangeFeed.Revision(
+                                    number: 1, etag: etag, createdAt: 3, author: "ops", message: nil,
+                                    document: document))
+                        ])
                 })
         }
         #expect(try ReplicaMirror.apply(feed("\"r1-a\""), database, primary: "p", etag: "\"f-1\"", now: 10).isEmpty)

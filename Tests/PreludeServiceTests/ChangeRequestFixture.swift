@@ -23,35 +23,40 @@ final class ChangeServer {
     private(set) var service: PreludeService
     let logLines = LockedLines()
 
-    init(approval: ApprovalRules = .none) throws {
+    /// With `storedRules`, the environments' stored settings decide (`approval` is ignored).
+    init(approval: ApprovalRules = .none, storedRules: Bool = false) throws {
         fixture.write("demo.json", AdminServer.policyText)
         knobs = Knobs(approval)
-        service = try Self.startService(fixture: fixture, knobs: knobs, lines: logLines)
+        self.storedRules = storedRules
+        service = try Self.startService(fixture: fixture, knobs: knobs, lines: logLines, storedRules: storedRules)
     }
+
+    private let storedRules: Bool
 
     deinit { service.stop() }
 
     private static func startService(
-        fixture: ServiceFixture, knobs: Knobs, lines: LockedLines
+        fixture: ServiceFixture, knobs: Knobs, lines: LockedLines, storedRules: Bool
     ) throws -> PreludeService {
         var configuration = ServiceFixture.make(fixture)
         configuration.adminToken = RedactedSecret(AdminServer.secret)
         configuration.logLevel = .debug
         let serviceClock = ServiceClock { knobs.clock.withLock { $0 } }
+        let injected: EnvironmentRules.Source = { app, environment in
+            // App `demo` with its production environment only, as stored before environments exist.
+            guard app == "demo" else { throw PolicyStoreProblem.unknownApp(app) }
+            guard environment == EnvironmentRules.production else { return nil }
+            return EnvironmentRules(approval: knobs.approval.withLock { $0 }, lintStrict: false)
+        }
         return try PreludeService.start(
             configuration: configuration, logger: Logger(level: .debug) { lines.append($0) }, adminClock: serviceClock,
-            changeRules: { app, environment in
-                // App `demo` with its production environment only, as stored before environments exist.
-                guard app == "demo" else { throw PolicyStoreProblem.unknownApp(app) }
-                guard environment == EnvironmentRules.production else { return nil }
-                return EnvironmentRules(approval: knobs.approval.withLock { $0 }, lintStrict: false)
-            })
+            changeRules: storedRules ? nil : injected)
     }
 
     /// Stops the service and starts it again on the same database (the scheduler's first run happens at start).
     func restart() throws {
         service.stop()
-        service = try Self.startService(fixture: fixture, knobs: knobs, lines: logLines)
+        service = try Self.startService(fixture: fixture, knobs: knobs, lines: logLines, storedRules: storedRules)
     }
 
     /// Sets the clock `seconds` after ``start``.
@@ -67,9 +72,11 @@ final class ChangeServer {
             AdminClient.request(method, path, token: token, headers: headers, body: body), port: service.port)
     }
 
-    /// Creates a token named `name` with `scope`; returns its secret.
-    func token(_ name: String, scope: String = "write") throws -> String {
-        let response = try send("POST", "/v1/admin/tokens", body: #"{"name": "\#(name)", "scope": "\#(scope)"}"#)
+    /// Creates a token named `name` with `scope` (and the `approve` / `bypass` capabilities); returns its secret.
+    func token(_ name: String, scope: String = "write", approve: Bool = false, bypass: Bool = false) throws -> String {
+        let response = try send(
+            "POST", "/v1/admin/tokens",
+            body: #"{"name": "\#(name)", "scope": "\#(scope)", "approve": \#(approve), "bypass": \#(bypass)}"#)
         guard response.status == 201, let secret = response.object["token"] as? String else {
             throw AdminClient.Failure.malformed("token \(name): \(response.status) \(response.body)")
         }

@@ -65,15 +65,20 @@ import Testing
 
     @Test func approvalsGateApplyAndSelfApprovalIsRefused() throws {
         let server = try ChangeServer(approval: Self.two)
-        let bob = try server.token("bob")
-        let carol = try server.token("carol")
-        let created = try server.propose(title: "Scan receipts")
+        let alice = try server.token("alice", approve: true)
+        let bob = try server.token("bob", approve: true)
+        let carol = try server.token("carol", scope: "read", approve: true)
+        let created = try server.propose(title: "Scan receipts", token: alice)
         #expect(created.object["state"] as? String == "review")
         #expect(created.object["requiredApprovals"] as? Int == 2)
         let id = try Self.id(created)
         let item = "\(Self.base)/\(id)"
 
-        let own = try server.send("POST", item + "/approve")
+        // The bootstrap token may write but not approve; Alice may approve, but not her own request.
+        let writer = try server.send("POST", item + "/approve")
+        #expect(writer.status == 403)
+        #expect(writer.headers["www-authenticate"]?.contains(#"scope="approve""#) == true)
+        let own = try server.send("POST", item + "/approve", token: alice)
         #expect(own.status == 403)
         #expect(own.object["type"] as? String == "urn:prelude:problem:self-approval")
         let early = try server.send("POST", item + "/apply")
@@ -100,7 +105,7 @@ import Testing
         let audit = try #require(try server.audit("changeRequest.apply").first)
         #expect(audit.actor == "bob")
         #expect(audit.detail["approvers"] as? [String] == ["bob", "carol"])
-        #expect(audit.detail["author"] as? String == "bootstrap")
+        #expect(audit.detail["author"] as? String == "alice")
         #expect(try server.audit("changeRequest.approve").count == 2)
     }
 
@@ -133,7 +138,7 @@ import Testing
 
     @Test func editingARequestInReviewClearsItsApprovals() throws {
         let server = try ChangeServer(approval: Self.two)
-        let bob = try server.token("bob")
+        let bob = try server.token("bob", approve: true)
         let id = try Self.id(try server.propose(title: "Scan receipts"))
         let item = "\(Self.base)/\(id)"
         let approved = try server.send("POST", item + "/approve", token: bob)
@@ -204,7 +209,7 @@ import Testing
 
     @Test func rejectedAndCancelledRequestsAreFinal() throws {
         let server = try ChangeServer(approval: ApprovalRules(requiredApprovals: 1, allowSelfApproval: false))
-        let bob = try server.token("bob")
+        let bob = try server.token("bob", approve: true)
         let id = try Self.id(try server.propose(title: "Scan receipts"))
         let item = "\(Self.base)/\(id)"
         let rejected = try server.send("POST", item + "/reject", token: bob, body: #"{"reason": "wrong tone"}"#)
@@ -241,6 +246,7 @@ import Testing
             ("POST", Self.base, reader, #"{"patch": {}}"#, 403, nil),
             ("POST", "\(Self.base)/\(id)/submit", reader, nil, 403, nil),
             ("POST", "\(Self.base)/\(id)/approve", reader, nil, 403, nil),
+            ("POST", "\(Self.base)/\(id)/reject", AdminServer.secret, nil, 403, nil),
             (
                 "POST", Self.base, AdminServer.secret, #"{"document": {"schemaVersion": 1}}"#, 422,
                 "urn:prelude:problem:invalid-policy"

@@ -44,7 +44,7 @@ import Testing
                 "\(try $0.get("state", as: String.self)) v\(try $0.get("version", as: Int64.self)) "
                     + (try $0.get("applied_revision", as: Int64?.self).map { "r\($0)" } ?? "-")
             }
-            let live = try db.scalar("SELECT live_revision FROM apps WHERE id = 'demo'", as: Int64?.self) ?? nil
+            let live = try db.scalar("SELECT live_revision FROM environments WHERE app_id = 'demo' AND name = 'production'", as: Int64?.self) ?? nil
             let audit = try db.query("SELECT actor, action FROM audit_log ORDER BY id").map {
                 "\(try $0.get("actor", as: String.self)) \(try $0.get("action", as: String.self))"
             }

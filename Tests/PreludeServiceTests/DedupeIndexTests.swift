@@ -35,8 +35,12 @@ import Testing
         let database = try Database(path: fixture.path("old.sqlite"), readerCount: 1)
         defer { database.close() }
         _ = try Migrator(migrations: Self.allMigrations.filter { $0.number <= 5 }).migrate(database)
-        _ = try DemoSeeder.seedIfEmpty(
-            database, documentText: PublicFixture.demoPolicyText, sourcePath: PublicFixture.demoPolicyPath)
+        // The app as a build of the 0005 era stored it (today's DemoSeeder writes 0011's environments too).
+        try database.write { db in
+            try db.execute(
+                "INSERT INTO apps (id, name, live_revision, created_at, updated_at) VALUES ('demo', 'Demo', NULL, 0, 0)"
+            )
+        }
         let ingestor = EventIngestor(database: database)
         let events =
             (0..<60).map { Self.event(Self.uuid7(1_763_814_600_000 + Int64($0), $0), install: "install-\($0 % 7)") }

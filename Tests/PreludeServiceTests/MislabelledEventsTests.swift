@@ -60,7 +60,7 @@ struct MislabelledEventsTests {
     @Test func mislabelledEventsAreCountedAndKeptOutOfTheArms() throws {
         let fixture = try ResultsFixture()
         let document = Self.document
-        let aggregator = ExperimentAggregator { app in app == ResultsFixture.app ? document : nil }
+        let aggregator = ExperimentAggregator { app, _ in app == ResultsFixture.app ? document : nil }
         var random = SplitMix64(state: 1707)
         var events: [TestEvent] = []
         var honest: [String: Int] = [:]

@@ -222,6 +222,31 @@ import Testing
         #expect((json["errorDetails"] as? String)?.isEmpty == false)
     }
 
+    /// The body's media type follows decide's rule (JSON, UTF-8): anything else is 415 with the specification's
+    /// general error body and `Accept-Post`, on both calls, whatever the body holds.
+    @Test(arguments: [
+        [("Content-Type", "text/plain")], [("Content-Type", "application/json; charset=latin1")],
+        [("Content-Type", "application/x-www-form-urlencoded")], [],
+    ])
+    func aBodyThatIsNotDeclaredJSONIsRefused(headers: [(String, String)]) throws {
+        let service = try startService()
+        defer { service.stop() }
+        let client = PublicClient(port: service.port)
+        let body = Array(#"{"context": {"targetingKey": "i"}}"#.utf8)
+        for target in ["\(Self.base)/camera", Self.base] {
+            let response = try client.send("POST", target, headers: headers, body: body)
+            #expect(response.status == 415, "\(target) \(headers): \(response.text)")
+            #expect(response["Accept-Post"] == "application/json")
+            #expect(response["Content-Type"] == "application/json")
+            let json = try response.json()
+            #expect(json["errorCode"] == nil)
+            #expect((json["errorDetails"] as? String)?.isEmpty == false)
+        }
+        let declared = try client.send(
+            "POST", "\(Self.base)/camera", headers: [("Content-Type", "application/json; charset=UTF-8")], body: body)
+        #expect(declared.status == 200, "\(declared.text)")
+    }
+
     @Test func errorDetailsNameTheContextMember() throws {
         let service = try startService()
         defer { service.stop() }

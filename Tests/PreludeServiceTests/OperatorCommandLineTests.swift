@@ -1,5 +1,7 @@
 import Foundation
+import PreludeCore
 import PreludeStorage
+import PreludeStore
 import Testing
 
 @testable import PreludeService
@@ -61,7 +63,7 @@ import Testing
                        'newer-build', NULL
                 FROM policy_revisions WHERE app_id = 'demo' AND number = 1
                 """#)
-            try $0.execute("UPDATE apps SET live_revision = 2 WHERE id = 'demo'")
+            try $0.execute("UPDATE environments SET live_revision = 2 WHERE app_id = 'demo' AND name = 'production'")
         }
     }
 
@@ -186,7 +188,8 @@ extension OperatorCommandLineTests {
         fixture.write("demo.json", AdminServer.policyText)
         let database = try migratedDatabase()
         let db = try PreludeStorage.Database(path: database, readerCount: 1)
-        try db.write { try $0.execute("UPDATE apps SET lint_strict = 1 WHERE id = 'demo'") }
+        try PolicyRepository(database: db).setLintStrict(
+            app: "demo", environment: "production", to: true, actor: "test", detail: ["lintStrict": true], at: 0)
         func revisions() throws -> Int64 {
             try db.read { try $0.scalar("SELECT count(*) FROM policy_revisions", as: Int64.self) } ?? 0
         }
@@ -233,7 +236,7 @@ extension OperatorCommandLineTests {
                        '"r2-lint"', created_at, 'test', NULL
                 FROM policy_revisions WHERE app_id = 'demo' AND number = 1
                 """#)
-            try $0.execute("UPDATE apps SET live_revision = 2 WHERE id = 'demo'")
+            try $0.execute("UPDATE environments SET live_revision = 2 WHERE app_id = 'demo' AND name = 'production'")
         }
     }
 

@@ -35,6 +35,8 @@ import Testing
     func history() throws -> (revisions: [String], audit: [String], live: Int64?) {
         let database = try Database(path: databasePath, readerCount: 1)
         defer { database.close() }
+        let live = (try PolicyRepository(database: database).liveRevision(app: "demo", environment: "production"))
+            .flatMap { $0 }.map(Int64.init)
         return try database.read { db in
             let revisions = try db.query(
                 "SELECT app_id, number, author, message FROM policy_revisions ORDER BY app_id, number"
@@ -48,7 +50,6 @@ import Testing
                     + "\(try $0.get("action", as: String.self)) \(try $0.get("revision", as: Int64?.self).map(String.init) ?? "-") "
                     + (try $0.get("detail", as: String.self))
             }
-            let live = try db.scalar("SELECT live_revision FROM apps WHERE id = 'demo'", as: Int64?.self) ?? nil
             return (revisions, audit, live)
         }
     }

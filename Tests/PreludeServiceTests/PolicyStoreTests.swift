@@ -80,9 +80,7 @@ import Testing
         #expect(try auditRow.get("action", as: String.self) == "policy.replace")
         #expect(try auditRow.get("revision", as: Int64.self) == 2)
         #expect(try auditRow.get("detail", as: String.self) == #"{"changed":["/features/camera"]}"#)
-        #expect(
-            try database.read { try $0.scalar("SELECT live_revision FROM apps WHERE id = 'demo'", as: Int64.self) } == 2
-        )
+        #expect(try PolicyRepository(database: database).liveRevision(app: "demo", environment: "production") == 2)
 
         // A fresh store (a restart) loads the same revision and computes the same ETag.
         let restarted = PolicyStore(database: database)

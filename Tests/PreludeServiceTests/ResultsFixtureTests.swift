@@ -84,20 +84,11 @@ final class ResultsFixture {
     /// Stores `document` as the next revision and makes it live (what an admin policy write does).
     @discardableResult
     func publish(_ document: String) throws -> Int {
-        try database.write { db in
-            let next =
-                (try db.scalar(
-                    "SELECT max(number) FROM policy_revisions WHERE app_id = ?", [.text(Self.app)], as: Int.self) ?? 0)
-                + 1
-            try db.execute(
-                """
-                INSERT INTO policy_revisions (app_id, number, document, etag, created_at, author)
-                VALUES (?, ?, ?, '"t"', 0, 'test')
-                """,
-                [.text(Self.app), .integer(Int64(next)), .text(document)])
-            try db.execute("UPDATE apps SET live_revision = ? WHERE id = ?", [.integer(Int64(next)), .text(Self.app)])
-            return next
-        }
+        let repository = PolicyRepository(database: database)
+        let name = try #require(try repository.app(Self.app)).name
+        return try repository.publish(
+            app: Self.app, environment: EnvironmentName.production, name: name, canonical: Array(document.utf8),
+            author: "test", action: "policy.replace", message: nil, detail: [:], at: 0)
     }
 
     /// Ingests events through the real ingestion path (`EventIngestor`, the events endpoint's storage: dedupe on
@@ -131,7 +122,9 @@ final class ResultsFixture {
 
     /// The stored counters of an experiment.
     func arms(_ experiment: String = experiment) throws -> [ExperimentArm] {
-        try database.read { try ExperimentArm.load(appID: Self.app, experiment: experiment, on: $0) }
+        try database.read {
+            try ExperimentArm.load(appID: Self.app, environment: "production", experiment: experiment, on: $0)
+        }
     }
 
     /// An independent batch recount from the raw events (COUNT DISTINCT per step), ordered like `arms`.

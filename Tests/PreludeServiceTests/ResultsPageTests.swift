@@ -116,4 +116,30 @@ import Testing
             LineChart(id: "e", title: "t", series: [], xLabel: { "\($0)" }, yLabel: { "\($0)" }).render()
                 .contains("No data yet"))
     }
+
+    /// A range narrower than the labels' precision (0.3 pp of grant rate over a week) reads the same at
+    /// neighbouring levels: each label appears once, not five times down the axis.
+    @Test func narrowRangesDoNotRepeatTickLabels() {
+        let chart = LineChart(
+            id: "narrow", title: "t", series: [LineChart.Series(name: "a", points: [(0, 0.5001), (1, 0.5003)])],
+            xLabel: { "\(Int($0))" }, yLabel: { String(format: "%.2f", $0) })
+        let svg = chart.render()
+        let ticks = svg.components(separatedBy: "<text class=\"tick\"").dropFirst()
+            .filter { $0.contains("text-anchor=\"end\"") }
+            .map { $0.split(separator: ">")[1].split(separator: "<")[0] }
+        #expect(!ticks.isEmpty)
+        #expect(Set(ticks).count == ticks.count, "repeated y labels: \(ticks)")
+        #expect(svg.components(separatedBy: "class=\"grid\"").count - 1 == 5, "the grid keeps its five lines")
+    }
+
+    /// One day of data: the confidence interval is still drawn (a bar), not lost in a zero-width band.
+    @Test func oneDayOfDataDrawsItsInterval() {
+        let chart = LineChart(
+            id: "one", title: "t",
+            series: [LineChart.Series(name: "b", points: [(3, 0.02)], band: [(lower: -0.01, upper: 0.05)])],
+            xLabel: { "\(Int($0))" }, yLabel: { String(format: "%.2f", $0) }, zeroLine: true)
+        let svg = chart.render()
+        #expect(svg.contains("<rect class=\"band s0\""), "a bar for the interval: \(svg)")
+        #expect(!svg.contains("<path class=\"band"))
+    }
 }

@@ -222,7 +222,7 @@ import Testing
             ResultsFixture.experiment([("control", 25), ("short-copy", 75)])
         ])
         let document = PolicyDocument.decode(try JSONParser().parse(text)).document
-        let reader = ExperimentResultsReader(database: fixture.database) { app in
+        let reader = ExperimentResultsReader(database: fixture.database) { app, _ in
             app == ResultsFixture.app ? (document, 42) : nil
         }
         let results = try reader.results(appID: ResultsFixture.app, experiment: ResultsFixture.experiment)
@@ -252,7 +252,7 @@ import Testing
 
         func reader() -> ExperimentResultsReader {
             let store = service.policyStore
-            return ExperimentResultsReader(database: service.database) { app in
+            return ExperimentResultsReader(database: service.database) { app, _ in
                 store.snapshot(app: app).map { ($0.document, $0.revision) }
             }
         }

@@ -186,6 +186,20 @@ import Testing
         #expect(metrics.contains("prelude_rollout_guard_trips_total 1"))
         // A stopped rollout stays stopped.
         #expect(try service.admin("POST", "/v1/admin/apps/demo/rollouts/\(id)/resume").status == 409)
+
+        // Its page: the experiment's results page, with the first step and the guard's trip on the time axis.
+        let page = try service.client.send(
+            "GET", "/v1/admin/apps/demo/rollouts/\(id)",
+            headers: [("Authorization", "Bearer \(RolloutLiveTests.secret)"), ("Accept", "text/html")])
+        #expect(page.status == 200)
+        #expect(page["Content-Type"] == "text/html; charset=utf-8")
+        #expect(page.text.contains("<h1>\(key)</h1>") || page.text.contains(key))
+        #expect(
+            page.text.contains("Rollout \(id) of microphone in production: rolledBack"), "\(page.text.prefix(2000))")
+        #expect(page.text.contains("step 1 (10 %)"))
+        #expect(page.text.contains("guard tripped (grantRateHarm, denialRateHarm): rolled back"))
+        #expect(page.text.components(separatedBy: "<line class=\"marker\"").count - 1 >= 2)
+        #expect(page.text.contains("data-variant=\"rollout\""))
     }
 
     @Test func aHarmlessVariantRampsAndCompletes() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import PreludeStorage
+import PreludeStore
 import Testing
 
 @testable import PreludeService
@@ -33,14 +34,12 @@ import Testing
         // A changed file must not overwrite the stored revision on the next start.
         fixture.write("demo.json", #"{"changed": true}"#)
         let service = try PreludeService.start(configuration: configuration, logger: Logger(level: .error))
-        let (documents, live) = try service.database.read { db in
-            (
-                try db.query("SELECT document FROM policy_revisions WHERE app_id = 'demo' ORDER BY number").map {
-                    try $0.get(0, as: String.self)
-                },
-                try db.scalar("SELECT live_revision FROM apps WHERE id = 'demo'", as: Int64.self)
-            )
+        let documents = try service.database.read { db in
+            try db.query("SELECT document FROM policy_revisions WHERE app_id = 'demo' ORDER BY number").map {
+                try $0.get(0, as: String.self)
+            }
         }
+        let live = try PolicyRepository(database: service.database).liveRevision(app: "demo", environment: "production")
         service.stop()
         #expect(documents == [ServiceFixture.demoDocument])  // stored byte for byte
         #expect(live == 1)

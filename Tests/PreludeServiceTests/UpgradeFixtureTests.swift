@@ -82,6 +82,21 @@ import Testing
             }
         }
         #expect(events == (0..<5).map { "upgrade-event-\($0)" })
+
+        // Migration 0011: the app's data is production's; production by name serves the same bytes, and the
+        // existing (bootstrap) token still reaches everything.
+        let byName = try HTTPTestClient.get("/v1/apps/demo/environments/production/policy/document", port: service.port)
+        #expect(byName.bytes == served.bytes)
+        let environments = try AdminClient.send(
+            AdminClient.request("GET", "/v1/admin/apps/demo/environments", token: AdminServer.secret),
+            port: service.port)
+        let listed = environments.object["environments"] as? [[String: Any]] ?? []
+        #expect(listed.compactMap { $0["name"] as? String } == ["production"])
+        #expect(listed.first?["liveRevision"] as? Int == service.policyStore.snapshot(app: "demo")?.revision)
+        let filed = try service.database.read { db in
+            try db.query("SELECT DISTINCT environment FROM events").map { try $0.get(0, as: String.self) }
+        }
+        #expect(filed == ["production"])
     }
 
     /// `<commit>.fallbacks`: the pointers where this build serves a ``CopyFallback`` text, one per line (the

@@ -144,7 +144,9 @@ import Testing
             try db.execute(
                 "INSERT INTO policy_revisions (app_id, number, document, etag, created_at, author) VALUES ('a', 1, '{}', 'e', 0, 't')"
             )
-            try db.execute("UPDATE apps SET live_revision = 1 WHERE id = 'a'")
+            try db.execute(
+                "INSERT INTO environments (app_id, name, live_revision, created_at, updated_at) VALUES ('a', 'production', 1, 0, 0)"
+            )
         }
         #expect(throws: StorageError.self) {
             try database.write { try $0.execute("UPDATE policy_revisions SET document = '[]'") }

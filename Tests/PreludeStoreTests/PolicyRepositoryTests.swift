@@ -29,12 +29,15 @@ import Testing
         try repository.createApp(
             app: "a", name: "A", canonical: Self.canonical, author: "ops", message: nil, detail: [:], at: 10)
         let revision = try repository.publish(
-            app: "a", name: "A2", canonical: Self.canonical, author: "ops", action: "policy.replace", message: "m",
+            app: "a", environment: "production", name: "A2", canonical: Self.canonical, author: "ops",
+            action: "policy.replace", message: "m",
             detail: ["k": 1], at: 20, requiringLive: .some(1))
         #expect(revision == 2)
-        #expect(try repository.liveRevision(app: "a") == .some(2))
+        #expect(try repository.liveRevision(app: "a", environment: "production") == .some(2))
         #expect(try repository.app("a")?.name == "A2")
-        #expect(try repository.liveDocument(app: "a") == String(decoding: Self.canonical, as: UTF8.self))
+        #expect(
+            try repository.liveDocument(app: "a", environment: "production")
+                == String(decoding: Self.canonical, as: UTF8.self))
         let audit = try AuditLog(database: database).entries(matching: AuditLog.Filter(app: "a"), limit: 10)
         #expect(audit.map(\.action) == ["policy.replace", "app.create"])
         #expect(audit.first?.revision == 2)
@@ -53,19 +56,21 @@ import Testing
             app: "a", name: "A", canonical: Self.canonical, author: "ops", message: nil, detail: [:], at: 10)
         #expect(throws: PolicyRepository.Refusal.stale) {
             try repository.publish(
-                app: "a", name: "A", canonical: Self.canonical, author: "ops", action: "policy.replace", message: nil,
+                app: "a", environment: "production", name: "A", canonical: Self.canonical, author: "ops",
+                action: "policy.replace", message: nil,
                 detail: [:], at: 20, requiringLive: .some(7))
         }
         #expect(throws: PolicyRepository.Refusal.unknownApp("b")) {
             try repository.publish(
-                app: "b", name: "B", canonical: Self.canonical, author: "ops", action: "policy.replace", message: nil,
+                app: "b", environment: "production", name: "B", canonical: Self.canonical, author: "ops",
+                action: "policy.replace", message: nil,
                 detail: [:], at: 20)
         }
         #expect(throws: PolicyRepository.Refusal.appExists("a")) {
             try repository.createApp(
                 app: "a", name: "A", canonical: Self.canonical, author: "ops", message: nil, detail: [:], at: 30)
         }
-        #expect(try repository.revisionCount(app: "a") == 1)
+        #expect(try repository.revisionCount(app: "a", environment: "production") == 1)
         #expect(try AuditLog(database: database).entries(matching: AuditLog.Filter(), limit: 10).count == 1)
     }
 
@@ -79,7 +84,7 @@ import Testing
         #expect(try repository.app("a") == nil)
         let audit = try AuditLog(database: database).entries(matching: AuditLog.Filter(action: "app.delete"), limit: 5)
         #expect(audit.map(\.revision) == [1])
-        #expect(try repository.export(app: "a", revision: nil) == .noApp)
+        #expect(try repository.export(app: "a", environment: "production", revision: nil) == .noApp)
     }
 
     @Test func auditFilterAndPaging() throws {
@@ -88,7 +93,8 @@ import Testing
         try database.write { db in
             for (index, action) in ["token.create", "app.settings", "token.revoke"].enumerated() {
                 try AuditLog.append(
-                    db, actor: "ops", app: action.hasPrefix("app") ? "a" : nil, action: action, revision: nil,
+                    db, actor: "ops", app: action.hasPrefix("app") ? "a" : nil,
+                    environment: action.hasPrefix("app") ? "production" : nil, action: action, revision: nil,
                     detail: [:], at: Int64(index * 10))
             }
         }

@@ -7,7 +7,8 @@ extension AdminAPI {
     static let appSettings = ["lintStrict"]
 
     /// `PATCH /v1/admin/apps/{app}` (write scope, If-Match with the policy's ETag, JSON Merge Patch): app settings.
-    /// Today one: `lintStrict` — when true, a write whose resulting policy has lint errors is refused with 422
+    /// Today one: `lintStrict` of the production environment (other environments: `PATCH
+    /// /v1/admin/apps/{app}/environments/{env}`) — when true, a write whose resulting policy has lint errors is refused with 422
     /// (docs/admin.md, "Lint at write time"). Audited as `app.settings` with the old and new values; answers the
     /// app summary and the lint findings of the live policy (what strict mode would refuse now).
     func registerAppSettingsRoutes(on router: inout Router) {
@@ -17,7 +18,7 @@ extension AdminAPI {
             let patch = try AdminRequestBody.parse(
                 context.request, accepting: [AdminRequestBody.mergePatch, AdminRequestBody.json])
             let strict = try Self.lintStrictSetting(patch)
-            let before = try lintStrict(app)
+            let before = try lintStrict(PolicyStore.Key(app: app))
             if let live = store.snapshot(app: app) {
                 guard live.matchesIfMatch(ifMatch) else { throw PolicyStoreProblem.preconditionFailed(current: live) }
             } else if !ETag.parseList(ifMatch).isWildcard {
@@ -28,7 +29,9 @@ extension AdminAPI {
                 let now = self.now
                 let detail: JSONValue = ["lintStrict": ["from": .bool(before), "to": .bool(strict)]]
                 do {
-                    try apps.setLintStrict(app: app, to: strict, actor: context.token.name, detail: detail, at: now)
+                    try apps.setLintStrict(
+                        app: app, environment: EnvironmentName.production, to: strict, actor: context.token.name,
+                        detail: detail, at: now)
                 } catch PolicyRepository.Refusal.unknownApp {
                     throw PolicyStoreProblem.unknownApp(app)
                 }

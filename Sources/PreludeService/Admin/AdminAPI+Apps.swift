@@ -6,7 +6,7 @@ extension AdminAPI {
     /// `GET /v1/admin/apps`, `POST /v1/admin/apps`, `GET`/`DELETE /v1/admin/apps/{app}`.
     func registerAppRoutes(on router: inout Router) {
         add(&router, .get, "/v1/admin/apps", query: []) { [self] context in
-            let rows = try apps.appIDs()
+            let rows = try apps.appIDs().filter { context.token.grant.covers(app: $0) }
             return AdminResponse.json(["apps": .array(try rows.map(appSummary))], pretty: context.pretty)
         }
         add(&router, .get, "/v1/admin/apps/{app}", query: []) { [self] context in
@@ -38,7 +38,8 @@ extension AdminAPI {
         add(&router, .delete, "/v1/admin/apps/{app}", query: []) { [self] context in
             let app = context.parameter("app")
             let ifMatch = try requireIfMatch(context, app: app)
-            let revisions = try apps.revisionCount(app: app)
+            // Revision numbers are unique per app and contiguous: every environment's revisions.
+            let revisions = try apps.nextRevisionNumber(app: app) - 1
             let live = store.snapshot(app: app)
             try store.deleteApp(
                 app: app, author: context.token.name, precondition: RevisionPrecondition(ifMatch: ifMatch),

@@ -13,9 +13,9 @@ extension AdminAPI {
     ///   restart), coverage back (to the value before the last stop, or the body's `coverage`), and remove the
     ///   experiment while the winner's `set` becomes the feature's own settings.
     func registerExperimentRoutes(on router: inout Router) {
-        let base = "/v1/admin/apps/{app}/experiments"
-        add(&router, .get, base, query: []) { [self] context in
-            let snapshot = try servedPolicy(context.parameter("app"))
+        let base = "/experiments"
+        addEnvironmental(&router, .get, base, query: []) { [self] context in
+            let snapshot = try servedPolicy(context.target)
             let list = snapshot.document.experiments.map { experiment -> JSONValue in
                 var object = experiment.jsonValue.objectValue ?? JSONObject()
                 object["status"] = .string(Self.status(experiment))
@@ -25,18 +25,18 @@ extension AdminAPI {
                 ["app": .string(snapshot.appID), "experiments": .array(list)], pretty: context.pretty,
                 headers: ["ETag": snapshot.etag.headerValue])
         }
-        add(&router, .get, base + "/{key}", query: []) { [self] context in
-            let snapshot = try servedPolicy(context.parameter("app"))
+        addEnvironmental(&router, .get, base + "/{key}", query: []) { [self] context in
+            let snapshot = try servedPolicy(context.target)
             let (_, experiment) = try Self.experiment(context.parameter("key"), in: snapshot)
             var headers: HTTPHeaders = ["ETag": snapshot.etag.headerValue]
             headers.set("Prelude-Experiment-Status", Self.status(experiment))
             return AdminResponse.json(experiment.jsonValue, pretty: context.pretty, headers: headers)
         }
-        add(&router, .put, base + "/{key}", query: ["message"]) { [self] context in
+        addEnvironmental(&router, .put, base + "/{key}", query: ["message"]) { [self] context in
             let (app, key) = (context.parameter("app"), context.parameter("key"))
             let ifMatch = try requireIfMatch(context, app: app)
             var body = try AdminRequestBody.parse(context.request)
-            let snapshot = try servedPolicy(app)
+            let snapshot = try servedPolicy(context.target)
             body = try Self.withKey(key, body)
             var experiments = snapshot.document.jsonValue["experiments"]?.arrayValue ?? []
             let index = experiments.firstIndex { $0["key"]?.stringValue == key }
@@ -46,12 +46,12 @@ extension AdminAPI {
                 context: context, action: index == nil ? "experiment.create" : "experiment.replace",
                 status: index == nil ? .created : .ok, extraDetail: JSONObject([("experiment", .string(key))]))
         }
-        add(&router, .patch, base + "/{key}", query: ["message"]) { [self] context in
+        addEnvironmental(&router, .patch, base + "/{key}", query: ["message"]) { [self] context in
             let (app, key) = (context.parameter("app"), context.parameter("key"))
             let ifMatch = try requireIfMatch(context, app: app)
             let patch = try AdminRequestBody.parse(
                 context.request, accepting: [AdminRequestBody.mergePatch, AdminRequestBody.json])
-            let snapshot = try servedPolicy(app)
+            let snapshot = try servedPolicy(context.target)
             let (index, _) = try Self.experiment(key, in: snapshot)
             var experiments = snapshot.document.jsonValue["experiments"]?.arrayValue ?? []
             experiments[index] = try Self.patched(experiments[index], with: patch, key: key)
@@ -59,10 +59,10 @@ extension AdminAPI {
                 Self.setting(experiments: experiments, in: snapshot.document.jsonValue), app: app, ifMatch: ifMatch,
                 context: context, action: "experiment.patch", extraDetail: JSONObject([("experiment", .string(key))]))
         }
-        add(&router, .delete, base + "/{key}", query: ["message"]) { [self] context in
+        addEnvironmental(&router, .delete, base + "/{key}", query: ["message"]) { [self] context in
             let (app, key) = (context.parameter("app"), context.parameter("key"))
             let ifMatch = try requireIfMatch(context, app: app)
-            let snapshot = try servedPolicy(app)
+            let snapshot = try servedPolicy(context.target)
             let (index, _) = try Self.experiment(key, in: snapshot)
             var experiments = snapshot.document.jsonValue["experiments"]?.arrayValue ?? []
             experiments.remove(at: index)
@@ -70,10 +70,10 @@ extension AdminAPI {
                 Self.setting(experiments: experiments, in: snapshot.document.jsonValue), app: app, ifMatch: ifMatch,
                 context: context, action: "experiment.delete", extraDetail: JSONObject([("experiment", .string(key))]))
         }
-        add(&router, .post, base + "/{key}/stop", query: ["message"]) { [self] context in
+        addEnvironmental(&router, .post, base + "/{key}/stop", query: ["message"]) { [self] context in
             let (app, key) = (context.parameter("app"), context.parameter("key"))
             let ifMatch = try requireIfMatch(context, app: app)
-            let snapshot = try servedPolicy(app)
+            let snapshot = try servedPolicy(context.target)
             let (index, experiment) = try Self.experiment(key, in: snapshot)
             var experiments = snapshot.document.jsonValue["experiments"]?.arrayValue ?? []
             experiments[index] = experiments[index].mergePatch(["coverage": .integer(0)])
@@ -84,7 +84,7 @@ extension AdminAPI {
                     ("experiment", .string(key)), ("previousCoverage", .number(experiment.coverage)),
                 ]))
         }
-        add(&router, .post, base + "/{key}/start", query: ["message"]) { [self] context in
+        addEnvironmental(&router, .post, base + "/{key}/start", query: ["message"]) { [self] context in
             let (app, key) = (context.parameter("app"), context.parameter("key"))
             let ifMatch = try requireIfMatch(context, app: app)
             let coverage = try Self.optionalBody(context.request).flatMap { body throws(ProblemDetails) in
@@ -97,9 +97,11 @@ extension AdminAPI {
                     return number
                 }
             }
-            let snapshot = try servedPolicy(app)
+            let snapshot = try servedPolicy(context.target)
             let (index, experiment) = try Self.experiment(key, in: snapshot)
-            let target = try coverage ?? (experiment.coverage > 0 ? experiment.coverage : coverageBeforeStop(app, key))
+            let target =
+                try coverage
+                ?? (experiment.coverage > 0 ? experiment.coverage : coverageBeforeStop(context.target, key))
             var experiments = snapshot.document.jsonValue["experiments"]?.arrayValue ?? []
             experiments[index] = experiments[index].mergePatch(["coverage": .number(target)])
             return try write(
@@ -107,7 +109,7 @@ extension AdminAPI {
                 context: context, action: "experiment.start",
                 extraDetail: JSONObject([("experiment", .string(key)), ("coverage", .number(target))]))
         }
-        add(&router, .post, base + "/{key}/conclude", query: ["message"]) { [self] context in
+        addEnvironmental(&router, .post, base + "/{key}/conclude", query: ["message"]) { [self] context in
             let (app, key) = (context.parameter("app"), context.parameter("key"))
             let ifMatch = try requireIfMatch(context, app: app)
             guard let body = try Self.optionalBody(context.request),
@@ -117,7 +119,7 @@ extension AdminAPI {
                     "send {\"winner\": \"<variant name>\"}: the variant whose settings the feature keeps",
                     pointer: "/winner", code: "member.missing", status: .unprocessableContent)
             }
-            let snapshot = try servedPolicy(app)
+            let snapshot = try servedPolicy(context.target)
             let (index, experiment) = try Self.experiment(key, in: snapshot)
             guard let variant = experiment.variants.first(where: { $0.name == winner }) else {
                 throw AdminProblem.invalidRequest(
@@ -146,8 +148,9 @@ extension AdminAPI {
     static func status(_ experiment: Experiment) -> String { experiment.coverage > 0 ? "running" : "stopped" }
 
     /// The coverage an experiment had before its last `experiment.stop` (the audit log keeps it), or 1.
-    private func coverageBeforeStop(_ app: String, _ key: String) throws -> Double {
-        let value = try AuditLog(database: database).coverageBeforeLastStop(app: app, experiment: key)
+    private func coverageBeforeStop(_ target: PolicyStore.Key, _ key: String) throws -> Double {
+        let value = try AuditLog(database: database).coverageBeforeLastStop(
+            app: target.app, environment: target.environment, experiment: key)
         guard let previous = value, previous > 0 else { return 1 }
         return previous
     }

@@ -1,28 +1,36 @@
 import PreludeCore
 import PreludeHTTP
+import PreludeStore
 
 /// What several admin routes ask of the addressed app's live policy and of a proposed document.
 extension AdminAPI {
-    /// The live snapshot of `app`; 404 for an unknown app, 409 for one whose live revision cannot be served (the
+    /// The live snapshot of the app's environment; 404 for an unknown app or environment, 409 for one whose live revision cannot be served (the
     /// routes that edit part of a policy need one; replacing the whole policy does not).
-    func servedPolicy(_ app: String) throws -> ServedPolicy {
-        guard let snapshot = store.snapshot(app: app) else {
-            if let unavailable = store.unavailability(app: app) {
+    func servedPolicy(_ target: PolicyStore.Key) throws -> ServedPolicy {
+        let app = target.app
+        guard let snapshot = store.snapshot(app: app, environment: target.environment) else {
+            if let unavailable = store.unavailability(app: app, environment: target.environment) {
+                let path =
+                    target.environment == EnvironmentName.production
+                    ? "/v1/admin/apps/\(app)/policy" : "/v1/admin/apps/\(app)/environments/\(target.environment)/policy"
                 throw ProblemDetails(
                     status: .conflict,
-                    detail: "app \"\(app)\" is not being served (\(unavailable.reason)); replace the whole policy with "
-                        + "PUT /v1/admin/apps/\(app)/policy and If-Match: *")
+                    detail: "\(target.environment == EnvironmentName.production ? "app" : "environment") "
+                        + "\"\(target)\" is not being served (\(unavailable.reason)); replace the whole policy with "
+                        + "PUT \(path) and If-Match: *")
             }
-            throw PolicyStoreProblem.unknownApp(app)
+            throw try missing(target)
         }
         return snapshot
     }
 
-    /// The live snapshot of `app`, nil when the app exists but its live revision cannot be served; 404 for an
-    /// unknown app.
-    func knownApp(_ app: String) throws -> ServedPolicy? {
-        let live = store.snapshot(app: app)
-        if live == nil, store.unavailability(app: app) == nil { throw PolicyStoreProblem.unknownApp(app) }
+    /// The live snapshot of the app's environment, nil when it exists but its live revision cannot be served (or it
+    /// has none yet); 404 for an unknown app or environment.
+    func knownApp(_ target: PolicyStore.Key) throws -> ServedPolicy? {
+        let live = store.snapshot(app: target.app, environment: target.environment)
+        if live == nil, store.unavailability(app: target.app, environment: target.environment) == nil {
+            throw try missing(target)
+        }
         return live
     }
 

@@ -13,12 +13,12 @@ import PreludeStore
 extension AdminAPI {
     /// `GET`/`PUT /v1/admin/apps/{app}/policy` and the dry run `POST /v1/admin/apps/{app}/policy/validate`.
     func registerPolicyRoutes(on router: inout Router) {
-        add(&router, .get, "/v1/admin/apps/{app}/policy", query: []) { [self] context in
+        addEnvironmental(&router, .get, "/policy", query: []) { [self] context in
             let app = context.parameter("app")
-            guard let snapshot = store.snapshot(app: app) else {
+            guard let snapshot = store.snapshot(app: app, environment: context.environment) else {
                 // An app whose live revision no longer validates: show what is stored, without an ETag (replace it
                 // with If-Match: *).
-                let text = try storedLiveDocument(app)
+                let text = try storedLiveDocument(context.target)
                 return AdminResponse.json(
                     storedText: text, pretty: context.pretty, headers: ["Prelude-Policy-Status": "unavailable"])
             }
@@ -31,17 +31,17 @@ extension AdminAPI {
                 storedText: String(decoding: snapshot.canonicalBytes, as: UTF8.self), pretty: context.pretty,
                 headers: headers)
         }
-        add(&router, .put, "/v1/admin/apps/{app}/policy", query: ["message"]) { [self] context in
+        addEnvironmental(&router, .put, "/policy", query: ["message"]) { [self] context in
             let app = context.parameter("app")
             let ifMatch = try requireIfMatch(context, app: app)
             let candidate = try AdminRequestBody.parse(context.request)
             return try write(candidate, app: app, ifMatch: ifMatch, context: context, action: "policy.replace")
         }
         // A dry run changes nothing, so a read token may use it.
-        add(&router, .post, "/v1/admin/apps/{app}/policy/validate", scope: .read, query: []) { [self] context in
+        addEnvironmental(&router, .post, "/policy/validate", scope: .read, query: []) { [self] context in
             let app = context.parameter("app")
             try AdminRequestBody.checkMediaType(context.request, accepting: [AdminRequestBody.json])
-            let live = try liveJSON(app)
+            let live = try liveJSON(context.target)
             let validation = PolicyValidator.validate(bytes: context.request.body)
             var problems = validation.problems
             if let document = validation.document, document.app.id != app {
@@ -55,7 +55,8 @@ extension AdminAPI {
             result["valid"] = .bool(problems.isEmpty)
             result["errors"] = .array(problems.map(\.jsonValue))
             result["lint"] = .array((validation.document.map(CopyLinter.lint) ?? []).map(\.jsonValue))
-            result["liveRevision"] = store.snapshot(app: app).map { .integer($0.revision) } ?? .null
+            result["liveRevision"] =
+                store.snapshot(app: app, environment: context.environment).map { .integer($0.revision) } ?? .null
             // The diff compares canonical forms, so layout and defaults spelled out do not show as changes.
             if let document = validation.document {
                 result["diff"] = JSONDiff.jsonValue(JSONDiff.changes(from: live, to: document.jsonValue))
@@ -73,49 +74,41 @@ extension AdminAPI {
     /// its audit record (`action`, the token's name, the diff summary) in one transaction.
     ///
     /// A candidate equal to the live policy (after canonicalisation) creates no revision: 200 with `changed: false`.
+    ///
+    /// `message` replaces the request's `?message=`; `extraBody` members are added to the response body.
     func write(
         _ candidate: JSONValue, app: String, ifMatch: String, context: Context, action: String,
-        status: HTTPStatus = .ok, extraDetail: JSONObject = JSONObject()
+        status: HTTPStatus = .ok, extraDetail: JSONObject = JSONObject(), message explicitMessage: String? = nil,
+        extraBody: JSONObject = JSONObject()
     ) throws -> HTTPResponse {
-        let live = try knownApp(app)
-        var extraDetail = extraDetail
-        // An environment that requires approval takes changes as change requests only (docs/change-management.md);
-        // a token with the bypass scope may still write directly, recorded in the audit detail and logged.
-        let rules = try changes.rules(app: app, environment: EnvironmentRules.production)
-        if rules.approval.requiresChangeRequest {
-            guard Self.mayBypass(context.token) else {
-                throw ChangeRequestProblem.approvalRequired(
-                    app: app, environment: EnvironmentRules.production, required: rules.approval.requiredApprovals)
-            }
-            extraDetail["bypass"] = .bool(true)
-            extraDetail["requiredApprovals"] = .integer(rules.approval.requiredApprovals)
-            context.logger.warning(
-                "policy written without approval (bypass)", ["app": app, "action": action, "by": context.token.name])
-        }
+        let target = PolicyStore.Key(app: app, environment: context.environment)
+        let live = try knownApp(target)
+        let extraDetail = try approvalCheck(target, context: context, action: action, extraDetail: extraDetail)
         let document = try validatedCandidate(
             candidate,
             consequence: " (pointers refer to the app's policy document after the change); nothing was changed")
-        let changes = JSONDiff.changes(from: try liveJSON(app), to: document.jsonValue)
+        let changes = JSONDiff.changes(from: try liveJSON(target), to: document.jsonValue)
         if changes.isEmpty, let live {
             guard live.matchesIfMatch(ifMatch) else { throw PolicyStoreProblem.preconditionFailed(current: live) }
             return writeResponse(
                 live, changes: [], changed: false, lint: CopyLinter.lint(document), pretty: context.pretty,
-                status: .ok)
+                status: .ok, extraBody: extraBody)
         }
         // The checks every publishing path shares (size, strict lint: docs/admin.md, "One set of checks").
         let findings = try PublishChecks.check(
-            document, canonicalSize: document.jsonValue.serializedBytes().count, lintStrict: try lintStrict(app))
+            document, canonicalSize: document.jsonValue.serializedBytes().count, lintStrict: try lintStrict(target))
         var detail = JSONDiff.summary(changes).objectValue ?? JSONObject()
         if !findings.isEmpty { detail["lint"] = .array(findings.map(\.jsonValue)) }
         for (key, value) in extraDetail { detail[key] = value }
-        let message = try Self.message(context.request)
+        let message = try explicitMessage ?? Self.message(context.request)
         if let message { detail["message"] = .string(message) }
         let snapshot = try store.commit(
-            app: app, document: document, author: context.token.name, action: action, message: message,
-            precondition: RevisionPrecondition(ifMatch: ifMatch), auditDetail: .object(detail))
+            app: app, environment: target.environment, document: document, author: context.token.name, action: action,
+            message: message, precondition: RevisionPrecondition(ifMatch: ifMatch), auditDetail: .object(detail))
         context.logger.info(
             "policy changed",
-            ["app": app, "action": action, "by": context.token.name], numbers: ["revision": Double(snapshot.revision)])
+            ["app": app, "environment": target.environment, "action": action, "by": context.token.name],
+            numbers: ["revision": Double(snapshot.revision)])
         // A text a running experiment's variant overrides changes nothing for that arm: say so (docs/admin.md).
         let overrides = VariantCopyOverride.find(old: live?.document, new: document).map { found -> JSONValue in
             [
@@ -126,7 +119,29 @@ extension AdminAPI {
         }
         return writeResponse(
             snapshot, changes: changes, changed: true, lint: findings, pretty: context.pretty, status: status,
-            findings: overrides)
+            findings: overrides, extraBody: extraBody)
+    }
+
+    /// Refuses a direct write to an environment that requires approvals (409 `approval-required`, naming the
+    /// change-request path), unless the token has the `bypass` capability: then the write goes through, its audit
+    /// detail says `bypass: true` with the approvals it skipped, and the log warns (docs/change-management.md).
+    /// Returns `extraDetail` with those members added.
+    func approvalCheck(_ target: PolicyStore.Key, context: Context, action: String, extraDetail: JSONObject) throws
+        -> JSONObject
+    {
+        let rules = try changes.rules(app: target.app, environment: target.environment)
+        guard rules.approval.requiresChangeRequest else { return extraDetail }
+        guard Self.mayBypass(context.token) else {
+            throw ChangeRequestProblem.approvalRequired(
+                app: target.app, environment: target.environment, required: rules.approval.requiredApprovals)
+        }
+        var detail = extraDetail
+        detail["bypass"] = .bool(true)
+        detail["requiredApprovals"] = .integer(rules.approval.requiredApprovals)
+        context.logger.warning(
+            "policy written without approval (bypass)",
+            ["app": target.app, "environment": target.environment, "action": action, "by": context.token.name])
+        return detail
     }
 
     /// `{"app", "revision", "etag", "changed", "changes", "lint", "findings"}` with the new `ETag`; `lint` lists the
@@ -135,14 +150,19 @@ extension AdminAPI {
     /// overrides, each `{"code", "pointer", "experiment", "variant", "detail"}` (``VariantCopyOverride``).
     func writeResponse(
         _ snapshot: ServedPolicy, changes: [JSONDiff.Change], changed: Bool, lint: [LintFinding], pretty: Bool,
-        status: HTTPStatus, findings: [JSONValue] = []
+        status: HTTPStatus, findings: [JSONValue] = [], extraBody: JSONObject = JSONObject()
     ) -> HTTPResponse {
-        let body: JSONValue = [
-            "app": .string(snapshot.appID), "revision": .integer(snapshot.revision),
+        var body: JSONValue = [
+            "app": .string(snapshot.appID), "environment": .string(snapshot.environment),
+            "revision": .integer(snapshot.revision),
             "etag": .string(snapshot.etag.headerValue), "changed": .bool(changed),
             "changes": JSONDiff.jsonValue(changes), "lint": .array(lint.map(\.jsonValue)),
             "findings": .array(findings),
         ]
+        if !extraBody.isEmpty, case .object(var object) = body {
+            for (key, value) in extraBody { object[key] = value }
+            body = .object(object)
+        }
         return AdminResponse.json(body, pretty: pretty, status: status, headers: ["ETag": snapshot.etag.headerValue])
     }
 
@@ -157,21 +177,27 @@ extension AdminAPI {
         guard values.isEmpty else {
             let joined = values.joined(separator: ", ")
             try Self.checkEntityTags(joined)
-            if let live = store.snapshot(app: app) {
+            let environment = context.environment
+            if let live = store.snapshot(app: app, environment: environment) {
                 guard live.matchesIfMatch(joined) else { throw PolicyStoreProblem.preconditionFailed(current: live) }
-            } else if store.unavailability(app: app) != nil, !ETag.parseList(joined).isWildcard {
+            } else if store.unavailability(app: app, environment: environment) != nil,
+                !ETag.parseList(joined).isWildcard
+            {
                 // An app whose live revision cannot be served has no current ETag: only `*` matches.
                 throw PolicyStoreProblem.preconditionFailed(current: nil)
             }
             return joined
         }
-        let current = store.snapshot(app: app)
+        let current = store.snapshot(app: app, environment: context.environment)
         var headers = HTTPHeaders()
         if let current { headers.set("ETag", current.etag.headerValue) }
+        let policyPath =
+            context.environment == EnvironmentName.production
+            ? "/v1/admin/apps/\(app)/policy" : "/v1/admin/apps/\(app)/environments/\(context.environment)/policy"
         throw ProblemDetails(
             status: .preconditionRequired,
             detail: "this write needs If-Match with the ETag of the policy it is based on"
-                + (current.map { " (now \($0.etag.headerValue)); GET /v1/admin/apps/\(app)/policy shows it" } ?? ""),
+                + (current.map { " (now \($0.etag.headerValue)); GET \(policyPath) shows it" } ?? ""),
             headers: headers)
     }
 
@@ -191,22 +217,43 @@ extension AdminAPI {
         }
     }
 
-    /// Whether the app refuses writes with lint errors (`apps.lint_strict`, migration 0005); 404 for an unknown app.
-    func lintStrict(_ app: String) throws -> Bool {
-        guard let flag = try apps.lintStrict(app: app) else { throw PolicyStoreProblem.unknownApp(app) }
+    /// Whether the environment refuses writes with lint errors (`environments.lint_strict`, migration 0011); 404 for
+    /// an unknown app or environment.
+    func lintStrict(_ target: PolicyStore.Key) throws -> Bool {
+        guard let flag = try apps.lintStrict(app: target.app, environment: target.environment) else {
+            throw try missing(target)
+        }
         return flag
     }
 
-    /// The live document as canonical JSON, the stored text of an unservable one, or 404 for an unknown app.
-    func liveJSON(_ app: String) throws -> JSONValue {
-        if let snapshot = store.snapshot(app: app) { return snapshot.document.jsonValue }
-        return (try? JSONValue(parsing: try storedLiveDocument(app))) ?? .null
+    /// The live document as canonical JSON, the stored text of an unservable one (null for an environment without
+    /// a revision), or 404 for an unknown app or environment.
+    func liveJSON(_ target: PolicyStore.Key) throws -> JSONValue {
+        if let snapshot = store.snapshot(app: target.app, environment: target.environment) {
+            return snapshot.document.jsonValue
+        }
+        guard let text = try apps.liveDocument(app: target.app, environment: target.environment) else {
+            guard try apps.liveRevision(app: target.app, environment: target.environment) != nil else {
+                throw try missing(target)
+            }
+            return .null
+        }
+        return (try? JSONValue(parsing: text)) ?? .null
     }
 
-    /// The stored text of the app's live revision; 404 when the app is unknown (or has none).
-    func storedLiveDocument(_ app: String) throws -> String {
-        guard let text = try apps.liveDocument(app: app) else { throw PolicyStoreProblem.unknownApp(app) }
+    /// The stored text of the environment's live revision; 404 when the app or environment is unknown (or has none).
+    func storedLiveDocument(_ target: PolicyStore.Key) throws -> String {
+        guard let text = try apps.liveDocument(app: target.app, environment: target.environment) else {
+            throw try missing(target)
+        }
         return text
+    }
+
+    /// 404 for an unknown app, or for an unknown environment of a known one.
+    func missing(_ target: PolicyStore.Key) throws -> ProblemDetails {
+        try apps.app(target.app) == nil
+            ? PolicyStoreProblem.unknownApp(target.app)
+            : PolicyStoreProblem.unknownEnvironment(app: target.app, environment: target.environment)
     }
 
     /// The optional `?message=` describing a change (at most 500 characters), stored on the revision.

@@ -10,20 +10,18 @@ extension AdminAPI {
     ///
     /// Rendered per request, off the policy hot path: a preview is a review tool, asked for by people.
     func registerPreviewRoutes(on router: inout Router) {
-        add(&router, .get, "/v1/admin/apps/{app}/preview", query: []) { [self] context in
-            let app = context.parameter("app")
-            return Self.html(PreviewRenderer.render(try liveInput(app)))
+        addEnvironmental(&router, .get, "/preview", query: []) { [self] context in
+            Self.html(PreviewRenderer.render(try liveInput(context.target)))
         }
-        add(&router, .get, "/v1/admin/apps/{app}/revisions/{number}/preview", query: []) { [self] context in
-            let app = context.parameter("app")
+        addEnvironmental(&router, .get, "/revisions/{number}/preview", query: []) { [self] context in
             let number = try Self.revisionNumber(context.parameter("number"))
-            return Self.html(PreviewRenderer.render(try revisionInput(app: app, number: number)))
+            return Self.html(PreviewRenderer.render(try revisionInput(context.target, number: number)))
         }
         // Previewing a proposed document changes nothing, so a read token may use it.
-        add(&router, .post, "/v1/admin/apps/{app}/preview", scope: .read, query: []) { [self] context in
+        addEnvironmental(&router, .post, "/preview", scope: .read, query: []) { [self] context in
             let app = context.parameter("app")
             let candidate = try AdminRequestBody.parse(context.request)
-            let live = try knownApp(app)
+            let live = try knownApp(context.target)
             let document = try validatedCandidate(candidate, consequence: "; nothing to preview")
             guard document.app.id == app else {
                 throw PolicyStoreProblem.appMismatch(app: app, documentApp: document.app.id)
@@ -35,10 +33,12 @@ extension AdminAPI {
     }
 
     /// The live revision's preview input; 404 for an unknown app, 503 when its live revision cannot be served.
-    private func liveInput(_ app: String) throws -> PreviewInput {
-        guard let snapshot = store.snapshot(app: app) else {
-            if let reason = store.unavailability(app: app) { throw PublicProblem.unavailable(app, reason) }
-            throw PolicyStoreProblem.unknownApp(app)
+    private func liveInput(_ target: PolicyStore.Key) throws -> PreviewInput {
+        guard let snapshot = store.snapshot(app: target.app, environment: target.environment) else {
+            if let reason = store.unavailability(app: target.app, environment: target.environment) {
+                throw PublicProblem.unavailable(target.description, reason)
+            }
+            throw try missing(target)
         }
         return Self.input(snapshot)
     }
@@ -52,15 +52,13 @@ extension AdminAPI {
     }
 
     /// A stored revision's preview input; 404 for an unknown app or revision, 422 when it no longer validates.
-    private func revisionInput(app: String, number: Int) throws -> PreviewInput {
-        guard let found = try apps.revision(app: app, number: number).map({ $0?.document }) else {
-            throw PolicyStoreProblem.unknownApp(app)
-        }
-        guard let found else {
-            throw ProblemDetails(
-                status: .notFound, type: PolicyStoreProblem.unknownRevision,
-                detail: "app \"\(app)\" has no revision \(number)")
-        }
+    private func revisionInput(_ target: PolicyStore.Key, number: Int) throws -> PreviewInput {
+        guard
+            let found = try apps.revision(app: target.app, environment: target.environment, number: number).map({
+                $0?.document
+            })
+        else { throw try missing(target) }
+        guard let found else { throw Self.unknownRevision(target, number) }
         // A revision an earlier build accepted is shown as this build serves it (StoredPolicyReader): fallback
         // texts where a newer rule requires one, and each rule it breaks as a finding.
         let reading = StoredPolicyReader.read(text: found)
@@ -72,7 +70,7 @@ extension AdminAPI {
                     FieldProblem(pointer: $0.pointer.description, code: $0.code.rawValue, detail: $0.message)
                 })
         }
-        let live = store.snapshot(app: app)?.revision == number
+        let live = store.snapshot(app: target.app, environment: target.environment)?.revision == number
         var input = PreviewInput(
             document: document, origin: "revision \(number)\(live ? " (live)" : "")", revision: number,
             sha256: Self.sha256(of: document))

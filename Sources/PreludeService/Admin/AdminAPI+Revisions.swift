@@ -5,14 +5,15 @@ import PreludeStore
 extension AdminAPI {
     /// Revision history: list (paged, newest first), show, diff, roll back.
     func registerRevisionRoutes(on router: inout Router) {
-        add(&router, .get, "/v1/admin/apps/{app}/revisions", query: ["limit", "cursor"]) { [self] context in
+        addEnvironmental(&router, .get, "/revisions", query: ["limit", "cursor"]) { [self] context in
             let app = context.parameter("app")
             let limit = try Self.integerQuery(context.request, "limit", default: 20, range: 1...200)
             let before = try Self.cursor(context.request)
-            let live = store.snapshot(app: app)?.revision
-            guard let rows = try apps.revisions(app: app, before: before, limit: limit + 1) else {
-                throw PolicyStoreProblem.unknownApp(app)
-            }
+            let live = store.snapshot(app: app, environment: context.environment)?.revision
+            guard
+                let rows = try apps.revisions(
+                    app: app, environment: context.environment, before: before, limit: limit + 1)
+            else { throw try missing(context.target) }
             let page = rows.prefix(limit).map { revision -> JSONValue in
                 [
                     "number": .integer(revision.number),
@@ -24,34 +25,38 @@ extension AdminAPI {
             }
             let next: JSONValue = rows.count > limit ? page.last?["number"].map { .string("\($0)") } ?? .null : .null
             return AdminResponse.json(
-                ["app": .string(app), "revisions": .array(page), "nextCursor": next], pretty: context.pretty)
+                [
+                    "app": .string(app), "environment": .string(context.environment), "revisions": .array(page),
+                    "nextCursor": next,
+                ], pretty: context.pretty)
         }
-        add(&router, .get, "/v1/admin/apps/{app}/revisions/{number}", query: []) { [self] context in
+        addEnvironmental(&router, .get, "/revisions/{number}", query: []) { [self] context in
             let app = context.parameter("app")
             let number = try Self.revisionNumber(context.parameter("number"))
-            let row = try revisionRow(app: app, number: number)
+            let row = try revisionRow(context.target, number: number)
             var object = JSONObject()
             object["app"] = .string(app)
+            object["environment"] = .string(context.environment)
             object["number"] = .integer(number)
             object["createdAt"] = .string(AdminTime.iso8601(row.createdAt))
             object["author"] = .string(row.author)
             object["message"] = row.message.map(JSONValue.string) ?? .null
-            object["live"] = .bool(store.snapshot(app: app)?.revision == number)
+            object["live"] = .bool(store.snapshot(app: app, environment: context.environment)?.revision == number)
             object["document"] = try JSONValue(parsing: row.document)
             return AdminResponse.json(.object(object), pretty: context.pretty)
         }
-        add(&router, .get, "/v1/admin/apps/{app}/revisions/{from}/diff/{to}", query: []) { [self] context in
+        addEnvironmental(&router, .get, "/revisions/{from}/diff/{to}", query: []) { [self] context in
             try diffResponse(context, from: context.parameter("from"), to: context.parameter("to"))
         }
-        add(&router, .get, "/v1/admin/apps/{app}/revisions/{from}/diff", query: ["against"]) { [self] context in
+        addEnvironmental(&router, .get, "/revisions/{from}/diff", query: ["against"]) { [self] context in
             try diffResponse(
                 context, from: context.parameter("from"), to: context.request.queryValue("against") ?? "live")
         }
-        add(&router, .post, "/v1/admin/apps/{app}/revisions/{number}/rollback", query: ["message"]) { [self] context in
+        addEnvironmental(&router, .post, "/revisions/{number}/rollback", query: ["message"]) { [self] context in
             let app = context.parameter("app")
             let ifMatch = try requireIfMatch(context, app: app)
             let number = try Self.revisionNumber(context.parameter("number"))
-            let text = try revisionRow(app: app, number: number).document
+            let text = try revisionRow(context.target, number: number).document
             let target = try JSONValue(parsing: text)
             let problems = PolicyValidator.validate(target).problems
             guard problems.isEmpty else {
@@ -68,45 +73,60 @@ extension AdminAPI {
                 target, app: app, ifMatch: ifMatch, context: context, action: "policy.rollback",
                 extraDetail: JSONObject([
                     ("rollbackTo", .integer(number)),
-                    ("from", store.snapshot(app: app).map { .integer($0.revision) } ?? .null),
+                    (
+                        "from",
+                        store.snapshot(app: app, environment: context.environment).map { .integer($0.revision) }
+                            ?? .null
+                    ),
                 ]))
         }
     }
 
     private func diffResponse(_ context: Context, from: String, to: String) throws -> HTTPResponse {
         let app = context.parameter("app")
-        let old = try revisionDocument(app: app, reference: from)
-        let new = try revisionDocument(app: app, reference: to)
+        let old = try revisionDocument(context.target, reference: from)
+        let new = try revisionDocument(context.target, reference: to)
         let changes = JSONDiff.changes(from: old.document, to: new.document)
         return AdminResponse.json(
             [
-                "app": .string(app), "from": .integer(old.number), "to": .integer(new.number),
+                "app": .string(app), "environment": .string(context.environment), "from": .integer(old.number),
+                "to": .integer(new.number),
                 "changes": JSONDiff.jsonValue(changes),
             ], pretty: context.pretty)
     }
 
     /// A revision's document by number or `live`, canonicalised when it validates (so layout differences do not
     /// show in diffs).
-    private func revisionDocument(app: String, reference: String) throws -> (number: Int, document: JSONValue) {
+    func revisionDocument(_ target: PolicyStore.Key, reference: String) throws -> (number: Int, document: JSONValue) {
         let number: Int
         if reference == "live" {
-            guard let live = try apps.liveRevision(app: app) ?? nil else { throw PolicyStoreProblem.unknownApp(app) }
+            guard let live = try apps.liveRevision(app: target.app, environment: target.environment) ?? nil else {
+                throw try missing(target)
+            }
             number = live
         } else {
             number = try Self.revisionNumber(reference)
         }
-        let json = try JSONValue(parsing: try revisionRow(app: app, number: number).document)
+        let json = try JSONValue(parsing: try revisionRow(target, number: number).document)
         return (number, PolicyValidator.validate(json).document?.jsonValue ?? json)
     }
 
-    private func revisionRow(app: String, number: Int) throws -> PolicyRepository.Revision {
-        guard let found = try apps.revision(app: app, number: number) else { throw PolicyStoreProblem.unknownApp(app) }
-        guard let found else {
-            throw ProblemDetails(
-                status: .notFound, type: PolicyStoreProblem.unknownRevision,
-                detail: "app \"\(app)\" has no revision \(number)")
+    func revisionRow(_ target: PolicyStore.Key, number: Int) throws -> PolicyRepository.Revision {
+        guard let found = try apps.revision(app: target.app, environment: target.environment, number: number) else {
+            throw try missing(target)
         }
+        guard let found else { throw Self.unknownRevision(target, number) }
         return found
+    }
+
+    /// 404 for a revision number the environment's chain does not hold (another environment's revisions are not
+    /// this one's).
+    static func unknownRevision(_ target: PolicyStore.Key, _ number: Int) -> ProblemDetails {
+        ProblemDetails(
+            status: .notFound, type: PolicyStoreProblem.unknownRevision,
+            detail: target.environment == EnvironmentName.production
+                ? "app \"\(target.app)\" has no revision \(number)"
+                : "environment \"\(target.environment)\" of app \"\(target.app)\" has no revision \(number)")
     }
 
     static func revisionNumber(_ text: String) throws(ProblemDetails) -> Int {

@@ -12,10 +12,12 @@ extension AdminAPI {
         }
         add(&router, .post, "/v1/admin/tokens", query: [], maxBodySize: 4096) { [self] context in
             let body = try AdminRequestBody.parse(context.request)
-            let (name, scope) = try Self.tokenRequest(body)
-            let (token, secret) = try tokens.create(name: name, scope: scope, actor: context.token.name, now: now)
+            let (name, scope, grant) = try Self.tokenRequest(body)
+            let (token, secret) = try tokens.create(
+                name: name, scope: scope, grant: grant, actor: context.token.name, now: now)
             context.logger.info(
-                "admin token created", ["token": name, "scope": scope.rawValue, "by": context.token.name])
+                "admin token created",
+                ["token": name, "scope": scope.rawValue, "grant": grant.summary, "by": context.token.name])
             // The only place the secret ever appears; `no-store` (set by AdminResponse) keeps it out of caches.
             return AdminResponse.json(
                 token.jsonValue.mergePatch(["token": .string(secret)]), pretty: context.pretty, status: .created)
@@ -27,15 +29,17 @@ extension AdminAPI {
         }
     }
 
-    /// `{"name": "...", "scope": "read"|"replica"|"write"}`; every problem at once, with pointers.
-    static func tokenRequest(_ body: JSONValue) throws(ProblemDetails) -> (String, TokenScope) {
+    /// `{"name": "...", "scope": "read"|"replica"|"write", "apps"?: [...] | "*", "environments"?: [...] | "*",
+    /// "approve"?: bool, "bypass"?: bool}`; every problem at once, with pointers. Without `apps`/`environments` the
+    /// token may touch every app and environment.
+    static func tokenRequest(_ body: JSONValue) throws(ProblemDetails) -> (String, TokenScope, TokenGrant) {
         guard let object = body.objectValue else {
             throw AdminProblem.invalidRequest(
                 "the body must be an object {\"name\": ..., \"scope\": \"read\"|\"replica\"|\"write\"}", pointer: "",
                 code: "type.mismatch", status: .unprocessableContent)
         }
         var problems: [FieldProblem] = []
-        for key in object.keys where key != "name" && key != "scope" {
+        for key in object.keys where !["name", "scope", "apps", "environments", "approve", "bypass"].contains(key) {
             problems.append(FieldProblem(pointer: "/\(key)", code: "member.unknown", detail: "unknown member '\(key)'"))
         }
         let name = object["name"]?.stringValue
@@ -54,12 +58,47 @@ extension AdminAPI {
                     pointer: "/scope", code: "value.invalid",
                     detail: "'scope' must be \"read\", \"replica\" or \"write\""))
         }
+        func list(_ key: String, valid: (String) -> Bool, rule: String) -> [String]? {
+            guard let value = object[key], value.stringValue != "*" else { return nil }
+            guard let items = value.arrayValue else {
+                problems.append(
+                    FieldProblem(pointer: "/\(key)", code: "type.mismatch", detail: "'\(key)' is \"*\" or an array"))
+                return []
+            }
+            var names: [String] = []
+            for (index, item) in items.enumerated() {
+                guard let name = item.stringValue, valid(name) else {
+                    problems.append(FieldProblem(pointer: "/\(key)/\(index)", code: "value.invalid", detail: rule))
+                    continue
+                }
+                names.append(name)
+            }
+            return names
+        }
+        let apps = list("apps", valid: { (1...128).contains($0.utf8.count) }, rule: "an app id (1–128 characters)")
+        let environments = list(
+            "environments", valid: EnvironmentName.isValid,
+            rule: "an environment name: 1–32 lowercase letters, digits and '-', starting with a letter")
+        func flag(_ key: String) -> Bool {
+            guard let value = object[key] else { return false }
+            guard case .bool(let flag) = value else {
+                problems.append(
+                    FieldProblem(pointer: "/\(key)", code: "type.mismatch", detail: "'\(key)' is true or false"))
+                return false
+            }
+            return flag
+        }
+        let grant = TokenGrant(apps: apps, environments: environments, approve: flag("approve"), bypass: flag("bypass"))
+        if grant.bypass, scope != .write {
+            problems.append(
+                FieldProblem(pointer: "/bypass", code: "value.invalid", detail: "'bypass' needs scope \"write\""))
+        }
         guard problems.isEmpty, let name, let scope else {
             throw ProblemDetails(
                 status: .unprocessableContent, type: AdminProblem.invalidRequestType, title: "The request is not valid",
                 detail: "\(problems.count) problem\(problems.count == 1 ? "" : "s"); no token was created",
                 errors: problems)
         }
-        return (name, scope)
+        return (name, scope, grant)
     }
 }

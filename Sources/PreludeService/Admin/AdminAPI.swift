@@ -78,6 +78,13 @@ package final class AdminAPI: Sendable {
 
         /// A path parameter captured by the route (always present for the route's own captures).
         package func parameter(_ name: String) -> String { request.pathParameter(name) ?? "" }
+
+        /// The environment addressed: `{env}` of `/v1/admin/apps/{app}/environments/{env}/…`, else `production`
+        /// (the paths without an environment mean it).
+        package var environment: String { request.pathParameter("env") ?? EnvironmentName.production }
+
+        /// The app and environment addressed.
+        package var target: PolicyStore.Key { PolicyStore.Key(app: parameter("app"), environment: environment) }
     }
 
     /// Registers every admin route on `router`.
@@ -85,6 +92,8 @@ package final class AdminAPI: Sendable {
         api.registerTokenRoutes(on: &router)
         api.registerAppRoutes(on: &router)
         api.registerAppSettingsRoutes(on: &router)
+        api.registerEnvironmentRoutes(on: &router)
+        api.registerPromotionRoutes(on: &router)
         api.registerPolicyRoutes(on: &router)
         api.registerFeatureRoutes(on: &router)
         api.registerRevisionRoutes(on: &router)
@@ -132,6 +141,7 @@ package final class AdminAPI: Sendable {
             do {
                 let token = try authenticator.authorize(request, required: scope)
                 tokenName = token.name
+                try Self.checkGrant(token, request: request, pattern: pattern)
                 if let query { try AdminQuery.check(request, allowed: query) }
                 response = try handler(Context(request: request, token: token, pretty: pretty, logger: logger))
             } catch let problem as ProblemDetails {
@@ -158,6 +168,18 @@ package final class AdminAPI: Sendable {
         }
     }
 
+    /// Adds a route about one environment's policy twice: as `/v1/admin/apps/{app}` + `suffix` (production, the
+    /// paths of builds before environments) and as `/v1/admin/apps/{app}/environments/{env}` + `suffix`; the handler
+    /// reads the environment from ``Context/environment``.
+    func addEnvironmental(
+        _ router: inout Router, _ method: HTTPMethod, _ suffix: String, scope: TokenScope? = nil,
+        query: [String]? = nil, maxBodySize: Int? = nil, _ handler: @escaping @Sendable (Context) throws -> HTTPResponse
+    ) {
+        for base in ["/v1/admin/apps/{app}", "/v1/admin/apps/{app}/environments/{env}"] {
+            add(&router, method, base + suffix, scope: scope, query: query, maxBodySize: maxBodySize, handler)
+        }
+    }
+
     static func problem(for error: TokenError) -> ProblemDetails {
         switch error {
         case .invalidName:
@@ -166,6 +188,59 @@ package final class AdminAPI: Sendable {
         case .nameTaken: ProblemDetails(status: .conflict, detail: error.description)
         case .notFound: AdminProblem.notFound(error.description)
         }
+    }
+
+    /// Refuses (403 naming what is missing) a token whose grant does not cover the app and environment addressed:
+    /// `{app}` and `{env}` of the path (production when the path has none; the app alone for `…/environments`, whose
+    /// handlers check the environments they touch); a route without `{app}` (tokens, the audit log of every app, the
+    /// change feed, the app list) needs a token for every app and environment.
+    static func checkGrant(_ token: AdminToken, request: HTTPRequest, pattern: String) throws(ProblemDetails) {
+        let grant = token.grant
+        guard let app = request.pathParameter("app") else {
+            // The app list shows a limited token the apps it may touch (its handler filters).
+            guard grant.coversEverything || (pattern == "/v1/admin/apps" && request.method == .get) else {
+                throw forbidden(
+                    token, missing: "every app and environment",
+                    detail: "this endpoint concerns every app; token \"\(token.name)\" is limited to "
+                        + grant.summary)
+            }
+            return
+        }
+        if pattern.hasSuffix("/environments") {
+            guard grant.covers(app: app) else { throw grantProblem(token, app: app, environment: nil) }
+            return
+        }
+        try checkGrant(token, app: app, environment: request.pathParameter("env") ?? EnvironmentName.production)
+    }
+
+    /// 403 unless `token` may touch `environment` of `app`.
+    static func checkGrant(_ token: AdminToken, app: String, environment: String) throws(ProblemDetails) {
+        guard !token.grant.covers(app: app, environment: environment) else { return }
+        throw grantProblem(token, app: app, environment: environment)
+    }
+
+    /// The 403 for a token that may not touch `app` (or `environment` of it).
+    static func grantProblem(_ token: AdminToken, app: String, environment: String?) -> ProblemDetails {
+        let grant = token.grant
+        guard grant.covers(app: app), let environment else {
+            return forbidden(
+                token, missing: "app \(app)",
+                detail: "token \"\(token.name)\" may not touch app \"\(app)\" (it is limited to \(grant.summary))")
+        }
+        return forbidden(
+            token, missing: "environment \(app)/\(environment)",
+            detail: "token \"\(token.name)\" may not touch environment \"\(environment)\" of app \"\(app)\" "
+                + "(it is limited to \(grant.summary))")
+    }
+
+    /// The problem type of a token whose grant does not cover what was addressed.
+    static let forbiddenResource = "urn:prelude:problem:token-not-granted"
+
+    private static func forbidden(_ token: AdminToken, missing: String, detail: String) -> ProblemDetails {
+        ProblemDetails(
+            status: .forbidden, type: forbiddenResource, title: "Not granted to this token",
+            detail: detail + "; nothing was read or changed",
+            errors: [FieldProblem(pointer: "", code: "token.notGranted", detail: "missing: \(missing)")])
     }
 
     /// Query parameter `name` as an integer in `range`, or the default; 400 naming the parameter otherwise.

@@ -84,7 +84,8 @@ extension AdminAPI {
             _ = try Self.changeBody(context.request, allowed: [], required: false)
             return try changeResponse(try changes.submit(record, by: Self.actor(context)), context: context)
         }
-        add(&router, .post, item + "/approve", scope: Self.approveScope, query: []) { [self] context in
+        add(&router, .post, item + "/approve", scope: .read, query: []) { [self] context in
+            try Self.requireApprove(context)
             let record = try changeRecord(context)
             try Self.requireChangeIfMatch(context, record, required: false)
             let body = try Self.changeBody(context.request, allowed: ["comment"], required: false)
@@ -92,7 +93,8 @@ extension AdminAPI {
                 record, comment: try Self.text(body, "comment"), by: Self.actor(context))
             return try changeResponse(approved, context: context)
         }
-        add(&router, .post, item + "/reject", scope: Self.approveScope, query: []) { [self] context in
+        add(&router, .post, item + "/reject", scope: .read, query: []) { [self] context in
+            try Self.requireApprove(context)
             let record = try changeRecord(context)
             try Self.requireChangeIfMatch(context, record, required: false)
             let body = try Self.changeBody(context.request, allowed: ["reason"], required: false)
@@ -146,28 +148,38 @@ extension AdminAPI {
         }
     }
 
-    /// The scope approving and rejecting needs (docs/change-management.md, "Who may do what").
-    static let approveScope: TokenScope = .write
+    /// Whether `token` may approve and reject change requests: its `approve` capability, whatever its scope (a
+    /// reviewer's token may be `read` otherwise; docs/change-management.md, "Who may do what").
+    static func mayApprove(_ token: AdminToken) -> Bool { token.grant.approve }
 
-    /// Whether `token` may publish without the approvals its environment requires (the bypass scope).
-    static func mayBypass(_ token: AdminToken) -> Bool {
-        // No token has the bypass scope until scoped tokens exist (issue 25); until then no one may skip approval.
-        false
+    /// Whether `token` may publish without the approvals its environment requires: its `bypass` capability (with
+    /// scope `write`, which every route that publishes requires).
+    static func mayBypass(_ token: AdminToken) -> Bool { token.grant.bypass && token.scope == .write }
+
+    /// Refuses approving or rejecting with a token without the `approve` capability (403).
+    static func requireApprove(_ context: Context) throws(ProblemDetails) {
+        guard mayApprove(context.token) else {
+            throw ProblemDetails(
+                status: .forbidden,
+                detail: "approving or rejecting a change request needs a token with the approve capability "
+                    + "(token \"\(context.token.name)\" has none); nothing was changed",
+                headers: ["WWW-Authenticate": #"Bearer realm="prelude", error="insufficient_scope", scope="approve""#])
+        }
     }
 
     /// Refuses `?bypass=true` for a token that may not skip approval.
     static func requireBypass(_ context: Context) throws(ProblemDetails) {
         guard mayBypass(context.token) else {
             throw ProblemDetails(
-                status: .forbidden, detail: "applying without approval needs a token with the bypass scope",
+                status: .forbidden,
+                detail: "applying without approval needs a write token with the bypass capability; nothing was changed",
                 headers: ["WWW-Authenticate": #"Bearer realm="prelude", error="insufficient_scope", scope="bypass""#])
         }
     }
 
     /// The app and environment a change-request route addresses (`production` on the paths without one).
     static func address(_ context: Context) -> (app: String, environment: String) {
-        let environment = context.request.pathParameter("env") ?? EnvironmentRules.production
-        return (context.parameter("app"), environment)
+        (context.parameter("app"), context.environment)
     }
 
     /// The token as a change-management actor.
@@ -273,7 +285,7 @@ extension AdminAPI {
     }
 
     /// The whole request as ``ChangeRequestView`` renders it, with its `ETag`.
-    private func changeResponse(
+    func changeResponse(
         _ record: ChangeRequestRecord, context: Context, status: HTTPStatus = .ok, location: String? = nil,
         diff: [JSONDiff.Change]? = nil, extra: JSONObject = JSONObject()
     ) throws -> HTTPResponse {

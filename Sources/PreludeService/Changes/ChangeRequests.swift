@@ -85,17 +85,19 @@ package final class ChangeRequests: Sendable {
 
     /// The live revision number of `app`'s environment (nil when none).
     package func liveRevision(app: String, environment: String) -> Int? {
-        store.snapshot(app: app)?.revision ?? store.unavailability(app: app)?.revision
+        store.snapshot(app: app, environment: environment)?.revision
+            ?? store.unavailability(app: app, environment: environment)?.revision
     }
 
     /// Revision `number` of `app` in canonical form (as stored when it no longer validates); nil when there is none.
     /// Diffs and merge patches start from it, so defaults spelled out or left out do not show as changes.
     package func revisionDocument(app: String, environment: String, number: Int?) throws -> JSONValue? {
         // The served revision is already validated and in memory.
-        if let number, let served = store.snapshot(app: app), served.revision == number {
+        if let number, let served = store.snapshot(app: app, environment: environment), served.revision == number {
             return served.document.jsonValue
         }
-        guard let number, let revision = try policies.revision(app: app, number: number) ?? nil,
+        guard let number,
+            let revision = try policies.revision(app: app, environment: environment, number: number) ?? nil,
             let stored = try? JSONValue(parsing: revision.document)
         else { return nil }
         return PolicyValidator.validate(stored).document?.jsonValue ?? stored
@@ -287,8 +289,8 @@ package final class ChangeRequests: Sendable {
     package func apply(_ record: ChangeRequestRecord, bypass: Bool, by actor: Actor) throws -> Applied {
         let rules = try rules(app: record.app, environment: record.environment)
         // One snapshot for the check and the commit's precondition, so a publish in between makes the commit stale.
-        let served = store.snapshot(app: record.app)
-        let live = served?.revision ?? store.unavailability(app: record.app)?.revision
+        let served = store.snapshot(app: record.app, environment: record.environment)
+        let live = served?.revision ?? store.unavailability(app: record.app, environment: record.environment)?.revision
         let verdict = try machine {
             try ChangeRequestMachine.apply(
                 record.status, rules: rules.approval, liveRevision: live, bypass: bypass)
@@ -330,7 +332,8 @@ package final class ChangeRequests: Sendable {
         let snapshot: ServedPolicy
         do {
             snapshot = try store.commit(
-                app: record.app, document: document, author: actor.name, action: "changeRequest.apply",
+                app: record.app, environment: record.environment, document: document, author: actor.name,
+                action: "changeRequest.apply",
                 message: record.message ?? "change request \(record.id)",
                 precondition: served.map { RevisionPrecondition(ifMatch: $0.etag.headerValue) } ?? .anyRevision,
                 auditDetail: .object(detail)

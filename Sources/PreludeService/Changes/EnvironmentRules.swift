@@ -16,20 +16,32 @@ package struct EnvironmentRules: Sendable, Equatable {
     }
 
     /// The environment every app has, and the only one the paths without an environment address.
-    package static let production = "production"
+    package static let production = EnvironmentName.production
 
     /// Where the rules of an environment come from: nil for an environment the app does not have, 404 for an
     /// unknown app (thrown).
     package typealias Source = @Sendable (_ app: String, _ environment: String) throws -> EnvironmentRules?
 
-    /// The rules as stored: `production` only, with the app's `lintStrict` and no approval required.
+    /// The rules as stored with each environment (`environments`: `requiredApprovals`, `allowSelfApproval`,
+    /// `lintStrict`, docs/change-management.md).
     package static func stored(_ repository: PolicyRepository) -> Source {
         { app, environment in
-            guard let lintStrict = try repository.lintStrict(app: app) else {
-                throw PolicyStoreProblem.unknownApp(app)
+            guard let settings = try repository.environment(app: app, name: environment) else {
+                guard try repository.app(app) != nil else { throw PolicyStoreProblem.unknownApp(app) }
+                return nil
             }
-            guard environment == production else { return nil }
-            return EnvironmentRules(approval: .none, lintStrict: lintStrict)
+            return EnvironmentRules(settings)
         }
+    }
+}
+
+extension EnvironmentRules {
+    /// The rules of an environment's stored settings.
+    package init(_ settings: EnvironmentSettings) {
+        self.init(
+            approval: ApprovalRules(
+                requiredApprovals: min(max(settings.requiredApprovals, 0), ApprovalRules.maximumRequired),
+                allowSelfApproval: settings.allowSelfApproval),
+            lintStrict: settings.lintStrict)
     }
 }

@@ -3,23 +3,30 @@ import PreludeHTTP
 import PreludeStorage
 import PreludeStore
 
-/// `POST /v1/apps/{app}/events`: validates a batch as a whole (sent plain or `Content-Encoding: gzip`), stores it
+/// `POST /v1/apps/{app}/events` (and `/v1/apps/{app}/environments/{env}/events`): validates a batch as a whole (sent plain or `Content-Encoding: gzip`), stores it
 /// durably, answers `202 {"accepted": n, "duplicates": m}`.
 package enum EventRoutes {
     /// Registers the route. The batch is decoded and validated on the worker pool, checked against the live
     /// policy's experiments and the ingestion `budget`, then handed to the ingestor's group commit; the 202 is sent
     /// when the commit holding it has finished, without a thread waiting for it.
     package static func register(
-        on router: inout Router, store: PolicyStore, ingestor: EventIngestor, budget: IngestionBudget? = nil
+        on router: inout Router, base: String = "/v1/apps/{app}", store: PolicyStore, ingestor: EventIngestor,
+        budget: IngestionBudget? = nil
     ) {
-        router.addDeferred(.post, "/v1/apps/{app}/events", options: RouteOptions(maxBodySize: EventBatch.maxBodySize)) {
+        router.addDeferred(.post, base + "/events", options: RouteOptions(maxBodySize: EventBatch.maxBodySize)) {
             request, completion in
             try requireJSON(request)
             let app = request.pathParameter("app") ?? ""
-            // Events are accepted for any app that exists, served or not (a broken policy must not lose them).
-            let snapshot = store.snapshot(app: app)
-            let unavailable = snapshot == nil ? store.unavailability(app: app) : nil
-            guard snapshot != nil || unavailable != nil else { throw PolicyStoreProblem.unknownApp(app) }
+            let environment = request.pathParameter("env") ?? EnvironmentName.production
+            // Events are accepted for any environment that exists, served or not (a broken policy must not lose
+            // them); they count in that environment's results only.
+            let snapshot = store.snapshot(app: app, environment: environment)
+            let unavailable = snapshot == nil ? store.unavailability(app: app, environment: environment) : nil
+            guard snapshot != nil || unavailable != nil else {
+                throw request.pathParameter("env") == nil
+                    ? PolicyStoreProblem.unknownApp(app)
+                    : PublicRoutes.missing(app: app, environment: environment, store: store)
+            }
             let address = budget?.clientAddress(request)
             if let budget, let address { try budget.precheck(address: address) }
             let body = try EventBodyCoding.decodedBody(request, maxSize: EventBatch.maxBodySize)
@@ -31,7 +38,7 @@ package enum EventRoutes {
                 throw PublicProblem.unavailable(app, unavailable)
             }
             if let budget, let address { try budget.admit(batch, address: address) }
-            ingestor.submit(app: app, batch: batch) { completion(response(app: app, $0)) }
+            ingestor.submit(app: app, environment: environment, batch: batch) { completion(response(app: app, $0)) }
         }
     }
 

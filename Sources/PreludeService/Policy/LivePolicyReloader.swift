@@ -40,17 +40,17 @@ package final class LivePolicyReloader: Sendable {
     /// One poll: reloads the changed apps when another connection committed (and on the first poll, which covers
     /// commits between the store's load at start and the watcher's first look). Returns the apps reloaded.
     @discardableResult
-    package func pollOnce() -> [String] {
+    package func pollOnce() -> [PolicyStore.Key] {
         do {
             guard try watcher.hasChanged() else { return [] }
-            let apps = try store.refreshChanged()
-            for app in apps {
-                let revision = store.snapshot(app: app)?.revision
+            let keys = try store.refreshChanged()
+            for key in keys {
+                let revision = store.snapshot(app: key.app, environment: key.environment)?.revision
                 logger.info(
-                    "policy reloaded from the database", ["app": app],
+                    "policy reloaded from the database", ["app": key.app, "environment": key.environment],
                     numbers: revision.map { ["revision": Double($0)] } ?? [:])
             }
-            return apps
+            return keys
         } catch {
             logger.error("policy reload failed", ["error": "\(error)"])
             return []

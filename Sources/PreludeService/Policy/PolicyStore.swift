@@ -30,14 +30,45 @@ package final class PolicyStore: Sendable {
     /// Why an app in the database is not being served (its live revision, and what is wrong).
     package typealias Unavailable = PolicyRevision.Unservable
 
-    private struct State {
-        var snapshots: [String: ServedPolicy] = [:] {
-            // Changes are publications and reloads; lookups are every public request.
-            didSet { servedByID = ByteKeyTable(snapshots) }
+    /// One environment of one app: what a served policy is kept under.
+    package struct Key: Hashable, Sendable, Comparable, CustomStringConvertible {
+        /// The app id.
+        package var app: String
+        /// The environment.
+        package var environment: String
+
+        /// The key of `environment` of `app`.
+        package init(app: String, environment: String = EnvironmentName.production) {
+            self.app = app
+            self.environment = environment
         }
-        /// `snapshots` again, looked up from the app id's bytes without hashing a `String` (``ByteKeyTable``).
-        var servedByID = ByteKeyTable<ServedPolicy>()
-        var unavailable: [String: Unavailable] = [:]
+
+        /// `app` for production, `app/environment` otherwise (log fields).
+        package var description: String {
+            environment == EnvironmentName.production ? app : app + "/" + environment
+        }
+
+        /// By app, then environment.
+        package static func < (lhs: Key, rhs: Key) -> Bool {
+            (lhs.app, lhs.environment) < (rhs.app, rhs.environment)
+        }
+    }
+
+    private struct State {
+        var snapshots: [Key: ServedPolicy] = [:] {
+            // Changes are publications and reloads; lookups are every public request.
+            didSet {
+                var tables: [String: [String: ServedPolicy]] = [:]
+                for (key, snapshot) in snapshots { tables[key.environment, default: [:]][key.app] = snapshot }
+                production = ByteKeyTable(tables.removeValue(forKey: EnvironmentName.production) ?? [:])
+                others = tables.mapValues { ByteKeyTable($0) }
+            }
+        }
+        /// Production's snapshots, looked up from the app id's bytes without hashing a `String` (``ByteKeyTable``).
+        var production = ByteKeyTable<ServedPolicy>()
+        /// The other environments' snapshots, by environment then app id.
+        var others: [String: ByteKeyTable<ServedPolicy>] = [:]
+        var unavailable: [Key: Unavailable] = [:]
     }
 
     private let repository: PolicyRepository
@@ -69,97 +100,121 @@ package final class PolicyStore: Sendable {
 
     // MARK: - Reading
 
-    /// The live snapshot of `app`, or nil when the app does not exist or is not servable.
-    package func snapshot(app: String) -> ServedPolicy? {
-        state.withLock { $0.servedByID[app] }
+    /// The live snapshot of `environment` of `app`, or nil when either does not exist or is not servable.
+    package func snapshot(app: String, environment: String = EnvironmentName.production) -> ServedPolicy? {
+        state.withLock { state in
+            environment == EnvironmentName.production ? state.production[app] : state.others[environment]?[app]
+        }
     }
 
-    /// Why `app` exists but is not served (its live revision does not validate, or it has none), else nil.
-    package func unavailability(app: String) -> Unavailable? {
-        state.withLock { $0.unavailable[app] }
+    /// Why `environment` of `app` exists but is not served (its live revision does not validate, or it has none),
+    /// else nil.
+    package func unavailability(app: String, environment: String = EnvironmentName.production) -> Unavailable? {
+        state.withLock { $0.unavailable[Key(app: app, environment: environment)] }
     }
 
-    /// Every app that exists and is not served, with why.
+    /// Every production environment that exists and is not served, with why, by app.
     package var unavailableApps: [String: Unavailable] {
+        state.withLock { state in
+            var apps: [String: Unavailable] = [:]
+            for (key, value) in state.unavailable where key.environment == EnvironmentName.production {
+                apps[key.app] = value
+            }
+            return apps
+        }
+    }
+
+    /// Every environment that exists and is not served, with why.
+    package var unavailableEnvironments: [Key: Unavailable] {
         state.withLock { $0.unavailable }
     }
 
-    /// The ids of the apps being served, sorted.
+    /// The ids of the apps whose production environment is being served, sorted.
     package var appIDs: [String] {
+        state.withLock { state in
+            state.snapshots.keys.filter { $0.environment == EnvironmentName.production }.map(\.app).sorted()
+        }
+    }
+
+    /// Every environment being served, sorted.
+    package var servedKeys: [Key] {
         state.withLock { $0.snapshots.keys.sorted() }
     }
 
-    /// Loads every app's live revision, replacing what the store held. Returns the apps that could not be
-    /// served (their revision does not decode and validate with this build), which are also kept for
-    /// ``unavailability(app:)``.
+    /// Loads every environment's live revision, replacing what the store held. Returns the production environments
+    /// that could not be served (their revision does not decode and validate with this build), by app; every
+    /// environment not served is kept for ``unavailability(app:environment:)``.
     @discardableResult
     package func loadAll() throws -> [String: Unavailable] {
         let rows = try repository.liveRows()
-        // Reading and validating a stored revision is pure and independent per app (most of start-up's time with
-        // many apps): on every core at once.
-        let decoded = Mutex<[(String, Result<ServedPolicy, Unavailable>)]>([])
+        // Reading and validating a stored revision is pure and independent per environment (most of start-up's
+        // time with many apps): on every core at once.
+        let decoded = Mutex<[(Key, Result<ServedPolicy, Unavailable>)]>([])
         let capacity = resolvedCacheCapacity
         let cacheControl = cacheControl
         DispatchQueue.concurrentPerform(iterations: rows.count) { index in
             let outcome = Self.decodeLive(rows[index], capacity: capacity, cacheControl: cacheControl)
-            decoded.withLock { $0.append((rows[index].app, outcome)) }
+            decoded.withLock { $0.append((Key(app: rows[index].app, environment: rows[index].environment), outcome)) }
         }
-        var served: [String: ServedPolicy] = [:]
+        var served: [Key: ServedPolicy] = [:]
         var fresh = State()
-        for (app, outcome) in decoded.withLock({ $0 }) {
+        for (key, outcome) in decoded.withLock({ $0 }) {
             switch outcome {
-            case .success(let snapshot): served[app] = snapshot
-            case .failure(let unavailable): fresh.unavailable[app] = unavailable
+            case .success(let snapshot): served[key] = snapshot
+            case .failure(let unavailable): fresh.unavailable[key] = unavailable
             }
         }
-        // One assignment, so the lookup table is built once (its `didSet`), not once per app.
+        // One assignment, so the lookup tables are built once (its `didSet`), not once per app.
         fresh.snapshots = served
-        let unavailable = fresh.unavailable
         state.withLock { $0 = fresh }
         changes.bump()
-        return unavailable
+        return unavailableApps
     }
 
-    /// Reloads one app from the database (after another process changed it).
-    package func reload(app: String) throws {
-        let outcome = try repository.liveRow(app: app).map {
+    /// Reloads one environment of an app from the database (after another process changed it).
+    package func reload(app: String, environment: String = EnvironmentName.production) throws {
+        let key = Key(app: app, environment: environment)
+        let outcome = try repository.liveRow(app: app, environment: environment).map {
             Self.decodeLive($0, capacity: resolvedCacheCapacity, cacheControl: cacheControl)
         }
         state.withLock { state in
-            state.snapshots[app] = nil
-            state.unavailable[app] = nil
+            state.snapshots[key] = nil
+            state.unavailable[key] = nil
             switch outcome {
-            case .success(let snapshot): state.snapshots[app] = snapshot
-            case .failure(let unavailable): state.unavailable[app] = unavailable
+            case .success(let snapshot): state.snapshots[key] = snapshot
+            case .failure(let unavailable): state.unavailable[key] = unavailable
             case nil: break
             }
         }
         changes.bump()
     }
 
-    /// Reloads every app whose live revision in the database differs from the one served, and drops apps that
-    /// no longer exist: what another process (`prelude policy import`, a second server) committed goes live here.
-    /// Returns the apps reloaded or dropped, sorted. Cheap when nothing changed: one query of the `apps` table.
+    /// Reloads every app's environments whose live revision in the database differs from the one served, and drops
+    /// the ones that no longer exist: what another process (`prelude policy import`, a second server, a replica's
+    /// sync) committed goes live here. Returns the environments reloaded or dropped, sorted. Cheap when nothing
+    /// changed: one query of the `environments` table.
     ///
     /// Runs under the write lock, so it cannot swap in an older revision over a newer commit of this process.
     @discardableResult
-    package func refreshChanged() throws -> [String] {
+    package func refreshChanged() throws -> [Key] {
         try locked {
-            let live = try repository.liveRevisionNumbers().map { ($0.app, $0.revision) }
+            let live = try repository.liveRevisionNumbers().map {
+                (Key(app: $0.app, environment: $0.environment), $0.revision)
+            }
             let served = state.withLock { state in
                 state.snapshots.mapValues { Optional($0.revision) }.merging(
                     state.unavailable.mapValues(\.revision)
                 ) { snapshot, _ in snapshot }
             }
             let inDatabase = Dictionary(live, uniquingKeysWith: { first, _ in first })
-            var changed = inDatabase.filter { app, revision in served[app].map { $0 != revision } ?? true }.keys
+            var changed = inDatabase.filter { key, revision in served[key].map { $0 != revision } ?? true }.keys
                 .sorted()
-            for app in changed { try reload(app: app) }
+            for key in changed { try reload(app: key.app, environment: key.environment) }
             let gone = served.keys.filter { inDatabase[$0] == nil }.sorted()
             state.withLock { state in
-                for app in gone {
-                    state.snapshots[app] = nil
-                    state.unavailable[app] = nil
+                for key in gone {
+                    state.snapshots[key] = nil
+                    state.unavailable[key] = nil
                 }
             }
             if !gone.isEmpty { changes.bump() }
@@ -170,8 +225,9 @@ package final class PolicyStore: Sendable {
 
     // MARK: - Writing
 
-    /// Makes `document` the live policy of `app` as a new revision (number = highest + 1), with its audit row,
-    /// in one transaction; then swaps the snapshot.
+    /// Makes `document` the live policy of `environment` of `app` as a new revision (number = the app's highest + 1),
+    /// with its audit row, in one transaction; then swaps the snapshot. This is the one publish path: the admin API,
+    /// rollbacks, promotions and imports all end here.
     ///
     /// - Parameters:
     ///   - document: a document that passed ``PolicyValidator``; its `app.id` must be `app` (else refused).
@@ -185,30 +241,31 @@ package final class PolicyStore: Sendable {
     /// - Returns: the new live snapshot.
     @discardableResult
     package func commit(
-        app: String, document: PolicyDocument, author: String, action: String, message: String?,
-        precondition: RevisionPrecondition?, auditDetail: JSONValue,
+        app: String, environment: String = EnvironmentName.production, document: PolicyDocument, author: String,
+        action: String, message: String?, precondition: RevisionPrecondition?, auditDetail: JSONValue,
         alongside: ((Connection, Int) throws -> Void)? = nil
     ) throws -> ServedPolicy {
         try Self.requireSameApp(document, app)
         let prepared = ServedPolicy.PreparedDocument(document)
         return try locked {
-            let current = try checkPrecondition(app: app, precondition)
+            let current = try checkPrecondition(app: app, environment: environment, precondition)
             let now = clock.milliseconds
             let revision: Int
             do {
                 revision = try repository.publish(
-                    app: app, name: document.app.name, canonical: prepared.canonical, author: author, action: action,
-                    message: message, detail: auditDetail, at: now,
+                    app: app, environment: environment, name: document.app.name, canonical: prepared.canonical,
+                    author: author, action: action, message: message, detail: auditDetail, at: now,
                     requiringLive: precondition == nil ? .none : .some(current), alongside: alongside)
             } catch PolicyRepository.Refusal.stale {
-                try reload(app: app)
-                throw PolicyStoreError.stale(current: snapshot(app: app))
+                try reload(app: app, environment: environment)
+                throw PolicyStoreError.stale(current: snapshot(app: app, environment: environment))
             } catch let refusal as PolicyRepository.Refusal {
                 throw PolicyStoreError(refusal)
             }
             return swapIn(
                 ServedPolicy(
-                    appID: app, revision: revision, document: document, prepared: prepared, createdAt: now,
+                    appID: app, environment: environment, revision: revision, document: document, prepared: prepared,
+                    createdAt: now,
                     author: author, message: message, resolvedCacheCapacity: resolvedCacheCapacity,
                     cacheControl: cacheControl))
         }
@@ -221,7 +278,8 @@ package final class PolicyStore: Sendable {
         }
     }
 
-    /// Creates `app` with `document` as revision 1 and an `app.create` audit row; refused when the app exists.
+    /// Creates `app` with its production environment serving `document` as revision 1 and an `app.create` audit row;
+    /// refused when the app exists.
     @discardableResult
     package func createApp(
         app: String, document: PolicyDocument, author: String, message: String?,
@@ -253,7 +311,7 @@ package final class PolicyStore: Sendable {
         throws
     {
         try locked {
-            let current = try checkPrecondition(app: app, precondition)
+            let current = try checkPrecondition(app: app, environment: EnvironmentName.production, precondition)
             let now = clock.milliseconds
             do {
                 try repository.deleteApp(
@@ -266,10 +324,52 @@ package final class PolicyStore: Sendable {
                 throw PolicyStoreError(refusal)
             }
             state.withLock { state in
-                state.snapshots[app] = nil
-                state.unavailable[app] = nil
+                for key in state.snapshots.keys where key.app == app { state.snapshots[key] = nil }
+                for key in state.unavailable.keys where key.app == app { state.unavailable[key] = nil }
             }
             changes.bump()
+        }
+    }
+
+    /// Creates environment `name` of `app` (an `environment.create` audit row), empty or with a copy of the live
+    /// policy of `copyFrom` as its first revision, in one transaction; then serves it. Returns the new snapshot, nil
+    /// when the environment starts empty.
+    @discardableResult
+    package func createEnvironment(
+        app: String, name: String, copyFrom source: String?, author: String, auditDetail: JSONValue
+    ) throws -> ServedPolicy? {
+        try locked {
+            var first: (document: PolicyDocument, prepared: ServedPolicy.PreparedDocument)?
+            if let source {
+                guard let live = snapshot(app: app, environment: source) else {
+                    if unavailability(app: app, environment: source) != nil {
+                        throw PolicyStoreError.stale(current: nil)
+                    }
+                    throw try repository.liveRevision(app: app, environment: EnvironmentName.production) == nil
+                        ? PolicyStoreError.unknownApp(app)
+                        : PolicyStoreError.unknownEnvironment(app: app, environment: source)
+                }
+                first = (live.document, ServedPolicy.PreparedDocument(canonical: live.canonicalBytes))
+            }
+            let now = clock.milliseconds
+            let message = source.map { "copied from \($0)" }
+            let revision: Int?
+            do {
+                revision = try repository.createEnvironment(
+                    app: app, name: name, first: first.map { ($0.prepared.canonical, message) }, actor: author,
+                    detail: auditDetail, at: now)
+            } catch let refusal as PolicyRepository.Refusal {
+                throw PolicyStoreError(refusal)
+            }
+            guard let revision, let first else {
+                try reload(app: app, environment: name)
+                return nil
+            }
+            return swapIn(
+                ServedPolicy(
+                    appID: app, environment: name, revision: revision, document: first.document,
+                    prepared: first.prepared, createdAt: now, author: author, message: message,
+                    resolvedCacheCapacity: resolvedCacheCapacity, cacheControl: cacheControl))
         }
     }
 
@@ -281,14 +381,16 @@ package final class PolicyStore: Sendable {
 
     /// Refuses (stale) unless `precondition` holds for the live snapshot; returns the live revision number checked
     /// (which the transaction then verifies is still live in the database).
-    private func checkPrecondition(app: String, _ precondition: RevisionPrecondition?) throws -> Int? {
-        if let current = snapshot(app: app) {
+    private func checkPrecondition(app: String, environment: String, _ precondition: RevisionPrecondition?) throws
+        -> Int?
+    {
+        if let current = snapshot(app: app, environment: environment) {
             if let precondition, !precondition.admits(current.entityTags) {
                 throw PolicyStoreError.stale(current: current)
             }
             return current.revision
         }
-        if let broken = unavailability(app: app) {
+        if let broken = unavailability(app: app, environment: environment) {
             // An app whose live revision is broken has no current representation: only `*` can replace it.
             if let precondition, !precondition.admits(nil) {
                 throw PolicyStoreError.stale(current: nil)
@@ -299,15 +401,16 @@ package final class PolicyStore: Sendable {
     }
 
     private func swapIn(_ snapshot: ServedPolicy) -> ServedPolicy {
+        let key = Key(app: snapshot.appID, environment: snapshot.environment)
         state.withLock { state in
-            state.snapshots[snapshot.appID] = snapshot
-            state.unavailable[snapshot.appID] = nil
+            state.snapshots[key] = snapshot
+            state.unavailable[key] = nil
         }
         changes.bump()
         return snapshot
     }
 
-    /// Decodes one `apps ⟕ policy_revisions` row into a served revision, or why it cannot be served.
+    /// Decodes one `environments ⟕ policy_revisions` row into a served revision, or why it cannot be served.
     private static func decodeLive(_ row: PolicyRepository.LiveRow, capacity: Int, cacheControl: PolicyCacheControl)
         -> Result<ServedPolicy, Unavailable>
     {

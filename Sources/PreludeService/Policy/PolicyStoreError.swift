@@ -9,6 +9,10 @@ package enum PolicyStoreError: Error, Sendable {
     case unknownApp(String)
     /// Creating an app that exists.
     case appExists(String)
+    /// The app has no environment of this name.
+    case unknownEnvironment(app: String, environment: String)
+    /// Creating an environment that exists.
+    case environmentExists(app: String, environment: String)
     /// The document's `app.id` (`documentApp`) is not the app it is written to (`app`).
     case appMismatch(app: String, documentApp: String)
     /// The `If-Match` value does not name the live revision; `current` is the live snapshot now (nil when the app
@@ -24,6 +28,9 @@ extension PolicyStoreError {
         case .unknownApp(let app): self = .unknownApp(app)
         case .appExists(let app): self = .appExists(app)
         case .stale: self = .stale(current: nil)
+        case .unknownEnvironment(let app, let environment):
+            self = .unknownEnvironment(app: app, environment: environment)
+        case .environmentExists(let app, let environment): self = .environmentExists(app: app, environment: environment)
         }
     }
 }

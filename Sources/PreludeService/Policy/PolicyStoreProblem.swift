@@ -18,6 +18,18 @@ package enum PolicyStoreProblem {
     package static let appMismatch = "urn:prelude:problem:app-mismatch"
     /// `If-Match` names another revision.
     package static let staleETag = "urn:prelude:problem:stale-etag"
+    /// No environment of this name in the app.
+    package static let unknownEnvironment = "urn:prelude:problem:unknown-environment"
+    /// Creating an environment that exists.
+    package static let environmentExists = "urn:prelude:problem:environment-exists"
+
+    /// 404 for an environment the app does not have.
+    package static func unknownEnvironment(app: String, environment: String) -> ProblemDetails {
+        ProblemDetails(
+            status: .notFound, type: unknownEnvironment, title: "Unknown environment",
+            detail: "app \"\(app)\" has no environment \"\(environment)\"",
+            instance: "/v1/apps/\(app)/environments/\(environment)")
+    }
 
     /// 404 for an unknown app.
     package static func unknownApp(_ app: String) -> ProblemDetails {
@@ -35,6 +47,12 @@ package enum PolicyStoreProblem {
                 status: .conflict, type: appExists, detail: "app \"\(app)\" already exists",
                 instance: "/v1/admin/apps/\(app)")
         case .appMismatch(let app, let documentApp): appMismatch(app: app, documentApp: documentApp)
+        case .unknownEnvironment(let app, let environment): unknownEnvironment(app: app, environment: environment)
+        case .environmentExists(let app, let environment):
+            ProblemDetails(
+                status: .conflict, type: environmentExists,
+                detail: "app \"\(app)\" already has an environment \"\(environment)\"",
+                instance: "/v1/admin/apps/\(app)/environments/\(environment)")
         case .stale(let current): preconditionFailed(current: current)
         }
     }

@@ -18,6 +18,8 @@ package final class ServedPolicy: Sendable {
     package let live: PolicyRevision
     /// The app's id.
     package var appID: String { live.appID }
+    /// The environment this is the live revision of.
+    package var environment: String { live.environment }
     /// The revision number (1, 2, ...).
     package var revision: Int { live.number }
     /// The revision's strong entity tag (see ``PolicyETag``); what `If-Match` on admin writes compares with.
@@ -76,13 +78,15 @@ package final class ServedPolicy: Sendable {
 
     /// Builds a served revision from parts computed outside any lock (``PreparedDocument``).
     package convenience init(
-        appID: String, revision: Int, document: PolicyDocument, prepared: PreparedDocument, createdAt: Int64,
-        author: String, message: String?, resolvedCacheCapacity: Int, cacheControl: PolicyCacheControl = .defaults,
-        storedFindings: [ValidationProblem] = [], fallbacks: [JSONPointer] = []
+        appID: String, environment: String = EnvironmentName.production, revision: Int, document: PolicyDocument,
+        prepared: PreparedDocument, createdAt: Int64, author: String, message: String?, resolvedCacheCapacity: Int,
+        cacheControl: PolicyCacheControl = .defaults, storedFindings: [ValidationProblem] = [],
+        fallbacks: [JSONPointer] = []
     ) {
         self.init(
             PolicyRevision(
-                appID: appID, number: revision, document: document, canonical: prepared.canonical,
+                appID: appID, environment: environment, number: revision, document: document,
+                canonical: prepared.canonical,
                 createdAt: createdAt, author: author, message: message, storedFindings: storedFindings,
                 fallbacks: fallbacks),
             resolvedCacheCapacity: resolvedCacheCapacity, cacheControl: cacheControl)

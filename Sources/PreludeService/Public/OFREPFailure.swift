@@ -6,7 +6,7 @@ import PreludeHTTP
 /// "errorDetails"}` for the bulk call (`bulkEvaluationFailure`), `{"errorDetails"}` for 5xx
 /// (`generalErrorResponse`). Not problem+json: OpenFeature providers read these members.
 package struct OFREPFailure: Error, Sendable, Equatable {
-    /// The HTTP status: 400, 404 or 503.
+    /// The HTTP status: 400, 404, 415 or 503.
     package var status: HTTPStatus
     /// The OpenFeature error code (`PARSE_ERROR`, `TARGETING_KEY_MISSING`, `INVALID_CONTEXT`, `FLAG_NOT_FOUND`,
     /// `GENERAL`); nil for the 5xx body, which has none.
@@ -39,14 +39,20 @@ package struct OFREPFailure: Error, Sendable, Equatable {
         OFREPFailure(status: .notFound, errorCode: "FLAG_NOT_FOUND", details: details, key: key)
     }
 
+    /// 415: the body is not declared as UTF-8 JSON (``PreludeHTTP/JSONMediaType``, the rule decide applies), with
+    /// the specification's general error body (`{"errorDetails"}`) and `Accept-Post` naming what the route takes.
+    package static func unsupportedMediaType(_ details: String) -> OFREPFailure {
+        OFREPFailure(status: .unsupportedMediaType, errorCode: nil, details: details, key: nil)
+    }
+
     /// The response: the OFREP error body as `application/json`, `Cache-Control: no-store`.
     package var response: HTTPResponse {
         var object = JSONObject()
         if let key { object["key"] = .string(key) }
         if let errorCode { object["errorCode"] = .string(errorCode) }
         object["errorDetails"] = .string(details)
-        return HTTPResponse(
-            status: status, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
-            body: JSONValue.object(object).serializedBytes())
+        var headers: HTTPHeaders = ["Content-Type": "application/json", "Cache-Control": "no-store"]
+        if status == .unsupportedMediaType { headers.set("Accept-Post", "application/json") }
+        return HTTPResponse(status: status, headers: headers, body: JSONValue.object(object).serializedBytes())
     }
 }

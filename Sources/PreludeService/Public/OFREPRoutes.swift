@@ -18,18 +18,21 @@ package enum OFREPRoutes {
     /// Registers both routes.
     package static func register(on router: inout Router, store: PolicyStore, clock: ServiceClock = .system) {
         let options = RouteOptions(maxBodySize: PublicRoutes.maxDecideBodySize, runsInline: true)
-        router.add(.post, "/v1/apps/{app}/ofrep/v1/evaluate/flags/{key}", options: options) { request in
-            do throws(OFREPFailure) {
-                return try evaluateFlag(request, store: store, clock: clock)
-            } catch {
-                return error.response
+        // Under production's prefix and any environment's, as every public route (PublicRoutes.prefixes).
+        for base in PublicRoutes.prefixes {
+            router.add(.post, base + "/ofrep/v1/evaluate/flags/{key}", options: options) { request in
+                do throws(OFREPFailure) {
+                    return try evaluateFlag(request, store: store, clock: clock)
+                } catch {
+                    return error.response
+                }
             }
-        }
-        router.add(.post, "/v1/apps/{app}/ofrep/v1/evaluate/flags", options: options) { request in
-            do throws(OFREPFailure) {
-                return try evaluateFlags(request, store: store, clock: clock)
-            } catch {
-                return error.response
+            router.add(.post, base + "/ofrep/v1/evaluate/flags", options: options) { request in
+                do throws(OFREPFailure) {
+                    return try evaluateFlags(request, store: store, clock: clock)
+                } catch {
+                    return error.response
+                }
             }
         }
     }
@@ -38,6 +41,7 @@ package enum OFREPRoutes {
     static func evaluateFlag(_ request: HTTPRequest, store: PolicyStore, clock: ServiceClock) throws(OFREPFailure)
         -> HTTPResponse
     {
+        try requireJSON(request)
         let key = request.pathParameter("key") ?? ""
         let snapshot = try liveSnapshot(request, store: store, key: key)
         guard let feature = Feature(rawValue: key), snapshot.document.features[feature] != nil else {
@@ -63,6 +67,7 @@ package enum OFREPRoutes {
     static func evaluateFlags(_ request: HTTPRequest, store: PolicyStore, clock: ServiceClock) throws(OFREPFailure)
         -> HTTPResponse
     {
+        try requireJSON(request)
         try checkChangeMetadata(request)
         let snapshot = try liveSnapshot(request, store: store, key: nil)
         let decide = try OFREPRequest.bulk(
@@ -92,6 +97,16 @@ package enum OFREPRoutes {
             return HTTPResponse(status: .notModified, headers: headers)
         }
         return HTTPResponse(headers: headers, body: body)
+    }
+
+    /// The body must be declared UTF-8 JSON, by the rule decide and every other JSON route apply
+    /// (``PreludeHTTP/JSONMediaType``): 415 otherwise, before the body is read.
+    private static func requireJSON(_ request: HTTPRequest) throws(OFREPFailure) {
+        do throws(ProblemDetails) {
+            try JSONMediaType.require(request, accepting: .anyJSON)
+        } catch {
+            throw .unsupportedMediaType(error.detail ?? "the body must be application/json")
+        }
     }
 
     /// `flagConfigEtag` and `flagConfigLastModified` (event-stream metadata, OFREP ADR-0008): accepted and not

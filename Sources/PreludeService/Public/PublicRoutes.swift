@@ -26,11 +26,26 @@ package enum PublicRoutes {
         on router: inout Router, store: PolicyStore, events: EventIngestor,
         eventBudget: IngestionBudget? = nil, clock: ServiceClock = .system
     ) {
-        router.add(.get, "/v1/apps/{app}/policy/document", options: RouteOptions(runsInline: true)) { request in
+        // Every route twice: under `/v1/apps/{app}` (production) and `/v1/apps/{app}/environments/{env}`
+        // (docs/decisions.md, "Environments in the path").
+        for base in prefixes {
+            registerPolicyRoutes(on: &router, base: base, store: store, clock: clock)
+            EventRoutes.register(on: &router, base: base, store: store, ingestor: events, budget: eventBudget)
+        }
+        OFREPRoutes.register(on: &router, store: store, clock: clock)
+    }
+
+    /// The two prefixes every public route has: production's, and any environment's.
+    package static let prefixes = ["/v1/apps/{app}", "/v1/apps/{app}/environments/{env}"]
+
+    private static func registerPolicyRoutes(
+        on router: inout Router, base: String, store: PolicyStore, clock: ServiceClock
+    ) {
+        router.add(.get, base + "/policy/document", options: RouteOptions(runsInline: true)) { request in
             HTTPResponse(try liveSnapshot(request, store: store).servedDocument)
         }
 
-        router.add(.get, "/v1/apps/{app}/policy", options: RouteOptions(runsInline: true)) { request in
+        router.add(.get, base + "/policy", options: RouteOptions(runsInline: true)) { request in
             let snapshot = try liveSnapshot(request, store: store)
             // Nearly every client: a plain query seen before apart from its install id (PlainPolicyQueries).
             if let entry = snapshot.plainQueries.entry(for: request, snapshot: snapshot) {
@@ -45,7 +60,7 @@ package enum PublicRoutes {
         // locale, rendered once, instead of building fields and rendering a head per request.
         let decideHeads = LRUCache<String, PreparedHead>(capacity: 64)
         router.add(
-            .post, "/v1/apps/{app}/decide", options: RouteOptions(maxBodySize: maxDecideBodySize, runsInline: true)
+            .post, base + "/decide", options: RouteOptions(maxBodySize: maxDecideBodySize, runsInline: true)
         ) { request in
             try EventRoutes.requireJSON(request)
             let snapshot = try liveSnapshot(request, store: store)
@@ -87,18 +102,34 @@ package enum PublicRoutes {
             decideHeads.insert(head, for: locale)
             return HTTPResponse(head: head, body: body.bytes)
         }
-
-        OFREPRoutes.register(on: &router, store: store, clock: clock)
-        EventRoutes.register(on: &router, store: store, ingestor: events, budget: eventBudget)
     }
 
-    /// The live snapshot of the `{app}` in the path, or the 404 (unknown) / 503 (not servable) problem.
+    /// The live snapshot of the `{app}` (and `{env}`, production without one) in the path, or the 404 (unknown app
+    /// or environment) / 503 (not servable) problem.
     package static func liveSnapshot(_ request: HTTPRequest, store: PolicyStore) throws(ProblemDetails)
         -> ServedPolicy
     {
         let app = request.pathParameter("app") ?? ""
-        if let snapshot = store.snapshot(app: app) { return snapshot }
-        if let unavailable = store.unavailability(app: app) { throw PublicProblem.unavailable(app, unavailable) }
-        throw PolicyStoreProblem.unknownApp(app)
+        guard let environment = request.pathParameter("env") else {
+            if let snapshot = store.snapshot(app: app) { return snapshot }
+            if let unavailable = store.unavailability(app: app) { throw PublicProblem.unavailable(app, unavailable) }
+            throw PolicyStoreProblem.unknownApp(app)
+        }
+        if let snapshot = store.snapshot(app: app, environment: environment) { return snapshot }
+        throw missing(app: app, environment: environment, store: store)
+    }
+
+    /// The problem for an environment that is not served: 503 when it exists (no or a broken live revision), else
+    /// 404 for the environment (or the app).
+    package static func missing(app: String, environment: String, store: PolicyStore) -> ProblemDetails {
+        if let unavailable = store.unavailability(app: app, environment: environment) {
+            var problem = PublicProblem.unavailable(app, unavailable)
+            problem.instance = "/v1/apps/\(app)/environments/\(environment)"
+            return problem
+        }
+        if store.snapshot(app: app) == nil, store.unavailability(app: app) == nil {
+            return PolicyStoreProblem.unknownApp(app)
+        }
+        return PolicyStoreProblem.unknownEnvironment(app: app, environment: environment)
     }
 }

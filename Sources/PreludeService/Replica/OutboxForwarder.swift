@@ -118,7 +118,11 @@ package final class OutboxForwarder: Sendable {
 
     private func send(_ batch: ReplicaOutbox.Batch) {
         let body = JSONValue.object(JSONObject([("events", .array(batch.events))])).serializedBytes()
-        let path = "/v1/admin/apps/\(Self.pathSegment(batch.app))/events"
+        // Production's events go where primaries of every build take them; another environment's to its own path.
+        let path =
+            batch.environment == EnvironmentName.production
+            ? "/v1/admin/apps/\(Self.pathSegment(batch.app))/events"
+            : "/v1/admin/apps/\(Self.pathSegment(batch.app))/environments/\(batch.environment)/events"
         do {
             let response = try client.send(
                 "POST", path, headers: [("Content-Type", "application/json")], body: body, timeout: 30)

@@ -130,13 +130,19 @@ package final class ReplicaSync: Sendable {
             let recreated = try ReplicaMirror.apply(
                 feed, database, primary: client.url.description, etag: etag, now: now)
             storedAt.store(now, ordering: .relaxed)
-            for app in recreated { try store.reload(app: app) }
+            // An app recreated on the primary may keep its revision numbers: reload all its environments.
+            let recreatedKeys = feed.apps.filter { recreated.contains($0.id) }.flatMap { app in
+                app.environments.map { PolicyStore.Key(app: app.id, environment: $0.name) }
+            }
+            for key in recreatedKeys { try store.reload(app: key.app, environment: key.environment) }
             let changed = try store.refreshChanged()
             syncs.add(1, ordering: .relaxed)
-            for app in changed + recreated {
+            for key in changed + recreatedKeys {
                 logger.info(
-                    "replica revision live", ["app": app],
-                    numbers: store.snapshot(app: app).map { ["revision": Double($0.revision)] } ?? [:])
+                    "replica revision live", ["app": key.app, "environment": key.environment],
+                    numbers: store.snapshot(app: key.app, environment: key.environment).map {
+                        ["revision": Double($0.revision)]
+                    } ?? [:])
             }
             return etag
         default:

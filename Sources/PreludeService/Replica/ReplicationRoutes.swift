@@ -18,7 +18,8 @@ import PreludeStore
 /// - `GET /v1/admin/changes?wait=S` with `If-None-Match`: the ``ChangeFeed``, tagged with a strong entity tag of its
 ///   bytes. When the tag still matches, the answer is held until a revision goes live (then 200 at once) or `wait`
 ///   seconds pass (then 304). `wait` is 0–``maxWait``, default 0 (no holding); `If-None-Match: *` is never held.
-/// - `POST /v1/admin/apps/{app}/events` (scope `replica` or `write`): a replica forwarding its outbox. The batch is parsed by the same decoder as
+/// - `POST /v1/admin/apps/{app}[/environments/{env}]/events` (scope `replica` or `write`): a replica forwarding its
+///   outbox, each batch to the environment its clients asked. The batch is parsed by the same decoder as
 ///   the public endpoint and stored by the same ingestor, deduplicated on the client event ids; the per-install and
 ///   per-address ingestion budgets are not applied (the replica applied them to the clients), nor the experiment
 ///   check (the replica checked each batch against the revision it served when it accepted it).
@@ -44,7 +45,9 @@ package enum ReplicationRoutes {
         let database = api.database
         let authenticator = api.authenticator
         router.addDeferred(.get, "/v1/admin/changes") { request, completion in
-            _ = try authenticator.authorize(request, required: .read)
+            let token = try authenticator.authorize(request, required: .read)
+            // The feed holds every app's environments: only a token for all of them may follow it.
+            try AdminAPI.checkGrant(token, request: request, pattern: "/v1/admin/changes")
             try AdminQuery.check(request, allowed: ["wait"])
             let wait = try AdminAPI.integerQuery(request, "wait", default: 0, range: 0...maxWait)
             let ifNoneMatch = request.headers["If-None-Match"]
@@ -86,21 +89,28 @@ package enum ReplicationRoutes {
             attempt()
         }
 
-        router.addDeferred(
-            .post, "/v1/admin/apps/{app}/events", options: RouteOptions(maxBodySize: EventBatch.maxBodySize)
-        ) { request, completion in
-            if let followURL { throw readReplica(primary: followURL) }
-            // It skips the budgets and the experiment check: a `read` token must not be able to add events.
-            _ = try authenticator.authorize(request, required: .replica)
-            try AdminQuery.check(request, allowed: [])
-            try EventRoutes.requireJSON(request)
-            let app = request.pathParameter("app") ?? ""
-            guard store.snapshot(app: app) != nil || store.unavailability(app: app) != nil else {
-                throw PolicyStoreProblem.unknownApp(app)
+        for base in ["/v1/admin/apps/{app}", "/v1/admin/apps/{app}/environments/{env}"] {
+            let pattern = base + "/events"
+            router.addDeferred(.post, pattern, options: RouteOptions(maxBodySize: EventBatch.maxBodySize)) {
+                request, completion in
+                if let followURL { throw readReplica(primary: followURL) }
+                // It skips the budgets and the experiment check: a `read` token must not be able to add events.
+                let token = try authenticator.authorize(request, required: .replica)
+                try AdminAPI.checkGrant(token, request: request, pattern: pattern)
+                try AdminQuery.check(request, allowed: [])
+                try EventRoutes.requireJSON(request)
+                let app = request.pathParameter("app") ?? ""
+                let environment = request.pathParameter("env") ?? EnvironmentName.production
+                guard
+                    store.snapshot(app: app, environment: environment) != nil
+                        || store.unavailability(app: app, environment: environment) != nil
+                else { throw PublicRoutes.missing(app: app, environment: environment, store: store) }
+                let body = try EventBodyCoding.decodedBody(request, maxSize: EventBatch.maxBodySize)
+                let batch = try EventBatch.decode(body, now: ingestor.now)
+                ingestor.submit(app: app, environment: environment, batch: batch) {
+                    completion(EventRoutes.response(app: app, $0))
+                }
             }
-            let body = try EventBodyCoding.decodedBody(request, maxSize: EventBatch.maxBodySize)
-            let batch = try EventBatch.decode(body, now: ingestor.now)
-            ingestor.submit(app: app, batch: batch) { completion(EventRoutes.response(app: app, $0)) }
         }
     }
 

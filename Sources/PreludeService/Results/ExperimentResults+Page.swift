@@ -4,8 +4,8 @@ import PreludeStore
 
 extension ExperimentResults {
     /// The results page's input: the report, where its weights came from, the daily timeline, the mislabelled
-    /// events; `markers` go on every time chart (a rollout's steps).
-    package func pageInput(markers: [LineChart.Marker] = []) -> ResultsPageInput {
+    /// events; `markers` go on every time chart (a rollout's steps), `note` after the configuration sentence.
+    package func pageInput(markers: [LineChart.Marker] = [], note extra: String? = nil) -> ResultsPageInput {
         var configuration: String
         switch definition.source {
         case .live(let revision): configuration = "Weights from the live policy (revision \(revision))."
@@ -13,6 +13,7 @@ extension ExperimentResults {
         case .observed: configuration = "Weights assumed equal."
         }
         if let note { configuration += " " + note }
+        if let extra { configuration += " " + extra }
         return ResultsPageInput(
             app: appID, report: report, configuration: configuration, timeline: timeline,
             mislabelledEvents: mislabelled.total,

@@ -13,8 +13,11 @@ import PreludeStore
 /// Errors: 404 unknown app or experiment, 400 bad parameter, 422 a configuration that cannot be analysed.
 /// Registered with the admin routes (read scope) by ``AdminAPI/registerResultsRoutes(on:)``.
 package enum ResultsRoutes {
-    /// The route pattern.
-    package static let path = "/v1/admin/apps/{app}/experiments/{key}/results"
+    /// The route pattern (production's; `/v1/admin/apps/{app}/environments/{env}` + ``suffix`` for another
+    /// environment's results).
+    package static let path = "/v1/admin/apps/{app}" + suffix
+    /// The pattern after the app (or the app's environment).
+    package static let suffix = "/experiments/{key}/results"
     /// The query parameters the route reads (besides `pretty`); any other is refused (``AdminQuery``).
     package static let parameters = ["minimumEffect", "alpha", "control"]
 
@@ -45,8 +48,10 @@ package enum ResultsRoutes {
         if let control, control.isEmpty {
             throw ExperimentResultsError.invalidParameter(name: "control", value: "", reason: "is empty")
         }
+        let environment = request.pathParameter("env") ?? EnvironmentName.production
         let results = try reader.results(
-            appID: app, experiment: key, minimumEffect: minimumEffect, alpha: alpha, control: control)
+            appID: app, environment: environment, experiment: key, minimumEffect: minimumEffect, alpha: alpha,
+            control: control)
         let accept = request.headers.values(for: "Accept")
         if AcceptMediaType.prefersHTML(accept.isEmpty ? nil : accept.joined(separator: ",")) {
             return page(results.renderPage())

@@ -124,7 +124,9 @@ package final class RolloutController: Sendable {
         mayHaveActive.store(true, ordering: .releasing)
         var next = rollout
         next.state = transition.state
-        if operation == .start { next.baseRevision = store.snapshot(app: rollout.appID)?.revision }
+        if operation == .start {
+            next.baseRevision = store.snapshot(app: rollout.appID, environment: rollout.environment)?.revision
+        }
         if let action = transition.action {
             try publish(action, of: next, actor: actor, now: now, reading: nil)
         }
@@ -218,7 +220,7 @@ package final class RolloutController: Sendable {
         let live = try served(rollout.appID)
         let document = try candidate(for: action, of: rollout, live: live)
         guard JSONDiff.changes(from: live.document.jsonValue, to: document.jsonValue).isEmpty == false else { return }
-        let lintStrict = try apps.lintStrict(app: rollout.appID) ?? false
+        let lintStrict = try apps.lintStrict(app: rollout.appID, environment: rollout.environment) ?? false
         let findings = try PublishChecks.check(
             document, canonicalSize: document.jsonValue.serializedBytes().count, lintStrict: lintStrict)
         var detail = JSONObject([
@@ -240,7 +242,8 @@ package final class RolloutController: Sendable {
         if let reading { detail["figures"] = reading.jsonValue }
         if !findings.isEmpty { detail["lint"] = .array(findings.map(\.jsonValue)) }
         try store.commit(
-            app: rollout.appID, document: document, author: actor, action: auditAction,
+            app: rollout.appID, environment: rollout.environment, document: document, author: actor,
+            action: auditAction,
             message: "rollout \(rollout.id): \(auditAction)", precondition: nil, auditDetail: .object(detail))
     }
 

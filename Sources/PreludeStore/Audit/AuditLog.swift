@@ -2,7 +2,7 @@ import PreludeCore
 import PreludeStorage
 
 /// The `audit_log` table: who changed what, when. The only writer of the table (every other repository appends
-/// through ``append(_:actor:app:action:revision:detail:at:)`` inside its own transaction, so an audited change and
+/// through ``append(_:actor:app:environment:action:revision:detail:at:)`` inside its own transaction, so an audited change and
 /// its record commit together), and the reader behind `GET /v1/admin/audit`.
 package struct AuditLog: Sendable {
     /// One audit record as stored.
@@ -15,12 +15,29 @@ package struct AuditLog: Sendable {
         package var actor: String
         /// The app concerned; nil for token actions.
         package var app: String?
+        /// The environment concerned; nil for token and whole-app actions.
+        package var environment: String?
         /// What was done (`policy.replace`, `token.create`, ...).
         package var action: String
         /// The revision it made or concerned, if any.
         package var revision: Int64?
         /// The detail as stored (JSON text).
         package var detail: String
+
+        /// A record with every field given.
+        package init(
+            id: Int64, occurredAt: Int64, actor: String, app: String?, environment: String?, action: String,
+            revision: Int64?, detail: String
+        ) {
+            self.id = id
+            self.occurredAt = occurredAt
+            self.actor = actor
+            self.app = app
+            self.environment = environment
+            self.action = action
+            self.revision = revision
+            self.detail = detail
+        }
     }
 
     /// Which records ``entries(matching:limit:)`` returns; nil members do not filter.
@@ -29,6 +46,8 @@ package struct AuditLog: Sendable {
         package var before: Int64?
         /// Only records of this app.
         package var app: String?
+        /// Only records of this environment.
+        package var environment: String?
         /// Only records of this action.
         package var action: String?
         /// Only records at or after this time (ms).
@@ -38,10 +57,12 @@ package struct AuditLog: Sendable {
 
         /// A filter; every member defaults to "any".
         package init(
-            before: Int64? = nil, app: String? = nil, action: String? = nil, since: Int64? = nil, until: Int64? = nil
+            before: Int64? = nil, app: String? = nil, environment: String? = nil, action: String? = nil,
+            since: Int64? = nil, until: Int64? = nil
         ) {
             self.before = before
             self.app = app
+            self.environment = environment
             self.action = action
             self.since = since
             self.until = until
@@ -56,14 +77,17 @@ package struct AuditLog: Sendable {
 
     /// Appends one record on `db`, inside the caller's transaction.
     package static func append(
-        _ db: Connection, actor: String, app: String?, action: String, revision: Int64?, detail: JSONValue,
-        at now: Int64
+        _ db: Connection, actor: String, app: String?, environment: String?, action: String, revision: Int64?,
+        detail: JSONValue, at now: Int64
     ) throws {
         try db.statement(
-            "INSERT INTO audit_log (occurred_at, actor, app_id, action, revision, detail) VALUES (?, ?, ?, ?, ?, ?)"
+            """
+            INSERT INTO audit_log (occurred_at, actor, app_id, environment, action, revision, detail)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """
         ).execute([
-            .integer(now), .text(actor), app.map(SQLValue.text) ?? .null, .text(action),
-            revision.map(SQLValue.integer) ?? .null, .text(detail.serialized()),
+            .integer(now), .text(actor), app.map(SQLValue.text) ?? .null, environment.map(SQLValue.text) ?? .null,
+            .text(action), revision.map(SQLValue.integer) ?? .null, .text(detail.serialized()),
         ])
     }
 
@@ -78,6 +102,10 @@ package struct AuditLog: Sendable {
         if let app = filter.app {
             conditions.append("app_id = ?")
             arguments.append(.text(app))
+        }
+        if let environment = filter.environment {
+            conditions.append("environment = ?")
+            arguments.append(.text(environment))
         }
         if let action = filter.action {
             conditions.append("action = ?")
@@ -94,28 +122,46 @@ package struct AuditLog: Sendable {
         let condition = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         let rows = try database.read { db in
             try db.query(
-                "SELECT id, occurred_at, actor, app_id, action, revision, detail FROM audit_log \(condition) ORDER BY id DESC LIMIT ?",
+                "SELECT id, occurred_at, actor, app_id, environment, action, revision, detail FROM audit_log \(condition) ORDER BY id DESC LIMIT ?",
                 arguments + [.integer(Int64(limit))])
         }
-        return try rows.map { row in
-            Entry(
-                id: try row.get("id", as: Int64.self), occurredAt: try row.get("occurred_at", as: Int64.self),
-                actor: try row.get("actor", as: String.self), app: try row.get("app_id", as: String?.self),
-                action: try row.get("action", as: String.self), revision: try row.get("revision", as: Int64?.self),
-                detail: try row.get("detail", as: String.self))
-        }
+        return try rows.map(Self.entry)
     }
 
-    /// The coverage experiment `key` of `app` had before its last `experiment.stop` (the stop's detail keeps it),
+    /// The records of rollout `id` of `app` (`rollout.*` actions whose detail names it), oldest first: its steps
+    /// and guard decisions, for the rollout's page (docs/rollouts.md, "The rollout's page").
+    package func rolloutRecords(app: String, rollout id: Int64) throws -> [Entry] {
+        let rows = try database.read { db in
+            try db.query(
+                """
+                SELECT id, occurred_at, actor, app_id, environment, action, revision, detail FROM audit_log
+                WHERE app_id = ? AND action LIKE 'rollout.%' AND json_extract(detail, '$.rollout') = ? ORDER BY id
+                """, [.text(app), .integer(id)])
+        }
+        return try rows.map(Self.entry)
+    }
+
+    /// A record from a row of the columns the two readers select.
+    private static func entry(_ row: Row) throws -> Entry {
+        Entry(
+            id: try row.get("id", as: Int64.self), occurredAt: try row.get("occurred_at", as: Int64.self),
+            actor: try row.get("actor", as: String.self), app: try row.get("app_id", as: String?.self),
+            environment: try row.get("environment", as: String?.self),
+            action: try row.get("action", as: String.self), revision: try row.get("revision", as: Int64?.self),
+            detail: try row.get("detail", as: String.self))
+    }
+
+    /// The coverage experiment `key` of `app` in `environment` had before its last `experiment.stop` (the stop's detail keeps it),
     /// or nil when it was never stopped.
-    package func coverageBeforeLastStop(app: String, experiment key: String) throws -> Double? {
+    package func coverageBeforeLastStop(app: String, environment: String, experiment key: String) throws -> Double? {
         try database.read { db in
             try db.scalar(
                 """
                 SELECT json_extract(detail, '$.previousCoverage') FROM audit_log
-                WHERE app_id = ? AND action = 'experiment.stop' AND json_extract(detail, '$.experiment') = ?
+                WHERE app_id = ? AND environment = ? AND action = 'experiment.stop'
+                    AND json_extract(detail, '$.experiment') = ?
                 ORDER BY id DESC LIMIT 1
-                """, [.text(app), .text(key)], as: Double?.self)
+                """, [.text(app), .text(environment), .text(key)], as: Double?.self)
         } ?? nil
     }
 }

@@ -129,7 +129,7 @@ package struct ChangeRequestRepository: Sendable {
                 ])
             let id = db.lastInsertRowID
             try AuditLog.append(
-                db, actor: status.author, app: app, action: "changeRequest.create",
+                db, actor: status.author, app: app, environment: environment, action: "changeRequest.create",
                 revision: status.baseRevision.map(Int64.init),
                 detail: Self.auditDetail(detail, id: id, environment: environment, state: status.state), at: now)
             guard
@@ -166,7 +166,8 @@ package struct ChangeRequestRepository: Sendable {
                 ])
             guard db.changes == 1 else { throw Refusal.changed(id: record.id) }
             try AuditLog.append(
-                db, actor: actor, app: record.app, action: action, revision: record.baseRevision.map(Int64.init),
+                db, actor: actor, app: record.app, environment: record.environment, action: action,
+                revision: record.baseRevision.map(Int64.init),
                 detail: Self.auditDetail(detail, id: record.id, environment: record.environment, state: record.state),
                 at: now)
             var stored = record

@@ -44,6 +44,7 @@ package final class EventIngestor: Sendable {
     /// One batch waiting for a group commit.
     private struct Ticket: Sendable {
         let app: String
+        let environment: String
         let events: [IncomingEvent]
         let receivedAt: Int64
         let completion: Completion
@@ -84,8 +85,8 @@ package final class EventIngestor: Sendable {
         self.clock = clock
         self.afterCommit = afterCommit
         insertSQL = """
-            INSERT INTO \(table.rawValue) (app_id, install_id, client_event_id, type, feature, experiment, variant, occurred_at, received_at, task)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO \(table.rawValue) (app_id, install_id, client_event_id, type, feature, experiment, variant, occurred_at, received_at, environment, task)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT DO NOTHING
             """
     }
@@ -93,10 +94,15 @@ package final class EventIngestor: Sendable {
     /// The current time in milliseconds, as the ingestor stamps `received_at`.
     package var now: Int64 { clock.milliseconds }
 
-    /// Queues one batch of `events` for `app` and returns at once; `completion` runs on the committer's thread once the batch
+    /// Queues one batch of `events` for `environment` of `app` and returns at once; `completion` runs on the committer's thread once the batch
     /// is committed (possibly together with concurrent batches) or has failed. It must be quick.
-    package func submit(app: String, events: [IncomingEvent], completion: @escaping Completion) {
-        let ticket = Ticket(app: app, events: events, receivedAt: clock.milliseconds, completion: completion)
+    package func submit(
+        app: String, environment: String = EnvironmentName.production, events: [IncomingEvent],
+        completion: @escaping Completion
+    ) {
+        let ticket = Ticket(
+            app: app, environment: environment, events: events, receivedAt: clock.milliseconds,
+            completion: completion)
         let startCommitter = pending.withLock { pending in
             pending.tickets.append(ticket)
             defer { pending.draining = true }
@@ -198,6 +204,7 @@ package final class EventIngestor: Sendable {
         insert.reset()
         try insert.bind(.text(ticket.app), at: 1)
         try insert.bind(.integer(ticket.receivedAt), at: 9)
+        try insert.bind(.text(ticket.environment), at: 10)
         for event in ticket.events {
             try insert.bind(.text(event.installID), at: 2)
             try insert.bind(.text(event.id), at: 3)
@@ -206,7 +213,7 @@ package final class EventIngestor: Sendable {
             try insert.bind(event.experiment.map(SQLValue.text) ?? .null, at: 6)
             try insert.bind(event.variant.map(SQLValue.text) ?? .null, at: 7)
             try insert.bind(.integer(event.occurredAt), at: 8)
-            try insert.bind(event.task.map(SQLValue.text) ?? .null, at: 10)
+            try insert.bind(event.task.map(SQLValue.text) ?? .null, at: 11)
             try insert.run()
             guard db.changes > 0 else {
                 outcome.duplicates += 1
@@ -216,7 +223,8 @@ package final class EventIngestor: Sendable {
             if !observers.isEmpty {
                 inserted.append(
                     StoredEvent(
-                        rowID: db.lastInsertRowID, appID: ticket.app, installID: event.installID,
+                        rowID: db.lastInsertRowID, appID: ticket.app, environment: ticket.environment,
+                        installID: event.installID,
                         clientEventID: event.id, type: event.type, feature: event.feature, experiment: event.experiment,
                         variant: event.variant, occurredAt: event.occurredAt, receivedAt: ticket.receivedAt,
                         task: event.task))

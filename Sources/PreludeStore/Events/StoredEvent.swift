@@ -6,6 +6,8 @@ package struct StoredEvent: Sendable, Hashable {
     package var rowID: Int64
     /// The app.
     package var appID: String
+    /// The environment the client asked (`events.environment`).
+    package var environment: String
     /// The install that sent it.
     package var installID: String
     /// The client-generated id, unique per install (the dedupe key with the app and install).
@@ -27,12 +29,14 @@ package struct StoredEvent: Sendable, Hashable {
 
     /// An event with the given parts.
     package init(
-        rowID: Int64, appID: String, installID: String, clientEventID: String, type: AnalyticsEvent, feature: Feature,
+        rowID: Int64, appID: String, environment: String = EnvironmentName.production, installID: String,
+        clientEventID: String, type: AnalyticsEvent, feature: Feature,
         experiment: String?, variant: String?, occurredAt: Int64, receivedAt: Int64, task: String? = nil
     ) {
         self.task = task
         self.rowID = rowID
         self.appID = appID
+        self.environment = environment
         self.installID = installID
         self.clientEventID = clientEventID
         self.type = type

@@ -1,11 +1,16 @@
 import PreludeCore
 import PreludeStorage
 
-/// The `apps` and `policy_revisions` tables: every statement about apps, their revisions and the live pointer.
+/// The `apps`, `environments` and `policy_revisions` tables: every statement about apps, their environments, their
+/// revisions and each environment's live pointer.
 ///
-/// Writes are atomic: ``publish(app:name:canonical:author:action:message:detail:at:requiringLive:)`` inserts the
-/// revision, moves the live pointer and appends the audit record (``AuditLog``) in one transaction, and so do
-/// ``createApp(app:name:canonical:author:message:detail:at:)`` and ``deleteApp(app:author:detail:at:requiringLive:)``.
+/// Every policy statement takes an environment (``EnvironmentName``; `production` is the one every app has).
+/// Revision numbers are unique per app across its environments; each revision belongs to one environment's chain.
+///
+/// Writes are atomic: ``publish(app:environment:name:canonical:author:action:message:detail:at:requiringLive:)``
+/// inserts the revision, moves the environment's live pointer and appends the audit record (``AuditLog``) in one
+/// transaction, and so do ``createApp(app:name:canonical:author:message:detail:at:)``,
+/// ``createEnvironment(app:name:first:actor:detail:at:)`` and ``deleteApp(app:author:detail:at:requiringLive:)``.
 /// Reads return plain records; deciding what is served from them is the policy store's job.
 package struct PolicyRepository: Sendable {
     /// Why a write was refused; nothing was written.
@@ -16,12 +21,18 @@ package struct PolicyRepository: Sendable {
         case appExists(String)
         /// The app's live revision in the database is not the one the caller based its write on.
         case stale
+        /// No environment of this name in the app.
+        case unknownEnvironment(app: String, environment: String)
+        /// Creating an environment that exists.
+        case environmentExists(app: String, environment: String)
     }
 
     /// An app's live revision as stored, joined with its app row (`apps ⟕ policy_revisions`).
     package struct LiveRow: Sendable, Equatable {
         /// The app id.
         package var app: String
+        /// The environment.
+        package var environment: String
         /// The live revision number; nil when the app has none.
         package var revision: Int?
         /// The live revision's document as stored; nil when the app has none.
@@ -46,7 +57,7 @@ package struct PolicyRepository: Sendable {
         package var createdAt: Int64
         /// When its live revision last changed (ms).
         package var updatedAt: Int64
-        /// Whether writes with lint errors are refused (migration 0005).
+        /// Whether writes with lint errors are refused in production (migrations 0005, 0011).
         package var lintStrict: Bool
         /// How many revisions it has.
         package var revisionCount: Int
@@ -56,6 +67,8 @@ package struct PolicyRepository: Sendable {
     package struct Revision: Sendable, Equatable {
         /// Its number.
         package var number: Int
+        /// The environment whose chain it belongs to.
+        package var environment: String
         /// The document as stored (canonical JSON text).
         package var document: String
         /// When it was created (ms).
@@ -87,47 +100,55 @@ package struct PolicyRepository: Sendable {
     package init(database: Database) { self.database = database }
 
     private static let liveJoin = """
-        SELECT a.id, a.live_revision, r.document, r.created_at, r.author, r.message
-        FROM apps a LEFT JOIN policy_revisions r ON r.app_id = a.id AND r.number = a.live_revision
+        SELECT e.app_id, e.name AS environment, e.live_revision, r.document, r.created_at, r.author, r.message
+        FROM environments e LEFT JOIN policy_revisions r ON r.app_id = e.app_id AND r.number = e.live_revision
         """
+
+    private static let production = EnvironmentName.production
 
     // MARK: - Reading
 
-    /// Every app's live revision, by app id.
+    /// Every environment's live revision, by app id then environment.
     package func liveRows() throws -> [LiveRow] {
-        try database.read { db in try db.query(Self.liveJoin + "\nORDER BY a.id").map(Self.liveRow) }
+        try database.read { db in try db.query(Self.liveJoin + "\nORDER BY e.app_id, e.name").map(Self.liveRow) }
     }
 
-    /// One app's live revision; nil when the app does not exist.
-    package func liveRow(app: String) throws -> LiveRow? {
+    /// One environment's live revision; nil when the app or the environment does not exist.
+    package func liveRow(app: String, environment: String) throws -> LiveRow? {
         try database.read { db in
-            try db.queryOne(Self.liveJoin + "\nWHERE a.id = ?", [.text(app)]).map(Self.liveRow)
+            try db.queryOne(Self.liveJoin + "\nWHERE e.app_id = ? AND e.name = ?", [.text(app), .text(environment)])
+                .map(Self.liveRow)
         }
     }
 
-    /// Every app id with its live revision number (nil when none): one query of `apps`.
-    package func liveRevisionNumbers() throws -> [(app: String, revision: Int?)] {
+    /// Every environment of every app with its live revision number (nil when none): one query of `environments`.
+    package func liveRevisionNumbers() throws -> [(app: String, environment: String, revision: Int?)] {
         try database.read { db in
-            try db.query("SELECT id, live_revision FROM apps").map { row in
-                (try row.get("id", as: String.self), try row.get("live_revision", as: Int64?.self).map(Int.init))
+            try db.query("SELECT app_id, name, live_revision FROM environments").map { row in
+                (
+                    try row.get("app_id", as: String.self), try row.get("name", as: String.self),
+                    try row.get("live_revision", as: Int64?.self).map(Int.init)
+                )
             }
         }
     }
 
-    /// The stored text of the app's live revision; nil when the app is unknown or has none.
-    package func liveDocument(app: String) throws -> String? {
+    /// The stored text of the environment's live revision; nil when the app or environment is unknown or has none.
+    package func liveDocument(app: String, environment: String) throws -> String? {
         try database.read { db in
             try db.scalar(
                 """
-                SELECT r.document FROM apps a JOIN policy_revisions r ON r.app_id = a.id AND r.number = a.live_revision
-                WHERE a.id = ?
-                """, [.text(app)], as: String.self)
+                SELECT r.document FROM environments e
+                JOIN policy_revisions r ON r.app_id = e.app_id AND r.number = e.live_revision
+                WHERE e.app_id = ? AND e.name = ?
+                """, [.text(app), .text(environment)], as: String.self)
         }
     }
 
-    /// The app's live revision number: nil when the app does not exist, `.some(nil)` when it has none.
-    package func liveRevision(app: String) throws -> Int?? {
-        try database.read { db in try Self.liveRevision(db, app: app) }
+    /// The environment's live revision number: nil when the app or environment does not exist, `.some(nil)` when
+    /// it has none.
+    package func liveRevision(app: String, environment: String) throws -> Int?? {
+        try database.read { db in try Self.liveRevision(db, app: app, environment: environment) }
     }
 
     /// The ids of every app, sorted.
@@ -142,15 +163,17 @@ package struct PolicyRepository: Sendable {
         try database.read { try $0.scalar("SELECT count(*) FROM apps", as: Int64.self) }.map(Int.init) ?? 0
     }
 
-    /// The app's row and revision count; nil when the app does not exist.
+    /// The app's row with its production environment's live revision and settings, and its revision count; nil
+    /// when the app does not exist.
     package func app(_ app: String) throws -> AppRecord? {
         let row = try database.read { db in
             try db.queryOne(
                 """
-                SELECT a.id, a.name, a.live_revision, a.created_at, a.updated_at, a.lint_strict,
-                       (SELECT count(*) FROM policy_revisions r WHERE r.app_id = a.id) AS revisions
-                FROM apps a WHERE a.id = ?
-                """, [.text(app)])
+                SELECT a.id, a.name, e.live_revision, a.created_at, coalesce(e.updated_at, a.updated_at) AS updated_at,
+                       coalesce(e.lint_strict, 0) AS lint_strict,
+                       (SELECT count(*) FROM policy_revisions r WHERE r.app_id = a.id AND r.environment = ?) AS revisions
+                FROM apps a LEFT JOIN environments e ON e.app_id = a.id AND e.name = ? WHERE a.id = ?
+                """, [.text(Self.production), .text(Self.production), .text(app)])
         }
         return try row.map { row in
             AppRecord(
@@ -163,30 +186,69 @@ package struct PolicyRepository: Sendable {
         }
     }
 
-    /// How many revisions the app has (0 for an unknown app).
-    package func revisionCount(app: String) throws -> Int {
+    /// How many revisions the environment's chain has (0 for an unknown app or environment).
+    package func revisionCount(app: String, environment: String) throws -> Int {
         try database.read { db in
-            try db.scalar("SELECT count(*) FROM policy_revisions WHERE app_id = ?", [.text(app)], as: Int64.self)
+            try db.scalar(
+                "SELECT count(*) FROM policy_revisions WHERE app_id = ? AND environment = ?",
+                [.text(app), .text(environment)], as: Int64.self)
         }.map(Int.init) ?? 0
     }
 
-    /// Whether the app refuses writes with lint errors; nil for an unknown app.
-    package func lintStrict(app: String) throws -> Bool? {
-        try database.read { db in
-            try db.scalar("SELECT lint_strict FROM apps WHERE id = ?", [.text(app)], as: Int64.self)
-        }.map { $0 != 0 }
+    /// Whether the environment refuses writes with lint errors; nil for an unknown app or environment.
+    package func lintStrict(app: String, environment: String) throws -> Bool? {
+        try self.environment(app: app, name: environment)?.lintStrict
     }
 
-    /// The app's revisions numbered below `before`, newest first, at most `limit`; nil when the app does not exist.
-    package func revisions(app: String, before: Int64?, limit: Int) throws -> [RevisionSummary]? {
-        let rows = try database.read { db -> [Row]? in
+    /// The app's environments, sorted by name (production first among equals is not special); nil for an unknown
+    /// app.
+    package func environments(app: String) throws -> [EnvironmentSettings]? {
+        try database.read { db -> [EnvironmentSettings]? in
             guard try db.queryOne("SELECT 1 FROM apps WHERE id = ?", [.text(app)]) != nil else { return nil }
+            return try db.query(Self.environmentSelect + " WHERE e.app_id = ? ORDER BY e.name", [.text(app)])
+                .map(Self.environmentSettings)
+        }
+    }
+
+    /// One environment's settings and live revision; nil when the app or environment does not exist. What the
+    /// change-request path reads to decide whether a change needs approval.
+    package func environment(app: String, name: String) throws -> EnvironmentSettings? {
+        try database.read { db in
+            try db.queryOne(Self.environmentSelect + " WHERE e.app_id = ? AND e.name = ?", [.text(app), .text(name)])
+                .map(Self.environmentSettings)
+        }
+    }
+
+    private static let environmentSelect = """
+        SELECT e.app_id, e.name, e.live_revision, e.required_approvals, e.allow_self_approval, e.lint_strict,
+               e.created_at, e.updated_at,
+               (SELECT count(*) FROM policy_revisions r WHERE r.app_id = e.app_id AND r.environment = e.name)
+                   AS revisions
+        FROM environments e
+        """
+
+    private static func environmentSettings(_ row: Row) throws -> EnvironmentSettings {
+        EnvironmentSettings(
+            app: try row.get("app_id", as: String.self), name: try row.get("name", as: String.self),
+            liveRevision: try row.get("live_revision", as: Int64?.self).map(Int.init),
+            requiredApprovals: Int(try row.get("required_approvals", as: Int64.self)),
+            allowSelfApproval: try row.get("allow_self_approval", as: Int64.self) != 0,
+            lintStrict: try row.get("lint_strict", as: Int64.self) != 0,
+            createdAt: try row.get("created_at", as: Int64.self), updatedAt: try row.get("updated_at", as: Int64.self),
+            revisionCount: Int(try row.get("revisions", as: Int64.self)))
+    }
+
+    /// The environment's revisions numbered below `before`, newest first, at most `limit`; nil when the app or the
+    /// environment does not exist.
+    package func revisions(app: String, environment: String, before: Int64?, limit: Int) throws -> [RevisionSummary]? {
+        let rows = try database.read { db -> [Row]? in
+            guard try Self.liveRevision(db, app: app, environment: environment) != nil else { return nil }
             return try db.query(
                 """
                 SELECT number, created_at, author, message, length(CAST(document AS BLOB)) AS size
                 FROM policy_revisions
-                WHERE app_id = ? AND number < ? ORDER BY number DESC LIMIT ?
-                """, [.text(app), .integer(before ?? Int64.max), .integer(Int64(limit))])
+                WHERE app_id = ? AND environment = ? AND number < ? ORDER BY number DESC LIMIT ?
+                """, [.text(app), .text(environment), .integer(before ?? Int64.max), .integer(Int64(limit))])
         }
         return try rows?.map { row in
             RevisionSummary(
@@ -200,96 +262,114 @@ package struct PolicyRepository: Sendable {
     package struct StoredRevision: Sendable, Equatable {
         /// The app.
         package let app: String
+        /// The environment whose chain holds it.
+        package let environment: String
         /// The revision number.
         package let number: Int
         /// The stored text.
         package let document: String
-        /// Whether it is the app's live revision.
+        /// Whether it is its environment's live revision.
         package let isLive: Bool
     }
 
-    /// Every stored revision of every app, by app then number.
+    /// Every stored revision of every app, by app then number. Reads databases not yet migrated to environments
+    /// (0011) too, as `prelude migrate --check` does before migrating: their revisions are production's.
     package func allRevisions() throws -> [StoredRevision] {
         try database.read { db in
-            try db.query(
+            let migrated =
+                try db.scalar(
+                    "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'environments'",
+                    as: Int64.self) ?? 0 > 0
+            let query =
+                migrated
+                ? """
+                SELECT r.app_id, r.environment, r.number, r.document, e.live_revision = r.number AS live
+                FROM policy_revisions r LEFT JOIN environments e ON e.app_id = r.app_id AND e.name = r.environment
+                ORDER BY r.app_id, r.number
                 """
-                SELECT r.app_id, r.number, r.document, a.live_revision = r.number AS live
+                : """
+                SELECT r.app_id, 'production' AS environment, r.number, r.document, a.live_revision = r.number AS live
                 FROM policy_revisions r JOIN apps a ON a.id = r.app_id
                 ORDER BY r.app_id, r.number
                 """
-            ).map { row in
+            return try db.query(query).map { row in
                 StoredRevision(
-                    app: try row.get("app_id", as: String.self), number: Int(try row.get("number", as: Int64.self)),
+                    app: try row.get("app_id", as: String.self),
+                    environment: try row.get("environment", as: String.self),
+                    number: Int(try row.get("number", as: Int64.self)),
                     document: try row.get("document", as: String.self),
                     isLive: (try row.get("live", as: Int64?.self) ?? 0) != 0)
             }
         }
     }
 
-    /// Revision `number` of `app`: nil when the app does not exist, `.some(nil)` when it has no such revision.
-    package func revision(app: String, number: Int) throws -> Revision?? {
+    /// Revision `number` of the environment's chain: nil when the app or environment does not exist, `.some(nil)`
+    /// when its chain has no such revision.
+    package func revision(app: String, environment: String, number: Int) throws -> Revision?? {
         let row = try database.read { db -> Row?? in
-            guard try db.queryOne("SELECT 1 FROM apps WHERE id = ?", [.text(app)]) != nil else { return nil }
+            guard try Self.liveRevision(db, app: app, environment: environment) != nil else { return nil }
             return .some(
                 try db.queryOne(
-                    "SELECT number, document, created_at, author, message FROM policy_revisions WHERE app_id = ? AND number = ?",
-                    [.text(app), .integer(Int64(number))]))
+                    """
+                    SELECT number, environment, document, created_at, author, message FROM policy_revisions
+                    WHERE app_id = ? AND environment = ? AND number = ?
+                    """, [.text(app), .text(environment), .integer(Int64(number))]))
         }
         guard let found = row else { return nil }
-        return .some(
-            try found.map { row in
-                Revision(
-                    number: Int(try row.get("number", as: Int64.self)),
-                    document: try row.get("document", as: String.self),
-                    createdAt: try row.get("created_at", as: Int64.self),
-                    author: try row.get("author", as: String.self), message: try row.get("message", as: String?.self))
-            })
+        return .some(try found.map(Self.revision))
+    }
+
+    private static func revision(_ row: Row) throws -> Revision {
+        Revision(
+            number: Int(try row.get("number", as: Int64.self)),
+            environment: try row.get("environment", as: String.self),
+            document: try row.get("document", as: String.self),
+            createdAt: try row.get("created_at", as: Int64.self),
+            author: try row.get("author", as: String.self), message: try row.get("message", as: String?.self))
     }
 
     /// What `prelude policy export` finds for `app` and `revision` (the live one when nil), read in one transaction.
     package enum Export: Sendable, Equatable {
-        /// No such app.
+        /// No such app (or environment).
         case noApp
-        /// The app has no live revision (and none was asked for).
+        /// The environment has no live revision (and none was asked for).
         case noLiveRevision
-        /// The app has no revision `number`; `highest` is its highest (nil when it has none).
+        /// The environment has no revision `number`; `highest` is its highest (nil when it has none).
         case noRevision(number: Int, highest: Int?)
         /// The revision and its stored text.
         case found(number: Int, document: String)
     }
 
-    /// Finds the revision to export: `revision`, or the live one.
-    package func export(app: String, revision: Int?) throws -> Export {
+    /// Finds the revision to export: `revision`, or the environment's live one.
+    package func export(app: String, environment: String, revision: Int?) throws -> Export {
         try database.read { db in
-            guard let appRow = try db.queryOne("SELECT live_revision FROM apps WHERE id = ?", [.text(app)]) else {
-                return .noApp
-            }
-            let live = try appRow.get("live_revision", as: Int64?.self).map(Int.init)
+            guard let live = try Self.liveRevision(db, app: app, environment: environment) else { return .noApp }
             guard let number = revision ?? live else { return .noLiveRevision }
             let text = try db.scalar(
-                "SELECT document FROM policy_revisions WHERE app_id = ? AND number = ?",
-                [.text(app), .integer(Int64(number))], as: String.self)
+                "SELECT document FROM policy_revisions WHERE app_id = ? AND environment = ? AND number = ?",
+                [.text(app), .text(environment), .integer(Int64(number))], as: String.self)
             guard let text else {
                 let highest =
                     try db.scalar(
-                        "SELECT max(number) FROM policy_revisions WHERE app_id = ?", [.text(app)], as: Int64?.self)
-                    ?? nil
+                        "SELECT max(number) FROM policy_revisions WHERE app_id = ? AND environment = ?",
+                        [.text(app), .text(environment)], as: Int64?.self) ?? nil
                 return .noRevision(number: number, highest: highest.map(Int.init))
             }
             return .found(number: number, document: text)
         }
     }
 
-    /// The number the app's next revision will get (1 for an app without revisions).
+    /// The number the app's next revision will get, in whichever environment (1 for an app without revisions).
     package func nextRevisionNumber(app: String) throws -> Int {
         try database.read { db in try Self.nextRevision(db, app: app) }
     }
 
     // MARK: - Writing
 
-    /// Makes a new revision of `app` live, atomically: inserts it (number = highest + 1, tagged
-    /// ``RevisionTag``), points `apps.live_revision` at it, renames the app to `name`, and appends the audit record
-    /// (`action` by `author` with `detail`), in one transaction.
+    /// Makes a new revision live in the app's `environment`, atomically: inserts it (number = the app's highest + 1,
+    /// tagged ``RevisionTag``) in that environment's chain, points the environment's live revision at it, renames
+    /// the app to `name` when the environment is production, and appends the audit record (`action` by `author`
+    /// with `detail`), in one transaction.
     ///
     /// - Parameters:
     ///   - canonical: the document's canonical bytes (stored as its text).
@@ -299,25 +379,28 @@ package struct PolicyRepository: Sendable {
     ///     request marked applied, ``ChangeRequestRepository/markApplied(_:id:expectedVersion:revision:at:)``),
     ///     given the connection and the new revision's number; what it throws rolls everything back.
     /// - Returns: the new revision's number.
-    /// - Throws: ``Refusal/unknownApp(_:)``, ``Refusal/stale``, what `alongside` throws, or `StorageError`.
+    /// - Throws: ``Refusal/unknownApp(_:)``, ``Refusal/unknownEnvironment(app:environment:)``, ``Refusal/stale``,
+    ///   what `alongside` throws, or `StorageError`.
     package func publish(
-        app: String, name: String, canonical: [UInt8], author: String, action: String, message: String?,
-        detail: JSONValue, at now: Int64, requiringLive expected: Int?? = nil,
+        app: String, environment: String, name: String, canonical: [UInt8], author: String, action: String,
+        message: String?, detail: JSONValue, at now: Int64, requiringLive expected: Int?? = nil,
         alongside: ((Connection, Int) throws -> Void)? = nil
     ) throws -> Int {
         try database.write { db -> Int in
-            guard let live = try Self.liveRevision(db, app: app) else { throw Refusal.unknownApp(app) }
+            guard let live = try Self.liveRevision(db, app: app, environment: environment) else {
+                throw try Self.missing(db, app: app, environment: environment)
+            }
             if let expected, live != expected { throw Refusal.stale }
             let revision = try Self.insertRevision(
-                db, app: app, name: name, canonical: canonical, author: author, action: action, message: message,
-                detail: detail, now: now)
+                db, app: app, environment: environment, name: name, canonical: canonical, author: author,
+                action: action, message: message, detail: detail, now: now)
             try alongside?(db, revision)
             return revision
         }
     }
 
-    /// Creates `app` with its first revision live and an `app.create` audit record, in one transaction; refused
-    /// with ``Refusal/appExists(_:)`` when the app exists.
+    /// Creates `app` with its `production` environment and its first revision live there, and an `app.create`
+    /// audit record, in one transaction; refused with ``Refusal/appExists(_:)`` when the app exists.
     package func createApp(
         app: String, name: String, canonical: [UInt8], author: String, message: String?, detail: JSONValue,
         at now: Int64
@@ -329,35 +412,111 @@ package struct PolicyRepository: Sendable {
             try db.statement(
                 "INSERT INTO apps (id, name, live_revision, created_at, updated_at) VALUES (?, ?, NULL, ?, ?)"
             ).execute([.text(app), .text(name), .integer(now), .integer(now)])
+            try Self.insertEnvironment(db, app: app, name: Self.production, now: now)
             _ = try Self.insertRevision(
-                db, app: app, name: name, canonical: canonical, author: author, action: "app.create",
-                message: message, detail: detail, now: now)
+                db, app: app, environment: Self.production, name: name, canonical: canonical, author: author,
+                action: "app.create", message: message, detail: detail, now: now)
         }
     }
 
-    /// Deletes `app`, its revisions and its events (foreign-key cascade) with an `app.delete` audit record that
-    /// outlives them, in one transaction. `requiringLive` as for ``publish(app:name:canonical:author:action:message:detail:at:requiringLive:)``.
+    /// Creates environment `name` of `app` with default settings and an `environment.create` audit record, in one
+    /// transaction. With `first`, the new environment's first revision is that document (a copy of another
+    /// environment's live policy, canonical bytes), audited in the same record; otherwise it has no live revision
+    /// until one is published.
+    ///
+    /// - Returns: the first revision's number when one was written.
+    /// - Throws: ``Refusal/unknownApp(_:)``, ``Refusal/environmentExists(app:environment:)``, or `StorageError`.
+    @discardableResult
+    package func createEnvironment(
+        app: String, name: String, first: (canonical: [UInt8], message: String?)?, actor: String, detail: JSONValue,
+        at now: Int64
+    ) throws -> Int? {
+        precondition(EnvironmentName.isValid(name), "environment names are validated by the caller")
+        return try database.write { db -> Int? in
+            guard let appName = try db.scalar("SELECT name FROM apps WHERE id = ?", [.text(app)], as: String.self)
+            else { throw Refusal.unknownApp(app) }
+            guard try Self.liveRevision(db, app: app, environment: name) == nil else {
+                throw Refusal.environmentExists(app: app, environment: name)
+            }
+            try Self.insertEnvironment(db, app: app, name: name, now: now)
+            guard let first else {
+                try AuditLog.append(
+                    db, actor: actor, app: app, environment: name, action: "environment.create", revision: nil,
+                    detail: detail, at: now)
+                return nil
+            }
+            return try Self.insertRevision(
+                db, app: app, environment: name, name: appName, canonical: first.canonical, author: actor,
+                action: "environment.create", message: first.message, detail: detail, now: now)
+        }
+    }
+
+    /// Changes the environment's settings (nil members of `change` stay) with an `environment.settings` audit record
+    /// (`detail`), in one transaction; returns the settings now stored.
+    package func updateEnvironment(
+        app: String, name: String, change: EnvironmentSettings.Change, actor: String, detail: JSONValue, at now: Int64
+    ) throws -> EnvironmentSettings {
+        if let approvals = change.requiredApprovals {
+            precondition((0...EnvironmentSettings.maximumApprovals).contains(approvals), "validated by the caller")
+        }
+        try database.write { db in
+            guard try Self.liveRevision(db, app: app, environment: name) != nil else {
+                throw try Self.missing(db, app: app, environment: name)
+            }
+            try db.execute(
+                """
+                UPDATE environments SET required_approvals = coalesce(?, required_approvals),
+                    allow_self_approval = coalesce(?, allow_self_approval), lint_strict = coalesce(?, lint_strict),
+                    updated_at = ?
+                WHERE app_id = ? AND name = ?
+                """,
+                [
+                    change.requiredApprovals.map { .integer(Int64($0)) } ?? .null,
+                    change.allowSelfApproval.map { .integer($0 ? 1 : 0) } ?? .null,
+                    change.lintStrict.map { .integer($0 ? 1 : 0) } ?? .null, .integer(now), .text(app), .text(name),
+                ])
+            try AuditLog.append(
+                db, actor: actor, app: app, environment: name, action: "environment.settings", revision: nil,
+                detail: detail, at: now)
+        }
+        guard let stored = try environment(app: app, name: name) else {
+            throw Refusal.unknownEnvironment(app: app, environment: name)
+        }
+        return stored
+    }
+
+    /// Deletes `app`, its environments, revisions and events (foreign-key cascade) with an `app.delete` audit record
+    /// that outlives them, in one transaction. `requiringLive` is production's live revision the caller saw, as for
+    /// ``publish(app:environment:name:canonical:author:action:message:detail:at:requiringLive:)``.
     package func deleteApp(app: String, author: String, detail: JSONValue, at now: Int64, requiringLive expected: Int??)
         throws
     {
         try database.write { db in
-            guard let live = try Self.liveRevision(db, app: app) else { throw Refusal.unknownApp(app) }
+            guard try db.queryOne("SELECT 1 FROM apps WHERE id = ?", [.text(app)]) != nil else {
+                throw Refusal.unknownApp(app)
+            }
+            let live = try Self.liveRevision(db, app: app, environment: Self.production) ?? nil
             if let expected, live != expected { throw Refusal.stale }
             try db.statement("DELETE FROM apps WHERE id = ?").execute([.text(app)])
             try AuditLog.append(
-                db, actor: author, app: app, action: "app.delete", revision: live.map(Int64.init), detail: detail,
-                at: now)
+                db, actor: author, app: app, environment: nil, action: "app.delete", revision: live.map(Int64.init),
+                detail: detail, at: now)
         }
     }
 
-    /// Sets the app's strict-lint flag with an `app.settings` audit record (`detail`), in one transaction.
-    /// Throws ``Refusal/unknownApp(_:)`` for an unknown app.
-    package func setLintStrict(app: String, to strict: Bool, actor: String, detail: JSONValue, at now: Int64) throws {
+    /// Sets the environment's strict-lint flag with an `app.settings` audit record (`detail`), in one transaction.
+    /// Throws ``Refusal/unknownApp(_:)`` or ``Refusal/unknownEnvironment(app:environment:)``.
+    package func setLintStrict(
+        app: String, environment: String, to strict: Bool, actor: String, detail: JSONValue, at now: Int64
+    ) throws {
         try database.write { db in
-            try db.execute("UPDATE apps SET lint_strict = ? WHERE id = ?", [.integer(strict ? 1 : 0), .text(app)])
-            guard db.changes == 1 else { throw Refusal.unknownApp(app) }
+            try db.execute(
+                "UPDATE environments SET lint_strict = ? WHERE app_id = ? AND name = ?",
+                [.integer(strict ? 1 : 0), .text(app), .text(environment)])
+            guard db.changes == 1 else { throw try Self.missing(db, app: app, environment: environment) }
             try AuditLog.append(
-                db, actor: actor, app: app, action: "app.settings", revision: nil, detail: detail, at: now)
+                db, actor: actor, app: app, environment: environment, action: "app.settings", revision: nil,
+                detail: detail, at: now)
         }
     }
 
@@ -368,16 +527,26 @@ package struct PolicyRepository: Sendable {
         let document = try row.get("document", as: String?.self)
         let hasRevision = revision != nil && document != nil
         return LiveRow(
-            app: try row.get("id", as: String.self), revision: revision, document: document,
+            app: try row.get("app_id", as: String.self), environment: try row.get("environment", as: String.self),
+            revision: revision, document: document,
             createdAt: hasRevision ? try row.get("created_at", as: Int64.self) : 0,
             author: hasRevision ? try row.get("author", as: String.self) : "",
             message: hasRevision ? try row.get("message", as: String?.self) : nil)
     }
 
-    private static func liveRevision(_ db: Connection, app: String) throws -> Int?? {
-        guard let row = try db.statement("SELECT live_revision FROM apps WHERE id = ?").query([.text(app)]).first
+    /// nil when the app or environment does not exist, `.some(nil)` when it has no live revision.
+    private static func liveRevision(_ db: Connection, app: String, environment: String) throws -> Int?? {
+        guard
+            let row = try db.statement("SELECT live_revision FROM environments WHERE app_id = ? AND name = ?")
+                .query([.text(app), .text(environment)]).first
         else { return nil }
         return .some(try row.get(0, as: Int64?.self).map(Int.init))
+    }
+
+    /// The refusal for an environment that is not there: the app's, or the environment's.
+    private static func missing(_ db: Connection, app: String, environment: String) throws -> Refusal {
+        try db.queryOne("SELECT 1 FROM apps WHERE id = ?", [.text(app)]) == nil
+            ? .unknownApp(app) : .unknownEnvironment(app: app, environment: environment)
     }
 
     private static func nextRevision(_ db: Connection, app: String) throws -> Int {
@@ -387,26 +556,38 @@ package struct PolicyRepository: Sendable {
                 as: Int64.self) ?? 1)
     }
 
+    private static func insertEnvironment(_ db: Connection, app: String, name: String, now: Int64) throws {
+        try db.statement(
+            "INSERT INTO environments (app_id, name, live_revision, created_at, updated_at) VALUES (?, ?, NULL, ?, ?)"
+        ).execute([.text(app), .text(name), .integer(now), .integer(now)])
+    }
+
     private static func insertRevision(
-        _ db: Connection, app: String, name: String, canonical: [UInt8], author: String, action: String,
-        message: String?, detail: JSONValue, now: Int64
+        _ db: Connection, app: String, environment: String, name: String, canonical: [UInt8], author: String,
+        action: String, message: String?, detail: JSONValue, now: Int64
     ) throws -> Int {
         let next = try nextRevision(db, app: app)
         try db.statement(
             """
-            INSERT INTO policy_revisions (app_id, number, document, etag, created_at, author, message)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO policy_revisions (app_id, number, document, etag, created_at, author, message, environment)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """
         ).execute([
             .text(app), .integer(Int64(next)), .text(String(decoding: canonical, as: UTF8.self)),
             .text(RevisionTag.quoted(revision: next, canonical: canonical)), .integer(now), .text(author),
-            message.map(SQLValue.text) ?? .null,
+            message.map(SQLValue.text) ?? .null, .text(environment),
         ])
-        try db.statement("UPDATE apps SET live_revision = ?, name = ?, updated_at = ? WHERE id = ?").execute([
-            .integer(Int64(next)), .text(name), .integer(now), .text(app),
-        ])
+        try db.statement("UPDATE environments SET live_revision = ?, updated_at = ? WHERE app_id = ? AND name = ?")
+            .execute([.integer(Int64(next)), .integer(now), .text(app), .text(environment)])
+        // The app's name is production's policy's (`app.name`); other environments do not rename it.
+        if environment == production {
+            try db.statement("UPDATE apps SET name = ?, updated_at = ? WHERE id = ?").execute([
+                .text(name), .integer(now), .text(app),
+            ])
+        }
         try AuditLog.append(
-            db, actor: author, app: app, action: action, revision: Int64(next), detail: detail, at: now)
+            db, actor: author, app: app, environment: environment, action: action, revision: Int64(next),
+            detail: detail, at: now)
         return next
     }
 }

@@ -21,6 +21,8 @@ package struct PolicyRevision: Sendable {
 
     /// The app's id.
     package let appID: String
+    /// The environment whose live revision this is.
+    package let environment: String
     /// The revision number (1, 2, ...).
     package let number: Int
     /// The decoded, valid document.
@@ -45,10 +47,13 @@ package struct PolicyRevision: Sendable {
 
     /// A revision of `document` whose canonical bytes are `canonical` (computed by the caller, outside any lock).
     package init(
-        appID: String, number: Int, document: PolicyDocument, canonical: [UInt8], createdAt: Int64, author: String,
-        message: String?, storedFindings: [ValidationProblem] = [], fallbacks: [JSONPointer] = []
+        appID: String, environment: String = EnvironmentName.production, number: Int, document: PolicyDocument,
+        canonical: [UInt8], createdAt: Int64, author: String, message: String?,
+        storedFindings: [ValidationProblem] = [],
+        fallbacks: [JSONPointer] = []
     ) {
         self.appID = appID
+        self.environment = environment
         self.number = number
         self.document = document
         canonicalBytes = canonical
@@ -65,7 +70,12 @@ package struct PolicyRevision: Sendable {
     /// ``PreludeCore/StoredPolicyReader`` refuses, or one for another app).
     package static func decode(_ row: PolicyRepository.LiveRow) -> Result<PolicyRevision, Unservable> {
         guard let revision = row.revision, let text = row.document else {
-            return .failure(Unservable(revision: nil, reason: "the app has no live revision"))
+            return .failure(
+                Unservable(
+                    revision: nil,
+                    reason: row.environment == EnvironmentName.production
+                        ? "the app has no live revision"
+                        : "environment \"\(row.environment)\" has no live revision"))
         }
         let reading = StoredPolicyReader.read(text: text)
         guard let document = reading.document else {
@@ -81,7 +91,8 @@ package struct PolicyRevision: Sendable {
         }
         return .success(
             PolicyRevision(
-                appID: row.app, number: revision, document: document, canonical: document.jsonValue.serializedBytes(),
+                appID: row.app, environment: row.environment, number: revision, document: document,
+                canonical: document.jsonValue.serializedBytes(),
                 createdAt: row.createdAt, author: row.author, message: row.message, storedFindings: reading.findings,
                 fallbacks: reading.fallbacks))
     }

@@ -1,8 +1,8 @@
 import PreludeCore
 import PreludeStorage
 
-/// What a read replica needs to serve exactly what the primary serves: every app with its live revision as stored
-/// (number, entity tag, document, author, times). The body of `GET /v1/admin/changes` (docs/scaling.md).
+/// What a read replica needs to serve exactly what the primary serves: every app with each environment's settings and
+/// live revision as stored (number, entity tag, document, author, times). The body of `GET /v1/admin/changes` (docs/scaling.md).
 ///
 /// ```json
 /// {"apps": [{"id": "demo", "name": "Demo", "createdAtMs": 1795…, "updatedAtMs": 1795…, "lintStrict": false,
@@ -23,9 +23,31 @@ package struct ChangeFeed: Sendable, Equatable {
         package var createdAt: Int64
         /// When its live revision last changed, ms since the epoch.
         package var updatedAt: Int64
-        /// Its strict-lint setting (an admin setting, mirrored so a promoted replica keeps it).
+        /// Its environments, sorted by name (production among them).
+        package var environments: [Environment]
+
+        /// Production's strict-lint setting (what replicas of earlier builds read).
+        package var lintStrict: Bool { production?.lintStrict ?? false }
+        /// Production's live revision (what replicas of earlier builds read); nil when none.
+        package var live: Revision? { production?.live }
+        private var production: Environment? { environments.first { $0.name == EnvironmentName.production } }
+    }
+
+    /// One environment of an app: its settings (mirrored so a promoted replica keeps them) and live revision.
+    package struct Environment: Sendable, Equatable {
+        /// Its name.
+        package var name: String
+        /// Required approvals (0–5).
+        package var requiredApprovals: Int
+        /// Whether an author may approve their own change.
+        package var allowSelfApproval: Bool
+        /// Whether lint errors refuse a change.
         package var lintStrict: Bool
-        /// The live revision; nil when the app has none.
+        /// When it was created, ms since the epoch.
+        package var createdAt: Int64
+        /// When its live revision or settings last changed, ms since the epoch.
+        package var updatedAt: Int64
+        /// The live revision; nil when it has none.
         package var live: Revision?
     }
 
@@ -53,36 +75,61 @@ package struct ChangeFeed: Sendable, Equatable {
         self.apps = apps.sorted { $0.id < $1.id }
     }
 
-    /// Reads the current feed from the database (one query).
+    /// Reads the current feed from the database (two queries in the caller's transaction).
     package static func read(_ db: Connection) throws -> ChangeFeed {
         let rows = try db.query(
             """
-            SELECT a.id, a.name, a.created_at AS app_created, a.updated_at, a.lint_strict, a.live_revision,
+            SELECT e.app_id, e.name, e.required_approvals, e.allow_self_approval, e.lint_strict,
+                   e.created_at AS env_created, e.updated_at AS env_updated, e.live_revision,
                    r.etag, r.created_at, r.author, r.message, r.document
-            FROM apps a LEFT JOIN policy_revisions r ON r.app_id = a.id AND r.number = a.live_revision
-            ORDER BY a.id
+            FROM environments e LEFT JOIN policy_revisions r ON r.app_id = e.app_id AND r.number = e.live_revision
+            ORDER BY e.app_id, e.name
             """)
+        var environments: [String: [Environment]] = [:]
+        for row in rows {
+            var live: Revision?
+            if let number = try row.get("live_revision", as: Int64?.self),
+                let document = try row.get("document", as: String?.self)
+            {
+                live = Revision(
+                    number: Int(number), etag: try row.get("etag", as: String.self),
+                    createdAt: try row.get("created_at", as: Int64.self),
+                    author: try row.get("author", as: String.self),
+                    message: try row.get("message", as: String?.self), document: document)
+            }
+            environments[try row.get("app_id", as: String.self), default: []].append(
+                Environment(
+                    name: try row.get("name", as: String.self),
+                    requiredApprovals: Int(try row.get("required_approvals", as: Int64.self)),
+                    allowSelfApproval: try row.get("allow_self_approval", as: Int64.self) != 0,
+                    lintStrict: try row.get("lint_strict", as: Int64.self) != 0,
+                    createdAt: try row.get("env_created", as: Int64.self),
+                    updatedAt: try row.get("env_updated", as: Int64.self), live: live))
+        }
+        let apps = try db.query("SELECT id, name, created_at, updated_at FROM apps ORDER BY id")
         return ChangeFeed(
-            apps: try rows.map { row in
-                var live: Revision?
-                if let number = try row.get("live_revision", as: Int64?.self),
-                    let document = try row.get("document", as: String?.self)
-                {
-                    live = Revision(
-                        number: Int(number), etag: try row.get("etag", as: String.self),
-                        createdAt: try row.get("created_at", as: Int64.self),
-                        author: try row.get("author", as: String.self),
-                        message: try row.get("message", as: String?.self), document: document)
-                }
+            apps: try apps.map { row in
+                let id = try row.get("id", as: String.self)
                 return App(
-                    id: try row.get("id", as: String.self), name: try row.get("name", as: String.self),
-                    createdAt: try row.get("app_created", as: Int64.self),
-                    updatedAt: try row.get("updated_at", as: Int64.self),
-                    lintStrict: try row.get("lint_strict", as: Int64.self) != 0, live: live)
+                    id: id, name: try row.get("name", as: String.self),
+                    createdAt: try row.get("created_at", as: Int64.self),
+                    updatedAt: try row.get("updated_at", as: Int64.self), environments: environments[id] ?? [])
             })
     }
 
-    /// The feed as JSON; documents are embedded as JSON values.
+    private static func revisionJSON(_ live: Revision?) throws -> JSONValue {
+        guard let live else { return .null }
+        return .object(
+            JSONObject([
+                ("revision", .integer(live.number)), ("etag", .string(live.etag)),
+                ("createdAtMs", .integer(Int(live.createdAt))), ("author", .string(live.author)),
+                ("message", live.message.map(JSONValue.string) ?? .null),
+                ("document", try JSONValue(parsing: live.document)),
+            ]))
+    }
+
+    /// The feed as JSON; documents are embedded as JSON values. `lintStrict` and `live` of each app are its
+    /// production environment's, as replicas of builds before environments read them.
     package func jsonValue() throws -> JSONValue {
         .object(
             JSONObject([
@@ -96,18 +143,20 @@ package struct ChangeFeed: Sendable, Equatable {
                             object["createdAtMs"] = .integer(Int(app.createdAt))
                             object["updatedAtMs"] = .integer(Int(app.updatedAt))
                             object["lintStrict"] = .bool(app.lintStrict)
-                            if let live = app.live {
-                                object["live"] = .object(
-                                    JSONObject([
-                                        ("revision", .integer(live.number)), ("etag", .string(live.etag)),
-                                        ("createdAtMs", .integer(Int(live.createdAt))),
-                                        ("author", .string(live.author)),
-                                        ("message", live.message.map(JSONValue.string) ?? .null),
-                                        ("document", try JSONValue(parsing: live.document)),
-                                    ]))
-                            } else {
-                                object["live"] = .null
-                            }
+                            object["live"] = try Self.revisionJSON(app.live)
+                            object["environments"] = .array(
+                                try app.environments.map { environment in
+                                    .object(
+                                        JSONObject([
+                                            ("name", .string(environment.name)),
+                                            ("requiredApprovals", .integer(environment.requiredApprovals)),
+                                            ("allowSelfApproval", .bool(environment.allowSelfApproval)),
+                                            ("lintStrict", .bool(environment.lintStrict)),
+                                            ("createdAtMs", .integer(Int(environment.createdAt))),
+                                            ("updatedAtMs", .integer(Int(environment.updatedAt))),
+                                            ("live", try Self.revisionJSON(environment.live)),
+                                        ]))
+                                })
                             return .object(object)
                         })
                 )
@@ -139,28 +188,57 @@ package struct ChangeFeed: Sendable, Equatable {
             guard let text = value?.stringValue else { throw FormatError(description: "\(pointer) is not a string") }
             return text
         }
+        func revision(_ value: JSONValue?, _ at: String) throws -> Revision? {
+            guard let revision = value, !revision.isNull else { return nil }
+            guard let number = revision["revision"]?.intValue, number >= 1,
+                let document = revision["document"], document.objectValue != nil
+            else { throw FormatError(description: "\(at) needs a revision number and a document object") }
+            let message = revision["message"]
+            return Revision(
+                number: number, etag: try text(revision["etag"], "\(at)/etag"),
+                createdAt: try time(revision["createdAtMs"], "\(at)/createdAtMs"),
+                author: try text(revision["author"], "\(at)/author"),
+                message: message == nil || message!.isNull ? nil : try text(message, "\(at)/message"),
+                document: document.serialized())
+        }
         var apps: [App] = []
         for (index, item) in list.enumerated() {
             let at = "/apps/\(index)"
-            var live: Revision?
-            if let revision = item["live"], !revision.isNull {
-                guard let number = revision["revision"]?.intValue, number >= 1,
-                    let document = revision["document"], document.objectValue != nil
-                else { throw FormatError(description: "\(at)/live needs a revision number and a document object") }
-                let message = revision["message"]
-                live = Revision(
-                    number: number, etag: try text(revision["etag"], "\(at)/live/etag"),
-                    createdAt: try time(revision["createdAtMs"], "\(at)/live/createdAtMs"),
-                    author: try text(revision["author"], "\(at)/live/author"),
-                    message: message == nil || message!.isNull ? nil : try text(message, "\(at)/live/message"),
-                    document: document.serialized())
+            let createdAt = try time(item["createdAtMs"], "\(at)/createdAtMs")
+            let updatedAt = try time(item["updatedAtMs"], "\(at)/updatedAtMs")
+            var environments: [Environment] = []
+            if let listed = item["environments"]?.arrayValue {
+                for (position, environment) in listed.enumerated() {
+                    let here = "\(at)/environments/\(position)"
+                    let name = try text(environment["name"], "\(here)/name")
+                    guard EnvironmentName.isValid(name) else {
+                        throw FormatError(description: "\(here)/name is not an environment name")
+                    }
+                    guard let approvals = environment["requiredApprovals"]?.intValue,
+                        (0...EnvironmentSettings.maximumApprovals).contains(approvals)
+                    else { throw FormatError(description: "\(here)/requiredApprovals is not 0–5") }
+                    environments.append(
+                        Environment(
+                            name: name, requiredApprovals: approvals,
+                            allowSelfApproval: environment["allowSelfApproval"]?.boolValue ?? false,
+                            lintStrict: environment["lintStrict"]?.boolValue ?? false,
+                            createdAt: try time(environment["createdAtMs"], "\(here)/createdAtMs"),
+                            updatedAt: try time(environment["updatedAtMs"], "\(here)/updatedAtMs"),
+                            live: try revision(environment["live"], "\(here)/live")))
+                }
+            } else {
+                // A primary of a build before environments: its one live revision is production's.
+                environments.append(
+                    Environment(
+                        name: EnvironmentName.production, requiredApprovals: 0, allowSelfApproval: false,
+                        lintStrict: item["lintStrict"]?.boolValue ?? false, createdAt: createdAt, updatedAt: updatedAt,
+                        live: try revision(item["live"], "\(at)/live")))
             }
             apps.append(
                 App(
                     id: try text(item["id"], "\(at)/id"), name: try text(item["name"], "\(at)/name"),
-                    createdAt: try time(item["createdAtMs"], "\(at)/createdAtMs"),
-                    updatedAt: try time(item["updatedAtMs"], "\(at)/updatedAtMs"),
-                    lintStrict: item["lintStrict"]?.boolValue ?? false, live: live))
+                    createdAt: createdAt, updatedAt: updatedAt,
+                    environments: environments.sorted { $0.name < $1.name }))
         }
         self.init(apps: apps)
     }

@@ -1,7 +1,7 @@
 import PreludeStorage
 
 /// Writes the primary's change feed into a replica's own database, so the replica restarts and serves with the
-/// primary down: the `apps` rows and each live revision row exactly as the primary stores them (number, tag,
+/// primary down: the `apps` and `environments` rows and each environment's live revision row exactly as the primary stores them (number, tag,
 /// document, author, times), in one transaction with the sync state (``replica_state``).
 ///
 /// The replica's ``PolicyStore`` then builds its snapshots from these rows with the code the primary uses, so both
@@ -38,7 +38,7 @@ package enum ReplicaMirror {
         try database.write { db in try saveState(db, primary: primary, etag: etag, now: now) }
     }
 
-    /// Makes the database hold exactly the feed's apps and live revisions; returns the apps whose live revision
+    /// Makes the database hold exactly the feed's apps, environments and live revisions; returns the apps whose live revision
     /// row was replaced by a different one under the same number (an app deleted and created again on the
     /// primary), which the policy store must reload although their number did not change.
     @discardableResult
@@ -49,43 +49,70 @@ package enum ReplicaMirror {
             var recreated: [String] = []
             let present = Set(try db.query("SELECT id FROM apps").map { try $0.get("id", as: String.self) })
             for app in feed.apps {
-                if let live = app.live, present.contains(app.id) {
-                    let stored = try db.scalar(
-                        "SELECT etag FROM policy_revisions WHERE app_id = ? AND number = ?",
-                        [.text(app.id), .integer(Int64(live.number))], as: String.self)
-                    if let stored, stored != live.etag {
-                        // Revisions are immutable: a different revision under the same number means the app was
-                        // deleted and created again on the primary. Do the same here (the cascade drops its rows).
-                        try db.statement("DELETE FROM apps WHERE id = ?").execute([.text(app.id)])
-                        recreated.append(app.id)
+                if present.contains(app.id) {
+                    for environment in app.environments {
+                        guard let live = environment.live else { continue }
+                        let stored = try db.scalar(
+                            "SELECT etag FROM policy_revisions WHERE app_id = ? AND number = ?",
+                            [.text(app.id), .integer(Int64(live.number))], as: String.self)
+                        if let stored, stored != live.etag {
+                            // Revisions are immutable: a different revision under the same number means the app was
+                            // deleted and created again on the primary. Do the same here (the cascade drops its rows).
+                            try db.statement("DELETE FROM apps WHERE id = ?").execute([.text(app.id)])
+                            recreated.append(app.id)
+                            break
+                        }
                     }
                 }
                 try db.statement(
                     """
-                    INSERT INTO apps (id, name, live_revision, created_at, updated_at, lint_strict)
-                    VALUES (?, ?, NULL, ?, ?, ?)
+                    INSERT INTO apps (id, name, live_revision, created_at, updated_at)
+                    VALUES (?, ?, NULL, ?, ?)
                     ON CONFLICT (id) DO UPDATE SET name = excluded.name, created_at = excluded.created_at,
-                        updated_at = excluded.updated_at, lint_strict = excluded.lint_strict
+                        updated_at = excluded.updated_at
                     """
-                ).execute([
-                    .text(app.id), .text(app.name), .integer(app.createdAt), .integer(app.updatedAt),
-                    .integer(app.lintStrict ? 1 : 0),
-                ])
-                if let live = app.live {
+                ).execute([.text(app.id), .text(app.name), .integer(app.createdAt), .integer(app.updatedAt)])
+                for environment in app.environments {
+                    if let live = environment.live {
+                        try db.statement(
+                            """
+                            INSERT INTO policy_revisions (app_id, number, document, etag, created_at, author, message,
+                                environment)
+                            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                            ON CONFLICT (app_id, number) DO NOTHING
+                            """
+                        ).execute([
+                            .text(app.id), .integer(Int64(live.number)), .text(live.document), .text(live.etag),
+                            .integer(live.createdAt), .text(live.author), live.message.map(SQLValue.text) ?? .null,
+                            .text(environment.name),
+                        ])
+                    }
                     try db.statement(
                         """
-                        INSERT INTO policy_revisions (app_id, number, document, etag, created_at, author, message)
-                        VALUES (?, ?, ?, ?, ?, ?, ?)
-                        ON CONFLICT (app_id, number) DO NOTHING
+                        INSERT INTO environments (app_id, name, live_revision, required_approvals, allow_self_approval,
+                            lint_strict, created_at, updated_at)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                        ON CONFLICT (app_id, name) DO UPDATE SET live_revision = excluded.live_revision,
+                            required_approvals = excluded.required_approvals,
+                            allow_self_approval = excluded.allow_self_approval, lint_strict = excluded.lint_strict,
+                            created_at = excluded.created_at, updated_at = excluded.updated_at
                         """
                     ).execute([
-                        .text(app.id), .integer(Int64(live.number)), .text(live.document), .text(live.etag),
-                        .integer(live.createdAt), .text(live.author), live.message.map(SQLValue.text) ?? .null,
+                        .text(app.id), .text(environment.name),
+                        environment.live.map { .integer(Int64($0.number)) } ?? .null,
+                        .integer(Int64(environment.requiredApprovals)), .integer(environment.allowSelfApproval ? 1 : 0),
+                        .integer(environment.lintStrict ? 1 : 0), .integer(environment.createdAt),
+                        .integer(environment.updatedAt),
                     ])
                 }
-                try db.statement("UPDATE apps SET live_revision = ? WHERE id = ?").execute([
-                    app.live.map { .integer(Int64($0.number)) } ?? .null, .text(app.id),
-                ])
+                let names = app.environments.map(\.name)
+                let stored = try db.query("SELECT name FROM environments WHERE app_id = ?", [.text(app.id)])
+                    .map { try $0.get("name", as: String.self) }
+                for gone in stored where !names.contains(gone) {
+                    try db.statement("DELETE FROM environments WHERE app_id = ? AND name = ?").execute([
+                        .text(app.id), .text(gone),
+                    ])
+                }
             }
             let kept = Set(feed.apps.map(\.id))
             for app in present.subtracting(kept).sorted() {

@@ -3,10 +3,10 @@ import PreludeStorage
 
 extension ExperimentAggregator {
     /// Accounts for a batch of newly stored events at once; the result equals
-    /// ``record(appID:installID:type:feature:experiment:variant:receivedAt:on:)`` called for each event in order, at a
+    /// ``record(appID:environment:installID:type:feature:experiment:variant:receivedAt:on:)`` called for each event in order, at a
     /// fraction of the cost.
     ///
-    /// The events are grouped by arm (app, experiment, feature, variant) and, within an arm, by install (OR of the
+    /// The events are grouped by arm (app, environment, experiment, feature, variant) and, within an arm, by install (OR of the
     /// steps its events mark). Per arm: one read of the existing steps of all its installs, the new steps and the
     /// counter delta computed in memory (``FunnelCounts/add(from:to:)`` from the stored steps to their union with
     /// the batch's, which is the sum of the per-event deltas), one multi-row upsert of the steps that changed, and one
@@ -18,7 +18,7 @@ extension ExperimentAggregator {
         var arms: [ArmKey: Int] = [:]
         var groups: [ArmGroup] = []
         // The live policy is looked up once per app of the batch; mislabelled events are summed per row key.
-        var policies: [String: PolicyDocument?] = [:]
+        var policies: [String: [String: PolicyDocument?]] = [:]
         var mislabelled: [MislabelKey: (events: Int, lastReceivedAt: Int64)] = [:]
         var mislabelOrder: [MislabelKey] = []
         for event in events {
@@ -26,18 +26,19 @@ extension ExperimentAggregator {
             else { continue }
             if let livePolicy {
                 let document: PolicyDocument?
-                if let known = policies[event.appID] {
+                if let known = policies[event.appID]?[event.environment] {
                     document = known
                 } else {
-                    document = livePolicy(event.appID)
-                    policies[event.appID] = document
+                    document = livePolicy(event.appID, event.environment)
+                    policies[event.appID, default: [:]][event.environment] = document
                 }
                 if case .mislabelled(let expected) = Self.check(
                     installID: event.installID, feature: event.feature.rawValue, experiment: experiment,
                     variant: variant, in: document)
                 {
                     let key = MislabelKey(
-                        appID: event.appID, experiment: experiment, feature: event.feature.rawValue, reported: variant,
+                        appID: event.appID, environment: event.environment, experiment: experiment,
+                        feature: event.feature.rawValue, reported: variant,
                         expected: expected)
                     if let sum = mislabelled[key] {
                         mislabelled[key] = (sum.events + 1, max(sum.lastReceivedAt, event.receivedAt))
@@ -49,7 +50,8 @@ extension ExperimentAggregator {
                 }
             }
             let key = ArmKey(
-                appID: event.appID, experiment: experiment, feature: event.feature.rawValue, variant: variant)
+                appID: event.appID, environment: event.environment, experiment: experiment,
+                feature: event.feature.rawValue, variant: variant)
             let index: Int
             if let known = arms[key] {
                 index = known
@@ -67,7 +69,8 @@ extension ExperimentAggregator {
         for key in mislabelOrder {
             let sum = mislabelled[key]!
             try Self.recordMislabelled(
-                appID: key.appID, experiment: key.experiment, feature: key.feature, reported: key.reported,
+                appID: key.appID, environment: key.environment, experiment: key.experiment, feature: key.feature,
+                reported: key.reported,
                 expected: key.expected, events: sum.events, receivedAt: sum.lastReceivedAt, on: connection)
         }
         return changed
@@ -75,6 +78,7 @@ extension ExperimentAggregator {
 
     private struct MislabelKey: Hashable {
         var appID: String
+        var environment: String
         var experiment: String
         var feature: String
         var reported: String
@@ -119,6 +123,7 @@ extension ExperimentAggregator {
 
     private struct ArmKey: Hashable {
         var appID: String
+        var environment: String
         var experiment: String
         var feature: String
         var variant: String
@@ -130,11 +135,12 @@ extension ExperimentAggregator {
         let experiment = SQLValue.text(key.experiment)
         let feature = SQLValue.text(key.feature)
         let variant = SQLValue.text(key.variant)
+        let environment = SQLValue.text(key.environment)
 
         var stored: [String: FunnelSteps] = [:]
         stored.reserveCapacity(group.installs.count)
         let select = try connection.statement(Self.selectBatchSteps)
-        try select.bind([app, experiment, feature, variant, .text(Self.jsonArray(group.installs))])
+        try select.bind([app, experiment, feature, variant, .text(Self.jsonArray(group.installs)), environment])
         defer { select.reset() }
         while let row = try select.step() {
             stored[try row.get(0, as: String.self)] = FunnelSteps(rawValue: try row.get(1, as: Int.self))
@@ -163,16 +169,20 @@ extension ExperimentAggregator {
             lastChange = max(lastChange, mark.lastReceivedAt)
         }
         for (day, events) in group.eventsByDay {
-            try Self.countEvents(app, experiment, feature, variant, day: day, events: events, on: connection)
+            try Self.countEvents(
+                app, environment, experiment, feature, variant, day: day, events: events, on: connection)
         }
         guard changed > 0 else { return 0 }
         for day in dailyDelta.keys.sorted() {
-            try Self.upsertDaily(app, experiment, feature, variant, day: day, delta: dailyDelta[day]!, on: connection)
+            try Self.upsertDaily(
+                app, environment, experiment, feature, variant, day: day, delta: dailyDelta[day]!, on: connection)
         }
         upserts += "]"
-        try connection.statement(Self.upsertBatchSteps).execute([app, experiment, feature, variant, .text(upserts)])
+        try connection.statement(Self.upsertBatchSteps).execute([
+            app, experiment, feature, variant, .text(upserts), environment,
+        ])
         try connection.statement(Self.upsertCounts).execute([
-            app, experiment, feature, variant,
+            app, environment, experiment, feature, variant,
             .integer(Int64(delta.exposed)), .integer(Int64(delta.primeShown)), .integer(Int64(delta.primeContinued)),
             .integer(Int64(delta.primeDismissed)), .integer(Int64(delta.systemGranted)),
             .integer(Int64(delta.systemDenied)), .integer(Int64(delta.settingsOpened)),
@@ -196,15 +206,16 @@ extension ExperimentAggregator {
     // CROSS JOIN keeps json_each as the outer loop: one primary-key seek per install.
     private static let selectBatchSteps = """
         SELECT s.install_id, s.steps FROM json_each(?5) AS j CROSS JOIN experiment_install_steps AS s
-        WHERE s.app_id = ?1 AND s.experiment_key = ?2 AND s.feature = ?3 AND s.variant = ?4 AND s.install_id = j.value
+        WHERE s.app_id = ?1 AND s.environment = ?6 AND s.experiment_key = ?2 AND s.feature = ?3 AND s.variant = ?4 AND s.install_id = j.value
         """
 
     // Rows [install, steps, first_seen_at] as one JSON array. `WHERE true` resolves the INSERT … SELECT … ON
     // CONFLICT parsing ambiguity (SQLite's upsert documentation, "Parsing Ambiguity").
     private static let upsertBatchSteps = """
         INSERT INTO experiment_install_steps
-            (app_id, experiment_key, feature, variant, install_id, steps, first_seen_at)
-        SELECT ?1, ?2, ?3, ?4, j.value ->> 0, j.value ->> 1, j.value ->> 2 FROM json_each(?5) AS j WHERE true
-        ON CONFLICT (app_id, experiment_key, feature, variant, install_id) DO UPDATE SET steps = excluded.steps
+            (app_id, environment, experiment_key, feature, variant, install_id, steps, first_seen_at)
+        SELECT ?1, ?6, ?2, ?3, ?4, j.value ->> 0, j.value ->> 1, j.value ->> 2 FROM json_each(?5) AS j WHERE true
+        ON CONFLICT (app_id, environment, experiment_key, feature, variant, install_id)
+        DO UPDATE SET steps = excluded.steps
         """
 }

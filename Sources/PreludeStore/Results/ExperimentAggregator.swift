@@ -13,7 +13,9 @@ import PreludeStorage
 /// Ingestion calls ``record(batch:on:)`` once per batch: five statements per arm in the batch (read the installs'
 /// steps, upsert the changed ones, upsert the counters, the day's increments (`experiment_daily_counts`) and the
 /// day's event count (`experiment_daily_events`)); an arm whose installs reached nothing new writes only the last.
-/// ``record(appID:installID:type:feature:experiment:variant:receivedAt:on:)`` does the same for one event (one
+/// An arm is per environment (migration 0011): staging's events never count in production's arms.
+/// ``record(appID:environment:installID:type:feature:experiment:variant:receivedAt:on:)`` does the same for one event
+/// (one
 /// primary-key lookup; when something changed, two upserts). All in the caller's transaction, so the raw events and
 /// the aggregates commit or roll back together.
 ///
@@ -24,8 +26,8 @@ import PreludeStorage
 /// (or any variant while the install is outside the coverage) is counted in `experiment_mislabelled_events`
 /// (migration 0005) and kept out of the arms.
 package struct ExperimentAggregator: Sendable {
-    /// The live policy of an app at ingestion time, or nil (unknown app, or no check wanted).
-    package typealias LivePolicy = @Sendable (_ appID: String) -> PolicyDocument?
+    /// The live policy of an app's environment at ingestion time, or nil (unknown app, or no check wanted).
+    package typealias LivePolicy = @Sendable (_ appID: String, _ environment: String) -> PolicyDocument?
 
     /// The live policy provider (nil: no label check).
     let livePolicy: LivePolicy?
@@ -62,20 +64,20 @@ package struct ExperimentAggregator: Sendable {
 
     /// Counts one mislabelled event (`experiment_mislabelled_events`, one row per reported/expected pair).
     static func recordMislabelled(
-        appID: String, experiment: String, feature: String, reported: String, expected: String?, events: Int,
-        receivedAt: Int64, on connection: Connection
+        appID: String, environment: String, experiment: String, feature: String, reported: String, expected: String?,
+        events: Int, receivedAt: Int64, on connection: Connection
     ) throws {
         try connection.statement(upsertMislabelled).execute([
-            .text(appID), .text(experiment), .text(feature), .text(reported), .text(expected ?? ""),
+            .text(appID), .text(environment), .text(experiment), .text(feature), .text(reported), .text(expected ?? ""),
             .integer(Int64(events)), .integer(receivedAt),
         ])
     }
 
     private static let upsertMislabelled = """
         INSERT INTO experiment_mislabelled_events
-            (app_id, experiment_key, feature, reported_variant, expected_variant, events, last_event_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?)
-        ON CONFLICT (app_id, experiment_key, feature, reported_variant, expected_variant) DO UPDATE SET
+            (app_id, environment, experiment_key, feature, reported_variant, expected_variant, events, last_event_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (app_id, environment, experiment_key, feature, reported_variant, expected_variant) DO UPDATE SET
             events = events + excluded.events, last_event_at = max(last_event_at, excluded.last_event_at)
         """
 
@@ -87,59 +89,62 @@ package struct ExperimentAggregator: Sendable {
     ///   - receivedAt: server time, unix milliseconds.
     @discardableResult
     package func record(
-        appID: String, installID: String, type: String, feature: String, experiment: String?, variant: String?,
-        receivedAt: Int64, on connection: Connection
+        appID: String, environment: String = EnvironmentName.production, installID: String, type: String,
+        feature: String, experiment: String?, variant: String?, receivedAt: Int64, on connection: Connection
     ) throws -> Bool {
         guard let experiment, !experiment.isEmpty, let variant, !variant.isEmpty else { return false }
         if let livePolicy,
             case .mislabelled(let expected) = Self.check(
                 installID: installID, feature: feature, experiment: experiment, variant: variant,
-                in: livePolicy(appID))
+                in: livePolicy(appID, environment))
         {
             try Self.recordMislabelled(
-                appID: appID, experiment: experiment, feature: feature, reported: variant, expected: expected,
+                appID: appID, environment: environment, experiment: experiment, feature: feature, reported: variant,
+                expected: expected,
                 events: 1, receivedAt: receivedAt, on: connection)
             return true
         }
         let app = SQLValue.text(appID)
+        let env = SQLValue.text(environment)
         let key = SQLValue.text(experiment)
         let feature = SQLValue.text(feature)
         let arm = SQLValue.text(variant)
         let install = SQLValue.text(installID)
-        let found = try connection.statement(Self.selectSteps).query([app, key, feature, arm, install]).first
+        let found = try connection.statement(Self.selectSteps).query([app, env, key, feature, arm, install]).first
         let old = FunnelSteps(rawValue: try found?.get(0, as: Int.self) ?? 0)
         let new = old.union(FunnelSteps.marked(byEvent: type))
         let day = Self.day(ofMilliseconds: receivedAt)
-        try Self.countEvents(app, key, feature, arm, day: day, events: 1, on: connection)
+        try Self.countEvents(app, env, key, feature, arm, day: day, events: 1, on: connection)
         guard new != old else { return false }
         let received = SQLValue.integer(receivedAt)
         try connection.statement(Self.upsertSteps).execute([
-            app, key, feature, arm, install, .integer(Int64(new.rawValue)), received,
+            app, env, key, feature, arm, install, .integer(Int64(new.rawValue)), received,
         ])
         var delta = FunnelCounts()
         delta.add(from: old, to: new)
         try connection.statement(Self.upsertCounts).execute([
-            app, key, feature, arm,
+            app, env, key, feature, arm,
             .integer(Int64(delta.exposed)), .integer(Int64(delta.primeShown)), .integer(Int64(delta.primeContinued)),
             .integer(Int64(delta.primeDismissed)), .integer(Int64(delta.systemGranted)),
             .integer(Int64(delta.systemDenied)), .integer(Int64(delta.settingsOpened)),
             .integer(Int64(delta.returnedGranted)), .integer(Int64(delta.granted)), received, received,
             .integer(Int64(delta.taskStarted)), .integer(Int64(delta.taskCompleted)),
         ])
-        try Self.upsertDaily(app, key, feature, arm, day: day, delta: delta, on: connection)
+        try Self.upsertDaily(app, env, key, feature, arm, day: day, delta: delta, on: connection)
         return true
     }
 
     private static let selectSteps = """
         SELECT steps FROM experiment_install_steps
-        WHERE app_id = ? AND experiment_key = ? AND feature = ? AND variant = ? AND install_id = ?
+        WHERE app_id = ? AND environment = ? AND experiment_key = ? AND feature = ? AND variant = ? AND install_id = ?
         """
 
     private static let upsertSteps = """
         INSERT INTO experiment_install_steps
-            (app_id, experiment_key, feature, variant, install_id, steps, first_seen_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?)
-        ON CONFLICT (app_id, experiment_key, feature, variant, install_id) DO UPDATE SET steps = excluded.steps
+            (app_id, environment, experiment_key, feature, variant, install_id, steps, first_seen_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (app_id, environment, experiment_key, feature, variant, install_id)
+        DO UPDATE SET steps = excluded.steps
         """
 
     /// The UTC day (days since 1970-01-01) of a unix-millisecond time: the key of `experiment_daily_counts`.
@@ -147,38 +152,39 @@ package struct ExperimentAggregator: Sendable {
         milliseconds >= 0 ? milliseconds / 86_400_000 : (milliseconds - 86_399_999) / 86_400_000
     }
 
-    /// Adds one arm's counter increments of one day (`experiment_daily_counts`, migration 0010).
+    /// Adds one arm's counter increments of one day (`experiment_daily_counts`, migrations 0010, 0011).
     static func upsertDaily(
-        _ app: SQLValue, _ experiment: SQLValue, _ feature: SQLValue, _ variant: SQLValue, day: Int64,
-        delta: FunnelCounts, on connection: Connection
+        _ app: SQLValue, _ environment: SQLValue, _ experiment: SQLValue, _ feature: SQLValue, _ variant: SQLValue,
+        day: Int64, delta: FunnelCounts, on connection: Connection
     ) throws {
-        var values: [SQLValue] = [app, experiment, feature, variant, .integer(day)]
+        var values: [SQLValue] = [app, environment, experiment, feature, variant, .integer(day)]
         values += delta.fields.map { .integer(Int64($0.value)) }
         try connection.statement(upsertDailySQL).execute(values)
     }
 
-    /// Adds `events` newly stored events of one arm on one day (`experiment_daily_events`, migration 0010).
+    /// Adds `events` newly stored events of one arm on one day (`experiment_daily_events`, migrations 0010, 0011).
     static func countEvents(
-        _ app: SQLValue, _ experiment: SQLValue, _ feature: SQLValue, _ variant: SQLValue, day: Int64, events: Int,
-        on connection: Connection
+        _ app: SQLValue, _ environment: SQLValue, _ experiment: SQLValue, _ feature: SQLValue, _ variant: SQLValue,
+        day: Int64, events: Int, on connection: Connection
     ) throws {
         try connection.statement(upsertDailyEventsSQL).execute([
-            app, experiment, feature, variant, .integer(day), .integer(Int64(events)),
+            app, environment, experiment, feature, variant, .integer(day), .integer(Int64(events)),
         ])
     }
 
     private static let upsertDailyEventsSQL = """
-        INSERT INTO experiment_daily_events (app_id, experiment_key, feature, variant, day, events)
-        VALUES (?, ?, ?, ?, ?, ?)
-        ON CONFLICT (app_id, experiment_key, feature, variant, day) DO UPDATE SET events = events + excluded.events
+        INSERT INTO experiment_daily_events (app_id, environment, experiment_key, feature, variant, day, events)
+        VALUES (?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (app_id, environment, experiment_key, feature, variant, day)
+        DO UPDATE SET events = events + excluded.events
         """
 
     private static let upsertDailySQL = """
-        INSERT INTO experiment_daily_counts (app_id, experiment_key, feature, variant, day,
+        INSERT INTO experiment_daily_counts (app_id, environment, experiment_key, feature, variant, day,
             exposed, prime_shown, prime_continued, prime_dismissed, system_granted, system_denied,
             settings_opened, returned_granted, granted, task_started, task_completed)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-        ON CONFLICT (app_id, experiment_key, feature, variant, day) DO UPDATE SET
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (app_id, environment, experiment_key, feature, variant, day) DO UPDATE SET
             exposed = exposed + excluded.exposed,
             prime_shown = prime_shown + excluded.prime_shown,
             prime_continued = prime_continued + excluded.prime_continued,
@@ -193,11 +199,11 @@ package struct ExperimentAggregator: Sendable {
         """
 
     static let upsertCounts = """
-        INSERT INTO experiment_funnel_counts (app_id, experiment_key, feature, variant,
+        INSERT INTO experiment_funnel_counts (app_id, environment, experiment_key, feature, variant,
             exposed, prime_shown, prime_continued, prime_dismissed, system_granted, system_denied,
             settings_opened, returned_granted, granted, first_event_at, last_event_at, task_started, task_completed)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-        ON CONFLICT (app_id, experiment_key, feature, variant) DO UPDATE SET
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (app_id, environment, experiment_key, feature, variant) DO UPDATE SET
             exposed = exposed + excluded.exposed,
             prime_shown = prime_shown + excluded.prime_shown,
             prime_continued = prime_continued + excluded.prime_continued,

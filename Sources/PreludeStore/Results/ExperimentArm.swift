@@ -18,8 +18,10 @@ package struct ExperimentArm: Sendable, Hashable {
     }
 
     /// Every stored arm of one experiment, by feature then variant: a primary-key range read, O(arms).
-    package static func load(appID: String, experiment: String, on connection: Connection) throws -> [ExperimentArm] {
-        try connection.statement(selectArms).query([.text(appID), .text(experiment)]).map { row in
+    package static func load(appID: String, environment: String, experiment: String, on connection: Connection) throws
+        -> [ExperimentArm]
+    {
+        try connection.statement(selectArms).query([.text(appID), .text(environment), .text(experiment)]).map { row in
             ExperimentArm(
                 feature: try row.get(0, as: String.self), variant: try row.get(1, as: String.self),
                 counts: FunnelCounts(
@@ -35,7 +37,7 @@ package struct ExperimentArm: Sendable, Hashable {
     private static let selectArms = """
         SELECT feature, variant, exposed, prime_shown, prime_continued, prime_dismissed, system_granted,
             system_denied, settings_opened, returned_granted, granted, task_started, task_completed
-        FROM experiment_funnel_counts WHERE app_id = ? AND experiment_key = ?
+        FROM experiment_funnel_counts WHERE app_id = ? AND environment = ? AND experiment_key = ?
         ORDER BY feature, variant
         """
 }

@@ -1,7 +1,8 @@
 import PreludeCore
 import PreludeStorage
 
-/// One experiment's daily rows (migration 0010): counter increments per arm and day, and events per arm and day.
+/// One experiment's daily rows in one environment (migrations 0010, 0011): counter increments per arm and day, and
+/// events per arm and day.
 package struct ExperimentDailyCounts: Sendable {
     /// Per arm of `feature`, its (day, increments) rows by day.
     package var increments: [String: [(day: Int, counts: FunnelCounts)]]
@@ -9,11 +10,12 @@ package struct ExperimentDailyCounts: Sendable {
     package var events: [(day: Int, events: Int)]
 
     /// Loads the rows of `experiment` under `feature`: two primary-key range reads, O(arms × days).
-    package static func load(appID: String, experiment: String, feature: String, on connection: Connection) throws
-        -> ExperimentDailyCounts
-    {
+    package static func load(
+        appID: String, environment: String, experiment: String, feature: String, on connection: Connection
+    ) throws -> ExperimentDailyCounts {
+        let key: [SQLValue] = [.text(appID), .text(environment), .text(experiment), .text(feature)]
         var increments: [String: [(day: Int, counts: FunnelCounts)]] = [:]
-        for row in try connection.statement(selectIncrements).query([.text(appID), .text(experiment), .text(feature)]) {
+        for row in try connection.statement(selectIncrements).query(key) {
             let v = try (2...12).map { try row.get($0, as: Int.self) }
             let variant = try row.get(0, as: String.self)
             let day = try row.get(1, as: Int.self)
@@ -23,7 +25,7 @@ package struct ExperimentDailyCounts: Sendable {
                 taskCompleted: v[10])
             increments[variant, default: []].append((day, counts))
         }
-        let events = try connection.statement(selectEvents).query([.text(appID), .text(experiment), .text(feature)])
+        let events = try connection.statement(selectEvents).query(key)
             .map { (day: try $0.get(0, as: Int.self), events: try $0.get(1, as: Int.self)) }
         return ExperimentDailyCounts(increments: increments, events: events)
     }
@@ -31,12 +33,13 @@ package struct ExperimentDailyCounts: Sendable {
     private static let selectIncrements = """
         SELECT variant, day, exposed, prime_shown, prime_continued, prime_dismissed, system_granted, system_denied,
             settings_opened, returned_granted, granted, task_started, task_completed
-        FROM experiment_daily_counts WHERE app_id = ? AND experiment_key = ? AND feature = ?
+        FROM experiment_daily_counts WHERE app_id = ? AND environment = ? AND experiment_key = ? AND feature = ?
         ORDER BY variant, day
         """
 
     private static let selectEvents = """
-        SELECT day, sum(events) FROM experiment_daily_events WHERE app_id = ? AND experiment_key = ? AND feature = ?
+        SELECT day, sum(events) FROM experiment_daily_events
+        WHERE app_id = ? AND environment = ? AND experiment_key = ? AND feature = ?
         GROUP BY day ORDER BY day
         """
 }

@@ -54,14 +54,14 @@ package struct ExperimentDefinition: Sendable {
             alpha: experiment.analysisAlpha, minimumEffect: experiment.analysisMinimumEffect)
     }
 
-    /// The newest revision up to the live one that configures `key`, read with SQLite's JSON functions so only that
+    /// The newest revision of the environment's chain up to the live one that configures `key`, read with SQLite's JSON functions so only that
     /// experiment's JSON is decoded (by the policy core's decoder, so the rules match the live policy's).
     package static func configured(
-        appID: String, key: String, liveRevision: Int, on connection: Connection
+        appID: String, environment: String, key: String, liveRevision: Int, on connection: Connection
     ) throws -> ExperimentDefinition? {
         guard
             let row = try connection.statement(selectConfigured).query([
-                .text(appID), .integer(Int64(liveRevision)), .text(key),
+                .text(appID), .text(environment), .integer(Int64(liveRevision)), .text(key),
             ]).first
         else { return nil }
         let number = try row.get(0, as: Int.self)
@@ -77,7 +77,7 @@ package struct ExperimentDefinition: Sendable {
     private static let selectConfigured = """
         SELECT p.number, e.value
         FROM policy_revisions AS p, json_each(p.document, '$.experiments') AS e
-        WHERE p.app_id = ? AND p.number <= ?
+        WHERE p.app_id = ? AND p.environment = ? AND p.number <= ?
             AND CASE WHEN e.type = 'object' THEN json_extract(e.value, '$.key') END = ?
         ORDER BY p.number DESC
         LIMIT 1

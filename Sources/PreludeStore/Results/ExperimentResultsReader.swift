@@ -8,7 +8,10 @@ import PreludeStorage
 /// one that has the experiment (SQLite's JSON functions pick that experiment out of the stored document).
 package struct ExperimentResultsReader: Sendable {
     /// The live policy of an app and its revision number, if the caller holds a decoded snapshot.
-    package typealias LivePolicy = @Sendable (_ appID: String) -> (document: PolicyDocument, revision: Int)?
+    package typealias LivePolicy =
+        @Sendable (_ appID: String, _ environment: String) -> (
+            document: PolicyDocument, revision: Int
+        )?
 
     private let database: Database
     private let livePolicy: LivePolicy?
@@ -31,8 +34,8 @@ package struct ExperimentResultsReader: Sendable {
     ///   - control: a variant to compare with instead of the configured control.
     /// - Throws: ``ExperimentResultsError``, or a `StorageError` when the database fails.
     package func results(
-        appID: String, experiment key: String, minimumEffect: Double? = nil, alpha: Double? = nil,
-        control: String? = nil
+        appID: String, environment: String = EnvironmentName.production, experiment key: String,
+        minimumEffect: Double? = nil, alpha: Double? = nil, control: String? = nil
     ) throws -> ExperimentResults {
         if let minimumEffect, !ExperimentAnalysis.isValidMinimumEffect(minimumEffect) {
             throw ExperimentResultsError.invalidParameter(
@@ -44,26 +47,25 @@ package struct ExperimentResultsReader: Sendable {
                 name: "alpha", value: "\(alpha)", reason: Self.alphaRule)
         }
         let (definition, arms, mislabelled, daily) = try database.read { connection in
-            guard let app = try connection.queryOne("SELECT live_revision FROM apps WHERE id = ?", [.text(appID)])
-            else { throw ExperimentResultsError.appNotFound(appID) }
-            let liveRevision = try app.get(0, as: Int?.self) ?? 0
-            let arms = try ExperimentArm.load(appID: appID, experiment: key, on: connection)
+            let liveRevision = try Self.liveRevision(appID: appID, environment: environment, on: connection)
+            let arms = try ExperimentArm.load(appID: appID, environment: environment, experiment: key, on: connection)
             var definition: ExperimentDefinition?
-            if let snapshot = livePolicy?(appID),
+            if let snapshot = livePolicy?(appID, environment),
                 let experiment = snapshot.document.experiments.first(where: { $0.key == key })
             {
                 definition = ExperimentDefinition(experiment, source: .live(revision: snapshot.revision))
             } else {
                 definition = try ExperimentDefinition.configured(
-                    appID: appID, key: key, liveRevision: liveRevision, on: connection)
+                    appID: appID, environment: environment, key: key, liveRevision: liveRevision, on: connection)
             }
             guard let found = definition ?? ExperimentDefinition.observed(key: key, arms: arms) else {
                 throw ExperimentResultsError.experimentNotFound(app: appID, key: key)
             }
             return (
-                found, arms, try MislabelledEvents.load(appID: appID, experiment: key, on: connection),
+                found, arms,
+                try MislabelledEvents.load(appID: appID, environment: environment, experiment: key, on: connection),
                 try ExperimentDailyCounts.load(
-                    appID: appID, experiment: key, feature: found.feature, on: connection)
+                    appID: appID, environment: environment, experiment: key, feature: found.feature, on: connection)
             )
         }
         var results = try Self.analyze(
@@ -90,26 +92,24 @@ package struct ExperimentResultsReader: Sendable {
         package let exposed: Int
     }
 
-    /// Every experiment of `appID` with results to read: configured by any revision, or reported by an event;
+    /// Every experiment of `environment` of `appID` with results to read: configured by any revision, or reported by an event;
     /// sorted by key. Throws ``ExperimentResultsError/appNotFound(_:)`` for an unknown app.
-    package func experiments(appID: String) throws -> [Listed] {
+    package func experiments(appID: String, environment: String = EnvironmentName.production) throws -> [Listed] {
         try database.read { connection in
-            guard let app = try connection.queryOne("SELECT live_revision FROM apps WHERE id = ?", [.text(appID)])
-            else { throw ExperimentResultsError.appNotFound(appID) }
-            let liveRevision = try app.get(0, as: Int?.self) ?? 0
+            let liveRevision = try Self.liveRevision(appID: appID, environment: environment, on: connection)
             // CASE guards json_extract against non-object members (as in ExperimentDefinition).
             let configured = try connection.query(
                 """
                 SELECT CASE WHEN e.type = 'object' THEN json_extract(e.value, '$.key') END AS key,
                        max(p.number = ?) AS live
                 FROM policy_revisions AS p, json_each(p.document, '$.experiments') AS e
-                WHERE p.app_id = ? AND json_valid(p.document) GROUP BY 1
-                """, [.integer(Int64(liveRevision)), .text(appID)])
+                WHERE p.app_id = ? AND p.environment = ? AND json_valid(p.document) GROUP BY 1
+                """, [.integer(Int64(liveRevision)), .text(appID), .text(environment)])
             let exposed = try connection.query(
                 """
-                SELECT experiment_key, sum(exposed) FROM experiment_funnel_counts WHERE app_id = ?
+                SELECT experiment_key, sum(exposed) FROM experiment_funnel_counts WHERE app_id = ? AND environment = ?
                 GROUP BY experiment_key
-                """, [.text(appID)])
+                """, [.text(appID), .text(environment)])
             var live: [String: Bool] = [:]
             for row in configured {
                 guard let key = try row.get(0, as: String?.self) else { continue }
@@ -121,6 +121,17 @@ package struct ExperimentResultsReader: Sendable {
                 Listed(key: $0, isLive: live[$0] ?? false, exposed: counts[$0] ?? 0)
             }
         }
+    }
+
+    /// The environment's live revision number (0 without one); throws ``ExperimentResultsError/appNotFound(_:)`` for an
+    /// unknown app or environment.
+    private static func liveRevision(appID: String, environment: String, on connection: Connection) throws -> Int {
+        guard
+            let row = try connection.queryOne(
+                "SELECT live_revision FROM environments WHERE app_id = ? AND name = ?",
+                [.text(appID), .text(environment)])
+        else { throw ExperimentResultsError.appNotFound(appID) }
+        return try row.get(0, as: Int?.self) ?? 0
     }
 
     /// Joins configuration and counters and runs

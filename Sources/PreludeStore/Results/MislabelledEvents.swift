@@ -26,8 +26,11 @@ package struct MislabelledEvents: Sendable, Hashable {
     package var total: Int { rows.reduce(0) { $0 + $1.events } }
 
     /// The rows of one experiment: a primary-key range read.
-    package static func load(appID: String, experiment: String, on connection: Connection) throws -> MislabelledEvents {
-        let rows = try connection.statement(select).query([.text(appID), .text(experiment)]).map { row in
+    package static func load(appID: String, environment: String, experiment: String, on connection: Connection)
+        throws -> MislabelledEvents
+    {
+        let rows = try connection.statement(select).query([.text(appID), .text(environment), .text(experiment)]).map {
+            row in
             let expected = try row.get(2, as: String.self)
             return Row(
                 feature: try row.get(0, as: String.self), reported: try row.get(1, as: String.self),
@@ -62,7 +65,7 @@ package struct MislabelledEvents: Sendable, Hashable {
 
     private static let select = """
         SELECT feature, reported_variant, expected_variant, events FROM experiment_mislabelled_events
-        WHERE app_id = ? AND experiment_key = ?
+        WHERE app_id = ? AND environment = ? AND experiment_key = ?
         ORDER BY feature, reported_variant, expected_variant
         """
 }

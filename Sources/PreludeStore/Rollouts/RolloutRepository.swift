@@ -109,7 +109,8 @@ package struct RolloutRepository: Sendable {
     /// by primary key, whatever the event volume.
     package func arms(of rollout: Rollout) throws -> (control: FunnelCounts, rollout: FunnelCounts) {
         let arms = try database.read { db in
-            try ExperimentArm.load(appID: rollout.appID, experiment: rollout.experimentKey, on: db)
+            try ExperimentArm.load(
+                appID: rollout.appID, environment: rollout.environment, experiment: rollout.experimentKey, on: db)
         }
         func counts(_ variant: String) -> FunnelCounts {
             arms.first { $0.feature == rollout.feature.rawValue && $0.variant == variant }?.counts ?? FunnelCounts()

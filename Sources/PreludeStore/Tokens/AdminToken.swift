@@ -14,11 +14,13 @@ package struct AdminToken: Sendable, Equatable {
     package var revokedAt: Int64?
     /// Last successful authentication (updated at most once a minute), or nil.
     package var lastUsedAt: Int64?
+    /// Which apps and environments it may touch, and whether it may approve or bypass approval.
+    package var grant: TokenGrant
 
     /// Creates a token record.
     package init(
         id: Int64, name: String, scope: TokenScope, createdAt: Int64, revokedAt: Int64? = nil,
-        lastUsedAt: Int64? = nil
+        lastUsedAt: Int64? = nil, grant: TokenGrant = .unrestricted
     ) {
         self.id = id
         self.name = name
@@ -26,6 +28,7 @@ package struct AdminToken: Sendable, Equatable {
         self.createdAt = createdAt
         self.revokedAt = revokedAt
         self.lastUsedAt = lastUsedAt
+        self.grant = grant
     }
 
     /// Whether the token still authenticates.

@@ -27,12 +27,13 @@ package struct TokenStore: Sendable {
     /// The token name the bootstrap secret is stored under.
     package static let bootstrapName = "bootstrap"
 
-    private static let columns = "id, name, scope, created_at, revoked_at, last_used_at"
+    private static let columns =
+        "id, name, scope, created_at, revoked_at, last_used_at, apps, environments, approve, bypass"
 
     /// Creates a token and returns it with its secret, which exists nowhere else afterwards.
-    package func create(name: String, scope: TokenScope, actor: String, now: Int64) throws -> (
-        token: AdminToken, secret: String
-    ) {
+    package func create(
+        name: String, scope: TokenScope, grant: TokenGrant = .unrestricted, actor: String, now: Int64
+    ) throws -> (token: AdminToken, secret: String) {
         guard AdminToken.isValidName(name) else { throw TokenError.invalidName(name) }
         let secret = TokenSecret.generate()
         let token = try database.write { db -> AdminToken in
@@ -40,11 +41,19 @@ package struct TokenStore: Sendable {
                 throw TokenError.nameTaken(name)
             }
             try db.execute(
-                "INSERT INTO tokens (name, scope, hash, created_at) VALUES (?, ?, ?, ?)",
-                [.text(name), .text(scope.rawValue), .blob(TokenSecret.digest(secret)), .integer(now)])
+                """
+                INSERT INTO tokens (name, scope, hash, created_at, apps, environments, approve, bypass)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    .text(name), .text(scope.rawValue), .blob(TokenSecret.digest(secret)), .integer(now),
+                    Self.list(grant.apps), Self.list(grant.environments), .integer(grant.approve ? 1 : 0),
+                    .integer(grant.bypass ? 1 : 0),
+                ])
             let id = db.lastInsertRowID
-            try Self.audit(db, actor: actor, action: "token.create", now: now, name: name, scope: scope)
-            return AdminToken(id: id, name: name, scope: scope, createdAt: now)
+            try Self.audit(
+                db, actor: actor, action: "token.create", now: now, name: name, scope: scope, grant: grant)
+            return AdminToken(id: id, name: name, scope: scope, createdAt: now, grant: grant)
         }
         return (token, secret)
     }
@@ -141,13 +150,35 @@ package struct TokenStore: Sendable {
             id: try row.get("id", as: Int64.self), name: try row.get("name", as: String.self),
             scope: TokenScope(rawValue: scopeText) ?? .read, createdAt: try row.get("created_at", as: Int64.self),
             revokedAt: try row.get("revoked_at", as: Int64?.self),
-            lastUsedAt: try row.get("last_used_at", as: Int64?.self))
+            lastUsedAt: try row.get("last_used_at", as: Int64?.self),
+            grant: TokenGrant(
+                apps: try names(row.get("apps", as: String?.self)),
+                environments: try names(row.get("environments", as: String?.self)),
+                approve: try row.get("approve", as: Int64.self) != 0, bypass: try row.get("bypass", as: Int64.self) != 0
+            ))
+    }
+
+    /// A stored list (a JSON array of strings), or nil for "all"; a row that is not such an array grants nothing.
+    private static func names(_ text: String?) -> [String]? {
+        guard let text else { return nil }
+        guard case .array(let items)? = try? JSONValue(parsing: text) else { return [] }
+        return items.compactMap(\.stringValue)
+    }
+
+    private static func list(_ names: [String]?) -> SQLValue {
+        names.map { .text(JSONValue.array($0.map(JSONValue.string)).serialized()) } ?? .null
     }
 
     private static func audit(
-        _ db: Connection, actor: String, action: String, now: Int64, name: String, scope: TokenScope
+        _ db: Connection, actor: String, action: String, now: Int64, name: String, scope: TokenScope,
+        grant: TokenGrant = .unrestricted
     ) throws {
-        let detail: JSONValue = ["token": .string(name), "scope": .string(scope.rawValue)]
-        try AuditLog.append(db, actor: actor, app: nil, action: action, revision: nil, detail: detail, at: now)
+        var detail = JSONObject([("token", .string(name)), ("scope", .string(scope.rawValue))])
+        if grant != .unrestricted {
+            for (key, value) in grant.jsonValue.objectValue ?? JSONObject() { detail[key] = value }
+        }
+        try AuditLog.append(
+            db, actor: actor, app: nil, environment: nil, action: action, revision: nil, detail: .object(detail),
+            at: now)
     }
 }

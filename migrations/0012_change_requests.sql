@@ -1,4 +1,4 @@
--- 0011_change_requests: change requests and scheduled publishes (issue 25, docs/change-management.md).
+-- 0012_change_requests: change requests and scheduled publishes (issue 25, docs/change-management.md).
 --
 -- A change request proposes a new policy document for one environment of an app, based on the revision that was
 -- live when it was proposed. It is reviewed, approved, optionally scheduled, and applied as exactly one revision
@@ -33,7 +33,9 @@ CREATE TABLE change_requests (
     created_at INTEGER NOT NULL,
     updated_at INTEGER NOT NULL,
     CHECK (state = 'applied' OR applied_revision IS NULL),
-    CHECK (state = 'approved' OR scheduled_at IS NULL)
+    CHECK (state = 'approved' OR scheduled_at IS NULL),
+    -- A request belongs to one environment of its app (0011_environments) and goes with it.
+    FOREIGN KEY (app_id, environment) REFERENCES environments (app_id, name) ON DELETE CASCADE
 ) STRICT;
 
 CREATE INDEX change_requests_by_environment ON change_requests (app_id, environment, id);

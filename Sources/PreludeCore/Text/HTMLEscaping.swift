@@ -1,7 +1,8 @@
-/// Escaping for text placed in HTML element content and quoted attribute values.
-enum HTMLText {
+/// Escaping for text placed in HTML element content and in quoted attribute values: the one implementation
+/// shared by the policy preview and the results page.
+package enum HTMLEscaping {
     /// `text` with `& < > " '` escaped.
-    static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for character in text {

@@ -1,0 +1,62 @@
+/// One environment of an app as stored (`environments`, migration 0011): its live revision and the rules a change
+/// to it follows. The change-request path reads ``requiredApprovals`` and ``allowSelfApproval``; every publishing
+/// path reads ``lintStrict``.
+package struct EnvironmentSettings: Sendable, Equatable {
+    /// The app.
+    package var app: String
+    /// The environment's name (``EnvironmentName``).
+    package var name: String
+    /// Its live revision number, nil before its first revision.
+    package var liveRevision: Int?
+    /// How many approvals a change needs, 0–5 (0: changes publish directly).
+    package var requiredApprovals: Int
+    /// Whether the author of a change may approve it.
+    package var allowSelfApproval: Bool
+    /// Whether a change whose policy has lint errors is refused.
+    package var lintStrict: Bool
+    /// When the environment was created (ms).
+    package var createdAt: Int64
+    /// When its live revision or settings last changed (ms).
+    package var updatedAt: Int64
+    /// How many revisions its chain has.
+    package var revisionCount: Int
+
+    /// The most approvals an environment may require.
+    package static let maximumApprovals = 5
+
+    /// Settings with every member given.
+    package init(
+        app: String, name: String, liveRevision: Int?, requiredApprovals: Int, allowSelfApproval: Bool,
+        lintStrict: Bool, createdAt: Int64, updatedAt: Int64, revisionCount: Int
+    ) {
+        self.app = app
+        self.name = name
+        self.liveRevision = liveRevision
+        self.requiredApprovals = requiredApprovals
+        self.allowSelfApproval = allowSelfApproval
+        self.lintStrict = lintStrict
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.revisionCount = revisionCount
+    }
+
+    /// A change of settings: nil members stay as they are.
+    package struct Change: Sendable, Equatable {
+        /// New required approvals (0–5).
+        package var requiredApprovals: Int?
+        /// New self-approval rule.
+        package var allowSelfApproval: Bool?
+        /// New strict-lint rule.
+        package var lintStrict: Bool?
+
+        /// A change of the given members.
+        package init(requiredApprovals: Int? = nil, allowSelfApproval: Bool? = nil, lintStrict: Bool? = nil) {
+            self.requiredApprovals = requiredApprovals
+            self.allowSelfApproval = allowSelfApproval
+            self.lintStrict = lintStrict
+        }
+
+        /// Whether the change sets nothing.
+        package var isEmpty: Bool { requiredApprovals == nil && allowSelfApproval == nil && lintStrict == nil }
+    }
+}
