@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 /// Settings shared by every Swift target (Swift 6 language mode is the package default).
@@ -14,6 +14,15 @@ let package = Package(
         .library(name: "PreludeHTTP", targets: ["PreludeHTTP"]),
         // The app's half: fetch, cache, decide offline, cadence ledger, durable events (docs/client.md).
         .library(name: "PreludeClient", targets: ["PreludeClient"]),
+    ],
+    // An app that links only PreludeClient turns the default trait off — `.package(url: …, from: …, traits: [])` —
+    // and resolves no dependency at all: SwiftPM does not fetch a dependency only a disabled trait uses
+    // (docs/client.md, "Add the package"; scripts/check-client-resolution.sh checks it).
+    traits: [
+        .trait(
+            name: "CommandLineTool",
+            description: "The prelude command-line tool's argument parsing (swift-argument-parser). On by default."),
+        .default(enabledTraits: ["CommandLineTool"]),
     ],
     dependencies: [.package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")],
     targets: [
@@ -59,7 +68,9 @@ let package = Package(
                 "PreludeStore",
                 "PreludePreview",
                 "PreludeResultsPage",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(
+                    name: "ArgumentParser", package: "swift-argument-parser",
+                    condition: .when(traits: ["CommandLineTool"])),
             ],
             swiftSettings: swiftSettings
         ),

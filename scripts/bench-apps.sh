@@ -32,10 +32,13 @@ for i in range(1, count + 1):
     app = f"app-{i:04d}"
     document["app"]["id"] = app
     text = json.dumps(document, separators=(",", ":"))
-    db.execute("INSERT INTO apps (id, name, live_revision, created_at, updated_at) VALUES (?, ?, 1, 0, 0)",
+    # Migration 0011: the live revision is the production environment's.
+    db.execute("INSERT INTO apps (id, name, created_at, updated_at) VALUES (?, ?, 0, 0)",
                (app, document["app"]["name"]))
     db.execute("INSERT INTO policy_revisions (app_id, number, document, etag, created_at, author, message) "
                "VALUES (?, 1, ?, ?, 0, 'bench', NULL)", (app, text, f'"bench-{app}"'))
+    db.execute("INSERT INTO environments (app_id, name, live_revision, created_at, updated_at) "
+               "VALUES (?, 'production', 1, 0, 0)", (app,))
 db.commit()
 PY
     start=$(date +%s%N)

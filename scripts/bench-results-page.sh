@@ -42,9 +42,11 @@ document = open(policy, encoding="utf-8").read()
 etag = '"' + hashlib.sha256(document.encode()).hexdigest() + '"'
 started = time.time()
 c.execute("BEGIN")
-c.execute("INSERT INTO apps (id, name, live_revision, created_at, updated_at) VALUES ('demo', 'Demo', 1, 0, 0)")
+# Migration 0011: the live revision is the production environment's.
+c.execute("INSERT INTO apps (id, name, created_at, updated_at) VALUES ('demo', 'Demo', 0, 0)")
 c.execute("INSERT INTO policy_revisions (app_id, number, document, etag, created_at, author) VALUES ('demo', 1, ?, ?, 0, 'bench')",
           (document, etag))
+c.execute("INSERT INTO environments (app_id, name, live_revision, created_at, updated_at) VALUES ('demo', 'production', 1, 0, 0)")
 # Install i arrives on day i % days; four events each; about 40 % / 45 % end granted.
 c.execute("""
 WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ? - 1),
@@ -63,8 +65,9 @@ FROM n, k
 print(f"events: {c.execute('SELECT count(*) FROM events').fetchone()[0]} in {time.time() - started:.0f} s", file=sys.stderr)
 started = time.time()
 c.execute("""
-INSERT INTO experiment_install_steps (app_id, experiment_key, feature, variant, install_id, steps, first_seen_at)
-SELECT app_id, experiment, feature, variant, install_id,
+INSERT INTO experiment_install_steps (app_id, environment, experiment_key, feature, variant, install_id, steps,
+    first_seen_at)
+SELECT app_id, 'production', experiment, feature, variant, install_id,
        1 + sum(DISTINCT CASE type WHEN 'primeShown' THEN 2 WHEN 'primeAccepted' THEN 4 WHEN 'primeDismissed' THEN 8
                                   WHEN 'systemGranted' THEN 16 WHEN 'systemDenied' THEN 32 WHEN 'settingsOpened' THEN 64
                                   WHEN 'returnedGranted' THEN 128 ELSE 0 END),
@@ -73,26 +76,28 @@ FROM events WHERE experiment IS NOT NULL AND variant IS NOT NULL
 GROUP BY app_id, experiment, feature, variant, install_id
 """)
 c.execute("""
-INSERT INTO experiment_funnel_counts (app_id, experiment_key, feature, variant, exposed, prime_shown, prime_continued,
-    prime_dismissed, system_granted, system_denied, settings_opened, returned_granted, granted, first_event_at,
-    last_event_at)
-SELECT app_id, experiment_key, feature, variant, count(*),
+INSERT INTO experiment_funnel_counts (app_id, environment, experiment_key, feature, variant, exposed, prime_shown,
+    prime_continued, prime_dismissed, system_granted, system_denied, settings_opened, returned_granted, granted,
+    first_event_at, last_event_at)
+SELECT app_id, 'production', experiment_key, feature, variant, count(*),
        sum(steps >> 1 & 1), sum(steps >> 2 & 1), sum(steps >> 3 & 1), sum(steps >> 4 & 1), sum(steps >> 5 & 1),
        sum(steps >> 6 & 1), sum(steps >> 7 & 1), sum((steps & 144) != 0), min(first_seen_at), max(first_seen_at)
 FROM experiment_install_steps GROUP BY app_id, experiment_key, feature, variant
 """)
 # Every install's events arrive on one day, so its increments all count on that day.
 c.execute("""
-INSERT INTO experiment_daily_counts (app_id, experiment_key, feature, variant, day, exposed, prime_shown,
-    prime_continued, prime_dismissed, system_granted, system_denied, settings_opened, returned_granted, granted)
-SELECT app_id, experiment_key, feature, variant, first_seen_at / 86400000, count(*),
+INSERT INTO experiment_daily_counts (app_id, environment, experiment_key, feature, variant, day, exposed,
+    prime_shown, prime_continued, prime_dismissed, system_granted, system_denied, settings_opened, returned_granted,
+    granted)
+SELECT app_id, 'production', experiment_key, feature, variant, first_seen_at / 86400000, count(*),
        sum(steps >> 1 & 1), sum(steps >> 2 & 1), sum(steps >> 3 & 1), sum(steps >> 4 & 1), sum(steps >> 5 & 1),
        sum(steps >> 6 & 1), sum(steps >> 7 & 1), sum((steps & 144) != 0)
-FROM experiment_install_steps GROUP BY 1, 2, 3, 4, 5
+FROM experiment_install_steps GROUP BY 1, 2, 3, 4, 5, 6
 """)
 c.execute("""
-INSERT INTO experiment_daily_events (app_id, experiment_key, feature, variant, day, events)
-SELECT app_id, experiment, feature, variant, received_at / 86400000, count(*) FROM events GROUP BY 1, 2, 3, 4, 5
+INSERT INTO experiment_daily_events (app_id, environment, experiment_key, feature, variant, day, events)
+SELECT app_id, 'production', experiment, feature, variant, received_at / 86400000, count(*) FROM events
+GROUP BY 1, 2, 3, 4, 5, 6
 """)
 c.execute("COMMIT")
 c.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -129,7 +134,7 @@ def get():
         sys.exit(f"GET {path}: {response.status} {body[:300]!r}")
     return body
 page = get()
-assert b'id="chart-exposures"' in page and page.count(b'<tr data-variant=') == 2, "the page lacks its arms or charts"
+assert b'id="chart-exposures"' in page and page.count(b'<tr data-variant="') == 2 * page.count(b'<table class="arms '), "the page lacks its arms or charts"
 for _ in range(20):
     get()
 times = []

@@ -59,7 +59,7 @@ struct PolicyCache {
         else { return discard() }
         let body = Array(bytes[(newline + 1)...])
         guard body.count == header.length, FNV1a64.hex(body) == header.checksum else { return discard() }
-        let validation = PolicyValidator.validate(bytes: body)
+        let validation = PolicyValidator.validate(bytes: body, unknownMembers: .skippedInExperiments)
         guard validation.isValid, let document = validation.document else { return discard() }
         let entry = Entry(
             body: body, etag: header.etag, validatedAt: Instant(secondsSinceEpoch: header.validatedAt),

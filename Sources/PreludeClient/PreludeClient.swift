@@ -5,7 +5,8 @@ import PreludeCore
 /// the cadence ledger, and delivers analytics events through a durable queue (docs/client.md).
 ///
 /// An actor: every method may be called from any task or thread. Decisions never touch the network; ``refresh()``
-/// and ``flush()`` do, and concurrent calls of each share one request.
+/// and ``flush()`` do, and concurrent calls of each share one request. Unless the configuration opts out, the client
+/// runs ``appBecameActive()`` by itself each time the app comes to the foreground.
 public actor PreludeClient {
     private let configuration: PreludeClientConfiguration
     private let cache: PolicyCache
@@ -28,14 +29,18 @@ public actor PreludeClient {
     private var ledger: CadenceLedger
     private var queue: EventQueue
     private var flushTask: Task<FlushResult, Never>?
-    private var flushFailures = 0
-    private var flushNotBefore: Instant?
-    private var lastFlushFailure: String?
+    private var flushSchedule: FlushSchedule
     /// Set when the server answered 415 to a gzip batch: later batches go uncompressed.
     private var serverRefusesGzip = false
 
     private var forcedLocale: String?
     private var forcedVariants: [String: String] = [:]
+
+    /// The flows over this client (held weakly), re-read on every activation.
+    nonisolated let flowRegistry = FlowRegistry()
+    /// This client's place in the configuration's foreground signal (nil: opted out).
+    private nonisolated let foregroundSubscription: ForegroundSignal.Subscription?
+    private var activationTask: Task<[Feature: Decision], any Error>?
 
     /// Opens the client's storage: the cached policy (validated; a corrupt file is deleted), else the bootstrap;
     /// the ledger; the event queue (a torn last record is repaired). No network.
@@ -43,6 +48,8 @@ public actor PreludeClient {
     /// - Throws: ``PreludeClientError/invalidBootstrap(_:)`` when the bundled policy does not validate, or a file
     ///   system error when the storage directory cannot be created or written.
     public init(configuration: PreludeClientConfiguration) throws {
+        precondition(
+            (1...500).contains(configuration.eventBatchSize), "the events endpoint takes 1–500 events per batch")
         self.configuration = configuration
         let directory = configuration.storageDirectory.path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -62,7 +69,7 @@ public actor PreludeClient {
             source = .cache
             schedule.succeeded(at: entry.validatedAt, lifetimes: entry.lifetimes)
         } else if let bootstrap = configuration.bootstrapPolicy {
-            let validation = PolicyValidator.validate(bytes: [UInt8](bootstrap))
+            let validation = PolicyValidator.validate(bytes: [UInt8](bootstrap), unknownMembers: .skippedInExperiments)
             guard validation.isValid, let document = validation.document else {
                 throw PreludeClientError.invalidBootstrap(
                     validation.problems.first.map { "\($0.pointer): \($0.message)" } ?? "no document")
@@ -74,11 +81,20 @@ public actor PreludeClient {
             source = .none
         }
         self.schedule = schedule
+        flushSchedule = FlushSchedule(backoff: configuration.flushBackoff)
         var context = configuration.context
         context.installId = installId
         let startRevision = revision ?? 0
         decider = document.map { OfflineDecider(document: $0, revision: startRevision, context: context) }
+        foregroundSubscription = configuration.observesForeground ? configuration.foregroundSignal.subscription() : nil
+        // Fully initialised from here: the subscription may hold a (weak) reference to the client.
+        foregroundSubscription?.attach { [weak self] in _ = try? await self?.appBecameActive() }
+        if foregroundSubscription != nil && configuration.foregroundSignal === ForegroundSignal.application {
+            ForegroundSignal.observeApplicationOnce()
+        }
     }
+
+    deinit { foregroundSubscription?.cancel() }
 
     // MARK: - Deciding
 
@@ -177,11 +193,46 @@ public actor PreludeClient {
         return result
     }
 
-    /// The app came to the foreground: refresh and flush, each only if due.
+    /// Refreshes and flushes, each only if due (``RefreshSchedule``, ``FlushSchedule``); the first half of
+    /// ``appBecameActive()``.
     public func didBecomeActive() async {
         async let fetched = refresh()
         async let flushed = flush()
         _ = await (fetched, flushed)
+    }
+
+    /// The app came to the foreground: ``didBecomeActive()`` (refresh and flush, each when due), then every
+    /// ``PermissionFlow`` over this client re-reads its statuses (``PermissionFlow/becameActive()``), so a person
+    /// back from Settings with access on proceeds without a relaunch. The client runs it by itself on each activation
+    /// its configuration's ``PreludeClientConfiguration/foregroundSignal`` reports (on iOS every
+    /// `didBecomeActiveNotification`) unless ``PreludeClientConfiguration/observesForeground`` is false; then call
+    /// it yourself. Concurrent calls share one run.
+    ///
+    /// - Returns: the new decision of every feature whose status changed (a later flow's wins for the same
+    ///   feature); each flow also hands its changes to its ``PermissionFlow/changes()`` streams.
+    /// - Throws: the first flow's ledger or queue write failure (the other flows still ran). When the client runs
+    ///   it by itself the failure is not reported: the next `record` meets the same disk.
+    @discardableResult
+    public func appBecameActive() async throws -> [Feature: Decision] {
+        if let activationTask { return try await activationTask.value }
+        let flows = flowRegistry.flows
+        let task = Task {
+            await self.didBecomeActive()
+            var changed: [Feature: Decision] = [:]
+            var failure: (any Error)?
+            for flow in flows {
+                do {
+                    changed.merge(try await flow.becameActive()) { $1 }
+                } catch {
+                    failure = failure ?? error
+                }
+            }
+            if let failure { throw failure }
+            return changed
+        }
+        activationTask = task
+        defer { activationTask = nil }
+        return try await task.value
     }
 
     private func fetch() async -> FetchResult {
@@ -223,7 +274,7 @@ public actor PreludeClient {
     private func accept(_ body: [UInt8], etag newTag: String?, _ lifetimes: CacheLifetimes, at now: Instant)
         -> FetchResult
     {
-        let validation = PolicyValidator.validate(bytes: body)
+        let validation = PolicyValidator.validate(bytes: body, unknownMembers: .skippedInExperiments)
         guard validation.isValid, let document = validation.document else {
             let first = validation.problems.first.map { "\($0.pointer): \($0.message)" } ?? "no document"
             return .rejected(reason: "\(validation.problems.count) problem(s), first \(first)")
@@ -252,8 +303,8 @@ public actor PreludeClient {
     @discardableResult
     public func flush() async -> FlushResult {
         if let flushTask { return await flushTask.value }
-        if let flushNotBefore, configuration.clock.now() < flushNotBefore {
-            return FlushResult(remaining: queue.events.count, failure: lastFlushFailure)
+        guard flushSchedule.isDue(now: configuration.clock.now(), queued: queue.events.count) else {
+            return FlushResult(remaining: queue.events.count, failure: flushSchedule.lastFailure)
         }
         let task = Task { await self.sendBatches() }
         flushTask = task
@@ -283,9 +334,7 @@ public actor PreludeClient {
                     result.accepted += counts.accepted
                     result.duplicates += counts.duplicates
                     try? queue.removeFirst(batch.count)
-                    flushFailures = 0
-                    flushNotBefore = nil
-                    lastFlushFailure = nil
+                    flushSchedule.succeeded()
                     continue
                 case 422 where !Self.refusedIndices(response.body, batchSize: batch.count).isEmpty:
                     // The server names the events it refuses (`/events/3/occurredAt`): drop those, resend the rest.
@@ -299,6 +348,7 @@ public actor PreludeClient {
                     result.rejected += batch.count
                     try? queue.removeFirst(batch.count)
                     try? queue.countDropped(batch.count)
+                    flushSchedule.succeeded()
                     continue
                 default:
                     failure = "HTTP \(response.status)"
@@ -308,11 +358,9 @@ public actor PreludeClient {
             } catch {
                 failure = "network error: \(error)"
             }
-            flushFailures += 1
-            let delay = configuration.flushBackoff.delay(
-                failures: flushFailures, unit: configuration.jitter.nextUnit(), retryAfter: retryAfter)
-            flushNotBefore = configuration.clock.now().adding(seconds: delay)
-            lastFlushFailure = failure
+            flushSchedule.failed(
+                at: configuration.clock.now(), unit: configuration.jitter.nextUnit(), retryAfter: retryAfter,
+                reason: failure)
             result.failure = failure
             break
         }
@@ -370,8 +418,8 @@ public actor PreludeClient {
             source: source, revision: document == nil ? nil : revision ?? 0, etag: etag,
             freshness: schedule.freshness(now: now), lastFetch: lastFetch, lastFetchAt: lastFetchAt,
             nextFetchNotBefore: schedule.notBefore, queueDepth: queue.events.count, droppedEvents: queue.dropped,
-            lastFlushFailure: lastFlushFailure, ledgerShownCount: ledger.totalShown, forcedLocale: forcedLocale,
-            forcedVariants: forcedVariants, installId: installId)
+            lastFlushFailure: flushSchedule.lastFailure, ledgerShownCount: ledger.totalShown,
+            forcedLocale: forcedLocale, forcedVariants: forcedVariants, installId: installId)
     }
 
     /// The cadence ledger as recorded.

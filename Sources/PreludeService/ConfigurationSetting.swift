@@ -24,6 +24,7 @@ package enum ConfigurationSetting: String, Sendable, CaseIterable {
     case trustedProxies
     case followURL
     case tlsCAFile
+    case webhookAllowedHosts
     case checkpoints
 
     /// The key in config/prelude.json.
@@ -56,6 +57,7 @@ package enum ConfigurationSetting: String, Sendable, CaseIterable {
         case .trustedProxies: "PRELUDE_TRUSTED_PROXIES"
         case .followURL: "PRELUDE_FOLLOW_URL"
         case .tlsCAFile: "PRELUDE_TLS_CA_FILE"
+        case .webhookAllowedHosts: "PRELUDE_WEBHOOK_ALLOWED_HOSTS"
         case .checkpoints: "PRELUDE_CHECKPOINTS"
         }
     }
@@ -87,6 +89,7 @@ package enum ConfigurationSetting: String, Sendable, CaseIterable {
         case .trustedProxies: "--trusted-proxies"
         case .followURL: "--follow"
         case .tlsCAFile: "--tls-ca-file"
+        case .webhookAllowedHosts: "--webhook-allowed-hosts"
         case .checkpoints: "--checkpoints"
         }
     }

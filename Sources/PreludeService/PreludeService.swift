@@ -1,4 +1,5 @@
 import PreludeHTTP
+import PreludeHTTPClient
 import PreludeStorage
 import PreludeStore
 import Synchronization
@@ -46,18 +47,22 @@ package final class PreludeService: Sendable {
     package let rolloutScheduler: RolloutScheduler?
     /// The admin API (change requests and their scheduler among it).
     package let admin: AdminAPI
+    /// The primary's webhook sender (docs/webhooks.md); nil on a read replica.
+    package let webhooks: WebhookDispatcher?
     private let stopped = Mutex(false)
 
     private init(
         configuration: ServiceConfiguration, database: Database, migrator: Migrator, server: HTTPServer, port: Int,
         policyStore: PolicyStore, eventIngestor: EventIngestor, adminServer: HTTPServer?, adminPort: Int?,
         logger: Logger, draining: DrainFlag, eventRetention: EventRetentionTask, policyReloader: LivePolicyReloader,
-        replica: ReadReplica?, rollouts: RolloutController, rolloutScheduler: RolloutScheduler?, admin: AdminAPI
+        replica: ReadReplica?, rollouts: RolloutController, rolloutScheduler: RolloutScheduler?, admin: AdminAPI,
+        webhooks: WebhookDispatcher?
     ) {
         self.admin = admin
         self.replica = replica
         self.rollouts = rollouts
         self.rolloutScheduler = rolloutScheduler
+        self.webhooks = webhooks
         self.policyStore = policyStore
         self.eventIngestor = eventIngestor
         self.configuration = configuration
@@ -78,11 +83,13 @@ package final class PreludeService: Sendable {
     /// `eventObservers` see every newly stored client event inside its transaction (``EventIngestionObserver``).
     /// `clock` is the decide endpoint's "now"; tests that replay flows over simulated time set it. `adminClock`
     /// stamps admin changes and times scheduled publishes; `changeRules` replaces the environments' stored approval
-    /// rules (tests of change requests).
+    /// rules (tests of change requests). `webhookTiming` replaces the webhook dispatcher's clock and jitter, and then
+    /// its thread is not started: the test drives it with ``WebhookDispatcher/runDue()``.
     package static func start(
         configuration: ServiceConfiguration, logger: Logger, eventObservers: [any EventIngestionObserver] = [],
         clock: ServiceClock = .system, adminClock: ServiceClock = .system,
-        changeRules: EnvironmentRules.Source? = nil
+        changeRules: EnvironmentRules.Source? = nil,
+        webhookTiming: (clock: ServiceClock, random: @Sendable () -> Double)? = nil
     ) throws -> PreludeService {
         let (database, migrator, _) = try openAndMigrate(configuration: configuration, logger: logger)
         do {
@@ -136,9 +143,23 @@ package final class PreludeService: Sendable {
             PublicRoutes.register(
                 on: &router, store: policyStore, events: eventIngestor,
                 eventBudget: eventBudget, clock: clock)
+            // Only a primary sends webhooks: a replica mirrors revisions and never enqueues or sends deliveries.
+            let webhooks: WebhookDispatcher?
+            if configuration.followURL == nil {
+                let timing = webhookTiming ?? (.system, { Double.random(in: 0..<1) })
+                let client = HTTPClient(
+                    configuration: WebhookDispatcher.clientConfiguration(caFile: configuration.tlsCAFile))
+                webhooks = WebhookDispatcher(
+                    store: WebhookStore(database: database), allowlist: configuration.webhookAllowedHosts,
+                    client: client, logger: logger.with(["component": "webhooks"]), clock: timing.clock,
+                    random: timing.random)
+            } else {
+                webhooks = nil
+            }
+            webhooks?.register(on: observability.registry)
             let admin = try AdminAPI.make(
                 configuration: configuration, database: database, store: policyStore, logger: logger,
-                rollouts: rollouts, clock: adminClock, changeRules: changeRules)
+                rollouts: rollouts, clock: adminClock, changeRules: changeRules, webhookDispatcher: webhooks)
             var adminRouter = Router()
             AdminAPI.register(on: &router, or: &adminRouter, api: admin, configuration: configuration)
             if configuration.adminPort == nil {
@@ -173,6 +194,7 @@ package final class PreludeService: Sendable {
             policyReloader.start()
             replica?.start()
             admin.scheduler.start()
+            if webhookTiming == nil { webhooks?.start() }
             if let replica {
                 logger.info("following the primary", ["primary": "\(replica.primary)"])
             }
@@ -184,7 +206,8 @@ package final class PreludeService: Sendable {
                 configuration: configuration, database: database, migrator: migrator, server: server, port: port,
                 policyStore: policyStore, eventIngestor: eventIngestor, adminServer: adminServer, adminPort: adminPort,
                 logger: logger, draining: draining, eventRetention: eventRetention, policyReloader: policyReloader,
-                replica: replica, rollouts: rollouts, rolloutScheduler: rolloutScheduler, admin: admin)
+                replica: replica, rollouts: rollouts, rolloutScheduler: rolloutScheduler, admin: admin,
+                webhooks: webhooks)
         } catch {
             database.close()
             throw error
@@ -247,6 +270,7 @@ package final class PreludeService: Sendable {
         // Held change-feed polls answer 304 now instead of holding the shutdown for their wait.
         policyStore.changes.close()
         replica?.stop()
+        webhooks?.stop()
         // Both listeners drain at the same time, so stopping never takes more than one grace period.
         if let adminServer {
             let grace = configuration.shutdownGracePeriod

@@ -73,6 +73,8 @@ package struct ServiceConfiguration: Sendable, Equatable {
     /// A PEM file of certificate authorities the outbound client trusts instead of the system's bundle (a private
     /// CA for an `https://` primary); nil trusts the system's. Certificates are always verified (docs/http.md).
     package var tlsCAFile: String?
+    /// The hosts webhook URLs may name (docs/webhooks.md, "Safety"); empty, the default, allows none.
+    package var webhookAllowedHosts = WebhookAllowlist()
     /// The checkpoint at close (docs/storage.md, "Checkpoints"): `truncate`, or `passive` beside a WAL-shipping
     /// backup such as Litestream (docs/scaling.md).
     package var checkpoints = CheckpointMode.truncate
@@ -275,6 +277,14 @@ package struct ServiceConfiguration: Sendable, Equatable {
             }
         case .tlsCAFile:
             tlsCAFile = value.isEmpty ? nil : value
+        case .webhookAllowedHosts:
+            do {
+                webhookAllowedHosts = try WebhookAllowlist(parsing: value)
+            } catch {
+                throw fail(
+                    "'\(error.entry)' is not a host, *.domain or http://host entry, with an optional :port "
+                        + "(e.g. hooks.example.com, *.example.com, http://receiver.internal:8080)")
+            }
         case .checkpoints:
             guard let mode = CheckpointMode(rawValue: value.lowercased()) else {
                 throw fail(

@@ -42,13 +42,14 @@ struct HoldAfterEventsAnswer: PreludeTransport {
 
 do {
     let transport: any PreludeTransport = arguments.count == 7 ? HoldAfterEventsAnswer() : URLSessionTransport()
-    let client = try PreludeClient(
-        configuration: PreludeClientConfiguration(
-            server: server, app: "demo", storageDirectory: URL(fileURLWithPath: arguments[2]),
-            bootstrapPolicy: try Data(contentsOf: URL(fileURLWithPath: arguments[3])),
-            context: ClientContext(platform: .ios, osVersion: SemanticVersion("17.4"), installId: "crash-install"),
-            transport: transport,
-            flushBackoff: Backoff(base: 0.001, maximum: 0.001)))
+    var configuration = PreludeClientConfiguration(
+        server: server, app: "demo", storageDirectory: URL(fileURLWithPath: arguments[2]),
+        bootstrapPolicy: try Data(contentsOf: URL(fileURLWithPath: arguments[3])))
+    configuration.context = ClientContext(
+        platform: .ios, osVersion: SemanticVersion("17.4"), installId: "crash-install")
+    configuration.transport = transport
+    configuration.flushBackoff = Backoff(base: 0.001, maximum: 0.001)
+    let client = try PreludeClient(configuration: configuration)
     if count == 0 {
         while true {
             let result = await client.flush()

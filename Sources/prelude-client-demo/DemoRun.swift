@@ -37,13 +37,12 @@ struct DemoApp {
         clock = DemoClock(start: start)
         let storage = FileManager.default.temporaryDirectory.appendingPathComponent("prelude-demo-\(run)-\(name)")
         try? FileManager.default.removeItem(at: storage)
-        client = try PreludeClient(
-            configuration: PreludeClientConfiguration(
-                server: server, app: app, storageDirectory: storage,
-                context: ClientContext(
-                    platform: .ios, osVersion: SemanticVersion(os), appVersion: SemanticVersion("2.3.0"),
-                    locale: locale, installId: Self.installId(run: run, name: name)),
-                clock: clock))
+        var configuration = PreludeClientConfiguration(server: server, app: app, storageDirectory: storage)
+        configuration.context = ClientContext(
+            platform: .ios, osVersion: SemanticVersion(os), appVersion: SemanticVersion("2.3.0"), locale: locale,
+            installId: Self.installId(run: run, name: name))
+        configuration.clock = clock
+        client = try PreludeClient(configuration: configuration)
         // Every purpose string present, as a correctly configured app target has them.
         let strings = Feature.allCases.flatMap { UsageDescriptionCheck.requiredKeys(for: $0) }
         flow = PermissionFlow(

@@ -187,6 +187,12 @@ struct ServeOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
+            "Hosts webhook URLs may name: comma-separated host, *.domain or http://host[:port]. [default: none]",
+            valueName: "hosts"))
+    var webhookAllowedHosts: String?
+
+    @Option(
+        help: ArgumentHelp(
             "Checkpoint at close: truncate, or passive beside Litestream. [default: truncate]", valueName: "mode"))
     var checkpoints: String?
 
@@ -215,6 +221,7 @@ struct ServeOptions: ParsableArguments {
         flags[.trustedProxies] = trustedProxies
         flags[.followURL] = follow
         flags[.tlsCAFile] = tlsCAFile
+        flags[.webhookAllowedHosts] = webhookAllowedHosts
         return flags
     }
 

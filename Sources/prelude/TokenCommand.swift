@@ -108,15 +108,15 @@ struct TokenListCommand: ParsableCommand {
                 return
             }
             let rows =
-                [["NAME", "SCOPE", "CREATED", "LAST USED", "STATUS"]]
+                [["NAME", "SCOPE", "GRANT", "CREATED", "LAST USED", "STATUS"]]
                 + list.map { token in
                     [
-                        token.name, token.scope.rawValue, AdminTime.iso8601(token.createdAt),
+                        token.name, token.scope.rawValue, Self.grant(token.grant), AdminTime.iso8601(token.createdAt),
                         token.lastUsedAt.map(AdminTime.iso8601) ?? "never",
                         token.revokedAt.map { "revoked \(AdminTime.iso8601($0))" } ?? "active",
                     ]
                 }
-            let widths = (0..<5).map { column in rows.map { $0[column].count }.max() ?? 0 }
+            let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
             for row in rows {
                 let line = row.enumerated().map { column, cell in
                     column == row.count - 1
@@ -125,6 +125,14 @@ struct TokenListCommand: ParsableCommand {
                 print(line.joined(separator: "  "))
             }
         }
+    }
+}
+
+extension TokenListCommand {
+    /// The GRANT column: the apps and environments the token may touch, then its capabilities (`approve`,
+    /// `bypass`), e.g. `apps demo; environments staging; approve`.
+    static func grant(_ grant: TokenGrant) -> String {
+        grant.summary + (grant.approve ? "; approve" : "") + (grant.bypass ? "; bypass" : "")
     }
 }
 

@@ -30,16 +30,15 @@ import Testing
     }
 
     private func makeClient(port: Int, transport: any PreludeTransport, compress: Bool = true) throws -> PreludeClient {
-        try PreludeClient(
-            configuration: PreludeClientConfiguration(
-                server: URL(string: "http://127.0.0.1:\(port)")!, app: "demo",
-                storageDirectory: URL(fileURLWithPath: fixture.path("client")),
-                bootstrapPolicy: Data(ClientFixture.demoPolicyText.utf8),
-                context: ClientContext(
-                    platform: .ios, osVersion: SemanticVersion("17.4"), appVersion: SemanticVersion("2.3.0"),
-                    locale: "en", installId: "install-1"),
-                transport: transport, clock: fixture.clock, jitter: TestJitter(), eventBatchSize: 50,
-                compressEvents: compress))
+        var configuration = fixture.configuration(
+            port: port,
+            context: ClientContext(
+                platform: .ios, osVersion: SemanticVersion("17.4"), appVersion: SemanticVersion("2.3.0"),
+                locale: "en", installId: "install-1"))
+        configuration.transport = transport
+        configuration.eventBatchSize = 50
+        configuration.compressEvents = compress
+        return try PreludeClient(configuration: configuration)
     }
 
     private func recordEvents(_ count: Int, on client: PreludeClient) async throws -> Set<String> {

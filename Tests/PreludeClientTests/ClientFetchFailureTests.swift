@@ -25,14 +25,17 @@ import Testing
     let fixture = ClientFixture()
 
     private func client(_ transport: ScriptedTransport) throws -> PreludeClient {
-        try PreludeClient(
-            configuration: PreludeClientConfiguration(
-                server: URL(string: "http://prelude.invalid")!, app: "demo",
-                storageDirectory: URL(fileURLWithPath: fixture.path("scripted")),
-                bootstrapPolicy: Data(ClientFixture.demoPolicyText.utf8),
-                context: ClientContext(platform: .ios, osVersion: SemanticVersion("17.4"), installId: "i-1"),
-                transport: transport, clock: fixture.clock, jitter: TestJitter(),
-                fetchBackoff: Backoff(base: 2, maximum: 3600)))
+        var configuration = PreludeClientConfiguration(
+            server: URL(string: "http://prelude.invalid")!, app: "demo",
+            storageDirectory: URL(fileURLWithPath: fixture.path("scripted")),
+            bootstrapPolicy: Data(ClientFixture.demoPolicyText.utf8))
+        configuration.context = ClientContext(platform: .ios, osVersion: SemanticVersion("17.4"), installId: "i-1")
+        configuration.transport = transport
+        configuration.clock = fixture.clock
+        configuration.jitter = TestJitter()
+        configuration.fetchBackoff = Backoff(base: 2, maximum: 3600)
+        configuration.foregroundSignal = fixture.foreground
+        return try PreludeClient(configuration: configuration)
     }
 
     @Test func retryAfterIsAFloorUnderTheBackoff() async throws {
@@ -80,5 +83,31 @@ import Testing
         #expect(diagnostics.source == .bootstrap)
         #expect(diagnostics.revision == 0)
         #expect(try await client.decide(feature: .camera, status: .notDetermined).action == .prime)
+    }
+
+    @Test func unknownExperimentMembersFromANewerServerAreSkipped() async throws {
+        // What a later server may add to an experiment or a variant (docs/policy.md, "What clients receive"):
+        // this client keeps the document instead of keeping its last good one forever, as 0.1.0 clients did.
+        var json = try JSONValue(parsing: Array(ClientFixture.demoPolicyText.utf8))
+        var experiments = try #require(json["experiments"]?.arrayValue)
+        var experiment = try #require(experiments.first?.objectValue)
+        experiment["analysisWindowDays"] = .integer(14)
+        var variants = try #require(experiment["variants"]?.arrayValue)
+        var variant = try #require(variants.first?.objectValue)
+        variant["description"] = .string("shorter copy")
+        variants[0] = .object(variant)
+        experiment["variants"] = .array(variants)
+        experiments[0] = .object(experiment)
+        json = json.mergePatch(["experiments": .array(experiments)])
+        let body = json.serializedBytes()
+        #expect(!PolicyValidator.validate(bytes: body).isValid, "the server refuses what it does not know")
+        let transport = ScriptedTransport([
+            TransportResponse(status: 200, headers: ["ETag": "\"r9-x\""], body: Data(body))
+        ])
+        let client = try client(transport)
+        #expect(await client.refresh() == .updated(revision: 9))
+        let diagnostics = await client.diagnostics()
+        #expect(diagnostics.source == .network)
+        #expect(diagnostics.revision == 9)
     }
 }

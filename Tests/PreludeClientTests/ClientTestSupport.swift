@@ -63,6 +63,9 @@ final class ClientFixture {
 
     let clock = TestClock()
     let transport = RecordingTransport()
+    /// The clients' foreground signal: a test fires it with `activate()` (the process's `application` signal is
+    /// never used by tests).
+    let foreground = ForegroundSignal()
 
     init() {
         directory = (FileManager.default.temporaryDirectory.path as NSString)
@@ -89,17 +92,33 @@ final class ClientFixture {
     /// A client of `port`, storing in `storage` (a name in this directory), bootstrapped with the demo policy.
     func makeClient(
         port: Int, storage: String = "client", bootstrap: Bool = true, installId: String? = "install-1",
-        locale: String? = "en", jitter: UInt64 = 1
+        locale: String? = "en", jitter: UInt64 = 1, environment: String = "production"
     ) throws -> PreludeClient {
         try PreludeClient(
-            configuration: PreludeClientConfiguration(
-                server: URL(string: "http://127.0.0.1:\(port)")!, app: "demo",
-                storageDirectory: URL(fileURLWithPath: path(storage)),
-                bootstrapPolicy: bootstrap ? Data(Self.demoPolicyText.utf8) : nil,
+            configuration: configuration(
+                port: port, storage: storage, bootstrap: bootstrap,
                 context: ClientContext(
                     platform: .ios, osVersion: SemanticVersion("17.4"), appVersion: SemanticVersion("2.3.0"),
                     locale: locale, installId: installId),
-                transport: transport, clock: clock, jitter: TestJitter(seed: jitter)))
+                jitter: jitter, environment: environment))
+    }
+
+    /// The configuration ``makeClient`` uses: this fixture's transport, clock and foreground signal.
+    func configuration(
+        port: Int, storage: String = "client", bootstrap: Bool = true, context: ClientContext, jitter: UInt64 = 1,
+        environment: String = "production"
+    ) -> PreludeClientConfiguration {
+        var configuration = PreludeClientConfiguration(
+            server: URL(string: "http://127.0.0.1:\(port)")!, app: "demo",
+            storageDirectory: URL(fileURLWithPath: path(storage)),
+            bootstrapPolicy: bootstrap ? Data(Self.demoPolicyText.utf8) : nil)
+        configuration.context = context
+        configuration.transport = transport
+        configuration.clock = clock
+        configuration.jitter = TestJitter(seed: jitter)
+        configuration.foregroundSignal = foreground
+        configuration.environment = environment
+        return configuration
     }
 
     /// A port nothing listens on: one the kernel handed out and that was closed again.

@@ -2,25 +2,10 @@ import Foundation
 import PreludeClient
 import Testing
 
-/// The caller's side: the foreground hook (what `ForegroundObserver` runs on iOS) and the flow's answer that is
-/// never missing (source and fallback).
+/// The caller's side: the flow's answer that is never missing (source and fallback). The foreground is
+/// ForegroundTests.
 @Suite struct ForegroundAndAnswerTests {
     typealias Harness = PermissionFlowTests.Harness
-
-    @Test func theForegroundHookRunsEveryFlowAndReturnsWhatChanged() async throws {
-        let h = try Harness()
-        let handler = ForegroundHandler(client: h.client)
-        await handler.add(h.flow)
-        h.device.setStatus(.denied, for: .camera)
-        #expect(try await h.flow.screen(for: .camera).action == .openSettings)
-        try await h.flow.shown(.camera)
-        try await h.flow.continued(.camera)
-        #expect(try await handler.appBecameActive().isEmpty)  // still denied: nothing changed
-        h.device.setStatus(.authorized, for: .camera)
-        let changed = try await handler.appBecameActive()
-        #expect(changed[.camera]?.action == .proceed)
-        #expect(await h.queued() == ["settingsShown", "settingsOpened", "returnedGranted"])
-    }
 
     @Test func theAnswerSaysItCameFromTheBootstrap() async throws {
         let h = try Harness()

@@ -23,12 +23,7 @@ import Testing
             strings: UsageDescriptionCheck = PermissionFlowTests.allStrings, context: ClientContext? = nil
         ) throws {
             if let context {
-                client = try PreludeClient(
-                    configuration: PreludeClientConfiguration(
-                        server: URL(string: "http://127.0.0.1:9")!, app: "demo",
-                        storageDirectory: URL(fileURLWithPath: fixture.path("client")),
-                        bootstrapPolicy: Data(ClientFixture.demoPolicyText.utf8), context: context,
-                        transport: fixture.transport, clock: fixture.clock, jitter: TestJitter()))
+                client = try PreludeClient(configuration: fixture.configuration(port: 9, context: context))
             } else {
                 client = try fixture.makeClient(port: 9)
             }

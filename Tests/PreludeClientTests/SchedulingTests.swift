@@ -44,4 +44,24 @@ import Testing
         #expect(schedule.freshness(now: start.adding(seconds: 500)) == .staleIfError)
         #expect(schedule.freshness(now: start.adding(seconds: 1000)) == .stale)
     }
+
+    @Test func aFlushIsDueOnlyWithEventsAndNoBackoffPending() {
+        let start = Instant(secondsSinceEpoch: 1000)
+        var schedule = FlushSchedule(backoff: Backoff(base: 10, maximum: 100))
+        #expect(!schedule.isDue(now: start, queued: 0))  // nothing to send
+        #expect(schedule.isDue(now: start, queued: 1))
+        schedule.failed(at: start, unit: 0, retryAfter: nil, reason: "HTTP 503")
+        #expect(schedule.failures == 1 && schedule.lastFailure == "HTTP 503")
+        #expect(!schedule.isDue(now: start.adding(seconds: 4.9), queued: 1))  // 10 s × 0.5 with jitter 0
+        #expect(schedule.isDue(now: start.adding(seconds: 5), queued: 1))
+        schedule.failed(at: start.adding(seconds: 5), unit: 0.999, retryAfter: nil, reason: "HTTP 503")
+        #expect(!schedule.isDue(now: start.adding(seconds: 24.9), queued: 1))  // 20 s × ~1, doubling
+        schedule.failed(at: start.adding(seconds: 30), unit: 0, retryAfter: 300, reason: "HTTP 429")
+        #expect(!schedule.isDue(now: start.adding(seconds: 329), queued: 1))  // Retry-After is a floor
+        #expect(schedule.isDue(now: start.adding(seconds: 330), queued: 1))
+        #expect(!schedule.isDue(now: start.adding(seconds: 330), queued: 0))
+        schedule.succeeded()
+        #expect(schedule == FlushSchedule(backoff: Backoff(base: 10, maximum: 100)))
+        #expect(schedule.isDue(now: start, queued: 1))
+    }
 }

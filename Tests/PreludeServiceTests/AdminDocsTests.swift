@@ -57,7 +57,12 @@ import Testing
     }
 
     @Test func documentedCommandsRunAgainstALiveServer() throws {
-        let server = try AdminServer(demoPolicyPath: ServiceFixture.repositoryRoot + "/config/demo-policy.json")
+        // The webhook lines register a receiver at hooks.example.com; the dispatcher is not started (an injected
+        // clock), so nothing is sent anywhere.
+        let server = try AdminServer(
+            demoPolicyPath: ServiceFixture.repositoryRoot + "/config/demo-policy.json",
+            configure: { $0.webhookAllowedHosts = try! WebhookAllowlist(parsing: "hooks.example.com") },
+            webhookTiming: (.system, { 0.5 }))
         let script = "set -eu\n" + (try Self.shellBlocks()).joined(separator: "\n") + "\n"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
@@ -99,10 +104,12 @@ import Testing
                 "changeRequest.create", "changeRequest.reject",
                 "changeRequest.create", "changeRequest.cancel",
                 "changeRequest.create", "changeRequest.cancel",
+                "webhook.create", "feature.patch", "webhook.redeliver", "webhook.update", "webhook.delete",
                 "environment.create", "environment.settings", "environment.settings",
                 "feature.patch", "feature.replace", "feature.delete", "experiment.patch", "experiment.stop",
                 "experiment.start", "experiment.create", "experiment.delete", "experiment.conclude", "policy.replace",
-                "feature.patch", "promotion", "policy.rollback",
+                "feature.patch", "promotion", "policy.rollback", "rollout.step", "rollout.complete", "rollout.step",
+                "rollout.abort",
             ])
         // The environments section wrote to staging, except the promotion, which wrote to production.
         let environments = try server.service.database.read { db in
@@ -110,7 +117,14 @@ import Testing
                 try $0.get("environment", as: String?.self) ?? "-"
             }
         }
-        #expect(environments.suffix(16) == Array(repeating: "staging", count: 14) + ["production", "staging"])
+        #expect(
+            environments.suffix(20)
+                == Array(repeating: "staging", count: 14) + ["production"] + Array(repeating: "staging", count: 5))
+        // Staging's completed rollout changed staging's policy, not production's.
+        let staging = try #require(server.service.policyStore.snapshot(app: "demo", environment: "staging"))
+        let production = try #require(server.service.policyStore.snapshot(app: "demo"))
+        #expect(String(decoding: staging.canonicalBytes, as: UTF8.self).contains("Talk to staging"))
+        #expect(!String(decoding: production.canonicalBytes, as: UTF8.self).contains("Talk to staging"))
         #expect(stdout.contains("\"valid\": true"))
         #expect(!stdout.contains(AdminServer.secret) && !stderr.contains(AdminServer.secret))
     }

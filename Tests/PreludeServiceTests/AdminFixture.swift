@@ -1,5 +1,6 @@
 import Foundation
 import PreludeStorage
+import PreludeStore
 
 @testable import PreludeService
 
@@ -47,7 +48,8 @@ final class AdminServer {
 
     init(
         policy: String = AdminServer.policyText, demoPolicyPath: String? = nil,
-        configure: (inout ServiceConfiguration) -> Void = { _ in }
+        configure: (inout ServiceConfiguration) -> Void = { _ in },
+        webhookTiming: (clock: ServiceClock, random: @Sendable () -> Double)? = nil
     ) throws {
         fixture.write("demo.json", policy)
         var configuration = ServiceFixture.make(fixture)
@@ -57,7 +59,8 @@ final class AdminServer {
         configure(&configuration)
         let lines = logLines
         service = try PreludeService.start(
-            configuration: configuration, logger: Logger(level: .debug) { lines.append($0) })
+            configuration: configuration, logger: Logger(level: .debug) { lines.append($0) },
+            webhookTiming: webhookTiming)
     }
 
     deinit { service.stop() }

@@ -44,7 +44,10 @@ import Testing
                 "\(try $0.get("state", as: String.self)) v\(try $0.get("version", as: Int64.self)) "
                     + (try $0.get("applied_revision", as: Int64?.self).map { "r\($0)" } ?? "-")
             }
-            let live = try db.scalar("SELECT live_revision FROM environments WHERE app_id = 'demo' AND name = 'production'", as: Int64?.self) ?? nil
+            let live =
+                try db.scalar(
+                    "SELECT live_revision FROM environments WHERE app_id = 'demo' AND name = 'production'",
+                    as: Int64?.self) ?? nil
             let audit = try db.query("SELECT actor, action FROM audit_log ORDER BY id").map {
                 "\(try $0.get("actor", as: String.self)) \(try $0.get("action", as: String.self))"
             }
@@ -135,5 +138,54 @@ import Testing
         // Both changes are live: the patch was re-applied to revision 2, nothing of it was lost.
         let export = try run(["policy", "export"])
         #expect(export.stdout.contains("Scan receipts") && export.stdout.contains("Other text."))
+    }
+
+    @Test func policyImportObeysTheEnvironmentsApprovalRuleAsTheAPIDoes() throws {
+        // The demo's whole document with one title changed: an import would make it revision 2.
+        let demo = try String(
+            contentsOfFile: ServiceFixture.repositoryRoot + "/config/demo-policy.json", encoding: .utf8)
+        #expect(demo.contains("Take photos in {appName}"))
+        fixture.write("retitled.json", demo.replacingOccurrences(of: "Take photos in {appName}", with: "Scan receipts"))
+        let database = try Database(path: databasePath, readerCount: 1)
+        try database.write { db in
+            try db.execute(
+                "UPDATE environments SET required_approvals = 1 WHERE app_id = 'demo' AND name = 'production'")
+        }
+        database.close()
+        let before = try stored()
+
+        // As PUT …/policy answers 409 approval-required: refused before anything is written, dry run included.
+        for extra in [[], ["--dry-run"]] {
+            let refused = try run(["policy", "import", fixture.path("retitled.json")] + extra)
+            #expect(refused.status == 1, "\(refused.stdout)")
+            #expect(
+                refused.stderr.contains(
+                    #"environment "production" of app "demo" requires 1 approval for every change"#),
+                "\(refused.stderr)")
+            #expect(refused.stderr.contains("prelude changes create"), "\(refused.stderr)")
+            #expect(refused.stderr.contains("(urn:prelude:problem:approval-required)"), "\(refused.stderr)")
+            #expect(try stored() == before)
+        }
+        #expect(before.live == 1)
+
+        // The way in: the same file as a change request, which then waits for a reviewer.
+        let proposed = try run(["changes", "create", fixture.path("retitled.json")])
+        #expect(proposed.status == 0, "\(proposed.stderr)")
+        #expect(try stored().request == "review v1 -")
+        let apply = try run(["changes", "apply", "1"])
+        #expect(apply.status == 1)
+        #expect(apply.stderr.contains("(urn:prelude:problem:not-approved)"), "\(apply.stderr)")
+        #expect(try stored().live == 1)
+
+        // Without the rule, the same import goes through.
+        let reopened = try Database(path: databasePath, readerCount: 1)
+        try reopened.write { db in
+            try db.execute(
+                "UPDATE environments SET required_approvals = 0 WHERE app_id = 'demo' AND name = 'production'")
+        }
+        reopened.close()
+        let imported = try run(["policy", "import", fixture.path("retitled.json")])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(try stored().live == 2)
     }
 }

@@ -222,13 +222,13 @@ import Testing
         #expect((json["errorDetails"] as? String)?.isEmpty == false)
     }
 
-    /// The body's media type follows decide's rule (JSON, UTF-8): anything else is 415 with the specification's
-    /// general error body and `Accept-Post`, on both calls, whatever the body holds.
+    /// A body declared as anything but UTF-8 JSON is 415 with the specification's general error body and
+    /// `Accept-Post`, on both calls; a body without `Content-Type` is read as JSON (the protocol has no 415).
     @Test(arguments: [
         [("Content-Type", "text/plain")], [("Content-Type", "application/json; charset=latin1")],
-        [("Content-Type", "application/x-www-form-urlencoded")], [],
+        [("Content-Type", "application/x-www-form-urlencoded")],
     ])
-    func aBodyThatIsNotDeclaredJSONIsRefused(headers: [(String, String)]) throws {
+    func aBodyDeclaredAsSomethingElseIsRefused(headers: [(String, String)]) throws {
         let service = try startService()
         defer { service.stop() }
         let client = PublicClient(port: service.port)
@@ -242,9 +242,43 @@ import Testing
             #expect(json["errorCode"] == nil)
             #expect((json["errorDetails"] as? String)?.isEmpty == false)
         }
-        let declared = try client.send(
-            "POST", "\(Self.base)/camera", headers: [("Content-Type", "application/json; charset=UTF-8")], body: body)
-        #expect(declared.status == 200, "\(declared.text)")
+        for declared in [[("Content-Type", "application/json; charset=UTF-8")], []] {
+            let answer = try client.send("POST", "\(Self.base)/camera", headers: declared, body: body)
+            #expect(answer.status == 200, "\(declared): \(answer.text)")
+        }
+    }
+
+    /// A provider whose base URL names an environment evaluates that environment's live policy; production's
+    /// routes keep production's; an environment the app does not have is FLAG_NOT_FOUND.
+    @Test func anEnvironmentsBaseURLEvaluatesThatEnvironmentsPolicy() throws {
+        let service = try startService()
+        defer { service.stop() }
+        _ = try service.policyStore.createEnvironment(
+            app: "demo", name: "staging", copyFrom: nil, author: "test", auditDetail: .null)
+        _ = try service.policyStore.commit(
+            app: "demo", environment: "staging",
+            document: PublicFixture.demoDocument(cameraTitle: "Staging: scan with the camera"), author: "test",
+            action: "replace", message: nil, precondition: nil, auditDetail: .null)
+        let client = PublicClient(port: service.port)
+        let body = #"{"context": {"targetingKey": "i-1", "status": "notDetermined", "locale": "en"}}"#
+        func title(_ response: PublicClient.Response) throws -> String? {
+            try JSONParser().parse(response.text)["value"]?["copy"]?["title"]?.stringValue
+        }
+        let staging = try client.post("/v1/apps/demo/environments/staging/ofrep/v1/evaluate/flags/camera", json: body)
+        #expect(staging.status == 200, "\(staging.text)")
+        #expect(try title(staging) == "Staging: scan with the camera", "\(staging.text)")
+        let production = try client.post("\(Self.base)/camera", json: body)
+        #expect(production.status == 200)
+        #expect(try title(production) != nil)
+        #expect(try title(production) != "Staging: scan with the camera")
+        let bulk = try client.post(
+            "/v1/apps/demo/environments/staging/ofrep/v1/evaluate/flags", json: #"{"context": {"targetingKey": "i-1"}}"#
+        )
+        #expect(bulk.status == 200)
+        #expect(bulk.text.contains("Staging: scan with the camera"))
+        let unknown = try client.post("/v1/apps/demo/environments/qa/ofrep/v1/evaluate/flags/camera", json: body)
+        #expect(unknown.status == 404, "\(unknown.text)")
+        #expect(try unknown.json()["errorCode"] as? String == "FLAG_NOT_FOUND")
     }
 
     @Test func errorDetailsNameTheContextMember() throws {

@@ -153,6 +153,10 @@ import Testing
     @Test func aHarmfulVariantIsStoppedAndRolledBackWithinTheBound() throws {
         let service = try Service()
         let key = "mic-title-harm"
+        // A webhook for the guard's event (written to the store directly: the URL is never sent to here).
+        let webhook = try WebhookStore(database: service.service.database).create(
+            app: "demo", url: "https://hooks.invalid/guard", secret: "whsec_" + String(repeating: "A", count: 32),
+            events: [.rolloutGuardTripped], description: nil, enabled: true, actor: "test", at: 1)
         let id = try Self.startRollout(service, key: key)
         #expect(try Self.liveExperiment(service, key: key)?["coverage"] == .double(0.2))
         // The public policy serves the assignment: an install of the new arm gets the new title.
@@ -182,6 +186,14 @@ import Testing
         let entry = try #require(audit["entries"]?.arrayValue?.first)
         #expect(entry["detail"]?["figures"]?["findings"] == ["grantRateHarm", "denialRateHarm"], "\(entry)")
         #expect(entry["actor"] == "rollout-guard")
+        // The trip's revision enqueued one `rollout.guardTripped` delivery in its transaction (the rollout's own
+        // step publications are not that type).
+        let deliveries = try #require(
+            try WebhookStore(database: service.service.database).deliveries(
+                app: "demo", webhook: webhook.id, state: nil, before: nil, limit: 10))
+        #expect(deliveries.map(\.eventType) == ["rollout.guardTripped"])
+        let data = try JSONParser().parse(try #require(deliveries.first).data)
+        #expect(data["action"] == "rollout.guardTripped" && data["diff"]?["changeCount"] != .integer(0))
         let metrics = try service.client.get("/metrics").text
         #expect(metrics.contains("prelude_rollout_guard_trips_total 1"))
         // A stopped rollout stays stopped.

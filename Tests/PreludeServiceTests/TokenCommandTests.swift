@@ -47,4 +47,58 @@ import Testing
         defer { reopened.close() }
         #expect(try TokenStore(database: reopened).authenticate(secret: secret) == nil)
     }
+
+    /// `--app` and `--environment` limit a token to those apps and environments, `--approve` and `--bypass` grant the
+    /// capabilities; `token list` shows the grant, and a running server on the same database enforces it.
+    @Test func createWithAGrantLimitsTheTokenOnARunningServer() throws {
+        let service = try PreludeService.start(
+            configuration: ServiceFixture.make(fixture), logger: Logger(level: .error))
+        defer { service.stop() }
+        func prelude(_ arguments: [String]) throws -> CommandLineTests.Run {
+            try CommandLineTests.runPrelude(arguments + ["--database", fixture.path("prelude.sqlite")], in: nil)
+        }
+        let created = try prelude([
+            "token", "create", "--name", "staging-ci", "--scope", "write", "--app", "demo", "--environment", "staging",
+            "--approve",
+        ])
+        #expect(created.status == 0, "\(created.stderr)")
+        let secret = created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(
+            try TokenStore(database: service.database).authenticate(secret: secret)?.grant
+                == TokenGrant(apps: ["demo"], environments: ["staging"], approve: true, bypass: false))
+
+        // Shown by both listings (never the secret).
+        let table = try prelude(["token", "list"])
+        #expect(table.stdout.contains("apps demo; environments staging; approve"), "\(table.stdout)")
+        #expect(!table.stdout.contains(secret))
+        let json = try prelude(["token", "list", "--json"])
+        let parsed = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        let listed = try #require(
+            (parsed?["tokens"] as? [[String: Any]])?.first { $0["name"] as? String == "staging-ci" })
+        #expect(listed["apps"] as? [String] == ["demo"])
+        #expect(listed["environments"] as? [String] == ["staging"])
+        #expect(listed["approve"] as? Bool == true && listed["bypass"] as? Bool == false)
+
+        // The server enforces it: staging of demo is the token's, production of demo is not.
+        let port = service.adminPort ?? service.port
+        func send(_ method: String, _ path: String, _ body: String? = nil) throws -> AdminClient.Response {
+            try AdminClient.send(AdminClient.request(method, path, token: secret, body: body), port: port)
+        }
+        #expect(try send("POST", "/v1/admin/apps/demo/environments", #"{"name": "staging"}"#).status == 201)
+        #expect(try send("GET", "/v1/admin/apps/demo/environments/staging").status == 200)
+        let production = try send("GET", "/v1/admin/apps/demo/policy")
+        #expect(production.status == 403)
+        #expect(production.body.contains("token-not-granted"), "\(production.body)")
+
+        // Bad grants are usage errors (64) and create nothing.
+        let bypassRead = try prelude(["token", "create", "--name", "r", "--scope", "read", "--bypass"])
+        #expect(bypassRead.status == 64)
+        #expect(bypassRead.stderr.contains("--bypass needs --scope write"), "\(bypassRead.stderr)")
+        let badEnvironment = try prelude([
+            "token", "create", "--name", "e", "--scope", "read", "--environment", "Staging!",
+        ])
+        #expect(badEnvironment.status == 64)
+        #expect(badEnvironment.stderr.contains("is not an environment name"), "\(badEnvironment.stderr)")
+        #expect(try TokenStore(database: service.database).list().map(\.name).sorted() == ["staging-ci"])
+    }
 }

@@ -20,7 +20,10 @@ import Testing
 
     @Test func clientDocsPinTheVersionNotABranch() throws {
         let client = try Self.repositoryFile("docs/client.md")
-        #expect(client.contains(#".package(url: "https://example.com/prelude.git", from: "\#(ServiceInfo.version)")"#))
+        // Pinned to the release, with the command-line tool's trait off (docs/client.md, "Add the package").
+        #expect(
+            client.contains(
+                #".package(url: "https://example.com/prelude.git", from: "\#(ServiceInfo.version)", traits: [])"#))
         #expect(!client.contains("branch: \"main\""))
     }
 

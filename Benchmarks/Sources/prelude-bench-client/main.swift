@@ -40,9 +40,12 @@ let context = ClientContext(
     platform: .ios, osVersion: SemanticVersion("17.4"), appVersion: SemanticVersion("2.3.0"), locale: "fr-CA",
     installId: "8C1F0A2E")
 func configuration(bootstrap: Data?) -> PreludeClientConfiguration {
-    PreludeClientConfiguration(
+    var configuration = PreludeClientConfiguration(
         server: URL(string: "http://127.0.0.1:8080")!, app: "demo", storageDirectory: directory,
-        bootstrapPolicy: bootstrap, context: context, transport: MemoryTransport(body: policy))
+        bootstrapPolicy: bootstrap)
+    configuration.context = context
+    configuration.transport = MemoryTransport(body: policy)
+    return configuration
 }
 
 // Memory: resident set before and after a client holding the demo policy (bootstrap parsed, validated, resolved).
@@ -134,10 +137,13 @@ for compress in [false, true] {
     for run in 0..<7 {
         let transport = AcknowledgingTransport()
         let flushDirectory = directory.appendingPathComponent("flush-\(compress)-\(run)")
-        let flusher = try PreludeClient(
-            configuration: PreludeClientConfiguration(
-                server: URL(string: "http://127.0.0.1:8080")!, app: "demo", storageDirectory: flushDirectory,
-                bootstrapPolicy: policy, context: context, transport: transport, compressEvents: compress))
+        var flushConfiguration = PreludeClientConfiguration(
+            server: URL(string: "http://127.0.0.1:8080")!, app: "demo", storageDirectory: flushDirectory,
+            bootstrapPolicy: policy)
+        flushConfiguration.context = context
+        flushConfiguration.transport = transport
+        flushConfiguration.compressEvents = compress
+        let flusher = try PreludeClient(configuration: flushConfiguration)
         let decision = try await flusher.decide(feature: .camera, status: .notDetermined)
         for _ in 0..<500 { _ = try await flusher.record(.shown, for: decision) }
         let start = DispatchTime.now().uptimeNanoseconds

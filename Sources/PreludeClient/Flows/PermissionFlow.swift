@@ -8,12 +8,16 @@ import PreludeCore
 /// ``screen(for:origin:osVersion:)`` → show it → ``shown(_:)`` → ``continued(_:)`` (which fires the system alert
 /// after checking the purpose strings, or opens Settings after the decision's delay), ``left(_:)`` or
 /// ``dismissed(_:)``; ``becameActive()`` when the app comes back to the foreground re-reads every status, so a
-/// person back from Settings with access on proceeds without a relaunch.
+/// person back from Settings with access on proceeds without a relaunch. The client runs it by itself on each
+/// activation (``PreludeClient/appBecameActive()``); ``changes()`` streams what changed.
 public actor PermissionFlow {
     private let client: PreludeClient
     private let device: any PermissionDevice
     private let usageDescriptions: UsageDescriptionCheck
     private var flows: [Feature: Entry] = [:]
+    private var activation: Task<[Feature: Decision], any Error>?
+    private var listeners: [UInt64: AsyncStream<[Feature: Decision]>.Continuation] = [:]
+    private var nextListener: UInt64 = 0
 
     /// What the flow knows of one feature: the decision on screen, the status it was made for, and whether the
     /// person went to Settings from it.
@@ -31,11 +35,17 @@ public actor PermissionFlow {
     }
 
     /// A flow over `client` and `device`; `usageDescriptions` is checked before every system alert. Decisions are
-    /// the client's own (``PreludeClient/decide(feature:status:context:)``: its policy, ledger and clock).
+    /// the client's own (``PreludeClient/decide(feature:status:context:)``: its policy, ledger and clock). The
+    /// client keeps a weak reference to the flow and re-reads it on every activation.
     public init(client: PreludeClient, device: any PermissionDevice, usageDescriptions: UsageDescriptionCheck) {
         self.client = client
         self.device = device
         self.usageDescriptions = usageDescriptions
+        client.flowRegistry.add(self)
+    }
+
+    deinit {
+        for listener in listeners.values { listener.finish() }
     }
 
     /// What to show for `feature` now: reads the live status and the hardware, and decides offline. Records
@@ -173,8 +183,43 @@ public actor PermissionFlow {
 
     /// The app became active again: re-reads the status of every feature the flow has shown something for.
     /// Back from the Settings nudge with access on sends `returnedGranted`; any other change sends
-    /// `statusChangedOutsideApp`. Returns the new decision of each feature whose status changed.
+    /// `statusChangedOutsideApp`. Returns the new decision of each feature whose status changed, and hands them to
+    /// every ``changes()`` stream. The client calls it on each activation (``PreludeClient/appBecameActive()``);
+    /// concurrent calls share one re-read, so an app that also calls it itself records each change once.
     public func becameActive() async throws -> [Feature: Decision] {
+        if let activation { return try await activation.value }
+        let task = Task { try await self.reread() }
+        activation = task
+        defer { activation = nil }
+        let changed = try await task.value
+        if !changed.isEmpty {
+            for listener in listeners.values { listener.yield(changed) }
+        }
+        return changed
+    }
+
+    /// The decisions that changed at each activation, as ``becameActive()`` returns them (only non-empty ones):
+    /// back from Settings with access on, `[.camera: proceed]`. Each call returns a stream of its own; it ends when
+    /// the consumer stops iterating or the flow is released.
+    ///
+    /// ```swift
+    /// .task { for await changed in await flow.changes() { if let next = changed[.camera] { decision = next } } }
+    /// ```
+    public func changes() -> AsyncStream<[Feature: Decision]> {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: [Feature: Decision].self, bufferingPolicy: .bufferingNewest(16))
+        let id = nextListener
+        nextListener += 1
+        listeners[id] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.removeListener(id) }
+        }
+        return stream
+    }
+
+    private func removeListener(_ id: UInt64) { listeners[id] = nil }
+
+    private func reread() async throws -> [Feature: Decision] {
         var changed: [Feature: Decision] = [:]
         for (feature, entry) in flows.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             let status = await device.status(of: feature)

@@ -3,15 +3,34 @@ extension PolicyDocument {
     ///
     /// Use ``PolicyValidator/validate(_:)-(JSONValue)`` to also run the semantic checks; a document is usable
     /// only when that reports no problem.
-    public static func decode(_ json: JSONValue) -> (document: PolicyDocument, problems: [ValidationProblem]) {
+    ///
+    /// - Parameter unknownMembers: whether a member this build does not know is a problem everywhere (the default,
+    ///   for what is published) or skipped inside experiments (what a client reads from a newer server).
+    public static func decode(_ json: JSONValue, unknownMembers: UnknownMembers = .refused)
+        -> (document: PolicyDocument, problems: [ValidationProblem])
+    {
         var decoder = PolicyDocumentDecoder()
+        decoder.unknownMembers = unknownMembers
         let document = decoder.decode(json)
         return (document, decoder.problems)
     }
 
     /// The canonical JSON form: members in the documented order, features in catalogue order, locales sorted,
     /// copy screens and fields in their declared order, unset optional members left out.
-    public var jsonValue: JSONValue {
+    ///
+    /// What is stored, exported and shown by the admin API; clients fetch ``clientJSONValue``.
+    public var jsonValue: JSONValue { jsonValue(experiment: \.jsonValue) }
+
+    /// The document clients fetch (`GET /v1/apps/{app}/policy/document`): the canonical form without the members
+    /// only the server's analysis reads, the experiments' `alpha` and `minimumEffect` (docs/policy.md, "What
+    /// clients receive"). A client release that predates a member it does not need never sees it, so it keeps
+    /// accepting the document; when no experiment names such a member, the same bytes as ``jsonValue``.
+    public var clientJSONValue: JSONValue { jsonValue(experiment: \.clientJSONValue) }
+
+    /// Whether ``clientJSONValue`` differs from ``jsonValue``: some experiment names an analysis setting.
+    public var hasServerOnlyMembers: Bool { experiments.contains(where: \.hasAnalysisSettings) }
+
+    private func jsonValue(experiment encode: (Experiment) -> JSONValue) -> JSONValue {
         var root = JSONObject()
         root["schemaVersion"] = .integer(schemaVersion)
         var appObject = JSONObject()
@@ -31,7 +50,7 @@ extension PolicyDocument {
             featuresObject[policy.feature.rawValue] = .object(body)
         }
         root["features"] = .object(featuresObject)
-        if !experiments.isEmpty { root["experiments"] = .array(experiments.map(\.jsonValue)) }
+        if !experiments.isEmpty { root["experiments"] = .array(experiments.map(encode)) }
         return .object(root)
     }
 }

@@ -5,6 +5,8 @@
 /// The document returned is a best effort: members with problems are left out (or given a neutral value).
 struct PolicyDocumentDecoder {
     private(set) var problems: [ValidationProblem] = []
+    /// Whether unknown members of experiments and variants are problems or skipped.
+    var unknownMembers = UnknownMembers.refused
 
     mutating func decode(_ json: JSONValue) -> PolicyDocument {
         let root = JSONPointer.root
@@ -158,8 +160,11 @@ struct PolicyDocumentDecoder {
 
     private mutating func decodeExperiment(_ value: JSONValue, at pointer: JSONPointer) -> Experiment? {
         guard let object = object(value, at: pointer) else { return nil }
-        checkMembers(
-            object, at: pointer, allowed: ["key", "feature", "seed", "coverage", "variants", "alpha", "minimumEffect"])
+        if unknownMembers == .refused {
+            checkMembers(
+                object, at: pointer,
+                allowed: ["key", "feature", "seed", "coverage", "variants", "alpha", "minimumEffect"])
+        }
         var key = ""
         if let value = object["key"] {
             key = string(value, at: pointer.appending("key")) ?? ""
@@ -192,7 +197,9 @@ struct PolicyDocumentDecoder {
             for (index, value) in list.enumerated() {
                 let variantPointer = pointer.appending("variants").appending(index)
                 guard let variant = self.object(value, at: variantPointer) else { continue }
-                checkMembers(variant, at: variantPointer, allowed: ["name", "weight", "set"])
+                if unknownMembers == .refused {
+                    checkMembers(variant, at: variantPointer, allowed: ["name", "weight", "set"])
+                }
                 var decoded = Variant(name: "", weight: 0)
                 if let name = variant["name"] {
                     decoded.name = string(name, at: variantPointer.appending("name")) ?? ""

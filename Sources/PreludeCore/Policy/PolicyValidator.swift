@@ -23,9 +23,12 @@ public enum PolicyValidator {
     public static let allowedPlaceholders: Set<String> = ["appName"]
 
     /// Parses and validates UTF-8 JSON text.
-    public static func validate(bytes: [UInt8]) -> PolicyValidation {
+    ///
+    /// - Parameter unknownMembers: ``UnknownMembers/refused`` (the default) for what is published or stored;
+    ///   ``UnknownMembers/skippedInExperiments`` for a client reading what a newer server serves.
+    public static func validate(bytes: [UInt8], unknownMembers: UnknownMembers = .refused) -> PolicyValidation {
         do {
-            return validate(try JSONValue(parsing: bytes))
+            return validate(try JSONValue(parsing: bytes), unknownMembers: unknownMembers)
         } catch {
             return PolicyValidation(
                 document: nil, problems: [ValidationProblem(.root, .invalidJSON, "\(error.description).")])
@@ -38,8 +41,10 @@ public enum PolicyValidator {
     }
 
     /// Decodes and validates a JSON value: structural and semantic problems together.
-    public static func validate(_ json: JSONValue) -> PolicyValidation {
-        let (document, structural) = PolicyDocument.decode(json)
+    ///
+    /// - Parameter unknownMembers: as for ``validate(bytes:unknownMembers:)``.
+    public static func validate(_ json: JSONValue, unknownMembers: UnknownMembers = .refused) -> PolicyValidation {
+        let (document, structural) = PolicyDocument.decode(json, unknownMembers: unknownMembers)
         // Semantic checks run on the best-effort document too, so one round trip shows everything.
         var semantic = validate(document)
         // A missing or malformed app id is already reported structurally.

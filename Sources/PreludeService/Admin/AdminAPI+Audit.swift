@@ -14,6 +14,7 @@ extension AdminAPI {
         "changeRequest.submit", "changeRequest.approve", "changeRequest.reject", "changeRequest.cancel",
         "changeRequest.schedule", "changeRequest.scheduleFailed", "changeRequest.rebase", "changeRequest.stale",
         "changeRequest.apply",
+        "webhook.create", "webhook.update", "webhook.delete", "webhook.redeliver",
     ]
 
     /// `GET /v1/admin/audit?app=&environment=&action=&since=&until=&limit=&cursor=` and

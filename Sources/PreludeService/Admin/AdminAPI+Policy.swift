@@ -79,7 +79,7 @@ extension AdminAPI {
     func write(
         _ candidate: JSONValue, app: String, ifMatch: String, context: Context, action: String,
         status: HTTPStatus = .ok, extraDetail: JSONObject = JSONObject(), message explicitMessage: String? = nil,
-        extraBody: JSONObject = JSONObject()
+        extraBody: JSONObject = JSONObject(), events: [WebhookEventType] = [.revisionPublished]
     ) throws -> HTTPResponse {
         let target = PolicyStore.Key(app: app, environment: context.environment)
         let live = try knownApp(target)
@@ -104,7 +104,8 @@ extension AdminAPI {
         if let message { detail["message"] = .string(message) }
         let snapshot = try store.commit(
             app: app, environment: target.environment, document: document, author: context.token.name, action: action,
-            message: message, precondition: RevisionPrecondition(ifMatch: ifMatch), auditDetail: .object(detail))
+            message: message, precondition: RevisionPrecondition(ifMatch: ifMatch), auditDetail: .object(detail),
+            events: events)
         context.logger.info(
             "policy changed",
             ["app": app, "environment": target.environment, "action": action, "by": context.token.name],

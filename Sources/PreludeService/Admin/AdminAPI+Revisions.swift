@@ -78,7 +78,7 @@ extension AdminAPI {
                         store.snapshot(app: app, environment: context.environment).map { .integer($0.revision) }
                             ?? .null
                     ),
-                ]))
+                ]), events: [.revisionRolledBack])
         }
     }
 

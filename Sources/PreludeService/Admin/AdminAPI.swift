@@ -36,6 +36,12 @@ package final class AdminAPI: Sendable {
     package let scheduler: PublishSchedulerTask
     /// Guarded rollouts: operator requests, and the guard's evaluations when a scheduler drives it (primary only).
     package let rollouts: RolloutController
+    /// Webhooks and their deliveries (docs/webhooks.md).
+    let webhooks: WebhookStore
+    /// The hosts a webhook URL may name (`webhookAllowedHosts`).
+    let webhookAllowlist: WebhookAllowlist
+    /// The primary's webhook sender, woken after a redelivery; nil on a replica and in tests without one.
+    let webhookDispatcher: WebhookDispatcher?
 
     /// Largest policy document or patch accepted, in bytes (docs/http.md: large apps exceed 64 KiB).
     package static let maxBodySize = 1 << 20
@@ -44,7 +50,8 @@ package final class AdminAPI: Sendable {
     package init(
         database: Database, store: PolicyStore, logger: Logger, authenticator: AdminAuthenticator? = nil,
         followURL: FollowURL? = nil, clock: ServiceClock = .system, rollouts: RolloutController? = nil,
-        changeRules: EnvironmentRules.Source? = nil
+        changeRules: EnvironmentRules.Source? = nil,
+        webhookAllowlist: WebhookAllowlist = WebhookAllowlist(), webhookDispatcher: WebhookDispatcher? = nil
     ) {
         self.followURL = followURL
         self.rollouts =
@@ -52,6 +59,9 @@ package final class AdminAPI: Sendable {
         changes = ChangeRequests(database: database, store: store, rules: changeRules, clock: clock, logger: logger)
         scheduler = PublishSchedulerTask(
             changes: changes, role: followURL == nil ? .primary : .replica, clock: clock, logger: logger)
+        webhooks = WebhookStore(database: database)
+        self.webhookAllowlist = webhookAllowlist
+        self.webhookDispatcher = webhookDispatcher
         self.database = database
         self.store = store
         self.tokens = TokenStore(database: database)
@@ -103,6 +113,7 @@ package final class AdminAPI: Sendable {
         api.registerPreviewRoutes(on: &router)
         api.registerRolloutRoutes(on: &router)
         api.registerChangeRequestRoutes(on: &router)
+        api.registerWebhookRoutes(on: &router)
     }
 
     /// A change request was scheduled or unscheduled: the scheduler looks again now.
@@ -264,7 +275,8 @@ extension AdminAPI {
     /// `changeRules` replaces the environments' stored rules (tests).
     package static func make(
         configuration: ServiceConfiguration, database: Database, store: PolicyStore, logger: Logger,
-        rollouts: RolloutController? = nil, clock: ServiceClock = .system, changeRules: EnvironmentRules.Source? = nil
+        rollouts: RolloutController? = nil, clock: ServiceClock = .system, changeRules: EnvironmentRules.Source? = nil,
+        webhookDispatcher: WebhookDispatcher? = nil
     ) throws -> AdminAPI {
         let authenticator = AdminAuthenticator(
             tokens: TokenStore(database: database), logger: logger,
@@ -272,7 +284,8 @@ extension AdminAPI {
             proxies: configuration.trustedProxies)
         let api = AdminAPI(
             database: database, store: store, logger: logger, authenticator: authenticator,
-            followURL: configuration.followURL, clock: clock, rollouts: rollouts, changeRules: changeRules)
+            followURL: configuration.followURL, clock: clock, rollouts: rollouts, changeRules: changeRules,
+            webhookAllowlist: configuration.webhookAllowedHosts, webhookDispatcher: webhookDispatcher)
         try AdminBootstrap.run(secret: configuration.adminToken, tokens: api.tokens, logger: logger, now: api.now)
         return api
     }

@@ -7,7 +7,7 @@ import PreludeStore
 /// scheduler and `prelude changes`. Each one reads the request, asks ``ChangeRequestMachine`` what may happen, runs
 /// the same checks as a direct write, and stores the result with its audit record in one transaction
 /// (``ChangeRequestRepository``). Applying publishes exactly one revision through the policy store's one publish
-/// path (``PublishChecks``, then ``PolicyStore/commit(app:document:author:action:message:precondition:auditDetail:alongside:)``),
+/// path (``PublishChecks``, then ``PolicyStore/commit(app:environment:document:author:action:message:precondition:auditDetail:events:alongside:)``),
 /// in the same transaction that marks the request applied.
 ///
 /// Refusals are thrown as ``PreludeHTTP/ProblemDetails`` (``ChangeRequestProblem``), the admin API's answer.
@@ -154,10 +154,13 @@ package final class ChangeRequests: Sendable {
             author: actor.name, baseRevision: base, submit: submit, rules: rules.approval)
         var detail = JSONObject()
         if let message { detail["message"] = .string(message) }
+        let notice = ChangeRequestRepository.Notice(.changeRequestCreated) { [self] stored in
+            event(stored, action: "changeRequest.create", by: actor, changes: (try? diff(stored)) ?? []).jsonValue
+        }
         let record = try storing {
             try repository.create(
                 app: app, environment: environment, status: status, document: document, patch: patch,
-                authorTokenID: actor.tokenID, message: message, findings: findings, detail: detail,
+                authorTokenID: actor.tokenID, message: message, findings: findings, detail: detail, notice: notice,
                 at: clock.milliseconds)
         }
         logger.info(
@@ -337,9 +340,21 @@ package final class ChangeRequests: Sendable {
                 message: record.message ?? "change request \(record.id)",
                 precondition: served.map { RevisionPrecondition(ifMatch: $0.etag.headerValue) } ?? .anyRevision,
                 auditDetail: .object(detail)
-            ) { db, revision in
+            ) { [self] db, revision in
                 try ChangeRequestRepository.markApplied(
                     db, id: record.id, expectedVersion: record.version, revision: revision, at: now)
+                // Its webhook event commits with the revision (and that revision's `revision.published`).
+                var applied = record
+                applied.status = ChangeRequestMachine.applied(record.status)
+                applied.appliedRevision = revision
+                applied.version += 1
+                applied.updatedAt = now
+                let notice = ChangeRequestRepository.Notice(.changeRequestApplied) { [self] stored in
+                    event(
+                        stored, action: "changeRequest.apply", by: actor, revision: (live, revision), changes: changes
+                    ).jsonValue
+                }
+                try ChangeRequestRepository.notify(db, notice, applied, at: now)
             }
         } catch PolicyStoreError.stale {
             // Another process published in between: the base is not live any more.
@@ -382,7 +397,9 @@ package final class ChangeRequests: Sendable {
         var detail = JSONObject()
         detail["problem"] = .string(problem.type)
         detail["detail"] = problem.detail.map(JSONValue.string) ?? .null
-        _ = try save(next, action: "changeRequest.scheduleFailed", by: .scheduler, detail: detail)
+        _ = try save(
+            next, action: "changeRequest.scheduleFailed", by: .scheduler, detail: detail,
+            reason: problem.detail ?? problem.type)
     }
 
     // MARK: - Internals
@@ -402,12 +419,36 @@ package final class ChangeRequests: Sendable {
         return ChangeRequestProblem.stale(id: record.id, base: record.baseRevision, live: live)
     }
 
-    private func save(_ record: ChangeRequestRecord, action: String, by actor: Actor, detail: JSONObject) throws
-        -> ChangeRequestRecord
-    {
-        try storing {
-            try repository.save(record, action: action, actor: actor.name, detail: detail, at: clock.milliseconds)
+    /// Stores the next version of a request with its audit record and, for the actions webhooks hear of
+    /// (``ChangeRequestEvent/type(forAction:)``), its deliveries, in one transaction. `reason` replaces the
+    /// request's own in the event (a refused scheduled apply).
+    private func save(
+        _ record: ChangeRequestRecord, action: String, by actor: Actor, detail: JSONObject, reason: String? = nil
+    ) throws -> ChangeRequestRecord {
+        let notice = ChangeRequestEvent.type(forAction: action).map { type in
+            ChangeRequestRepository.Notice(type) { [self] stored in
+                var payload = event(stored, action: action, by: actor)
+                if let reason { payload.reason = reason }
+                return payload.jsonValue
+            }
         }
+        return try storing {
+            try repository.save(
+                record, action: action, actor: actor.name, detail: detail, notice: notice, at: clock.milliseconds)
+        }
+    }
+
+    /// The webhook payload of a change to `record` (as stored after it) by `actor`.
+    private func event(
+        _ record: ChangeRequestRecord, action: String, by actor: Actor, revision: (before: Int?, after: Int)? = nil,
+        changes: [JSONDiff.Change]? = nil
+    ) -> ChangeRequestEvent {
+        ChangeRequestEvent(
+            app: record.app, environment: record.environment, actor: actor.name, action: action, id: record.id,
+            state: record.state.rawValue, version: record.version, author: record.author, message: record.message,
+            baseRevision: record.baseRevision, approvers: record.approvals.map(\.approver),
+            scheduledAt: record.scheduledAt.map(AdminTime.iso8601), reason: record.reason, revision: revision,
+            changes: changes)
     }
 
     /// The canonical proposed document, the patch text and the lint findings (JSON text) of `proposal` over revision

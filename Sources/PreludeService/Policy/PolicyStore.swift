@@ -236,14 +236,16 @@ package final class PolicyStore: Sendable {
     ///   - precondition: what the live revision must be (the request's `If-Match`, parsed by the HTTP adapter);
     ///     nil skips the check (trusted callers such as imports).
     ///   - auditDetail: what changed, stored as the audit row's JSON detail.
-    ///   - alongside: statements that commit in the same transaction as the revision (or roll it back by throwing),
-    ///     given the new revision's number: a change request marked applied.
+    ///   - events: what the app's webhooks are told, enqueued in the same transaction (``WebhookOutbox``), with the
+    ///     diff from the live snapshot's document to `document` (the diff the admin API shows and audits).
+    ///   - alongside: statements that commit in the same transaction as the revision and its webhook deliveries (or
+    ///     roll all of it back by throwing), given the new revision's number: a change request marked applied.
     /// - Returns: the new live snapshot.
     @discardableResult
     package func commit(
         app: String, environment: String = EnvironmentName.production, document: PolicyDocument, author: String,
         action: String, message: String?, precondition: RevisionPrecondition?, auditDetail: JSONValue,
-        alongside: ((Connection, Int) throws -> Void)? = nil
+        events: [WebhookEventType] = [.revisionPublished], alongside: ((Connection, Int) throws -> Void)? = nil
     ) throws -> ServedPolicy {
         try Self.requireSameApp(document, app)
         let prepared = ServedPolicy.PreparedDocument(document)
@@ -255,7 +257,8 @@ package final class PolicyStore: Sendable {
                 revision = try repository.publish(
                     app: app, environment: environment, name: document.app.name, canonical: prepared.canonical,
                     author: author, action: action, message: message, detail: auditDetail, at: now,
-                    requiringLive: precondition == nil ? .none : .some(current), alongside: alongside)
+                    requiringLive: precondition == nil ? .none : .some(current), events: events,
+                    previous: snapshot(app: app, environment: environment)?.document.jsonValue, alongside: alongside)
             } catch PolicyRepository.Refusal.stale {
                 try reload(app: app, environment: environment)
                 throw PolicyStoreError.stale(current: snapshot(app: app, environment: environment))
@@ -349,7 +352,10 @@ package final class PolicyStore: Sendable {
                         ? PolicyStoreError.unknownApp(app)
                         : PolicyStoreError.unknownEnvironment(app: app, environment: source)
                 }
-                first = (live.document, ServedPolicy.PreparedDocument(canonical: live.canonicalBytes))
+                first = (
+                    live.document,
+                    ServedPolicy.PreparedDocument(canonical: live.canonicalBytes, client: live.clientBytes)
+                )
             }
             let now = clock.milliseconds
             let message = source.map { "copied from \($0)" }

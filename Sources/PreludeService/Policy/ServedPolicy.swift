@@ -26,21 +26,26 @@ package final class ServedPolicy: Sendable {
     package let etag: ETag
     /// The decoded, valid document.
     package var document: PolicyDocument { live.document }
-    /// The canonical JSON bytes of `document` (compact, members in documented order).
+    /// The canonical JSON bytes of `document` (compact, members in documented order): what is stored and what the
+    /// admin API shows.
     package var canonicalBytes: [UInt8] { live.canonicalBytes }
+    /// What clients fetch: ``canonicalBytes`` without the members only the server's analysis reads
+    /// (``PreludeStore/PolicyRevision/clientBytes``).
+    package var clientBytes: [UInt8] { live.clientBytes }
     /// The tag of the document's gzip representation, `etag.gz` (a strong tag per representation).
     package let gzipETag: ETag
     /// The document's bodies, identity and gzip, tagged `etag` and `etag.gz` (prepared on first use).
     package var documentResponse: HTTPResponse.Prepared { servedDocument.representations }
     /// The `Cache-Control` values this snapshot's responses carry.
     package let cacheControl: PolicyCacheControl
-    /// `GET /v1/apps/{app}/policy/document` for this revision (both codings, 200 and 304 heads): prepared on first
-    /// use, once (the gzip body is compressed then), and kept with the revision.
+    /// `GET /v1/apps/{app}/policy/document` for this revision (both codings, 200 and 304 heads; the body is
+    /// ``clientBytes``, the tag the revision's): prepared on first use, once (the gzip body is compressed then), and
+    /// kept with the revision.
     package var servedDocument: PreparedResponse {
         if let prepared = preparedDocument.withLock({ $0 }) { return prepared }
         // Compressed outside the lock; two first requests racing both compress and the first stored wins.
         let made = PreparedResponse(
-            HTTPResponse.Prepared(identity: live.canonicalBytes, identityETag: etag, gzipETag: gzipETag),
+            HTTPResponse.Prepared(identity: live.clientBytes, identityETag: etag, gzipETag: gzipETag),
             contentType: "application/json", headers: ["Cache-Control": cacheControl.document])
         return preparedDocument.withLock { stored in
             if let stored { return stored }
@@ -86,9 +91,8 @@ package final class ServedPolicy: Sendable {
         self.init(
             PolicyRevision(
                 appID: appID, environment: environment, number: revision, document: document,
-                canonical: prepared.canonical,
-                createdAt: createdAt, author: author, message: message, storedFindings: storedFindings,
-                fallbacks: fallbacks),
+                canonical: prepared.canonical, client: prepared.client, createdAt: createdAt, author: author,
+                message: message, storedFindings: storedFindings, fallbacks: fallbacks),
             resolvedCacheCapacity: resolvedCacheCapacity, cacheControl: cacheControl)
     }
 
@@ -119,22 +123,26 @@ package final class ServedPolicy: Sendable {
         RevisionPrecondition(ifMatch: headerValue).admits(entityTags)
     }
 
-    /// The revision-independent, expensive part of a snapshot: its canonical bytes.
+    /// The revision-independent, expensive part of a snapshot: its canonical and client bytes.
     ///
     /// Computed before a write transaction so that serializing does not hold the writer queue (the gzip body is
     /// compressed later, on first use: ``servedDocument``).
     package struct PreparedDocument: Sendable {
         /// The canonical bytes.
         package let canonical: [UInt8]
+        /// The bytes clients fetch (``PreludeStore/PolicyRevision/clientBytes``).
+        package let client: [UInt8]
 
         /// Serializes `document`.
         package init(_ document: PolicyDocument) {
-            self.init(canonical: document.jsonValue.serializedBytes())
+            let canonical = document.jsonValue.serializedBytes()
+            self.init(canonical: canonical, client: PolicyRevision.clientBytes(of: document, canonical: canonical))
         }
 
-        /// The document whose canonical bytes are `canonical`.
-        package init(canonical: [UInt8]) {
+        /// The document whose canonical bytes are `canonical` and client bytes `client`.
+        package init(canonical: [UInt8], client: [UInt8]) {
             self.canonical = canonical
+            self.client = client
         }
     }
 }

@@ -99,9 +99,12 @@ package enum OFREPRoutes {
         return HTTPResponse(headers: headers, body: body)
     }
 
-    /// The body must be declared UTF-8 JSON, by the rule decide and every other JSON route apply
-    /// (``PreludeHTTP/JSONMediaType``): 415 otherwise, before the body is read.
+    /// A body declared as anything but UTF-8 JSON is refused with 415 before it is read, by the rule decide and
+    /// every other JSON route apply (``PreludeHTTP/JSONMediaType``). A body with no `Content-Type` is read as JSON:
+    /// the protocol's specification (docs/ofrep/openapi.yaml) has no 415, and its errors for a body that is not
+    /// JSON are PARSE_ERROR.
     private static func requireJSON(_ request: HTTPRequest) throws(OFREPFailure) {
+        guard request.headers["Content-Type"] != nil else { return }
         do throws(ProblemDetails) {
             try JSONMediaType.require(request, accepting: .anyJSON)
         } catch {

@@ -4,46 +4,55 @@ import PreludeResultsPage
 import PreludeStore
 
 extension AdminAPI {
-    /// The rollout routes (docs/rollouts.md, "API"):
+    /// The rollout routes (docs/rollouts.md, "API"), for the app's production environment under
+    /// `/v1/admin/apps/{app}` and for any environment under `/v1/admin/apps/{app}/environments/{env}`:
     ///
-    /// - `POST /v1/admin/apps/{app}/rollouts` (write): create, 201 with the rollout;
-    /// - `GET /v1/admin/apps/{app}/rollouts` (read): every rollout of the app, newest first;
-    /// - `GET /v1/admin/apps/{app}/rollouts/{id}` (read): state, step, figures and next evaluation in one answer;
+    /// - `POST …/rollouts` (write): create, 201 with the rollout;
+    /// - `GET …/rollouts` (read): every rollout of the environment, newest first;
+    /// - `GET …/rollouts/{id}` (read): state, step, figures and next evaluation in one answer;
     ///   with `Accept: text/html`, the rollout's page (``RolloutPage``);
-    /// - `POST /v1/admin/apps/{app}/rollouts/{id}/{start|pause|resume|complete|abort}` (write).
+    /// - `POST …/rollouts/{id}/{start|pause|resume|complete|abort}` (write).
     ///
-    /// Rollouts address the app's `production` environment until environments exist.
+    /// A rollout ramps its environment's policy and is guarded by that environment's events only; at most one is
+    /// live per app and environment. A rollout of another environment is not found (404) under this one.
     func registerRolloutRoutes(on router: inout Router) {
-        let base = "/v1/admin/apps/{app}/rollouts"
         let controller = rollouts
-        add(&router, .post, base, query: []) { [self] context in
-            let app = context.parameter("app")
-            _ = try servedPolicy(PolicyStore.Key(app: app))
+        addEnvironmental(&router, .post, "/rollouts", query: []) { [self] context in
+            let target = context.target
+            _ = try servedPolicy(target)
             let body = try AdminRequestBody.parse(context.request)
             let rollout = try controller.create(
-                appID: app, environment: Self.defaultEnvironment, body: body, actor: context.token.name)
+                appID: target.app, environment: target.environment, body: body, actor: context.token.name)
+            let location =
+                context.request.pathParameter("env") == nil
+                ? "/v1/admin/apps/\(target.app)/rollouts/\(rollout.id)"
+                : "/v1/admin/apps/\(target.app)/environments/\(target.environment)/rollouts/\(rollout.id)"
             return AdminResponse.json(
                 try controller.view(rollout), pretty: context.pretty, status: .created,
-                headers: ["Location": "/v1/admin/apps/\(app)/rollouts/\(rollout.id)"])
+                headers: ["Location": location])
         }
-        add(&router, .get, base, query: []) { [self] context in
-            let app = context.parameter("app")
-            _ = try knownApp(PolicyStore.Key(app: app))
-            let list = try controller.repository.rollouts(appID: app, environment: Self.defaultEnvironment)
+        addEnvironmental(&router, .get, "/rollouts", query: []) { [self] context in
+            let target = context.target
+            _ = try knownApp(target)
+            let list = try controller.repository.rollouts(appID: target.app, environment: target.environment)
             return AdminResponse.json(
                 .object(
                     JSONObject([
-                        ("app", .string(app)), ("rollouts", .array(try list.map { try controller.view($0) })),
+                        ("app", .string(target.app)), ("environment", .string(target.environment)),
+                        ("rollouts", .array(try list.map { try controller.view($0) })),
                     ])), pretty: context.pretty)
         }
-        add(&router, .get, base + "/{id}", query: []) { [self] context in
-            let app = context.parameter("app")
-            _ = try knownApp(PolicyStore.Key(app: app))
+        addEnvironmental(&router, .get, "/rollouts/{id}", query: []) { [self] context in
+            let target = context.target
+            _ = try knownApp(target)
             let id = try Self.rolloutID(context)
             guard
                 let rollout = try controller.repository.rollout(
-                    id: id, appID: app, environment: Self.defaultEnvironment)
-            else { throw AdminProblem.notFound("app \"\(app)\" has no rollout \(id)") }
+                    id: id, appID: target.app, environment: target.environment)
+            else {
+                throw AdminProblem.notFound(
+                    "app \"\(target.app)\" has no rollout \(id) in environment \"\(target.environment)\"")
+            }
             let accept = context.request.headers.values(for: "Accept")
             if AcceptMediaType.prefersHTML(accept.isEmpty ? nil : accept.joined(separator: ",")) {
                 return try rolloutPage(rollout)
@@ -51,12 +60,12 @@ extension AdminAPI {
             return AdminResponse.json(try controller.view(rollout), pretty: context.pretty)
         }
         for operation in RolloutMachine.Operation.allCases {
-            add(&router, .post, base + "/{id}/" + operation.rawValue, query: []) { [self] context in
-                let app = context.parameter("app")
-                _ = try knownApp(PolicyStore.Key(app: app))
+            addEnvironmental(&router, .post, "/rollouts/{id}/" + operation.rawValue, query: []) { [self] context in
+                let target = context.target
+                _ = try knownApp(target)
                 let id = try Self.rolloutID(context)
                 let rollout = try controller.operate(
-                    operation, id: id, appID: app, environment: Self.defaultEnvironment, actor: context.token.name)
+                    operation, id: id, appID: target.app, environment: target.environment, actor: context.token.name)
                 return AdminResponse.json(try controller.view(rollout), pretty: context.pretty)
             }
         }
@@ -72,9 +81,6 @@ extension AdminAPI {
         let input = results.pageInput(markers: markers, note: RolloutPage.summary(rollout))
         return ResultsRoutes.page(ResultsPageRenderer.render(input))
     }
-
-    /// The environment rollouts address until environments exist.
-    static let defaultEnvironment = "production"
 
     private static func rolloutID(_ context: Context) throws(ProblemDetails) -> Int64 {
         let text = context.parameter("id")

@@ -52,7 +52,7 @@ package final class RolloutController: Sendable {
     package func create(appID: String, environment: String, body: JSONValue, actor: String) throws -> Rollout {
         let request = try RolloutRequest(body)
         return try serial.withLock { _ in
-            let live = try served(appID)
+            let live = try served(appID, environment: environment)
             let document = live.document
             guard document.features[request.feature] != nil else {
                 throw AdminProblem.invalidRequest(
@@ -196,8 +196,8 @@ package final class RolloutController: Sendable {
         try repository.save(next, at: now)
         if case .rollBack(let reading) = evaluation.action {
             guardTrips.add()
-            // Webhooks (issue 25) will enqueue a `rollout.guardTripped` event here, in the publication's
-            // transaction, once their outbox exists; until then the audit record and the metric carry it.
+            // The publication below enqueues `rollout.guardTripped` (and `revision.published`) webhook deliveries in
+            // its transaction, beside the audit record; the metric counts it.
             logger.warning(
                 "rollout guard tripped",
                 ["app": rollout.appID, "findings": reading.findings.map(\.rawValue).joined(separator: ",")],
@@ -217,7 +217,7 @@ package final class RolloutController: Sendable {
     private func publish(
         _ action: RolloutMachine.Action, of rollout: Rollout, actor: String, now: Int64, reading: RolloutReading?
     ) throws {
-        let live = try served(rollout.appID)
+        let live = try served(rollout.appID, environment: rollout.environment)
         let document = try candidate(for: action, of: rollout, live: live)
         guard JSONDiff.changes(from: live.document.jsonValue, to: document.jsonValue).isEmpty == false else { return }
         let lintStrict = try apps.lintStrict(app: rollout.appID, environment: rollout.environment) ?? false
@@ -228,6 +228,8 @@ package final class RolloutController: Sendable {
             ("environment", .string(rollout.environment)), ("status", .string(rollout.state.status.rawValue)),
         ])
         let auditAction: String
+        // Every rollout revision is a publish; a guard trip and a completion are also their own event types.
+        var events: [WebhookEventType] = [.revisionPublished]
         switch action {
         case .publishStep(let step):
             auditAction = "rollout.step"
@@ -235,16 +237,19 @@ package final class RolloutController: Sendable {
             detail["percent"] = .number(rollout.plan.guardedSteps[step].percent)
         case .rollBack:
             auditAction = "rollout.guardTripped"
+            events.append(.rolloutGuardTripped)
             detail["baseRevision"] = rollout.baseRevision.map { .integer($0) } ?? .null
-        case .complete: auditAction = "rollout.complete"
+        case .complete:
+            auditAction = "rollout.complete"
+            events.append(.rolloutCompleted)
         case .abort: auditAction = "rollout.abort"
         }
         if let reading { detail["figures"] = reading.jsonValue }
         if !findings.isEmpty { detail["lint"] = .array(findings.map(\.jsonValue)) }
         try store.commit(
             app: rollout.appID, environment: rollout.environment, document: document, author: actor,
-            action: auditAction,
-            message: "rollout \(rollout.id): \(auditAction)", precondition: nil, auditDetail: .object(detail))
+            action: auditAction, message: "rollout \(rollout.id): \(auditAction)", precondition: nil,
+            auditDetail: .object(detail), events: events)
     }
 
     /// The live document after `action`: the rollout's experiment at the step (added or replaced), removed
@@ -280,11 +285,16 @@ package final class RolloutController: Sendable {
         return document
     }
 
-    private func served(_ app: String) throws -> ServedPolicy {
-        guard let snapshot = store.snapshot(app: app) else {
-            if store.unavailability(app: app) != nil {
+    /// The live policy of the environment a rollout ramps (a rollout of staging starts from, and publishes to,
+    /// staging's live document).
+    private func served(_ app: String, environment: String) throws -> ServedPolicy {
+        guard let snapshot = store.snapshot(app: app, environment: environment) else {
+            if store.unavailability(app: app, environment: environment) != nil {
                 throw ProblemDetails(
-                    status: .conflict, detail: "app \"\(app)\" is not being served; a rollout needs its live policy")
+                    status: .conflict,
+                    detail:
+                        "environment \"\(environment)\" of app \"\(app)\" is not being served; a rollout needs its live policy"
+                )
             }
             throw PolicyStoreProblem.unknownApp(app)
         }

@@ -1,6 +1,6 @@
 import PreludeCore
 
-/// A change request as stored in `change_requests` (migration 0010).
+/// A change request as stored in `change_requests` (migration 0013).
 package struct ChangeRequestRecord: Sendable, Equatable {
     /// Its id (unique across apps and environments).
     package var id: Int64

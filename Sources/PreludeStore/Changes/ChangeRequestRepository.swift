@@ -1,11 +1,11 @@
 import PreludeCore
 import PreludeStorage
 
-/// The `change_requests` table (migration 0010): every statement about change requests. Each write changes one
+/// The `change_requests` table (migration 0013): every statement about change requests. Each write changes one
 /// request and appends its audit record (``AuditLog``) in one transaction, guarded by the request's version, so two
 /// concurrent transitions of one request cannot both succeed. Applying one is part of the revision's own transaction
 /// (``markApplied(_:id:expectedVersion:revision:at:)``, called through
-/// ``PolicyRepository/publish(app:name:canonical:author:action:message:detail:at:requiringLive:alongside:)``).
+/// ``PolicyRepository/publish(app:environment:name:canonical:author:action:message:detail:at:requiringLive:events:previous:alongside:)``).
 package struct ChangeRequestRepository: Sendable {
     /// Why a write was refused; nothing was written.
     package enum Refusal: Error, Sendable, Equatable {
@@ -23,6 +23,21 @@ package struct ChangeRequestRepository: Sendable {
         package var app: String
         /// The environment.
         package var environment: String
+    }
+
+    /// What the app's webhooks are told about a write (``WebhookOutbox``): the event type, and its `data` for the
+    /// request as stored — built only when a webhook of the app's environment listens.
+    package struct Notice {
+        /// The event type.
+        package var type: WebhookEventType
+        /// The payload's `data` for the stored request.
+        package var data: (ChangeRequestRecord) -> JSONValue
+
+        /// A notice of `type` with `data`.
+        package init(_ type: WebhookEventType, data: @escaping (ChangeRequestRecord) -> JSONValue) {
+            self.type = type
+            self.data = data
+        }
     }
 
     /// The database holding the table.
@@ -105,10 +120,12 @@ package struct ChangeRequestRepository: Sendable {
     // MARK: - Writing
 
     /// Stores a new request (version 1) with its `changeRequest.create` audit record (`detail` plus the request's
-    /// id, environment and state), in one transaction. Throws ``Refusal/unknownApp(_:)``.
+    /// id, environment and state) and the webhook deliveries of `notice`, in one transaction. Throws
+    /// ``Refusal/unknownApp(_:)``.
     package func create(
         app: String, environment: String, status: ChangeRequestStatus, document: String, patch: String?,
-        authorTokenID: Int64?, message: String?, findings: String, detail: JSONObject, at now: Int64
+        authorTokenID: Int64?, message: String?, findings: String, detail: JSONObject, notice: Notice? = nil,
+        at now: Int64
     ) throws -> ChangeRequestRecord {
         try database.write { db in
             guard try db.queryOne("SELECT 1 FROM apps WHERE id = ?", [.text(app)]) != nil else {
@@ -137,15 +154,18 @@ package struct ChangeRequestRepository: Sendable {
                     "SELECT \(Self.columns) FROM change_requests WHERE id = ?", [.integer(id)]
                 ).map(Self.record)
             else { throw Refusal.changed(id: id) }
+            try Self.notify(db, notice, stored, at: now)
             return stored
         }
     }
 
     /// Stores `record` as the next version of the request, provided it is still at `record.version`, with an audit
-    /// record (`action` by `actor`, `detail` plus the id, environment and new state), in one transaction. Returns
-    /// the stored record (its version bumped). Throws ``Refusal/changed(id:)`` when another write came first.
+    /// record (`action` by `actor`, `detail` plus the id, environment and new state) and the webhook deliveries of
+    /// `notice`, in one transaction. Returns the stored record (its version bumped). Throws ``Refusal/changed(id:)``
+    /// when another write came first.
     package func save(
-        _ record: ChangeRequestRecord, action: String, actor: String, detail: JSONObject, at now: Int64
+        _ record: ChangeRequestRecord, action: String, actor: String, detail: JSONObject, notice: Notice? = nil,
+        at now: Int64
     ) throws -> ChangeRequestRecord {
         try database.write { db in
             try db.execute(
@@ -173,8 +193,23 @@ package struct ChangeRequestRepository: Sendable {
             var stored = record
             stored.version += 1
             stored.updatedAt = now
+            try Self.notify(db, notice, stored, at: now)
             return stored
         }
+    }
+
+    /// Inside the caller's transaction (on `db`): enqueues `notice` for `record` to the webhooks of its app and
+    /// environment that subscribe to the notice's type (none: nothing is built).
+    package static func notify(_ db: Connection, _ notice: Notice?, _ record: ChangeRequestRecord, at now: Int64)
+        throws
+    {
+        guard let notice else { return }
+        let webhooks = try WebhookOutbox.subscribers(
+            db, app: record.app, environment: record.environment, type: notice.type)
+        guard !webhooks.isEmpty else { return }
+        try WebhookOutbox.enqueue(
+            db, webhooks: webhooks, app: record.app, environment: record.environment, type: notice.type,
+            data: notice.data(record), at: now)
     }
 
     /// Inside the transaction publishing `revision` (on `db`): marks request `id` applied, provided it is still at

@@ -375,8 +375,13 @@ package struct PolicyRepository: Sendable {
     ///   - canonical: the document's canonical bytes (stored as its text).
     ///   - requiringLive: when given, the live revision the write is based on; the write is refused as
     ///     ``Refusal/stale`` unless the database still has exactly that live (nil: none).
-    ///   - alongside: statements of the same change that must commit with the revision or not at all (a change
-    ///     request marked applied, ``ChangeRequestRepository/markApplied(_:id:expectedVersion:revision:at:)``),
+    ///   - events: what the app's webhooks are told (``WebhookOutbox``): a delivery for each subscriber of each type
+    ///     is written in the same transaction, with the revision numbers before and after and the diff between them.
+    ///   - previous: the live document as the caller read it (canonical JSON), the diff's base; nil reads the
+    ///     stored text of the live revision (which an earlier build may have written in an older canonical form).
+    ///   - alongside: statements of the same change that must commit with the revision and its webhook deliveries or
+    ///     not at all (a change request marked applied,
+    ///     ``ChangeRequestRepository/markApplied(_:id:expectedVersion:revision:at:)``, and its own webhook event),
     ///     given the connection and the new revision's number; what it throws rolls everything back.
     /// - Returns: the new revision's number.
     /// - Throws: ``Refusal/unknownApp(_:)``, ``Refusal/unknownEnvironment(app:environment:)``, ``Refusal/stale``,
@@ -384,6 +389,7 @@ package struct PolicyRepository: Sendable {
     package func publish(
         app: String, environment: String, name: String, canonical: [UInt8], author: String, action: String,
         message: String?, detail: JSONValue, at now: Int64, requiringLive expected: Int?? = nil,
+        events: [WebhookEventType] = [.revisionPublished], previous: JSONValue? = nil,
         alongside: ((Connection, Int) throws -> Void)? = nil
     ) throws -> Int {
         try database.write { db -> Int in
@@ -394,6 +400,9 @@ package struct PolicyRepository: Sendable {
             let revision = try Self.insertRevision(
                 db, app: app, environment: environment, name: name, canonical: canonical, author: author,
                 action: action, message: message, detail: detail, now: now)
+            try Self.enqueueWebhooks(
+                db, app: app, environment: environment, events: events, before: live, previous: previous,
+                after: revision, canonical: canonical, actor: author, action: action, message: message, now: now)
             try alongside?(db, revision)
             return revision
         }
@@ -445,9 +454,15 @@ package struct PolicyRepository: Sendable {
                     detail: detail, at: now)
                 return nil
             }
-            return try Self.insertRevision(
+            let revision = try Self.insertRevision(
                 db, app: app, environment: name, name: appName, canonical: first.canonical, author: actor,
                 action: "environment.create", message: first.message, detail: detail, now: now)
+            // The environment's first live revision is a publish there (no revision before it).
+            try Self.enqueueWebhooks(
+                db, app: app, environment: name, events: [.revisionPublished], before: nil, previous: nil,
+                after: revision, canonical: first.canonical, actor: actor, action: "environment.create",
+                message: first.message, now: now)
+            return revision
         }
     }
 
@@ -554,6 +569,40 @@ package struct PolicyRepository: Sendable {
             try db.scalar(
                 "SELECT coalesce(max(number), 0) + 1 FROM policy_revisions WHERE app_id = ?", [.text(app)],
                 as: Int64.self) ?? 1)
+    }
+
+    /// The webhook deliveries of a revision change, inside the publishing transaction; the two documents are parsed
+    /// and diffed only when a webhook listens.
+    private static func enqueueWebhooks(
+        _ db: Connection, app: String, environment: String, events: [WebhookEventType], before: Int?,
+        previous: JSONValue?, after: Int, canonical: [UInt8], actor: String, action: String, message: String?,
+        now: Int64
+    ) throws {
+        var listeners: [(WebhookEventType, [String])] = []
+        for event in events {
+            let webhooks = try WebhookOutbox.subscribers(db, app: app, environment: environment, type: event)
+            if !webhooks.isEmpty { listeners.append((event, webhooks)) }
+        }
+        guard !listeners.isEmpty else { return }
+        var oldValue = previous ?? .null
+        if previous == nil, let before,
+            let text = try db.scalar(
+                "SELECT document FROM policy_revisions WHERE app_id = ? AND number = ?",
+                [.text(app), .integer(Int64(before))], as: String.self)
+        {
+            // Stored documents are JSON written by this service: they parse. An unparsable one (a damaged row)
+            // diffs as null, so the change is still reported.
+            oldValue = (try? JSONValue(parsing: text)) ?? .null
+        }
+        let newValue = (try? JSONValue(parsing: String(decoding: canonical, as: UTF8.self))) ?? .null
+        let change = RevisionChangeEvent(
+            app: app, environment: environment, actor: actor, action: action, message: message,
+            before: before, after: after, changes: JSONDiff.changes(from: oldValue, to: newValue))
+        for (event, webhooks) in listeners {
+            try WebhookOutbox.enqueue(
+                db, webhooks: webhooks, app: app, environment: environment, type: event,
+                data: change.jsonValue, at: now)
+        }
     }
 
     private static func insertEnvironment(_ db: Connection, app: String, name: String, now: Int64) throws {

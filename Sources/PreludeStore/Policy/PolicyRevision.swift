@@ -29,6 +29,10 @@ package struct PolicyRevision: Sendable {
     package let document: PolicyDocument
     /// The canonical JSON bytes of `document` (compact, members in documented order), as stored.
     package let canonicalBytes: [UInt8]
+    /// The bytes clients fetch (`GET /v1/apps/{app}/policy/document`): ``PreludeCore/PolicyDocument/clientJSONValue``
+    /// serialized, which leaves out the members only the server's analysis reads; ``canonicalBytes`` itself when
+    /// the document names none.
+    package let clientBytes: [UInt8]
     /// Which client inputs can change a resolved policy of this document (a resolution key keeps only those).
     package let keyShape: ResolutionKeyShape
     /// The revision's entity tag, opaque (no quotes; ``RevisionTag``).
@@ -45,10 +49,11 @@ package struct PolicyRevision: Sendable {
     /// Where the served document has a ``PreludeCore/CopyFallback`` text the stored revision lacks.
     package let fallbacks: [JSONPointer]
 
-    /// A revision of `document` whose canonical bytes are `canonical` (computed by the caller, outside any lock).
+    /// A revision of `document` whose canonical bytes are `canonical` and client bytes `client` (computed by the
+    /// caller, outside any lock; nil computes them here, and only when they differ from `canonical`).
     package init(
         appID: String, environment: String = EnvironmentName.production, number: Int, document: PolicyDocument,
-        canonical: [UInt8], createdAt: Int64, author: String, message: String?,
+        canonical: [UInt8], client: [UInt8]? = nil, createdAt: Int64, author: String, message: String?,
         storedFindings: [ValidationProblem] = [],
         fallbacks: [JSONPointer] = []
     ) {
@@ -57,6 +62,7 @@ package struct PolicyRevision: Sendable {
         self.number = number
         self.document = document
         canonicalBytes = canonical
+        clientBytes = client ?? Self.clientBytes(of: document, canonical: canonical)
         keyShape = ResolutionKeyShape(document)
         entityTag = RevisionTag.make(revision: number, canonical: canonical)
         self.createdAt = createdAt
@@ -64,6 +70,11 @@ package struct PolicyRevision: Sendable {
         self.message = message
         self.storedFindings = storedFindings
         self.fallbacks = fallbacks
+    }
+
+    /// The bytes clients fetch of `document` whose canonical bytes are `canonical` (shared when they are the same).
+    package static func clientBytes(of document: PolicyDocument, canonical: [UInt8]) -> [UInt8] {
+        document.hasServerOnlyMembers ? document.clientJSONValue.serializedBytes() : canonical
     }
 
     /// Decodes a live row: the revision, or why this build cannot serve it (no live revision, a document

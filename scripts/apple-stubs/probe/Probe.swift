@@ -1,5 +1,6 @@
 // Compiled into PreludeClient by scripts/check-apple-sources.sh only: names every Apple-only API so that a file
 // whose guard silently turned false fails the check instead of vanishing from it.
+import Foundation
 import PreludeCore
 
 @MainActor func probeAppleOnlyAPI() async throws {
@@ -12,6 +13,7 @@ import PreludeCore
     _ = ClientContext.current(installId: "i")
 }
 
-@MainActor func probeForegroundObserver(_ handler: ForegroundHandler) -> ForegroundObserver {
-    ForegroundObserver(handler: handler) { _ in }
+@MainActor func probeForeground(_ directory: URL) throws -> PreludeClient {
+    ApplicationForeground.observe(.application)
+    return try PreludeClient(server: directory, app: "demo", storageDirectory: directory)
 }

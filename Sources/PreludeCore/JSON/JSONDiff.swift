@@ -1,5 +1,3 @@
-import PreludeCore
-
 /// A readable structural diff between two JSON documents: a list of changes, each an operation on a JSON pointer
 /// with the old and new values. Objects are compared member by member and arrays element by element (a longer
 /// array adds at the end, a shorter one removes from the end), so editing one text in a large policy is one change.
@@ -25,6 +23,14 @@ package enum JSONDiff {
         package var from: JSONValue?
         /// The new value (nil for `remove`).
         package var to: JSONValue?
+
+        /// A change with these members.
+        package init(op: Operation, pointer: JSONPointer, from: JSONValue?, to: JSONValue?) {
+            self.op = op
+            self.pointer = pointer
+            self.from = from
+            self.to = to
+        }
 
         /// `{"op", "pointer", "from"?, "to"?}`.
         package var jsonValue: JSONValue {

@@ -1,4 +1,4 @@
--- 0012_change_requests: change requests and scheduled publishes (issue 25, docs/change-management.md).
+-- 0013_change_requests: change requests and scheduled publishes (issue 25, docs/change-management.md).
 --
 -- A change request proposes a new policy document for one environment of an app, based on the revision that was
 -- live when it was proposed. It is reviewed, approved, optionally scheduled, and applied as exactly one revision

@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+
+/// A local HTTPS webhook receiver for the live tests: scripts/webhook-receiver.py (Python's http.server with ssl,
+/// verifying each signature with Python's hmac) behind a certificate for `localhost` signed by a CA made for this
+/// run with openssl, so only a client given that CA file trusts it.
+final class WebhookReceiver {
+    /// What the receiver logged for one request.
+    struct Record: Sendable {
+        let path: String
+        let id: String?
+        let timestamp: String?
+        /// Whether the signature verified (nil for /redirect, which is not checked).
+        let verified: Bool?
+        /// Whether the id had been acknowledged before.
+        let duplicate: Bool?
+        let status: Int
+        let body: String
+
+        /// The body as a JSON object.
+        var payload: [String: Any] {
+            (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any] ?? [:]
+        }
+    }
+
+    let directory: String
+    let port: Int
+    let secret: String
+    private let process: Process
+
+    /// The CA that signed the receiver's certificate.
+    var caFile: String { directory + "/ca.pem" }
+    /// The URL deliveries go to.
+    var url: String { "https://localhost:\(port)/hook" }
+    private var log: String { directory + "/deliveries.jsonl" }
+
+    /// Makes the CA and certificate and starts the receiver with `secret` (answering 500 to the first `fail`
+    /// deliveries), on `port` (0: a free one).
+    init(secret: String, fail: Int = 0, port: Int = 0, directory existing: String? = nil) throws {
+        directory = existing ?? (NSTemporaryDirectory() + "prelude-webhooks-" + UUID().uuidString)
+        self.secret = secret
+        if existing == nil {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try Self.makeCertificates(in: directory)
+        }
+        let portFile = directory + "/port-\(UUID().uuidString)"
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "python3", ServiceFixture.repositoryRoot + "/scripts/webhook-receiver.py", "--secret", secret, "--port",
+            "\(port)", "--port-file", portFile, "--cert", directory + "/server.pem", "--key", directory + "/server.key",
+            "--log", directory + "/deliveries.jsonl", "--fail", "\(fail)", "--tolerance", "0",
+        ]
+        try process.run()
+        // Readiness, not timing: the script writes the port file once it listens.
+        while process.isRunning && !FileManager.default.fileExists(atPath: portFile) { usleep(20_000) }
+        guard process.isRunning, let text = try? String(contentsOfFile: portFile, encoding: .utf8),
+            let bound = Int(text)
+        else { throw HTTPTestClient.Failure.malformed("the webhook receiver did not start") }
+        self.port = bound
+    }
+
+    /// Stops the receiver (SIGKILL: a child spawned from a test thread inherits that thread's blocked signals, so
+    /// a SIGTERM could stay pending for ever); the directory stays for a restart (``restarted()``) until
+    /// ``remove()``.
+    func stop() {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    /// A new receiver on the same port, directory, certificate and log (its set of acknowledged ids starts empty).
+    func restarted() throws -> WebhookReceiver {
+        try WebhookReceiver(secret: secret, port: port, directory: directory)
+    }
+
+    /// Deletes the directory.
+    func remove() { try? FileManager.default.removeItem(atPath: directory) }
+
+    /// Answer `status` to every delivery from now on (nil: back to normal).
+    func force(status: Int?) throws {
+        if let status {
+            try "\(status)".write(toFile: log + ".status", atomically: true, encoding: .utf8)
+        } else {
+            try? FileManager.default.removeItem(atPath: log + ".status")
+        }
+    }
+
+    /// Every request logged so far, in order.
+    func records() -> [Record] {
+        guard let text = try? String(contentsOfFile: log, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap { line in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+                return nil
+            }
+            return Record(
+                path: object["path"] as? String ?? "", id: object["id"] as? String,
+                timestamp: object["timestamp"] as? String, verified: object["verified"] as? Bool,
+                duplicate: object["duplicate"] as? Bool, status: object["status"] as? Int ?? 0,
+                body: object["body"] as? String ?? "")
+        }
+    }
+
+    /// Waits (for the receiver's log, not for time) until `condition` holds, at most `seconds`.
+    func waitUntil(seconds: Double = 20, _ condition: ([Record]) -> Bool) -> [Record] {
+        let deadline = Date().addingTimeInterval(seconds)
+        var records = self.records()
+        while !condition(records) && Date() < deadline {
+            usleep(20_000)
+            records = self.records()
+        }
+        return records
+    }
+
+    /// A `whsec_` secret of 32 random bytes.
+    static func makeSecret() -> String {
+        "whsec_" + Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
+    }
+
+    private static func makeCertificates(in directory: String) throws {
+        let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+        try run(
+            ["req", "-x509"] + ec + [
+                "-keyout", "\(directory)/ca.key", "-out", "\(directory)/ca.pem", "-days", "2", "-subj",
+                "/CN=Prelude webhook test CA",
+            ])
+        try run(
+            ["req", "-new"] + ec + [
+                "-keyout", "\(directory)/server.key", "-out", "\(directory)/server.csr", "-subj", "/CN=localhost",
+            ])
+        try "subjectAltName=DNS:localhost\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n".write(
+            toFile: "\(directory)/server.ext", atomically: true, encoding: .utf8)
+        try run([
+            "x509", "-req", "-in", "\(directory)/server.csr", "-CA", "\(directory)/ca.pem", "-CAkey",
+            "\(directory)/ca.key", "-CAcreateserial", "-days", "2", "-out", "\(directory)/server.pem", "-extfile",
+            "\(directory)/server.ext",
+        ])
+    }
+
+    private static func run(_ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw HTTPTestClient.Failure.malformed("openssl \(arguments.joined(separator: " ")) failed")
+        }
+    }
+}
