@@ -13,7 +13,7 @@ package final class CheckedProposals: Sendable {
     package struct Entry: Sendable {
         /// The validated document.
         package var document: PolicyDocument
-        /// `CopyLinter.lint(document)`.
+        /// Its lint findings (``PublishChecks/lintCheckers``, the same as `CopyLinter.lint(document)`).
         package var findings: [LintFinding]
     }
 
@@ -40,7 +40,7 @@ package final class CheckedProposals: Sendable {
         guard let document = validation.document else {
             return .failure(PolicyValidationFailure(problems: validation.problems))
         }
-        let entry = Entry(document: document, findings: CopyLinter.lint(document))
+        let entry = Entry(document: document, findings: PublishChecks.lintCheckers.lint(document))
         cache.insert(entry, for: canonical)
         return .success(entry)
     }
