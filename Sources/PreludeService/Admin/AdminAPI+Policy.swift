@@ -54,7 +54,8 @@ extension AdminAPI {
             result["app"] = .string(app)
             result["valid"] = .bool(problems.isEmpty)
             result["errors"] = .array(problems.map(\.jsonValue))
-            result["lint"] = .array((validation.document.map(CopyLinter.lint) ?? []).map(\.jsonValue))
+            result["lint"] = .array(
+                (validation.document.map(PublishChecks.lintCheckers.lint) ?? []).map(\.jsonValue))
             result["liveRevision"] =
                 store.snapshot(app: app, environment: context.environment).map { .integer($0.revision) } ?? .null
             // The diff compares canonical forms, so layout and defaults spelled out do not show as changes.
@@ -90,8 +91,8 @@ extension AdminAPI {
         if changes.isEmpty, let live {
             guard live.matchesIfMatch(ifMatch) else { throw PolicyStoreProblem.preconditionFailed(current: live) }
             return writeResponse(
-                live, changes: [], changed: false, lint: CopyLinter.lint(document), pretty: context.pretty,
-                status: .ok, extraBody: extraBody)
+                live, changes: [], changed: false, lint: PublishChecks.lintCheckers.lint(document),
+                pretty: context.pretty, status: .ok, extraBody: extraBody)
         }
         // The checks every publishing path shares (size, strict lint: docs/admin.md, "One set of checks").
         let findings = try PublishChecks.check(

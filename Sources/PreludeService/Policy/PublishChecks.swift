@@ -7,11 +7,13 @@ import PreludeHTTP
 ///
 /// - validation (``PolicyValidator``; the caller has the decoded document);
 /// - size: the canonical document at most ``maxDocumentBytes`` (the admin API's body limit; 413 beyond);
-/// - lint (``CopyLinter``): every finding is returned for the answer and the audit record; under the app's strict
+/// - lint (``CopyLinter``, with the word lists compiled by earlier writes: ``lintCheckers``): every finding is returned for the answer and the audit record; under the app's strict
 ///   lint mode (`apps.lint_strict`) a lint error refuses the write with 422 `lint-errors`.
 package enum PublishChecks {
     /// The largest policy document published, in bytes of its canonical form: the admin API's body limit.
     package static let maxDocumentBytes = AdminAPI.maxBodySize
+    /// The compiled word lists every publishing path in this process lints with (compiled once, not per write).
+    package static let lintCheckers = LintCheckerPool()
 
     /// The lint findings of `document`, after checking its size and, when `lintStrict`, that it has no lint error.
     /// Throws the problem the admin API answers with (413, 422 `lint-errors`).
@@ -24,7 +26,7 @@ package enum PublishChecks {
                 detail: "the policy is \(canonicalSize) bytes in canonical form; at most \(maxDocumentBytes) bytes "
                     + "(1 MiB) are published; nothing was changed")
         }
-        let findings = CopyLinter.lint(document)
+        let findings = lintCheckers.lint(document)
         if lintStrict, findings.contains(where: { $0.severity == .error }) {
             throw AdminProblem.lintErrors(findings)
         }
