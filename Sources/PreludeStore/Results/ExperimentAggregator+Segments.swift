@@ -2,7 +2,7 @@ import PreludeCore
 import PreludeStorage
 
 extension ExperimentAggregator {
-    /// Adds one arm's funnel increments to its rows of `experiment_segment_counts` (migration 0013), for both
+    /// Adds one arm's funnel increments to its rows of `experiment_segment_counts` (migration 0014), for both
     /// dimensions: `deltas` maps the segment each install counts in (its first event's in the arm) to the increments
     /// of those installs.
     ///

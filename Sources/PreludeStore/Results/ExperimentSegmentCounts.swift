@@ -1,7 +1,7 @@
 import PreludeCore
 import PreludeStorage
 
-/// One experiment's arms per segment value, as stored in `experiment_segment_counts` (migration 0013): what the
+/// One experiment's arms per segment value, as stored in `experiment_segment_counts` (migration 0014): what the
 /// breakdowns (``SegmentBreakdown``) are computed from.
 package enum ExperimentSegmentCounts {
     /// One row: an arm's funnel in one value of one dimension.

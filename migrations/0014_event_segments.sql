@@ -1,4 +1,4 @@
--- 0013_event_segments: breakdowns of experiment results per OS major version and per locale (issue 26,
+-- 0014_event_segments: breakdowns of experiment results per OS major version and per locale (issue 26,
 -- docs/results.md "Breakdowns"). Clients send both with each events batch (the Prelude-OS-Major and Prelude-Locale
 -- request headers, docs/api.md); events without them, and every event stored before this migration, count as
 -- "unknown".
