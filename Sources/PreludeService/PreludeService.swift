@@ -45,6 +45,8 @@ package final class PreludeService: Sendable {
     package let rollouts: RolloutController
     /// The guard's scheduler; nil on a read replica.
     package let rolloutScheduler: RolloutScheduler?
+    /// The admin API (change requests and their scheduler among it).
+    package let admin: AdminAPI
     /// The primary's webhook sender (docs/webhooks.md); nil on a read replica.
     package let webhooks: WebhookDispatcher?
     private let stopped = Mutex(false)
@@ -53,9 +55,10 @@ package final class PreludeService: Sendable {
         configuration: ServiceConfiguration, database: Database, migrator: Migrator, server: HTTPServer, port: Int,
         policyStore: PolicyStore, eventIngestor: EventIngestor, adminServer: HTTPServer?, adminPort: Int?,
         logger: Logger, draining: DrainFlag, eventRetention: EventRetentionTask, policyReloader: LivePolicyReloader,
-        replica: ReadReplica?, rollouts: RolloutController, rolloutScheduler: RolloutScheduler?,
+        replica: ReadReplica?, rollouts: RolloutController, rolloutScheduler: RolloutScheduler?, admin: AdminAPI,
         webhooks: WebhookDispatcher?
     ) {
+        self.admin = admin
         self.replica = replica
         self.rollouts = rollouts
         self.rolloutScheduler = rolloutScheduler
@@ -78,12 +81,14 @@ package final class PreludeService: Sendable {
     /// Opens and migrates the database, seeds the demo on an empty one, and starts listening.
     ///
     /// `eventObservers` see every newly stored client event inside its transaction (``EventIngestionObserver``).
-    /// `clock` is the decide endpoint's "now"; tests that replay flows over simulated time set it.
-    /// `webhookTiming` replaces the webhook dispatcher's clock and jitter, and then its thread is not started: the
-    /// test drives it with ``WebhookDispatcher/runDue()``.
+    /// `clock` is the decide endpoint's "now"; tests that replay flows over simulated time set it. `adminClock`
+    /// stamps admin changes and times scheduled publishes; `changeRules` replaces the environments' stored approval
+    /// rules (tests of change requests). `webhookTiming` replaces the webhook dispatcher's clock and jitter, and then
+    /// its thread is not started: the test drives it with ``WebhookDispatcher/runDue()``.
     package static func start(
         configuration: ServiceConfiguration, logger: Logger, eventObservers: [any EventIngestionObserver] = [],
-        clock: ServiceClock = .system,
+        clock: ServiceClock = .system, adminClock: ServiceClock = .system,
+        changeRules: EnvironmentRules.Source? = nil,
         webhookTiming: (clock: ServiceClock, random: @Sendable () -> Double)? = nil
     ) throws -> PreludeService {
         let (database, migrator, _) = try openAndMigrate(configuration: configuration, logger: logger)
@@ -154,7 +159,7 @@ package final class PreludeService: Sendable {
             webhooks?.register(on: observability.registry)
             let admin = try AdminAPI.make(
                 configuration: configuration, database: database, store: policyStore, logger: logger,
-                rollouts: rollouts, webhookDispatcher: webhooks)
+                rollouts: rollouts, clock: adminClock, changeRules: changeRules, webhookDispatcher: webhooks)
             var adminRouter = Router()
             AdminAPI.register(on: &router, or: &adminRouter, api: admin, configuration: configuration)
             if configuration.adminPort == nil {
@@ -188,6 +193,7 @@ package final class PreludeService: Sendable {
             rolloutScheduler?.start()
             policyReloader.start()
             replica?.start()
+            admin.scheduler.start()
             if webhookTiming == nil { webhooks?.start() }
             if let replica {
                 logger.info("following the primary", ["primary": "\(replica.primary)"])
@@ -200,7 +206,8 @@ package final class PreludeService: Sendable {
                 configuration: configuration, database: database, migrator: migrator, server: server, port: port,
                 policyStore: policyStore, eventIngestor: eventIngestor, adminServer: adminServer, adminPort: adminPort,
                 logger: logger, draining: draining, eventRetention: eventRetention, policyReloader: policyReloader,
-                replica: replica, rollouts: rollouts, rolloutScheduler: rolloutScheduler, webhooks: webhooks)
+                replica: replica, rollouts: rollouts, rolloutScheduler: rolloutScheduler, admin: admin,
+                webhooks: webhooks)
         } catch {
             database.close()
             throw error
@@ -274,6 +281,7 @@ package final class PreludeService: Sendable {
         adminServer?.waitUntilStopped()
         eventRetention.stop()
         rolloutScheduler?.stop()
+        admin.scheduler.stop()
         policyReloader.stop()
         database.close()
         logger.info("stopped")

@@ -27,7 +27,9 @@ struct PolicyImportCommand: ParsableCommand {
             the live policy creates no revision. --if-match ETAG refuses the import unless ETAG names the live \
             revision (as If-Match does on the admin API); --dry-run checks everything and prints the changes \
             without writing. Uses the same database settings as `serve`; the database must exist. A server running \
-            on it serves the new revision within a second (docs/operations.md). \
+            on it serves the new revision within a second (docs/operations.md). Where production requires \
+            approvals, the import is refused as the admin API refuses a direct write (409 approval-required): \
+            propose the file with `prelude changes create FILE --app APP` instead. \
             Exit status: 0 imported or unchanged, 1 refused, 2 unreadable file, 78 bad settings.
             """
     )
@@ -159,6 +161,21 @@ struct PolicyImportCommand: ParsableCommand {
             return Outcome(
                 app: app, revision: snapshot.revision, etag: snapshot.etag.headerValue, changed: true, created: true,
                 changes: [])
+        }
+
+        // The admin API's rule for direct writes (AdminAPI.approvalCheck): an environment that requires approvals
+        // takes changes only as change requests, before anything else is checked. The command line has no token, so
+        // no bypass: it proposes the file with `prelude changes create` instead.
+        let rules = try EnvironmentRules.stored(PolicyRepository(database: database))(app, EnvironmentName.production)
+        if let rules, rules.approval.requiresChangeRequest {
+            let problem = ChangeRequestProblem.approvalRequired(
+                app: app, environment: EnvironmentName.production, required: rules.approval.requiredApprovals)
+            throw Self.refuse(
+                "environment \"\(EnvironmentName.production)\" of app \"\(app)\" requires "
+                    + "\(rules.approval.requiredApprovals) approval\(rules.approval.requiredApprovals == 1 ? "" : "s") "
+                    + "for every change: propose the file with `prelude changes create \(file) --app \(app)` (or POST "
+                    + "/v1/admin/apps/\(app)/environments/\(EnvironmentName.production)/change-requests); nothing was "
+                    + "imported (\(problem.type))")
         }
 
         // The diff compares canonical forms, so layout and spelled-out defaults do not count as changes.

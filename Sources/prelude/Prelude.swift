@@ -28,6 +28,7 @@ struct Prelude: ParsableCommand {
             PolicyCommand.self,
             HealthcheckCommand.self,
             TokenCommand.self,
+            ChangesCommand.self,
             ResultsCommand.self,
             ExperimentsCommand.self,
             EventsCommand.self,

@@ -82,7 +82,8 @@ import Testing
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "docs/admin.md commands failed:\n\(stderr)\n\(stdout.suffix(2000))")
         // The commands did what they say: the token was created and revoked, the app created and deleted, the
-        // feature patched, restored, a feature deleted, and everything rolled back to revision 1.
+        // feature patched, restored, a feature deleted, everything rolled back to revision 1, two rollouts run, and
+        // six change requests taken through every transition.
         let actions = try server.service.database.read { db in
             try db.query("SELECT action FROM audit_log ORDER BY id").map { try $0.get("action", as: String.self) }
         }
@@ -92,8 +93,19 @@ import Testing
                 "app.delete", "feature.patch", "feature.replace", "feature.delete", "experiment.patch",
                 "experiment.stop", "experiment.start", "experiment.create", "experiment.delete",
                 "experiment.conclude", "policy.rollback", "rollout.step", "rollout.abort", "rollout.step",
-                "rollout.complete", "webhook.create", "feature.patch", "webhook.redeliver", "webhook.update",
-                "webhook.delete", "environment.create", "environment.settings", "environment.settings",
+                "rollout.complete",
+                // A reviewer's token; change requests 1 and 2 applied, 3 and 4 rejected, 5 and 6 cancelled.
+                "token.create",
+                "changeRequest.create", "changeRequest.edit", "changeRequest.submit", "changeRequest.approve",
+                "changeRequest.schedule", "changeRequest.schedule", "changeRequest.apply",
+                "changeRequest.create", "changeRequest.edit", "changeRequest.submit", "changeRequest.approve",
+                "changeRequest.rebase", "changeRequest.apply",
+                "changeRequest.create", "changeRequest.rebase", "changeRequest.reject",
+                "changeRequest.create", "changeRequest.reject",
+                "changeRequest.create", "changeRequest.cancel",
+                "changeRequest.create", "changeRequest.cancel",
+                "webhook.create", "feature.patch", "webhook.redeliver", "webhook.update", "webhook.delete",
+                "environment.create", "environment.settings", "environment.settings",
                 "feature.patch", "feature.replace", "feature.delete", "experiment.patch", "experiment.stop",
                 "experiment.start", "experiment.create", "experiment.delete", "experiment.conclude", "policy.replace",
                 "feature.patch", "promotion", "policy.rollback", "rollout.step", "rollout.complete", "rollout.step",

@@ -12,7 +12,7 @@ import Testing
 
     @Test(arguments: [
         ["token", "create"], ["token", "list"], ["policy", "import"], ["policy", "export"], ["results"],
-        ["migrate"], ["backup"], ["events", "prune"],
+        ["migrate"], ["backup"], ["events", "prune"], ["changes", "list"], ["changes", "apply"],
     ])
     func helpOfADatabaseCommandListsNoServerFlags(command: [String]) throws {
         let help = try run(command + ["--help"])
@@ -46,7 +46,7 @@ import Testing
         let path = fixture.path("typo.sqlite")
         for command in [
             ["token", "list"], ["token", "create", "--name", "ops", "--scope", "write"],
-            ["policy", "export", "--app", "demo"],
+            ["policy", "export", "--app", "demo"], ["changes", "list", "--app", "demo"],
         ] {
             let result = try run(command + ["--database", path])
             #expect(result.status == 1, "\(command)")

@@ -7,9 +7,14 @@
 public enum CopyLinter {
     /// Every finding for `document`, in document order.
     public static func lint(_ document: PolicyDocument) -> [LintFinding] {
+        var checkers = LintCheckers()
+        return lint(document, reusing: &checkers)
+    }
+
+    /// ``lint(_:)`` with the word lists compiled by earlier runs (`checkers`, which this run extends): compiling
+    /// them is the costly part of a run, so a server keeps them across writes.
+    package static func lint(_ document: PolicyDocument, reusing checkers: inout LintCheckers) -> [LintFinding] {
         var findings: [LintFinding] = []
-        // One checker per locale for the whole run: compiling the word lists is the costly part.
-        var checkers: [String: TextChecker] = [:]
         let root = JSONPointer.root
         let trackingInheritsStyle = document.features[.tracking].map { $0.settings.style == nil } ?? false
         findings += lintLayer(
@@ -46,7 +51,7 @@ public enum CopyLinter {
     // MARK: One layer
 
     private static func lintLayer(
-        _ layer: FeatureOverride, feature: Feature?, at pointer: JSONPointer, checkers: inout [String: TextChecker],
+        _ layer: FeatureOverride, feature: Feature?, at pointer: JSONPointer, checkers: inout LintCheckers,
         defaultsReachTracking: Bool = false
     ) -> [LintFinding] {
         var findings: [LintFinding] = []
@@ -86,8 +91,7 @@ public enum CopyLinter {
         for locale in layer.copy.keys.sorted(by: { $0.description < $1.description }) {
             guard let set = layer.copy[locale] else { continue }
             let localePointer = pointer.appending("copy", locale.description)
-            let checker = checkers[locale.description] ?? TextChecker(localeTag: locale.description)
-            checkers[locale.description] = checker
+            let checker = checkers.checker(for: locale)
             for key in set.texts.keys.sorted() {
                 guard let text = set.texts[key] else { continue }
                 let textPointer = localePointer.appending(key.screen.rawValue, key.field.rawValue)

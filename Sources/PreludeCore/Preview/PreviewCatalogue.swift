@@ -37,9 +37,11 @@ public enum PreviewCatalogue {
 
     /// The document's locales in preview order: the default locale, then the others by tag.
     public static func locales(of document: PolicyDocument) -> [LocaleTag] {
-        let defaultLocale = document.app.defaultLocale
-        let others = document.availableLocales.subtracting([defaultLocale]).sorted { $0.description < $1.description }
-        return [defaultLocale] + others
+        locales(available: document.availableLocales, defaultLocale: document.app.defaultLocale)
+    }
+
+    private static func locales(available: Set<LocaleTag>, defaultLocale: LocaleTag) -> [LocaleTag] {
+        [defaultLocale] + available.subtracting([defaultLocale]).sorted { $0.description < $1.description }
     }
 
     /// Every screen of `document`, ordered by feature (catalogue order), locale, variant (base, rules, experiment
@@ -49,12 +51,15 @@ public enum PreviewCatalogue {
         var byPointer: [JSONPointer: [LintFinding]] = [:]
         for finding in findings ?? CopyLinter.lint(document) { byPointer[finding.pointer, default: []].append(finding) }
         var screens: [PreviewScreen] = []
-        let locales = locales(of: document)
+        // Computed once per document: per screen it was a third of the preview's time at the size limit.
+        let available = document.availableLocales
+        let locales = locales(available: available, defaultLocale: document.app.defaultLocale)
         for policy in document.orderedFeatures {
             for locale in locales {
                 for variant in variants(of: policy, in: document) {
                     screens += self.screens(
-                        of: policy, locale: locale, variant: variant, in: document, findings: byPointer)
+                        of: policy, locale: locale, variant: variant, in: document, available: available,
+                        findings: byPointer)
                 }
             }
         }
@@ -93,9 +98,11 @@ public enum PreviewCatalogue {
         let pointer: JSONPointer
     }
 
+    /// `available` is `document.availableLocales`; the forced document has the same set (every locale is kept in
+    /// its defaults, and layers are only removed).
     private static func screens(
         of policy: FeaturePolicy, locale: LocaleTag, variant: PreviewVariant, in document: PolicyDocument,
-        findings: [JSONPointer: [LintFinding]]
+        available: Set<LocaleTag>, findings: [JSONPointer: [LintFinding]]
     ) -> [PreviewScreen] {
         let feature = policy.feature
         let featurePointer = JSONPointer.root.appending("features", feature.rawValue)
@@ -105,7 +112,7 @@ public enum PreviewCatalogue {
         ]
         var forced = document
         // Every locale of the original stays available, so fallback chains are the ones devices get.
-        for tag in document.availableLocales where forced.defaults.copy[tag] == nil {
+        for tag in available where forced.defaults.copy[tag] == nil {
             forced.defaults.copy[tag] = CopySet()
         }
         var forcedPolicy = FeaturePolicy(feature: feature, settings: policy.settings, targeting: [])
@@ -143,13 +150,16 @@ public enum PreviewCatalogue {
 
         let context = ClientContext(
             platform: .ios, osVersion: recentOS, locale: locale.description, installId: "preview")
-        guard let resolved = PolicyResolver.resolve(feature, in: forced, context: context) else { return [] }
+        // Checked in debug builds (every test), skipped in release, where it would cost what this saves.
+        assert(forced.availableLocales == available, "the forced document must keep the original's locales")
+        guard let resolved = PolicyResolver.resolve(feature, in: forced, context: context, available: available)
+        else { return [] }
         // A rule whose locale condition does not match this locale shows nothing new here.
         if case .rule = variant.kind, resolved.appliedRules.isEmpty { return [] }
         if case .experiment = variant.kind, resolved.variant == nil { return [] }
 
         let chain = LocaleResolver.fallbackChain(
-            for: locale, available: document.availableLocales, defaultLocale: document.app.defaultLocale)
+            for: locale, available: available, defaultLocale: document.app.defaultLocale)
         var seen: Set<DecisionAction> = []
         var result: [PreviewScreen] = []
         for state in states(for: resolved) {

@@ -39,8 +39,15 @@ public enum PolicyResolver {
     public static func resolve(_ feature: Feature, in document: PolicyDocument, context: ClientContext)
         -> ResolvedFeature?
     {
+        resolve(feature, in: document, context: context, available: document.availableLocales)
+    }
+
+    /// ``resolve(_:in:context:)`` with the document's ``PolicyDocument/availableLocales`` computed by the caller,
+    /// once for many resolutions (the preview resolves every feature, locale and variant of one locale set).
+    static func resolve(
+        _ feature: Feature, in document: PolicyDocument, context: ClientContext, available: Set<LocaleTag>
+    ) -> ResolvedFeature? {
         guard let policy = document.features[feature] else { return nil }
-        let available = document.availableLocales
         let locale = LocaleResolver.resolve(
             explicit: context.locale, acceptLanguage: context.acceptLanguage, available: available,
             defaultLocale: document.app.defaultLocale

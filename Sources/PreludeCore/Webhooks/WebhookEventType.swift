@@ -8,16 +8,23 @@ public enum WebhookEventType: String, Sendable, CaseIterable, Hashable, Comparab
     case revisionPublished = "revision.published"
     /// A rollback made an old revision's document live again, as a new revision.
     case revisionRolledBack = "revision.rolledBack"
-    /// A change request was created.
+    /// A change request was created (as a draft, in review, or approved at once where none is required).
     case changeRequestCreated = "changeRequest.created"
-    /// A change request received an approval.
+    /// A draft change request was submitted for review.
+    case changeRequestSubmitted = "changeRequest.submitted"
+    /// A change request received an approval (its `state` says whether it is now approved).
     case changeRequestApproved = "changeRequest.approved"
     /// A change request was rejected.
     case changeRequestRejected = "changeRequest.rejected"
-    /// A change request was applied (its revision went live).
+    /// A change request was applied (its revision went live; sent beside that revision's `revision.published`).
     case changeRequestApplied = "changeRequest.applied"
-    /// A change request was scheduled for a later instant.
+    /// A change request's schedule was set or cleared (by an operator, or by the scheduler when a scheduled apply
+    /// was refused).
     case changeRequestScheduled = "changeRequest.scheduled"
+    /// A change request was cancelled.
+    case changeRequestCancelled = "changeRequest.cancelled"
+    /// A change request went stale: its base revision was no longer live when it was to be applied.
+    case changeRequestStale = "changeRequest.stale"
     /// A guarded rollout stopped itself on evidence of harm and rolled back.
     case rolloutGuardTripped = "rollout.guardTripped"
     /// A guarded rollout reached its last step.

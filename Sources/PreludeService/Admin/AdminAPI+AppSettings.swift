@@ -41,7 +41,7 @@ extension AdminAPI {
             var body = try appSummary(app).objectValue ?? JSONObject()
             body["changed"] = .bool(strict.map { $0 != before } ?? false)
             body["lint"] = .array(
-                (store.snapshot(app: app).map { CopyLinter.lint($0.document) } ?? []).map(\.jsonValue))
+                (store.snapshot(app: app).map { PublishChecks.lintCheckers.lint($0.document) } ?? []).map(\.jsonValue))
             var headers = HTTPHeaders()
             if let snapshot = store.snapshot(app: app) { headers.set("ETag", snapshot.etag.headerValue) }
             return AdminResponse.json(.object(body), pretty: context.pretty, headers: headers)

@@ -30,7 +30,8 @@ extension AdminAPI {
             )
             context.logger.info("app created", ["app": app, "by": context.token.name])
             var response = writeResponse(
-                snapshot, changes: [], changed: true, lint: CopyLinter.lint(document), pretty: context.pretty,
+                snapshot, changes: [], changed: true, lint: PublishChecks.lintCheckers.lint(document),
+                pretty: context.pretty,
                 status: .created)
             response.headers.set("Location", "/v1/admin/apps/\(app)/policy")
             return response

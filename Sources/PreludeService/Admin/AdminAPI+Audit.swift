@@ -10,7 +10,10 @@ extension AdminAPI {
         "experiment.replace", "experiment.patch", "experiment.delete", "experiment.start", "experiment.stop",
         "experiment.conclude", "rollout.step", "rollout.guardTripped", "rollout.complete", "rollout.abort",
         "environment.create", "environment.settings", "promotion",
-        "token.create", "token.revoke", "token.bootstrap",
+        "token.create", "token.revoke", "token.bootstrap", "changeRequest.create", "changeRequest.edit",
+        "changeRequest.submit", "changeRequest.approve", "changeRequest.reject", "changeRequest.cancel",
+        "changeRequest.schedule", "changeRequest.scheduleFailed", "changeRequest.rebase", "changeRequest.stale",
+        "changeRequest.apply",
         "webhook.create", "webhook.update", "webhook.delete", "webhook.redeliver",
     ]
 

@@ -54,7 +54,8 @@ extension AdminAPI {
             result["app"] = .string(app)
             result["valid"] = .bool(problems.isEmpty)
             result["errors"] = .array(problems.map(\.jsonValue))
-            result["lint"] = .array((validation.document.map(CopyLinter.lint) ?? []).map(\.jsonValue))
+            result["lint"] = .array(
+                (validation.document.map(PublishChecks.lintCheckers.lint) ?? []).map(\.jsonValue))
             result["liveRevision"] =
                 store.snapshot(app: app, environment: context.environment).map { .integer($0.revision) } ?? .null
             // The diff compares canonical forms, so layout and defaults spelled out do not show as changes.
@@ -83,6 +84,7 @@ extension AdminAPI {
     ) throws -> HTTPResponse {
         let target = PolicyStore.Key(app: app, environment: context.environment)
         let live = try knownApp(target)
+        let extraDetail = try approvalCheck(target, context: context, action: action, extraDetail: extraDetail)
         let document = try validatedCandidate(
             candidate,
             consequence: " (pointers refer to the app's policy document after the change); nothing was changed")
@@ -90,8 +92,8 @@ extension AdminAPI {
         if changes.isEmpty, let live {
             guard live.matchesIfMatch(ifMatch) else { throw PolicyStoreProblem.preconditionFailed(current: live) }
             return writeResponse(
-                live, changes: [], changed: false, lint: CopyLinter.lint(document), pretty: context.pretty,
-                status: .ok, extraBody: extraBody)
+                live, changes: [], changed: false, lint: PublishChecks.lintCheckers.lint(document),
+                pretty: context.pretty, status: .ok, extraBody: extraBody)
         }
         // The checks every publishing path shares (size, strict lint: docs/admin.md, "One set of checks").
         let findings = try PublishChecks.check(
@@ -120,6 +122,28 @@ extension AdminAPI {
         return writeResponse(
             snapshot, changes: changes, changed: true, lint: findings, pretty: context.pretty, status: status,
             findings: overrides, extraBody: extraBody)
+    }
+
+    /// Refuses a direct write to an environment that requires approvals (409 `approval-required`, naming the
+    /// change-request path), unless the token has the `bypass` capability: then the write goes through, its audit
+    /// detail says `bypass: true` with the approvals it skipped, and the log warns (docs/change-management.md).
+    /// Returns `extraDetail` with those members added.
+    func approvalCheck(_ target: PolicyStore.Key, context: Context, action: String, extraDetail: JSONObject) throws
+        -> JSONObject
+    {
+        let rules = try changes.rules(app: target.app, environment: target.environment)
+        guard rules.approval.requiresChangeRequest else { return extraDetail }
+        guard Self.mayBypass(context.token) else {
+            throw ChangeRequestProblem.approvalRequired(
+                app: target.app, environment: target.environment, required: rules.approval.requiredApprovals)
+        }
+        var detail = extraDetail
+        detail["bypass"] = .bool(true)
+        detail["requiredApprovals"] = .integer(rules.approval.requiredApprovals)
+        context.logger.warning(
+            "policy written without approval (bypass)",
+            ["app": target.app, "environment": target.environment, "action": action, "by": context.token.name])
+        return detail
     }
 
     /// `{"app", "revision", "etag", "changed", "changes", "lint", "findings"}` with the new `ETag`; `lint` lists the

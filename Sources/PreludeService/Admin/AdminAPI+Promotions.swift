@@ -71,11 +71,31 @@ extension AdminAPI {
     }
 
     /// Publishes `proposal` through the one publish path (``write(_:app:ifMatch:context:action:status:extraDetail:)``:
-    /// validation, ``PublishChecks``, `If-Match`, revision and audit in one transaction). This is the seam where a
-    /// change to an environment that requires approvals (``PreludeStore/EnvironmentSettings/requiredApprovals``)
-    /// becomes a change request instead (docs/change-management.md).
+    /// validation, ``PublishChecks``, `If-Match`, revision and audit in one transaction). Into an environment that
+    /// requires approvals (``PreludeStore/EnvironmentSettings/requiredApprovals``) it becomes a change request of the
+    /// target instead, in review, based on the target's live revision the `If-Match` named: 202 with the request
+    /// (`Location`, its diff against the target), so the target's approval rules apply (docs/change-management.md).
+    /// A token with the `bypass` capability publishes directly, audited as such.
     func publish(_ proposal: Proposal, context: Context) throws -> HTTPResponse {
-        try write(
+        let rules = try changes.rules(app: proposal.target.app, environment: proposal.target.environment)
+        if rules.approval.requiresChangeRequest, !Self.mayBypass(context.token) {
+            var message = proposal.message ?? proposal.action
+            if let from = proposal.detail["from"]?.stringValue, proposal.message == nil {
+                message = "\(proposal.action) from \(from)"
+            }
+            let record = try changes.create(
+                app: proposal.target.app, environment: proposal.target.environment,
+                proposal: .document(proposal.document),
+                message: message, submit: true, by: Self.actor(context))
+            var extra = proposal.detail
+            extra["changeRequest"] = .integer(Int(record.id))
+            return try changeResponse(
+                record, context: context, status: .accepted,
+                location:
+                    "/v1/admin/apps/\(record.app)/environments/\(record.environment)/change-requests/\(record.id)",
+                extra: extra)
+        }
+        return try write(
             proposal.document, app: proposal.target.app, ifMatch: proposal.ifMatch, context: context,
             action: proposal.action, extraDetail: proposal.detail, message: proposal.message,
             extraBody: proposal.detail)

@@ -30,6 +30,10 @@ package final class AdminAPI: Sendable {
     package let clock: ServiceClock
     /// The primary, when this server is a read replica: every admin write is then refused with 409 naming it.
     package let followURL: FollowURL?
+    /// Change requests (docs/change-management.md).
+    package let changes: ChangeRequests
+    /// The primary's scheduled publishes; started and stopped by the service (a replica's never runs).
+    package let scheduler: PublishSchedulerTask
     /// Guarded rollouts: operator requests, and the guard's evaluations when a scheduler drives it (primary only).
     package let rollouts: RolloutController
     /// Webhooks and their deliveries (docs/webhooks.md).
@@ -46,11 +50,15 @@ package final class AdminAPI: Sendable {
     package init(
         database: Database, store: PolicyStore, logger: Logger, authenticator: AdminAuthenticator? = nil,
         followURL: FollowURL? = nil, clock: ServiceClock = .system, rollouts: RolloutController? = nil,
+        changeRules: EnvironmentRules.Source? = nil,
         webhookAllowlist: WebhookAllowlist = WebhookAllowlist(), webhookDispatcher: WebhookDispatcher? = nil
     ) {
         self.followURL = followURL
         self.rollouts =
             rollouts ?? RolloutController(database: database, store: store, clock: clock, logger: logger)
+        changes = ChangeRequests(database: database, store: store, rules: changeRules, clock: clock, logger: logger)
+        scheduler = PublishSchedulerTask(
+            changes: changes, role: followURL == nil ? .primary : .replica, clock: clock, logger: logger)
         webhooks = WebhookStore(database: database)
         self.webhookAllowlist = webhookAllowlist
         self.webhookDispatcher = webhookDispatcher
@@ -104,8 +112,12 @@ package final class AdminAPI: Sendable {
         api.registerExperimentRoutes(on: &router)
         api.registerPreviewRoutes(on: &router)
         api.registerRolloutRoutes(on: &router)
+        api.registerChangeRequestRoutes(on: &router)
         api.registerWebhookRoutes(on: &router)
     }
+
+    /// A change request was scheduled or unscheduled: the scheduler looks again now.
+    func scheduleChanged() { scheduler.wake() }
 
     /// Adds one route: authentication with `scope` (default: `read` for GET, `write` otherwise), the query check
     /// (``AdminQuery/check(_:allowed:)`` with `query`, the route's own parameter names, when given), then `handler`;
@@ -258,9 +270,13 @@ package final class AdminAPI: Sendable {
 
 extension AdminAPI {
     /// The API for the service: applies `PRELUDE_ADMIN_TOKEN` (or logs how to create a first token).
+    ///
+    /// `clock` stamps change requests and decides when a scheduled one is due (tests inject one);
+    /// `changeRules` replaces the environments' stored rules (tests).
     package static func make(
         configuration: ServiceConfiguration, database: Database, store: PolicyStore, logger: Logger,
-        rollouts: RolloutController? = nil, webhookDispatcher: WebhookDispatcher? = nil
+        rollouts: RolloutController? = nil, clock: ServiceClock = .system, changeRules: EnvironmentRules.Source? = nil,
+        webhookDispatcher: WebhookDispatcher? = nil
     ) throws -> AdminAPI {
         let authenticator = AdminAuthenticator(
             tokens: TokenStore(database: database), logger: logger,
@@ -268,7 +284,7 @@ extension AdminAPI {
             proxies: configuration.trustedProxies)
         let api = AdminAPI(
             database: database, store: store, logger: logger, authenticator: authenticator,
-            followURL: configuration.followURL, rollouts: rollouts,
+            followURL: configuration.followURL, clock: clock, rollouts: rollouts, changeRules: changeRules,
             webhookAllowlist: configuration.webhookAllowedHosts, webhookDispatcher: webhookDispatcher)
         try AdminBootstrap.run(secret: configuration.adminToken, tokens: api.tokens, logger: logger, now: api.now)
         return api

@@ -239,12 +239,14 @@ package final class PolicyStore: Sendable {
     ///   - auditDetail: what changed, stored as the audit row's JSON detail.
     ///   - events: what the app's webhooks are told, enqueued in the same transaction (``WebhookOutbox``), with the
     ///     diff from the live snapshot's document to `document` (the diff the admin API shows and audits).
+    ///   - alongside: statements that commit in the same transaction as the revision and its webhook deliveries (or
+    ///     roll all of it back by throwing), given the new revision's number: a change request marked applied.
     /// - Returns: the new live snapshot.
     @discardableResult
     package func commit(
         app: String, environment: String = EnvironmentName.production, document: PolicyDocument, author: String,
         action: String, message: String?, precondition: RevisionPrecondition?, auditDetail: JSONValue,
-        events: [WebhookEventType] = [.revisionPublished]
+        events: [WebhookEventType] = [.revisionPublished], alongside: ((Connection, Int) throws -> Void)? = nil
     ) throws -> ServedPolicy {
         try Self.requireSameApp(document, app)
         let prepared = ServedPolicy.PreparedDocument(document)
@@ -257,7 +259,7 @@ package final class PolicyStore: Sendable {
                     app: app, environment: environment, name: document.app.name, canonical: prepared.canonical,
                     author: author, action: action, message: message, detail: auditDetail, at: now,
                     requiringLive: precondition == nil ? .none : .some(current), events: events,
-                    previous: snapshot(app: app, environment: environment)?.document.jsonValue)
+                    previous: snapshot(app: app, environment: environment)?.document.jsonValue, alongside: alongside)
             } catch PolicyRepository.Refusal.stale {
                 try reload(app: app, environment: environment)
                 throw PolicyStoreError.stale(current: snapshot(app: app, environment: environment))

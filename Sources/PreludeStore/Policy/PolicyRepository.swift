@@ -379,13 +379,18 @@ package struct PolicyRepository: Sendable {
     ///     is written in the same transaction, with the revision numbers before and after and the diff between them.
     ///   - previous: the live document as the caller read it (canonical JSON), the diff's base; nil reads the
     ///     stored text of the live revision (which an earlier build may have written in an older canonical form).
+    ///   - alongside: statements of the same change that must commit with the revision and its webhook deliveries or
+    ///     not at all (a change request marked applied,
+    ///     ``ChangeRequestRepository/markApplied(_:id:expectedVersion:revision:at:)``, and its own webhook event),
+    ///     given the connection and the new revision's number; what it throws rolls everything back.
     /// - Returns: the new revision's number.
     /// - Throws: ``Refusal/unknownApp(_:)``, ``Refusal/unknownEnvironment(app:environment:)``, ``Refusal/stale``,
-    ///   or `StorageError`.
+    ///   what `alongside` throws, or `StorageError`.
     package func publish(
         app: String, environment: String, name: String, canonical: [UInt8], author: String, action: String,
         message: String?, detail: JSONValue, at now: Int64, requiringLive expected: Int?? = nil,
-        events: [WebhookEventType] = [.revisionPublished], previous: JSONValue? = nil
+        events: [WebhookEventType] = [.revisionPublished], previous: JSONValue? = nil,
+        alongside: ((Connection, Int) throws -> Void)? = nil
     ) throws -> Int {
         try database.write { db -> Int in
             guard let live = try Self.liveRevision(db, app: app, environment: environment) else {
@@ -398,6 +403,7 @@ package struct PolicyRepository: Sendable {
             try Self.enqueueWebhooks(
                 db, app: app, environment: environment, events: events, before: live, previous: previous,
                 after: revision, canonical: canonical, actor: author, action: action, message: message, now: now)
+            try alongside?(db, revision)
             return revision
         }
     }

@@ -1,0 +1,303 @@
+import PreludeCore
+import PreludeHTTP
+import PreludeStore
+
+/// `/v1/admin/apps/{app}/environments/{env}/change-requests…` and its `production` alias without an environment
+/// (docs/change-management.md): create, list, show, edit, submit, approve, reject, schedule, apply, rebase, cancel.
+extension AdminAPI {
+    /// The request body members each route accepts.
+    private static let createMembers = ["document", "patch", "message", "draft"]
+    private static let editMembers = ["document", "patch", "message"]
+
+    func registerChangeRequestRoutes(on router: inout Router) {
+        for prefix in [
+            "/v1/admin/apps/{app}/environments/{env}/change-requests", "/v1/admin/apps/{app}/change-requests",
+        ] {
+            registerChangeRequestRoutes(on: &router, prefix: prefix)
+        }
+    }
+
+    private func registerChangeRequestRoutes(on router: inout Router, prefix: String) {
+        let item = prefix + "/{id}"
+        add(&router, .get, prefix, query: ["state", "limit", "cursor"]) { [self] context in
+            let (app, environment) = Self.address(context)
+            _ = try changes.rules(app: app, environment: environment)
+            let limit = try Self.integerQuery(context.request, "limit", default: 50, range: 1...200)
+            let states = try AdminQuery.enumValue(
+                context.request, "state", among: ChangeRequestState.allCases.map(\.rawValue)
+            ).flatMap(ChangeRequestState.init(rawValue:))
+            let rows = try changes.repository.list(
+                app: app, environment: environment, states: states.map { [$0] } ?? [],
+                before: try Self.cursor(context.request), limit: limit + 1)
+            let live = changes.liveRevision(app: app, environment: environment)
+            let items = rows.prefix(limit).map { ChangeRequestView.summary($0, live: live) }
+            let next: JSONValue = rows.count > limit ? rows[limit - 1].id.description.jsonString : .null
+            return AdminResponse.json(
+                ["changeRequests": .array(Array(items)), "nextCursor": next], pretty: context.pretty)
+        }
+        add(&router, .post, prefix, query: []) { [self] context in
+            let (app, environment) = Self.address(context)
+            let body = try Self.changeBody(context.request, allowed: Self.createMembers, required: true)
+            let proposal = try Self.proposal(body)
+            guard let proposal else {
+                throw AdminProblem.invalidRequest(
+                    "give the proposed policy as \"document\" (the whole document) or \"patch\" (a JSON Merge Patch "
+                        + "of the live document)", pointer: "/document", code: "value.missing",
+                    status: .unprocessableContent)
+            }
+            let draft = try Self.bool(body, "draft") ?? false
+            let record = try changes.create(
+                app: app, environment: environment, proposal: proposal, message: try Self.text(body, "message"),
+                submit: !draft, by: Self.actor(context))
+            return try changeResponse(
+                record, context: context, status: .created,
+                location: context.request.path.split(separator: "?").first.map { "\($0)/\(record.id)" })
+        }
+        add(&router, .get, item, query: []) { [self] context in
+            let record = try changeRecord(context)
+            var headers = HTTPHeaders()
+            headers.set("ETag", Self.changeETag(record))
+            if let notModified = ConditionalRequest.notModified(
+                context.request, etag: Self.changeTag(record), headers: headers)
+            {
+                return notModified
+            }
+            return try changeResponse(record, context: context)
+        }
+        add(&router, .patch, item, query: []) { [self] context in
+            let record = try changeRecord(context)
+            try Self.requireChangeIfMatch(context, record, required: true)
+            let body = try Self.changeBody(context.request, allowed: Self.editMembers, required: true)
+            let proposal = try Self.proposal(body)
+            let message: String?? = body["message"] == nil ? nil : .some(try Self.text(body, "message"))
+            guard proposal != nil || message != nil else {
+                throw AdminProblem.invalidRequest(
+                    "give \"document\", \"patch\" or \"message\" to change", pointer: "/document",
+                    code: "value.missing", status: .unprocessableContent)
+            }
+            let edited = try changes.edit(record, proposal: proposal, message: message, by: Self.actor(context))
+            return try changeResponse(edited, context: context)
+        }
+        add(&router, .post, item + "/submit", query: []) { [self] context in
+            let record = try changeRecord(context)
+            try Self.requireChangeIfMatch(context, record, required: false)
+            _ = try Self.changeBody(context.request, allowed: [], required: false)
+            return try changeResponse(try changes.submit(record, by: Self.actor(context)), context: context)
+        }
+        add(&router, .post, item + "/approve", scope: .read, query: []) { [self] context in
+            try Self.requireApprove(context)
+            let record = try changeRecord(context)
+            try Self.requireChangeIfMatch(context, record, required: false)
+            let body = try Self.changeBody(context.request, allowed: ["comment"], required: false)
+            let approved = try changes.approve(
+                record, comment: try Self.text(body, "comment"), by: Self.actor(context))
+            return try changeResponse(approved, context: context)
+        }
+        add(&router, .post, item + "/reject", scope: .read, query: []) { [self] context in
+            try Self.requireApprove(context)
+            let record = try changeRecord(context)
+            try Self.requireChangeIfMatch(context, record, required: false)
+            let body = try Self.changeBody(context.request, allowed: ["reason"], required: false)
+            let rejected = try changes.reject(record, reason: try Self.text(body, "reason"), by: Self.actor(context))
+            return try changeResponse(rejected, context: context)
+        }
+        add(&router, .post, item + "/cancel", query: []) { [self] context in
+            let record = try changeRecord(context)
+            try Self.requireChangeIfMatch(context, record, required: false)
+            let body = try Self.changeBody(context.request, allowed: ["reason"], required: false)
+            let cancelled = try changes.cancel(
+                record, reason: try Self.text(body, "reason"), by: Self.actor(context))
+            return try changeResponse(cancelled, context: context)
+        }
+        add(&router, .post, item + "/schedule", query: []) { [self] context in
+            let record = try changeRecord(context)
+            try Self.requireChangeIfMatch(context, record, required: false)
+            let body = try Self.changeBody(context.request, allowed: ["at"], required: true)
+            let instant: Int64?
+            switch body["at"] {
+            case .null: instant = nil
+            case .string(let text): instant = try ChangeRequests.instant(text)
+            default:
+                throw AdminProblem.invalidRequest(
+                    "\"at\" is required: an ISO 8601 instant (2026-11-26T09:00:00Z), or null to unschedule",
+                    pointer: "/at", code: body["at"] == nil ? "value.missing" : "type.mismatch",
+                    status: .unprocessableContent)
+            }
+            let scheduled = try changes.schedule(record, at: instant, by: Self.actor(context))
+            scheduleChanged()
+            return try changeResponse(scheduled, context: context)
+        }
+        add(&router, .post, item + "/rebase", query: []) { [self] context in
+            let record = try changeRecord(context)
+            try Self.requireChangeIfMatch(context, record, required: false)
+            _ = try Self.changeBody(context.request, allowed: [], required: false)
+            return try changeResponse(try changes.rebase(record, by: Self.actor(context)), context: context)
+        }
+        add(&router, .post, item + "/apply", query: ["bypass"]) { [self] context in
+            let record = try changeRecord(context)
+            try Self.requireChangeIfMatch(context, record, required: false)
+            _ = try Self.changeBody(context.request, allowed: [], required: false)
+            let bypass = try AdminQuery.enumValue(context.request, "bypass", among: ["true", "false"]) == "true"
+            if bypass { try Self.requireBypass(context) }
+            let applied = try changes.apply(record, bypass: bypass, by: Self.actor(context))
+            var extra = JSONObject()
+            extra["policy"] = [
+                "revision": .integer(applied.snapshot.revision), "etag": .string(applied.snapshot.etag.headerValue),
+            ]
+            return try changeResponse(applied.record, context: context, diff: applied.changes, extra: extra)
+        }
+    }
+
+    /// Whether `token` may approve and reject change requests: its `approve` capability, whatever its scope (a
+    /// reviewer's token may be `read` otherwise; docs/change-management.md, "Who may do what").
+    static func mayApprove(_ token: AdminToken) -> Bool { token.grant.approve }
+
+    /// Whether `token` may publish without the approvals its environment requires: its `bypass` capability (with
+    /// scope `write`, which every route that publishes requires).
+    static func mayBypass(_ token: AdminToken) -> Bool { token.grant.bypass && token.scope == .write }
+
+    /// Refuses approving or rejecting with a token without the `approve` capability (403).
+    static func requireApprove(_ context: Context) throws(ProblemDetails) {
+        guard mayApprove(context.token) else {
+            throw ProblemDetails(
+                status: .forbidden,
+                detail: "approving or rejecting a change request needs a token with the approve capability "
+                    + "(token \"\(context.token.name)\" has none); nothing was changed",
+                headers: ["WWW-Authenticate": #"Bearer realm="prelude", error="insufficient_scope", scope="approve""#])
+        }
+    }
+
+    /// Refuses `?bypass=true` for a token that may not skip approval.
+    static func requireBypass(_ context: Context) throws(ProblemDetails) {
+        guard mayBypass(context.token) else {
+            throw ProblemDetails(
+                status: .forbidden,
+                detail: "applying without approval needs a write token with the bypass capability; nothing was changed",
+                headers: ["WWW-Authenticate": #"Bearer realm="prelude", error="insufficient_scope", scope="bypass""#])
+        }
+    }
+
+    /// The app and environment a change-request route addresses (`production` on the paths without one).
+    static func address(_ context: Context) -> (app: String, environment: String) {
+        (context.parameter("app"), context.environment)
+    }
+
+    /// The token as a change-management actor.
+    static func actor(_ context: Context) -> ChangeRequests.Actor {
+        ChangeRequests.Actor(name: context.token.name, tokenID: context.token.id)
+    }
+
+    /// The request's strong entity tag (header form): its id and version.
+    static func changeETag(_ record: ChangeRequestRecord) -> String { ChangeRequestView.etag(record) }
+
+    /// The request's strong entity tag: `cr<id>-v<version>`.
+    static func changeTag(_ record: ChangeRequestRecord) -> ETag { ChangeRequestView.tag(record) }
+
+    private func changeRecord(_ context: Context) throws -> ChangeRequestRecord {
+        let (app, environment) = Self.address(context)
+        return try changes.record(app: app, environment: environment, id: context.parameter("id"))
+    }
+
+    /// `If-Match` against the request's ETag: 412 when it names another version, 428 when `required` and absent.
+    private static func requireChangeIfMatch(_ context: Context, _ record: ChangeRequestRecord, required: Bool)
+        throws(ProblemDetails)
+    {
+        let values = context.request.headers.values(for: "If-Match")
+        let current = changeETag(record)
+        guard !values.isEmpty else {
+            guard required else { return }
+            throw ProblemDetails(
+                status: .preconditionRequired,
+                detail: "editing a change request needs If-Match with its ETag (now \(current))",
+                headers: ["ETag": current])
+        }
+        let joined = values.joined(separator: ", ")
+        try checkEntityTags(joined)
+        guard changeTag(record).matchesIfMatch(joined) else {
+            throw ChangeRequestProblem.changed(id: record.id, current: current)
+        }
+    }
+
+    /// The JSON object body: `{}` for an empty optional body; 400 naming each member not in `allowed`.
+    private static func changeBody(_ request: HTTPRequest, allowed: [String], required: Bool) throws -> JSONObject {
+        if request.body.isEmpty, !required { return JSONObject() }
+        let value = try AdminRequestBody.parse(request)
+        guard let object = value.objectValue else {
+            throw AdminProblem.invalidRequest(
+                "the body must be a JSON object", pointer: "", code: "type.mismatch", status: .unprocessableContent)
+        }
+        let unknown = object.keys.filter { !allowed.contains($0) }
+        guard unknown.isEmpty else {
+            throw ProblemDetails(
+                status: .unprocessableContent, type: PublicProblem.validation, title: "The request is not valid",
+                detail: "unknown member\(unknown.count == 1 ? "" : "s") \(unknown.joined(separator: ", ")); "
+                    + "this endpoint takes \(allowed.isEmpty ? "no body" : allowed.joined(separator: ", "))",
+                errors: unknown.map {
+                    FieldProblem(pointer: "/" + $0, code: "member.unknown", detail: "unknown member '\($0)'")
+                })
+        }
+        return object
+    }
+
+    private static func proposal(_ body: JSONObject) throws(ProblemDetails) -> ChangeRequests.Proposal? {
+        switch (body["document"], body["patch"]) {
+        case (nil, nil): return nil
+        case (.some(let document), nil):
+            guard document.objectValue != nil else {
+                throw AdminProblem.invalidRequest(
+                    "\"document\" must be a policy document (an object)", pointer: "/document",
+                    code: "type.mismatch", status: .unprocessableContent)
+            }
+            return .document(document)
+        case (nil, .some(let patch)):
+            guard patch.objectValue != nil else {
+                throw AdminProblem.invalidRequest(
+                    "\"patch\" must be a JSON Merge Patch object", pointer: "/patch", code: "type.mismatch",
+                    status: .unprocessableContent)
+            }
+            return .patch(patch)
+        case (.some, .some):
+            throw AdminProblem.invalidRequest(
+                "give either \"document\" or \"patch\", not both", pointer: "/patch", code: "value.conflict",
+                status: .unprocessableContent)
+        }
+    }
+
+    /// An optional text member (``ChangeRequests/text(_:name:)``); nil when absent or null.
+    private static func text(_ body: JSONObject, _ name: String) throws(ProblemDetails) -> String? {
+        guard let value = body[name], !value.isNull else { return nil }
+        guard let text = value.stringValue else {
+            throw AdminProblem.invalidRequest(
+                "\"\(name)\" must be a string of at most 500 characters", pointer: "/" + name,
+                code: "type.mismatch", status: .unprocessableContent)
+        }
+        return try ChangeRequests.text(text, name: name)
+    }
+
+    private static func bool(_ body: JSONObject, _ name: String) throws(ProblemDetails) -> Bool? {
+        guard let value = body[name] else { return nil }
+        guard let flag = value.boolValue else {
+            throw AdminProblem.invalidRequest(
+                "\"\(name)\" must be true or false", pointer: "/" + name, code: "type.mismatch",
+                status: .unprocessableContent)
+        }
+        return flag
+    }
+
+    /// The whole request as ``ChangeRequestView`` renders it, with its `ETag`.
+    func changeResponse(
+        _ record: ChangeRequestRecord, context: Context, status: HTTPStatus = .ok, location: String? = nil,
+        diff: [JSONDiff.Change]? = nil, extra: JSONObject = JSONObject()
+    ) throws -> HTTPResponse {
+        var object = try ChangeRequestView.detail(record, changes: changes, diff: diff)
+        for (key, value) in extra { object[key] = value }
+        var headers = HTTPHeaders()
+        headers.set("ETag", Self.changeETag(record))
+        if let location { headers.set("Location", location) }
+        return AdminResponse.json(.object(object), pretty: context.pretty, status: status, headers: headers)
+    }
+}
+
+extension String {
+    fileprivate var jsonString: JSONValue { .string(self) }
+}

@@ -1,0 +1,97 @@
+import PreludeCore
+import PreludeHTTP
+import PreludeStore
+
+/// The problem documents of change management (RFC 9457), one stable `type` per refusal
+/// (docs/change-management.md, "Refusals").
+package enum ChangeRequestProblem {
+    /// No change request with this id in this environment.
+    package static let unknownType = "urn:prelude:problem:unknown-change-request"
+    /// No such environment for this app.
+    package static let unknownEnvironmentType = "urn:prelude:problem:unknown-environment"
+    /// The transition is not possible from the request's state.
+    package static let wrongStateType = "urn:prelude:problem:change-request-state"
+    /// The author approving their own request where the environment forbids it.
+    package static let selfApprovalType = "urn:prelude:problem:self-approval"
+    /// The approver already approved.
+    package static let alreadyApprovedType = "urn:prelude:problem:already-approved"
+    /// Applying or scheduling without the required approvals.
+    package static let notApprovedType = "urn:prelude:problem:not-approved"
+    /// The base revision is no longer live: the request is now `stale`.
+    package static let staleType = "urn:prelude:problem:stale-change-request"
+    /// `If-Match` does not name the request's current version, or another write changed it first.
+    package static let changedType = "urn:prelude:problem:change-request-changed"
+    /// A direct write to an environment that requires approval.
+    package static let approvalRequiredType = "urn:prelude:problem:approval-required"
+
+    /// 404 for an unknown request.
+    package static func unknown(_ id: String, app: String, environment: String) -> ProblemDetails {
+        ProblemDetails(
+            status: .notFound, type: unknownType, title: "Unknown change request",
+            detail: "app \"\(app)\" has no change request \(id) in environment \"\(environment)\"")
+    }
+
+    /// 404 for an environment the app does not have.
+    package static func unknownEnvironment(_ environment: String, app: String) -> ProblemDetails {
+        ProblemDetails(
+            status: .notFound, type: unknownEnvironmentType, title: "Unknown environment",
+            detail: "app \"\(app)\" has no environment \"\(environment)\"")
+    }
+
+    /// The problem answering a refusal of the state machine.
+    package static func problem(for refusal: ChangeRequestRefusal) -> ProblemDetails {
+        switch refusal {
+        case .wrongState:
+            ProblemDetails(
+                status: .conflict, type: wrongStateType, title: "Not possible in this state",
+                detail: refusal.description + "; nothing was changed")
+        case .selfApproval:
+            ProblemDetails(
+                status: .forbidden, type: selfApprovalType, title: "Self-approval is not allowed",
+                detail: refusal.description + " (environment setting allowSelfApproval); ask another approver")
+        case .alreadyApproved:
+            ProblemDetails(
+                status: .conflict, type: alreadyApprovedType, title: "Already approved",
+                detail: refusal.description + "; nothing was changed")
+        case .notApproved:
+            ProblemDetails(
+                status: .conflict, type: notApprovedType, title: "Not approved",
+                detail: refusal.description + "; nothing was changed")
+        case .scheduleInPast:
+            AdminProblem.invalidRequest(
+                refusal.description, pointer: "/at", code: "schedule.past", status: .unprocessableContent)
+        }
+    }
+
+    /// 409: the base revision is not live any more; the request was marked stale.
+    package static func stale(id: Int64, base: Int?, live: Int?) -> ProblemDetails {
+        ProblemDetails(
+            status: .conflict, type: staleType, title: "The change request is stale",
+            detail: "change request \(id) was based on revision \(base.map(String.init) ?? "none"), but revision "
+                + "\(live.map(String.init) ?? "none") is live now; it is marked stale and was not applied. "
+                + "POST …/change-requests/\(id)/rebase to base it on the live revision and review it again")
+    }
+
+    /// 412/409: the request changed since the caller read it.
+    package static func changed(id: Int64, current: String?, status: HTTPStatus = .preconditionFailed)
+        -> ProblemDetails
+    {
+        var headers = HTTPHeaders()
+        if let current { headers.set("ETag", current) }
+        return ProblemDetails(
+            status: status, type: changedType, title: "The change request changed",
+            detail: "change request \(id) changed since it was read"
+                + (current.map { " (now \($0))" } ?? "") + "; re-read it and retry; nothing was changed",
+            headers: headers)
+    }
+
+    /// 409 for a direct policy write to an environment that requires approvals.
+    package static func approvalRequired(app: String, environment: String, required: Int) -> ProblemDetails {
+        ProblemDetails(
+            status: .conflict, type: approvalRequiredType, title: "This environment requires approval",
+            detail: "environment \"\(environment)\" of app \"\(app)\" requires \(required) approval"
+                + "\(required == 1 ? "" : "s") for every change: propose it with POST "
+                + "/v1/admin/apps/\(app)/environments/\(environment)/change-requests (a token with the bypass scope "
+                + "may write directly; that is audited); nothing was changed")
+    }
+}

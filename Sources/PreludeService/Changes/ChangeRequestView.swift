@@ -1,0 +1,73 @@
+import PreludeCore
+import PreludeHTTP
+import PreludeStore
+
+/// A change request as JSON: what the admin API answers and `prelude changes … --json` prints, one shape for both
+/// (docs/change-management.md, "API").
+package enum ChangeRequestView {
+    /// The request's strong entity tag: `cr<id>-v<version>`.
+    package static func tag(_ record: ChangeRequestRecord) -> ETag { ETag("cr\(record.id)-v\(record.version)") }
+
+    /// The request's entity tag in header form (`"cr3-v2"`).
+    package static func etag(_ record: ChangeRequestRecord) -> String { tag(record).headerValue }
+
+    /// One request in a list: everything but the document, diff and findings. `live` is the environment's live
+    /// revision (for `baseIsLive`).
+    package static func summary(_ record: ChangeRequestRecord, live: Int?) -> JSONValue {
+        var object = JSONObject()
+        object["id"] = .integer(Int(record.id))
+        object["app"] = .string(record.app)
+        object["environment"] = .string(record.environment)
+        object["state"] = .string(record.state.rawValue)
+        object["version"] = .integer(record.version)
+        object["etag"] = .string(etag(record))
+        object["baseRevision"] = record.baseRevision.map { .integer($0) } ?? .null
+        object["baseIsLive"] = .bool(record.baseRevision == live)
+        object["author"] = .string(record.author)
+        object["message"] = record.message.map(JSONValue.string) ?? .null
+        object["approvals"] = .array(
+            record.approvals.map { approval in
+                [
+                    "approver": .string(approval.approver), "at": .string(AdminTime.iso8601(approval.at)),
+                    "comment": approval.comment.map(JSONValue.string) ?? .null,
+                ]
+            })
+        object["scheduledAt"] = record.scheduledAt.map { .string(AdminTime.iso8601($0)) } ?? .null
+        object["appliedRevision"] = record.appliedRevision.map { .integer($0) } ?? .null
+        object["closedBy"] = record.closedBy.map(JSONValue.string) ?? .null
+        object["reason"] = record.reason.map(JSONValue.string) ?? .null
+        object["createdAt"] = .string(AdminTime.iso8601(record.createdAt))
+        object["updatedAt"] = .string(AdminTime.iso8601(record.updatedAt))
+        return .object(object)
+    }
+
+    /// The whole request: the summary, the environment's approval rules now, the findings (validation with this
+    /// build, lint as stored), the diff against its base, the patch it was made from and the proposed document.
+    /// `diff` is the diff when the caller has it (an apply).
+    package static func detail(
+        _ record: ChangeRequestRecord, changes: ChangeRequests, diff: [JSONDiff.Change]? = nil
+    ) throws -> JSONObject {
+        let rules = try changes.rules(app: record.app, environment: record.environment)
+        let live = changes.liveRevision(app: record.app, environment: record.environment)
+        var object = summary(record, live: live).objectValue ?? JSONObject()
+        object["liveRevision"] = live.map { .integer($0) } ?? .null
+        object["requiredApprovals"] = .integer(rules.approval.requiredApprovals)
+        object["allowSelfApproval"] = .bool(rules.approval.allowSelfApproval)
+        object["approvalsCounted"] = .integer(
+            rules.approval.counted(record.approvals.map(\.approver), author: record.author).count)
+        let document = (try? JSONValue(parsing: record.document)) ?? .null
+        let problems: [ValidationProblem]
+        switch changes.checked.check(canonical: record.document) {
+        case .success: problems = []
+        case .failure(let failure): problems = failure.problems
+        }
+        object["findings"] = [
+            "validation": .array(problems.map(\.jsonValue)),
+            "lint": (try? JSONValue(parsing: record.findings)) ?? .array([]),
+        ]
+        object["diff"] = JSONDiff.jsonValue(try diff ?? changes.diff(record))
+        object["patch"] = record.patch.flatMap { try? JSONValue(parsing: $0) } ?? .null
+        object["document"] = document
+        return object
+    }
+}
