@@ -25,7 +25,7 @@
 #   environments  the release `prelude` binary with production and staging holding different policies: the
 #               resolved policy (gzip, c=32) through each environment's route and production's plain path, nginx
 #               gzip_static serving staging's bytes, and decide per environment, rounds interleaved; medians and the
-#               median ratio to nginx in the same round
+#               median ratio to nginx in the same round (RELEASE_BIN: a release binary built beforehand)
 #   serve-memory  idle RSS of the real `prelude serve` (demo policy, after 3 policy requests: gzip, identity, gzip)
 #               beside nginx gzip_static with the peers' config serving the same bytes (master + workers summed),
 #               $MEMORY_STARTS starts each (default 3), interleaved; prints the medians and keeps an smaps breakdown.
@@ -521,9 +521,14 @@ ofrep() {
 # prelude: the same bytes), and decide through each environment's route. Prints per label the median req/s over
 # the rounds and the median of its ratio to nginx in the same round.
 environments() {
-    log "building prelude (release)"
-    swift build --package-path "$ROOT" -c release --product prelude >&2
-    PRELUDE_BIN="$(swift build --package-path "$ROOT" -c release --show-bin-path)/prelude"
+    # RELEASE_BIN: a release binary built beforehand (e.g. through the build lock); else built here. (Not PRELUDE_*:
+    # the server refuses environment variables of that prefix it does not know.)
+    PRELUDE_BIN="${RELEASE_BIN:-}"
+    if [[ -z "$PRELUDE_BIN" ]]; then
+        log "building prelude (release)"
+        swift build --package-path "$ROOT" -c release --product prelude >&2
+        PRELUDE_BIN="$(swift build --package-path "$ROOT" -c release --show-bin-path)/prelude"
+    fi
     local dir="$OUT/public" round token base="http://127.0.0.1:$PUBLIC_PORT"
     mkdir -p "$dir/fixture"
     : >"$dir/summary.tsv"
