@@ -40,11 +40,15 @@ let package = Package(
         // Renders an experiment's results page (HTML + server-drawn SVG charts); depends on the core only.
         .target(name: "PreludeResultsPage", dependencies: ["PreludeCore"], swiftSettings: swiftSettings),
         // HTTP/1.1 on POSIX sockets and Dispatch; knows nothing of policy.
-        .target(name: "PreludeHTTP", dependencies: ["CZlib", "CLinuxSystem"], swiftSettings: swiftSettings),
+        // A lock ThreadSanitizer understands (pthread), for state shared between threads in HTTP and storage.
+        .target(name: "PreludeLocking", swiftSettings: swiftSettings),
+        .target(
+            name: "PreludeHTTP", dependencies: ["CZlib", "CLinuxSystem", "PreludeLocking"], swiftSettings: swiftSettings
+        ),
         // The one outbound HTTP/HTTPS client (healthcheck, replica, live tests), over libcurl.
         .target(name: "PreludeHTTPClient", dependencies: ["CCurl"], swiftSettings: swiftSettings),
         // SQLite over the C API: connections, statements, transactions, migrations.
-        .target(name: "PreludeStorage", dependencies: ["CSQLite"], swiftSettings: swiftSettings),
+        .target(name: "PreludeStorage", dependencies: ["CSQLite", "PreludeLocking"], swiftSettings: swiftSettings),
         // Every SQL statement of the product: repositories over apps, revisions, audit, tokens, events, results
         // and the replica tables. Depends on the core and storage only, never on HTTP (scripts/check-layering.sh).
         .target(name: "PreludeStore", dependencies: ["PreludeCore", "PreludeStorage"], swiftSettings: swiftSettings),
@@ -97,7 +101,8 @@ let package = Package(
         .testTarget(
             name: "PreludePreviewTests", dependencies: ["PreludePreview", "PreludeCore"], exclude: ["Fixtures"],
             swiftSettings: swiftSettings),
-        .testTarget(name: "PreludeHTTPTests", dependencies: ["PreludeHTTP"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "PreludeHTTPTests", dependencies: ["PreludeHTTP", "PreludeLocking"], swiftSettings: swiftSettings),
         .testTarget(
             name: "PreludeHTTPClientTests", dependencies: ["PreludeHTTPClient", "PreludeHTTP"],
             swiftSettings: swiftSettings),

@@ -36,15 +36,19 @@ def uuid7(milliseconds, rng):
     return "%s-%s-%s-%s-%s" % (text[:8], text[8:12], text[12:16], text[16:20], text[20:])
 
 
-def make_body(run_id, number, batch, installs_per_batch, rng, ids, milliseconds):
+def make_body(run_id, number, batch, installs_per_batch, rng, ids, milliseconds, features, experiment):
     own = "%s-%016x" % (run_id, rng.getrandbits(64))
     events = []
+    feature = features[number % len(features)]
+    tag = ""
+    if experiment and experiment[1] == feature:
+        tag = ',"experiment":"%s","variant":"%s"' % (experiment[0], ("control", "rollout")[number // len(features) % 2])
     for i in range(batch):
         install = own if installs_per_batch <= 1 else "%s-install-%d" % (run_id, rng.randrange(1000))
         event_id = uuid7(milliseconds, rng) if ids == "uuid7" else "%s-%d-%d" % (run_id, number, i)
         events.append(
-            '{"id":"%s","installId":"%s","type":"%s","feature":"camera","occurredAt":"2026-11-22T12:30:00Z"}'
-            % (event_id, install, TYPES[i % len(TYPES)])
+            '{"id":"%s","installId":"%s","type":"%s","feature":"%s"%s,"occurredAt":"2026-11-22T12:30:00Z"}'
+            % (event_id, install, TYPES[i % len(TYPES)], feature, tag)
         )
     return ('{"events":[' + ",".join(events) + "]}").encode()
 
@@ -73,12 +77,24 @@ async def main():
     parser.add_argument("--installs-per-batch", type=int, default=1)
     parser.add_argument("--ids", choices=["uuid7", "counter"], default="uuid7", help="event id shape")
     parser.add_argument("--run-id", default="open%d" % int(time.time()))
+    parser.add_argument("--features", default="camera", help="comma-separated features; batch n uses the n-th")
+    parser.add_argument(
+        "--segments", action="store_true", help="send Prelude-OS-Major and Prelude-Locale, as PreludeClient does"
+    )
+    parser.add_argument(
+        "--experiment",
+        help="KEY:FEATURE: that feature's batches carry experiment KEY, variants control and rollout alternating",
+    )
     args = parser.parse_args()
+    features = args.features.split(",")
+    experiment = tuple(args.experiment.split(":", 1)) if args.experiment else None
 
     rng = random.Random(os.getpid())
     total = int(args.rate * args.duration)
+    segment = "Prelude-OS-Major: %s\r\nPrelude-Locale: %s\r\n"
+    segments = [("17", "en-US"), ("18", "fr-CA"), ("26", "de-DE"), ("18", "ja-JP")]
     head = (
-        "POST /v1/apps/%s/events HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %%d\r\n\r\n"
+        "POST /v1/apps/%s/events HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\n%%sContent-Length: %%d\r\n\r\n"
         % (args.app, args.host)
     )
     # Bodies are built before the clock starts, so building them never delays a send.
@@ -86,8 +102,9 @@ async def main():
     begin = int(time.time() * 1000) + 200
     for n in range(total):
         due = begin + int(n * 1000 / args.rate)
-        body = make_body(args.run_id, n, args.batch, args.installs_per_batch, rng, args.ids, due)
-        requests.append((head % len(body)).encode() + body)
+        body = make_body(args.run_id, n, args.batch, args.installs_per_batch, rng, args.ids, due, features, experiment)
+        extra = segment % segments[n % len(segments)] if args.segments else ""
+        requests.append((head % (extra, len(body))).encode() + body)
 
     pool = asyncio.Queue()
     for _ in range(args.connections):

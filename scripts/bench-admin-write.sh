@@ -3,8 +3,11 @@
 # empty database with the demo policy, then
 #   - PUT of the demo policy (alternating two copy texts, so each is a new revision), with the current If-Match;
 #   - PUT of the same body with a stale If-Match (412);
+#   - POST …/policy/validate of the same body (the dry run: parse, validate, lint, diff against the live policy);
 #   - `prelude policy lint` of the demo policy (the process, validate + lint).
-# Prints median and p95 in milliseconds (curl's time_total; wall time of the lint process).
+# Prints median and p95 in milliseconds: curl's time_total (client side, a new connection per request), the server's
+# own duration of the same requests (`duration_ms` of its request log: from the request's first byte to the answer's
+# last, without curl and the connection), and the wall time of the lint process.
 #
 # usage: scripts/bench-admin-write.sh NAME=BINARY[@CHECKOUT] ...   (release builds; CHECKOUT holds its config/ and migrations/)
 #   e.g. scripts/bench-admin-write.sh before=/work/old-9138599/.build/release/prelude@/work/old-9138599 \
@@ -40,7 +43,7 @@ for spec in "$@"; do
     auth="Authorization: Bearer $token"
     curl -fsS "$base" -H "$auth" -o "$work/demo.json"
     sed 's/"title":"\([^"]*\)"/"title":"\1 (b)"/' "$work/demo.json" >"$work/demo-b.json"
-    : >"$work/$name.put"; : >"$work/$name.stale"; : >"$work/$name.lint"
+    : >"$work/$name.put"; : >"$work/$name.stale"; : >"$work/$name.lint"; : >"$work/$name.validate"
     for i in $(seq 1 "$RUNS"); do
         etag=$(curl -fsS -o /dev/null -D - "$base" -H "$auth" | tr -d '\r' | awk -F': ' 'tolower($1)=="etag"{print $2}')
         body=$([ $((i % 2)) -eq 0 ] && echo "$work/demo.json" || echo "$work/demo-b.json")
@@ -48,11 +51,22 @@ for spec in "$@"; do
             -H 'Content-Type: application/json' --data-binary @"$body" | awk '$1==200{print $2*1000}' >>"$work/$name.put"
         curl -sS -o /dev/null -w '%{http_code} %{time_total}\n' -X PUT "$base" -H "$auth" -H 'If-Match: "r0-stale"' \
             -H 'Content-Type: application/json' --data-binary @"$body" | awk '$1==412{print $2*1000}' >>"$work/$name.stale"
+        curl -sS -o /dev/null -w '%{http_code} %{time_total}\n' -X POST "$base/validate" -H "$auth" \
+            -H 'Content-Type: application/json' --data-binary @"$body" | awk '$1==200{print $2*1000}' >>"$work/$name.validate"
         start=$(date +%s%N); "$binary" policy lint "$work/demo.json" >/dev/null 2>&1 || true; end=$(date +%s%N)
         echo "$(( (end - start) / 1000 ))" | awk '{print $1/1000}' >>"$work/$name.lint"
     done
     kill -INT "$pid"; wait "$pid" 2>/dev/null || true
     echo "$name PUT (200):        $(stats <"$work/$name.put")"
     echo "$name PUT stale (412):  $(stats <"$work/$name.stale")"
+    echo "$name validate (200):   $(stats <"$work/$name.validate")"
     echo "$name policy lint:      $(stats <"$work/$name.lint")"
+    # The server's own durations (request log, info level): PUT 200, PUT 412, validate 200.
+    server() {  # METHOD ROUTE-SUFFIX STATUS
+        grep '"msg":"request"' "$work/$name.log" | grep "\"method\":\"$1\"" | grep "\"route\":\"[^\"]*$2\"" \
+            | grep "\"status\":$3," | sed 's/.*"duration_ms":\([0-9.]*\).*/\1/' || true
+    }
+    echo "$name server PUT (200):        $(server PUT /policy 200 | stats)"
+    echo "$name server PUT stale (412):  $(server PUT /policy 412 | stats)"
+    echo "$name server validate (200):   $(server POST /policy/validate 200 | stats)"
 done

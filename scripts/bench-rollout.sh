@@ -4,8 +4,10 @@
 #
 # Starts the release `prelude serve` on a fresh database in a temporary directory (loopback), offers 500 batches of
 # 100 events per second with Benchmarks/openloop.py (open loop: latency from each batch's due time) for DURATION
-# seconds, then creates and starts a rollout on the microphone (held a day, so it stays at its first step), offers
-# the same load again, and prints both results with the number of guard evaluations the server made
+# seconds (batches alternate camera and microphone, each with the Prelude-OS-Major and Prelude-Locale headers the
+# client sends), then creates and starts a rollout on the microphone (held a day, so it stays at its first step), offers
+# the same load again (the microphone's batches now tagged with the rollout's experiment and its two arms, so the
+# guard's counts move), and prints both results with the number of guard evaluations the server made
 # (prelude_rollout_evaluations_total) and the server's CPU time per run. ROUNDS repeats the pair.
 #
 # Usage: scripts/bench-rollout.sh                       (release build, 10 s per run, 3 rounds)
@@ -47,10 +49,11 @@ evaluations() {
 }
 run() {
     local label=$1 before after evals_before evals_after
+    shift
     before=$(cpu_ms)
     evals_before=$(evaluations)
     python3 Benchmarks/openloop.py --port "$PORT" --rate 500 --duration "$DURATION" --run-id "$label$(date +%s)" \
-        >"$WORK/$label.json"
+        --features camera,microphone --segments "$@" >"$WORK/$label.json"
     after=$(cpu_ms)
     evals_after=$(evaluations)
     printf '%s\t%s\tserver CPU ms %s\tguard evaluations %s\n' "$label" "$(cat "$WORK/$label.json")" \
@@ -70,5 +73,5 @@ for round in $(seq 1 "$ROUNDS"); do
         -d '{"feature": "microphone", "key": "bench-'"$round"'", "set": {"copy": {"en": {"prime": {"title": "Talk to us"}}}},
              "steps": [{"percent": 10, "minimumHoldSeconds": 86400}, {"percent": 100}], "start": true}' \
         | python3 -c 'import json, sys; print(json.load(sys.stdin)["id"])')
-    run "with-rollout-r$round"
+    run "with-rollout-r$round" --experiment "bench-$round:microphone"
 done

@@ -2,7 +2,7 @@
 # Benchmark of PreludeHTTP against the peers in shared/bench/peers (nginx, nginx gzip_static, Hummingbird,
 # FlyingFox with TCP_NODELAY, optionally Vapor), in the same run, with the peers' own harness (run.sh).
 #
-# Usage: scripts/bench.sh [all|throughput|latency|memory|quick|build|public|proxy|compare|serve-memory|ofrep]
+# Usage: scripts/bench.sh [all|throughput|latency|memory|quick|build|public|proxy|compare|serve-memory|ofrep|environments]
 #   all         (default) throughput, then latency, then memory
 #   throughput  PIN=split (server on CPU 0, wrk on CPU 1), c=32 and c=128, plain and gzip
 #   latency     PIN=same (both on CPU 0), c=1, plain and gzip
@@ -22,6 +22,10 @@
 #               BEFORE_CONFIG: a config file the baseline understands (e.g. `git show OLD:config/prelude.json`)
 #   ofrep       the release `prelude` binary: OFREP bulk evaluation (every demo feature, docs/openfeature.md) beside
 #               decide with the same seven states and decide with two, c=32, rounds interleaved in the same run
+#   environments  the release `prelude` binary with production and staging holding different policies: the
+#               resolved policy (gzip, c=32) through each environment's route and production's plain path, nginx
+#               gzip_static serving staging's bytes, and decide per environment, rounds interleaved; medians and the
+#               median ratio to nginx in the same round (RELEASE_BIN: a release binary built beforehand)
 #   serve-memory  idle RSS of the real `prelude serve` (demo policy, after 3 policy requests: gzip, identity, gzip)
 #               beside nginx gzip_static with the peers' config serving the same bytes (master + workers summed),
 #               $MEMORY_STARTS starts each (default 3), interleaved; prints the medians and keeps an smaps breakdown.
@@ -508,6 +512,88 @@ ofrep() {
     stop_prelude
 }
 
+# ---------------------------------------------------------------- environments (issue 25)
+
+# The public routes of an app with two environments holding different policies (production: the demo policy;
+# staging: a copy with its own French camera copy, so its resolved bytes differ), in one run, rounds interleaved:
+# the resolved policy (gzip, c=32) through /v1/apps/demo/environments/{env}/policy for both environments and
+# through production's environment-less path, nginx gzip_static serving staging's resolved bytes (captured from
+# prelude: the same bytes), and decide through each environment's route. Prints per label the median req/s over
+# the rounds and the median of its ratio to nginx in the same round.
+environments() {
+    # RELEASE_BIN: a release binary built beforehand (e.g. through the build lock); else built here. (Not PRELUDE_*:
+    # the server refuses environment variables of that prefix it does not know.)
+    PRELUDE_BIN="${RELEASE_BIN:-}"
+    if [[ -z "$PRELUDE_BIN" ]]; then
+        log "building prelude (release)"
+        swift build --package-path "$ROOT" -c release --product prelude >&2
+        PRELUDE_BIN="$(swift build --package-path "$ROOT" -c release --show-bin-path)/prelude"
+    fi
+    local dir="$OUT/public" round token base="http://127.0.0.1:$PUBLIC_PORT"
+    mkdir -p "$dir/fixture"
+    : >"$dir/summary.tsv"
+    token="bench_$(od -An -tx1 -N24 /dev/urandom | tr -d ' \n')"
+    PRELUDE_ADMIN_TOKEN="$token" start_prelude "$ROOT/config/demo-policy.json" "$dir/prelude.sqlite" || return 1
+    local admin="$base/v1/admin/apps/demo/environments"
+    curl -fsS -o /dev/null -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
+        -d '{"name": "staging", "copyFrom": "production"}' "$admin" || { log "creating staging failed"; return 1; }
+    local etag
+    etag="$(curl -fsS -o /dev/null -D - -H "Authorization: Bearer $token" "$admin/staging/policy" | tr -d '\r' |
+        awk 'tolower($1)=="etag:"{print $2}')"
+    curl -fsS -o /dev/null -X PATCH -H "Authorization: Bearer $token" -H "If-Match: $etag" \
+        -H 'Content-Type: application/merge-patch+json' \
+        -d '{"copy": {"fr": {"prime": {"title": "Numérisez vos documents (préproduction)."}}}}' \
+        "$admin/staging/features/camera" || { log "changing staging failed"; return 1; }
+    local staging="$base/v1/apps/demo/environments/staging/policy?$POLICY_QUERY"
+    local production="$base/v1/apps/demo/environments/production/policy?$POLICY_QUERY"
+    local plain="$base/v1/apps/demo/policy?$POLICY_QUERY"
+    curl -fsS "$staging" -o "$dir/fixture/policy.json"
+    curl -fsS -H 'Accept-Encoding: gzip' "$staging" -o "$dir/fixture/policy.json.gz"
+    gunzip -c "$dir/fixture/policy.json.gz" | cmp -s - "$dir/fixture/policy.json" \
+        || { log "staging's gzip body does not match its identity body"; return 1; }
+    grep -q 'préproduction' "$dir/fixture/policy.json" || { log "staging does not serve its own copy"; return 1; }
+    curl -fsS -H 'Accept-Encoding: gzip' "$production" | cmp -s - "$dir/fixture/policy.json.gz" \
+        && { log "production serves staging's bytes"; return 1; }
+    curl -fsS -D "$dir/staging-headers.txt" -o /dev/null -H 'Accept-Encoding: gzip' "$staging"
+    # nginx gzip_static with the peers' configuration (run.sh's), serving staging's bytes, on CPU 0 like prelude.
+    local run="$dir/nginx" nginx_port=$((PUBLIC_PORT + 1))
+    mkdir -p "$run"
+    sed -e "s|@PORT@|$nginx_port|g; s|@FIXTURE@|$dir/fixture|g; s|@RUNDIR@|$run|g" \
+        "$PEERS_SRC/nginx/nginx-gzip-static.conf.in" >"$run/nginx.conf"
+    taskset -c 0 nginx -p "$run" -c "$run/nginx.conf" >"$run/log" 2>&1 &
+    NGINX_PID=$!
+    local i
+    for i in $(seq 1 50); do curl -fsS -o /dev/null "http://127.0.0.1:$nginx_port/v1/policy" && break; sleep 0.1; done
+    curl -fsS -H 'Accept-Encoding: gzip' "http://127.0.0.1:$nginx_port/v1/policy" | cmp -s - "$dir/fixture/policy.json.gz" \
+        || { log "nginx does not serve staging's bytes"; return 1; }
+    for round in $(seq 1 "$REPEATS"); do
+        public_wrk "nginx-gzs-r$round" 32 -H 'Accept-Encoding: gzip' "http://127.0.0.1:$nginx_port/v1/policy"
+        public_wrk "staging-policy-r$round" 32 -H 'Accept-Encoding: gzip' "$staging"
+        public_wrk "production-policy-r$round" 32 -H 'Accept-Encoding: gzip' "$production"
+        public_wrk "plain-policy-r$round" 32 -H 'Accept-Encoding: gzip' "$plain"
+        public_wrk "staging-decide-r$round" 32 -s "$ROOT/Benchmarks/wrk/decide.lua" \
+            "$base/v1/apps/demo/environments/staging/decide"
+        public_wrk "production-decide-r$round" 32 -s "$ROOT/Benchmarks/wrk/decide.lua" \
+            "$base/v1/apps/demo/environments/production/decide"
+        public_wrk "plain-decide-r$round" 32 -s "$ROOT/Benchmarks/wrk/decide.lua" "$base/v1/apps/demo/decide"
+    done
+    stop_nginx
+    stop_prelude
+    python3 - "$dir/summary.tsv" <<'PY' | tee "$dir/medians.tsv"
+import re, statistics, sys
+rates = {}
+for line in open(sys.argv[1]):
+    label, rate = line.split("\t")[:2]
+    name, round_ = re.match(r"(.*)-r(\d+)$", label).groups()
+    rates.setdefault(name, {})[round_] = float(rate.split()[1])
+nginx = rates["nginx-gzs"]
+for name, by_round in rates.items():
+    ratios = [rate / nginx[r] for r, rate in by_round.items()]
+    print(f"{name}\tmedian {statistics.median(by_round.values()):,.0f} req/s\tmedian ratio to nginx "
+          f"{statistics.median(ratios):.2f}\t(min {min(by_round.values()):,.0f}, max {max(by_round.values()):,.0f})")
+PY
+}
+
 case "$ACTION" in
     build) build ;;
     throughput) build; throughput ;;
@@ -520,6 +606,7 @@ case "$ACTION" in
     proxy) proxy ;;
     serve-memory) serve_memory ;;
     ofrep) ofrep ;;
-    *) echo "bench.sh: unknown action '$ACTION' (all|throughput|latency|memory|quick|build|public|compare|proxy|serve-memory|ofrep)" >&2; exit 1 ;;
+    environments) environments ;;
+    *) echo "bench.sh: unknown action '$ACTION' (all|throughput|latency|memory|quick|build|public|compare|proxy|serve-memory|ofrep|environments)" >&2; exit 1 ;;
 esac
 log "results in $OUT"

@@ -18,6 +18,8 @@ Then the experiment results page (issue 26): a real `prelude serve` on a tempora
 the demo's photos-ask-vs-picker through the public API (each install in the arm the server assigns it), and the
 results route fetched as JSON and with `Accept: text/html`; in Chromium, light and dark, at desktop and phone widths:
   - health checks come first, every arm has its row, and every figure equals the JSON's (data-value and text);
+  - the breakdowns per OS major version and locale (events sent with the segment headers) come last, labelled
+    exploratory, one row per segment and arm, every figure equal to the JSON's segments, no verdict;
   - the charts are present (SVG drawn by the server, one line per comparison or arm);
   - nothing overflows the page, the page loads nothing from outside, and dark mode renders dark.
 Chromium is /usr/bin/chromium or $CHROMIUM; if it cannot start, the test fails (it never skips).
@@ -134,8 +136,13 @@ def results_server(binary, work):
             raise RuntimeError("prelude serve did not become ready")
         time.sleep(0.2)
     generator = random.Random(2611)
-    events = []
+    # Device segments (Prelude-OS-Major, Prelude-Locale request headers): a third each on iOS 18 in Canadian French,
+    # iOS 17 in US English, and none (an older client): the page's breakdowns.
+    segments = [{"Prelude-OS-Major": "18", "Prelude-Locale": "fr-CA"},
+                {"Prelude-OS-Major": "17", "Prelude-Locale": "en-US"}, {}]
+    batches = [[] for _ in segments]
     for index in range(600):
+        events = batches[index % len(segments)]
         install = f"browser-{index}"
         policy = json.loads(http(port, "GET", f"/v1/apps/demo/policy?platform=ios&os=18.2&installId={install}")[2])
         arm = next(e["variant"] for e in policy["experiments"] if e["key"] == "photos-ask-vs-picker")
@@ -155,11 +162,12 @@ def results_server(binary, work):
             if kind.startswith("task"):
                 event["task"] = "attach-photo"
             events.append(event)
-    for start in range(0, len(events), 400):
-        body = json.dumps({"events": events[start:start + 400]}).encode()
-        status = http(port, "POST", "/v1/apps/demo/events", body, {"Content-Type": "application/json"})[0]
-        if status != 202:
-            raise RuntimeError(f"events answered {status}")
+    for segment, events in zip(segments, batches):
+        for start in range(0, len(events), 400):
+            body = json.dumps({"events": events[start:start + 400]}).encode()
+            status = http(port, "POST", "/v1/apps/demo/events", body, dict(segment, **{"Content-Type": "application/json"}))[0]
+            if status != 202:
+                raise RuntimeError(f"events answered {status}")
     return server, port
 
 
@@ -200,6 +208,7 @@ def check_results_page(browser, binary, work, shots, external):
             label = f"results page ({scheme}, {width} px)"
             sections = page.eval_on_selector_all("main > section", "els => els.map(e => e.id)")
             check(sections[:2] == ["health", "arms"], f"{label}: health checks first, then the arms: {sections}")
+            check(sections[-1] == "breakdowns", f"{label}: the breakdowns come last: {sections}")
             checks = page.eval_on_selector_all("#health li.check", "els => els.map(e => e.dataset.check + ':' + e.dataset.status)")
             check({"sample-ratio:ok", "events-per-day:ok", "mislabelled:ok"} <= set(checks), f"{label}: health checks {checks}")
             # One row per arm in each table (funnel, grant rate, task success); an arm's cells are the union.
@@ -235,6 +244,38 @@ def check_results_page(browser, binary, work, shots, external):
                     if read_value is not None and row["cells"][field]["text"] != f"{value * 100:.2f}%":
                         mismatches.append(f"{row['name']} {field} text {row['cells'][field]['text']} vs {value}")
             check(not mismatches, f"{label}: every figure equals the JSON's: {mismatches[:4]}")
+            # The breakdowns: per dimension one row per segment and arm, every figure equal to the JSON's, labelled
+            # exploratory, no verdict.
+            breakdown = report["segments"]
+            check(breakdown["exploratory"] is True, f"{label}: the JSON labels the breakdowns exploratory")
+            check("exploratory" in page.inner_text("section#breakdowns").lower(), f"{label}: the page does too")
+            for dimension, expected_values in (("osMajor", ["17", "18", "unknown"]), ("locale", ["en-US", "fr-CA", "unknown"])):
+                segments = breakdown[dimension]
+                check(sorted(s["value"] for s in segments) == expected_values,
+                      f"{label}: {dimension} segments {[s['value'] for s in segments]}")
+                seen = page.eval_on_selector_all(
+                    f"#breakdowns table[data-dimension='{dimension}'] tr[data-segment]",
+                    """rows => rows.map(r => ({segment: r.dataset.segment, name: r.dataset.variant,
+                        cells: Object.fromEntries([...r.querySelectorAll('td[data-field]')]
+                        .map(c => [c.dataset.field, c.dataset.value]))}))""")
+                expected = [(s["value"], v) for s in segments for v in s["variants"]]
+                check([(r["segment"], r["name"]) for r in seen] == [(s, v["name"]) for s, v in expected],
+                      f"{label}: {dimension}: one row per segment and arm")
+                wrong = []
+                for row, (value, variant) in zip(seen, expected):
+                    comparison = variant["comparison"]
+                    want = {"funnel.exposed": variant["funnel"]["exposed"], "funnel.granted": variant["funnel"]["granted"],
+                            "grant.rate": variant["grantRate"],
+                            "grant.difference": comparison and comparison["difference"],
+                            "grant.adjustedSequentialPValue": comparison and comparison["adjustedSequentialPValue"]}
+                    for field, value_expected in want.items():
+                        if value_expected is None:
+                            continue
+                        if row["cells"].get(field) is None or float(row["cells"][field]) != float(value_expected):
+                            wrong.append(f"{value}/{row['name']} {field}: page {row['cells'].get(field)} JSON {value_expected}")
+                    if variant["verdict"] is not None:
+                        wrong.append(f"{value}/{row['name']} has a verdict")
+                check(not wrong, f"{label}: {dimension}: every figure equals the JSON's {wrong[:4]}")
             charts = page.eval_on_selector_all(
                 "svg.chart", "els => els.map(e => ({id: e.id, lines: e.querySelectorAll('polyline').length, w: e.getBoundingClientRect().width}))")
             ids = {c["id"]: c for c in charts}
@@ -251,8 +292,8 @@ def check_results_page(browser, binary, work, shots, external):
             if width >= 1280:
                 # On a laptop screen every column of the arms tables is in view, none behind a scroll bar.
                 hidden = page.eval_on_selector_all(
-                    "#arms .scroll", "els => els.map(e => e.scrollWidth - e.clientWidth).filter(d => d > 1)")
-                check(not hidden, f"{label}: the arms tables fit without scrolling {hidden}")
+                    "#arms .scroll, #breakdowns .scroll", "els => els.map(e => e.scrollWidth - e.clientWidth).filter(d => d > 1)")
+                check(not hidden, f"{label}: the arms and breakdown tables fit without scrolling {hidden}")
             background = luminance(page.evaluate("getComputedStyle(document.body).backgroundColor"))
             text = luminance(page.evaluate("getComputedStyle(document.body).color"))
             card = luminance(page.eval_on_selector("section#arms", "e => getComputedStyle(e).backgroundColor"))

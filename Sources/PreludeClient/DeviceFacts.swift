@@ -33,6 +33,13 @@ public struct DeviceFacts: Sendable, Hashable {
             acceptLanguage: acceptLanguage ?? preferredAcceptLanguage, installId: installId)
     }
 
+    /// The segment events are sent with (``PreludeClientConfiguration/segment``): the OS major version of
+    /// `systemVersion` and the first preferred language reduced to `language[-REGION]`; a part that does not parse
+    /// is left out.
+    public var segment: EventSegment {
+        EventSegment(systemVersion: systemVersion, localeIdentifier: preferredLanguages.first)
+    }
+
     /// `preferredLanguages` as an `Accept-Language` value; nil when none parses as a language tag.
     var preferredAcceptLanguage: String? {
         let languages = preferredLanguages.filter { LocaleTag(parsingPrefixOf: $0) != nil }.prefix(10)

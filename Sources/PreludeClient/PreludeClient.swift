@@ -391,14 +391,25 @@ public actor PreludeClient {
     }
 
     /// The headers and body of one batch: gzip from ``PreludeClientConfiguration/compressionThreshold`` bytes up
-    /// unless turned off or refused by the server.
+    /// unless turned off or refused by the server; the device segment's headers when it is known.
     private func eventRequest(_ batch: [QueuedEvent]) -> (headers: [String: String], body: Data, compressed: Bool) {
+        var headers = ["Content-Type": "application/json"]
+        headers.merge(Self.segmentHeaders(configuration.segment)) { _, new in new }
         let body = Self.batchBody(batch)
         guard configuration.compressEvents, !serverRefusesGzip,
             body.count >= PreludeClientConfiguration.compressionThreshold
-        else { return (["Content-Type": "application/json"], body, false) }
+        else { return (headers, body, false) }
         let gzip = Data(GzipEncoder.encode(Array(body)))
-        return (["Content-Type": "application/json", "Content-Encoding": "gzip"], gzip, true)
+        headers["Content-Encoding"] = "gzip"
+        return (headers, gzip, true)
+    }
+
+    /// `Prelude-OS-Major` and `Prelude-Locale` for the known parts of `segment` (docs/api.md, "Events").
+    static func segmentHeaders(_ segment: EventSegment) -> [String: String] {
+        var headers: [String: String] = [:]
+        if let osMajor = segment.osMajor { headers[EventSegment.osMajorHeader] = String(osMajor) }
+        if let locale = segment.locale { headers[EventSegment.localeHeader] = locale }
+        return headers
     }
 
     private static func batchBody(_ events: [QueuedEvent]) -> Data {

@@ -27,6 +27,13 @@ public struct PreludeClientConfiguration: Sendable {
     /// ``PreludeClient/init(server:app:storageDirectory:bootstrapPolicy:)`` fills it with `ClientContext.current()`).
     /// Its `installId`, when nil, is generated once and kept in the storage directory.
     public var context = ClientContext()
+    /// The device segment sent with every events batch, in the `Prelude-OS-Major` and `Prelude-Locale` request
+    /// headers, for the results' breakdowns per OS major version and locale (docs/client.md, "Breakdowns"). Default:
+    /// none (no header); on iOS ``PreludeClient/init(server:app:storageDirectory:bootstrapPolicy:)`` fills it with
+    /// `EventSegment.current()`. Elsewhere build it from raw values with
+    /// ``PreludeCore/EventSegment/init(systemVersion:localeIdentifier:)``. Servers before the breakdowns ignore the
+    /// headers.
+    public var segment = EventSegment()
     /// The network (default: URLSession).
     public var transport: any PreludeTransport = URLSessionTransport()
     /// The clock (default: the system's; tests inject one).

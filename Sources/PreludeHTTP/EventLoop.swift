@@ -1,3 +1,5 @@
+import PreludeLocking
+
 #if canImport(Glibc)
     import Glibc
 #endif

@@ -1,3 +1,5 @@
+import PreludeLocking
+
 /// An HTTP/1.1 server on POSIX sockets: one accept thread, `eventLoopCount` epoll loops, and Dispatch's
 /// global queue for handlers that may block (see docs/http.md).
 ///

@@ -1,4 +1,5 @@
 import Dispatch
+import PreludeLocking
 
 #if canImport(Glibc)
     import Glibc

@@ -24,6 +24,7 @@ package enum HTML {
 
     /// `text` escaped, with every occurrence of `words` (ignoring case) wrapped in `<mark>`.
     package static func highlight(_ text: String, words: [String]) -> String {
+        guard !words.isEmpty else { return HTMLEscaping.escape(text) }
         let characters = Array(text)
         var marked = [Bool](repeating: false, count: characters.count)
         for word in words {
@@ -31,15 +32,20 @@ package enum HTML {
                 for index in range { marked[index] = true }
             }
         }
+        // Escaped run by run (escaping works character by character, so the bytes are the same as escaping each).
         var result = ""
+        var run = ""
         var open = false
         for (index, character) in characters.enumerated() {
             if marked[index] != open {
+                result += HTMLEscaping.escape(run)
+                run = ""
                 result += marked[index] ? "<mark>" : "</mark>"
                 open = marked[index]
             }
-            result += HTMLEscaping.escape(String(character))
+            run.append(character)
         }
+        result += HTMLEscaping.escape(run)
         if open { result += "</mark>" }
         return result
     }

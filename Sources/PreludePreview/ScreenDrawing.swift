@@ -35,11 +35,11 @@ enum ScreenDrawing {
         html += "<div class=\"devices\">"
         if let live {
             html += "<div class=\"side\"><p class=\"side-label\">proposed</p>"
-            html += device(screen, theme: "light") + device(screen, theme: "dark") + "</div>"
+            html += devices(screen) + "</div>"
             html += "<div class=\"side live\"><p class=\"side-label\">live</p>"
-            html += device(live, theme: "light") + device(live, theme: "dark") + "</div>"
+            html += devices(live) + "</div>"
         } else {
-            html += device(screen, theme: "light") + device(screen, theme: "dark")
+            html += devices(screen)
         }
         html += "</div>\n"
         html += notes(screen, overflow: overflow)
@@ -72,16 +72,24 @@ enum ScreenDrawing {
 
     // MARK: Devices
 
-    private static func device(_ screen: PreviewScreen, theme: String) -> String {
+    /// The screen drawn light, then dark: the same drawing in two themed frames (drawn once: at the size limit a
+    /// preview has tens of thousands of screens).
+    private static func devices(_ screen: PreviewScreen) -> String {
         let geometry = ScreenGeometry(action: screen.action, style: screen.style)
         let direction = TextDirection(screen.locale)
-        var html = "<div class=\"device \(geometry.presentation.rawValue) \(theme)\" dir=\"\(direction.rawValue)\" "
-        html += "lang=\"\(HTMLEscaping.escape(screen.locale.description))\" data-theme=\"\(theme)\">"
+        let drawing: String
         switch geometry.presentation {
-        case .alert: html += alert(screen, geometry: geometry)
-        case .sheet: html += sheet(screen, geometry: geometry)
+        case .alert: drawing = alert(screen, geometry: geometry)
+        case .sheet: drawing = sheet(screen, geometry: geometry)
         }
-        html += "</div>"
+        let lang = HTMLEscaping.escape(screen.locale.description)
+        var html = ""
+        for theme in ["light", "dark"] {
+            html += "<div class=\"device \(geometry.presentation.rawValue) \(theme)\" dir=\"\(direction.rawValue)\" "
+            html += "lang=\"\(lang)\" data-theme=\"\(theme)\">"
+            html += drawing
+            html += "</div>"
+        }
         return html
     }
 

@@ -18,14 +18,17 @@ public struct ResultsPageInput: Sendable {
     public var otherFeatures: [String]
     /// Vertical markers on every time chart (a rollout's steps and guard decisions), x in days since 1970-01-01.
     public var markers: [LineChart.Marker]
+    /// The arms per OS major version and per locale (exploratory; empty: no breakdown section).
+    public var segments: [SegmentBreakdown]
 
     /// Creates an input.
     public init(
         app: String, report: ExperimentReport, configuration: String, timeline: ExperimentTimeline? = nil,
         mislabelledEvents: Int = 0,
         mislabelled: [(feature: String, reported: String, expected: String?, events: Int)] = [],
-        otherFeatures: [String] = [], markers: [LineChart.Marker] = []
+        otherFeatures: [String] = [], markers: [LineChart.Marker] = [], segments: [SegmentBreakdown] = []
     ) {
+        self.segments = segments
         self.app = app
         self.report = report
         self.configuration = configuration

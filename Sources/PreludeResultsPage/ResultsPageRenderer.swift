@@ -3,7 +3,7 @@ import PreludeCore
 /// The experiment results page (docs/results.md, "Results page"): one self-contained HTML document — inline CSS,
 /// server-drawn SVG charts, no script, no font or asset from anywhere — in the layout experiment pages share:
 /// health checks first, then one row per arm, then the difference over time with its confidence sequence, then
-/// the exposures over time.
+/// the exposures over time, then the breakdowns per OS major version and per locale (exploratory).
 ///
 /// Every figure that is also in the JSON report carries it in `data-value`, serialized exactly as the JSON does,
 /// so a test can hold the page to the JSON (scripts/results-browser-test.py).
@@ -28,6 +28,7 @@ public enum ResultsPageRenderer {
         html += health(input)
         html += arms(report)
         html += overTime(input)
+        html += breakdowns(input)
         html +=
             "<footer><p>Intervals are \(percentLevel(report)) Wilson intervals; differences carry always-valid "
             + "confidence sequences (mixture SPRT, minimum effect \(DecimalFormat.points(report.minimumEffect))); "
@@ -279,6 +280,83 @@ public enum ResultsPageRenderer {
                         name: "events", points: timeline.days.map { (x: Double($0.day), y: Double($0.events)) })
                 ], markers: input.markers, xLabel: dayLabel, yLabel: count
             ).render() + "</figure>"
+        return html + "</section>\n"
+    }
+
+    // MARK: - Breakdowns
+
+    /// Per dimension one table, a row per segment and arm (`data-segment`, `data-variant`): exposed, granted, the
+    /// grant rate and, against the control in the same segment, the difference's confidence sequence and its
+    /// always-valid p-value. Labelled exploratory; no verdict column.
+    private static func breakdowns(_ input: ResultsPageInput) -> String {
+        let breakdowns = input.segments.filter { !$0.segments.isEmpty }
+        guard !breakdowns.isEmpty else { return "" }
+        let level = percentLevel(input.report)
+        var html = "<section id=\"breakdowns\"><h2>Breakdowns <small>exploratory</small></h2>"
+        html += "<p class=\"note exploratory\">\(HTMLEscaping.escape(SegmentBreakdown.exploratoryNote)) "
+        html +=
+            "Values beyond the \(SegmentBreakdown.shownValues) most exposed are in “other”; installs whose events "
+            + "carried no segment (older clients, events before the upgrade) in “unknown”.</p>"
+        for breakdown in breakdowns {
+            let title = breakdown.dimension == .osMajor ? "OS major version" : "Locale"
+            html += "<h3>\(title)</h3><div class=\"scroll\">"
+            html += "<table class=\"arms segments\" data-dimension=\"\(breakdown.dimension.rawValue)\"><thead><tr>"
+            let header = [
+                title, "Arm", "exposed", "granted", "Grant rate", "\(level) CI", "vs control", "\(level) CS",
+                "p (any look)",
+            ]
+            html += header.map { "<th scope=\"col\">\(HTMLEscaping.escape($0))</th>" }.joined() + "</tr></thead><tbody>"
+            for segment in breakdown.segments {
+                for (index, variant) in segment.variants.enumerated() {
+                    html +=
+                        "<tr data-segment=\"\(HTMLEscaping.escape(segment.value))\" "
+                        + "data-variant=\"\(HTMLEscaping.escape(variant.name))\""
+                        + "\(variant.isControl ? " class=\"control\"" : "")>"
+                    if index == 0 {
+                        html +=
+                            "<th scope=\"rowgroup\" rowspan=\"\(segment.variants.count)\">"
+                            + "\(HTMLEscaping.escape(segment.value))</th>"
+                    }
+                    html += "<th scope=\"row\">\(HTMLEscaping.escape(variant.name))</th>"
+                    html += cell(
+                        "funnel.exposed", String(variant.funnel.exposed), value: String(variant.funnel.exposed))
+                    html += cell(
+                        "funnel.granted", String(variant.funnel.granted), value: String(variant.funnel.granted))
+                    html += cell(
+                        "grant.rate", variant.grantRate.map { DecimalFormat.percent($0) } ?? "–",
+                        value: variant.grantRate.map(json))
+                    html += cell(
+                        "grant.interval",
+                        variant.grantRateInterval.map {
+                            "[" + DecimalFormat.percent($0.lower) + ", " + DecimalFormat.percent($0.upper) + "]"
+                        } ?? "–",
+                        value: variant.grantRateInterval.map { json($0.lower) + " " + json($0.upper) })
+                    guard !variant.isControl else {
+                        html += "<td colspan=\"3\" class=\"control-note\">control</td></tr>"
+                        continue
+                    }
+                    let comparison = variant.comparison
+                    html += cell(
+                        "grant.difference", comparison.map { DecimalFormat.points($0.difference) } ?? "–",
+                        value: comparison.map { json($0.difference) })
+                    html += cell(
+                        "grant.sequentialInterval",
+                        comparison.map {
+                            "[" + DecimalFormat.points($0.sequentialInterval.lower) + ", "
+                                + DecimalFormat.points($0.sequentialInterval.upper) + "]"
+                        } ?? "–",
+                        value: comparison.map {
+                            json($0.sequentialInterval.lower) + " " + json($0.sequentialInterval.upper)
+                        })
+                    html += cell(
+                        "grant.adjustedSequentialPValue",
+                        comparison.map { DecimalFormat.pValue($0.adjustedSequentialPValue) } ?? "–",
+                        value: comparison.map { json($0.adjustedSequentialPValue) })
+                    html += "</tr>"
+                }
+            }
+            html += "</tbody></table></div>"
+        }
         return html + "</section>\n"
     }
 }

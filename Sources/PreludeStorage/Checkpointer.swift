@@ -1,6 +1,6 @@
 import CSQLite
 import Dispatch
-import Synchronization
+import PreludeLocking
 
 /// Checkpoints the WAL on its own connection and thread, so commits do not wait for them.
 ///
@@ -33,7 +33,7 @@ final class Checkpointer: Sendable {
 
     private let connection: Connection
     private let queue = DispatchQueue(label: "prelude.storage.checkpointer")
-    private let state = Mutex(State())
+    private let state = PosixLock(State())
 
     init(connection: Connection) {
         self.connection = connection

@@ -1,4 +1,4 @@
-import Synchronization
+import PreludeLocking
 
 /// Tells whether another connection (this process's writer, or another process such as `prelude policy import`)
 /// committed to the database since the last look, using `PRAGMA data_version` on a connection of its own.
@@ -10,7 +10,7 @@ import Synchronization
 /// `@unchecked Sendable` invariant: the connection is used only inside `lock`.
 package final class DataVersionWatcher: @unchecked Sendable {
     private let connection: Connection
-    private let lock = Mutex<Int64?>(nil)
+    private let lock = PosixLock<Int64?>(nil)
 
     /// Opens a read-only connection to the existing file at `path`.
     package init(path: String, busyTimeoutMilliseconds: Int32 = 5000) throws {

@@ -1,6 +1,6 @@
 import CSQLite
 import Dispatch
-import Synchronization
+import PreludeLocking
 
 /// A SQLite database file: one writer connection on its own serial queue and a pool of readers.
 ///
@@ -24,12 +24,12 @@ package final class Database: @unchecked Sendable {
     package static let writerCacheKiB = 65_536
     private let writerQueue: DispatchQueue
     private let onWriterQueue = DispatchSpecificKey<Bool>()
-    private let readers: Mutex<[Connection]>
+    private let readers: PosixLock<[Connection]>
     private let readerSlots: DispatchSemaphore
-    private let closed = Mutex(false)
+    private let closed = PosixLock(false)
     private let readerCount: Int
-    private let writeObserver = Mutex<(@Sendable (_ nanoseconds: UInt64) -> Void)?>(nil)
-    private let outcomeObserver = Mutex<(@Sendable (_ failure: (any Error)?) -> Void)?>(nil)
+    private let writeObserver = PosixLock<(@Sendable (_ nanoseconds: UInt64) -> Void)?>(nil)
+    private let outcomeObserver = PosixLock<(@Sendable (_ failure: (any Error)?) -> Void)?>(nil)
 
     /// Opens the file, creating it when absent, and opens `readerCount` reader connections.
     ///
@@ -58,7 +58,7 @@ package final class Database: @unchecked Sendable {
                     path: path, readOnly: true, create: false, busyTimeoutMilliseconds: busyTimeoutMilliseconds))
         }
         self.readerCount = readerCount
-        readers = Mutex(pool)
+        readers = PosixLock(pool)
         readerSlots = DispatchSemaphore(value: readerCount)
         writerQueue = DispatchQueue(label: "prelude.storage.writer")
         writerQueue.setSpecific(key: onWriterQueue, value: true)

@@ -77,9 +77,11 @@ final class ClientFixture {
 
     func path(_ name: String) -> String { (directory as NSString).appendingPathComponent(name) }
 
-    /// The whole service in-process on 127.0.0.1 (port 0 unless given), seeded with the demo policy.
-    func startService(port: Int = 0) throws -> PreludeService {
+    /// The whole service in-process on 127.0.0.1 (port 0 unless given), seeded with the demo policy; with
+    /// `adminToken`, its admin API answers that bearer token.
+    func startService(port: Int = 0, adminToken: String? = nil) throws -> PreludeService {
         var configuration = ServiceConfiguration()
+        configuration.adminToken = adminToken.map { RedactedSecret($0) }
         configuration.port = port
         configuration.database = path("prelude.sqlite")
         configuration.migrationsDirectory = Self.repositoryRoot + "/migrations"

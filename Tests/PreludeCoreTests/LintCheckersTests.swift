@@ -25,4 +25,46 @@ import Testing
         #expect(CopyLinter.lint(demo, reusing: &checkers) == fresh.0)
         #expect(checkers.count == compiled, "the same locales reuse their checkers")
     }
+
+    /// A text checked once is not checked again, but its findings are those a fresh run gives at its new place: the
+    /// pointer is the new one, and the same words under tracking (where the priming rules are errors, TR-1) keep
+    /// their own severity.
+    @Test func rememberedTextsKeepTheirPlaceAndSeverity() throws {
+        let en = LocaleTag("en")!
+        var document = try PolicyFixtures.demo()
+        var camera = try #require(document.features[.camera])
+        camera.settings.copy[en, default: CopySet()][.prime, .title] = "Get a free reward"
+        document.features[.camera] = camera
+        var checkers = LintCheckers()
+        let first = CopyLinter.lint(document, reusing: &checkers)
+        #expect(first == CopyLinter.lint(document))
+        #expect(checkers.checkedTextCount > 0)
+
+        // The same incentive (PA-6, a warning) on tracking's priming screen: another pointer, and an error there.
+        var tracking = try #require(document.features[.tracking])
+        tracking.settings.copy[en, default: CopySet()][.prime, .title] = "Get a free reward"
+        document.features[.tracking] = tracking
+        let reused = CopyLinter.lint(document, reusing: &checkers)
+        let fresh = CopyLinter.lint(document)
+        #expect(reused == fresh)
+        let incentives = fresh.filter { $0.ruleId == "PA-6" && $0.pointer.description.hasSuffix("/prime/title") }
+        #expect(Set(incentives.map(\.pointer.description)).count == 2)
+        #expect(Set(incentives.map(\.severity)) == [.warning, .error])
+    }
+
+    /// The memory of checked texts is bounded: past its capacity it starts over, and findings stay the same.
+    @Test func rememberedTextsAreBounded() throws {
+        let document = try PolicyFixtures.demo()
+        var checkers = LintCheckers()
+        let finding = LintFinding(rule: .ps1, pointer: .root, message: "m")
+        for index in 0..<(LintCheckers.checkedTextCapacity + 10) {
+            checkers.remember(
+                [finding],
+                of: LintCheckers.CheckedText(
+                    language: .english, key: CopyKey(.prime, .title), text: "text \(index)", primingSeverity: nil,
+                    softSeverity: .warning))
+        }
+        #expect(checkers.checkedTextCount <= LintCheckers.checkedTextCapacity)
+        #expect(CopyLinter.lint(document, reusing: &checkers) == CopyLinter.lint(document))
+    }
 }

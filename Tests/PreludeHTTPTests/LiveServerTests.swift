@@ -1,5 +1,6 @@
 import Dispatch
 import PreludeHTTP
+import PreludeLocking
 import Synchronization
 import Testing
 

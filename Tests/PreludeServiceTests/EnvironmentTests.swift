@@ -146,8 +146,31 @@ import Testing
         let qa = try server.send("GET", "/v1/admin/apps/demo/environments/qa")
         #expect(qa.object["status"] as? String == "empty")
         let client = PublicClient(port: server.service.port)
-        #expect(try client.get("/v1/apps/demo/environments/qa/policy/document").status == 503)
+        let empty = try client.get("/v1/apps/demo/environments/qa/policy/document")
+        #expect(empty.status == 404)
+        #expect(empty.text.contains("urn:prelude:problem:no-live-revision"))
+        let emptyPreview = try server.send("GET", "/v1/admin/apps/demo/environments/qa/preview")
+        #expect(emptyPreview.status == 404)
         #expect(try client.get("/readyz").status == 200)
+        // `copyFrom: null` is the same as no copyFrom; a non-string is refused naming it.
+        let nullCopy = try server.send(
+            "POST", "/v1/admin/apps/demo/environments", body: #"{"name": "dev", "copyFrom": null}"#)
+        #expect(nullCopy.status == 201)
+        #expect(nullCopy.object["status"] as? String == "empty")
+        let numberCopy = try server.send(
+            "POST", "/v1/admin/apps/demo/environments", body: #"{"name": "dev2", "copyFrom": 1}"#)
+        #expect(numberCopy.status == 422)
+        #expect(numberCopy.body.contains("/copyFrom"))
+    }
+
+    @Test func auditRefusesAnInvalidEnvironmentFilter() throws {
+        let server = try Self.serverWithStaging()
+        for bad in ["", "Staging", "-x"] {
+            let page = try server.send("GET", "/v1/admin/audit?environment=\(bad)")
+            #expect(page.status == 400, "environment=\(bad)")
+            #expect(page.body.contains("/query/environment"))
+        }
+        #expect(try server.send("GET", "/v1/admin/audit?environment=staging").status == 200)
     }
 
     @Test func scopedTokensReachOnlyTheirAppsAndEnvironments() throws {
@@ -158,6 +181,11 @@ import Testing
         #expect(created.status == 201, "\(created.body)")
         #expect(created.object["environments"] as? [String] == ["staging"])
         let token = try #require(created.object["token"] as? String)
+        // A grant names apps by valid app id (openapi.yaml's AppId), like a policy's `app.id`.
+        let badApp = try server.send(
+            "POST", "/v1/admin/tokens", body: #"{"name": "odd", "scope": "read", "apps": ["dé mo"]}"#)
+        #expect(badApp.status == 422)
+        #expect(badApp.body.contains("/apps/0"))
 
         #expect(try server.send("GET", Self.staging + "/policy", token: token).status == 200)
         let production = try server.send("GET", "/v1/admin/apps/demo/policy", token: token)

@@ -132,6 +132,35 @@ import Testing
         #expect(try topology.storedEvents() == sent)
     }
 
+    /// Events sent to a replica with a device segment (Prelude-OS-Major, Prelude-Locale) reach the primary with it;
+    /// a batch without one stays without.
+    @Test func theDeviceSegmentTravelsThroughAReplica() throws {
+        let topology = try Topology(fixture: fixture, replicas: 1)
+        defer { topology.stopAll() }
+        try topology.waitUntilReplicasServe(try topology.primaryDocumentETag())
+        let port = topology.replicas[0].port
+        let french = [("Prelude-OS-Major", "18"), ("Prelude-Locale", "fr-CA")]
+        #expect(try Topology.postEvents(ids: ["a", "b"], install: "i-fr", port: port, headers: french).status == 202)
+        #expect(try Topology.postEvents(ids: ["c"], install: "i-old", port: port).status == 202)
+        #expect(
+            try Topology.postEvents(ids: ["d"], install: "i-us", port: port, headers: [("Prelude-Locale", "en-US")])
+                .status == 202)
+        #expect(
+            try Topology.postEvents(ids: ["e"], install: "i-bad", port: port, headers: [("Prelude-OS-Major", "x")])
+                .status == 400)
+        try topology.waitUntilOutboxesEmpty()
+        topology.primary.killHard()
+        let database = try Database(path: topology.primaryDatabase, readerCount: 1)
+        defer { database.close() }
+        let stored = try database.read { db in
+            try db.query("SELECT client_event_id, os_major, locale FROM events ORDER BY client_event_id").map {
+                "\(try $0.get(0, as: String.self)) \(try $0.get(1, as: Int?.self).map(String.init) ?? "-") "
+                    + (try $0.get(2, as: String?.self) ?? "-")
+            }
+        }
+        #expect(stored == ["a 18 fr-CA", "b 18 fr-CA", "c - -", "d - en-US"])
+    }
+
     /// A replica SIGKILLed again and again while it forwards its outbox: every event is stored exactly once.
     @Test func replicaKilledMidForwardLosesAndDoublesNothing() throws {
         let topology = try Topology(fixture: fixture, replicas: 1)
@@ -171,7 +200,7 @@ final class Topology: @unchecked Sendable {
     let fixture: ServiceFixture
     private(set) var primary: ServerProcess
     private(set) var replicas: [ServerProcess] = []
-    private let primaryDatabase: String
+    let primaryDatabase: String
     private let replicaDatabases: [String]
 
     /// Starts a primary with the bootstrap token and `replicas` replicas following it (not waiting for their sync).
@@ -288,13 +317,16 @@ final class Topology: @unchecked Sendable {
     }
 
     /// Posts one batch of camera `primeShown` events with these ids for one install.
-    static func postEvents(ids: [String], install: String, port: Int) throws -> TestTransport.Response {
+    static func postEvents(ids: [String], install: String, port: Int, headers: [(String, String)] = []) throws
+        -> TestTransport.Response
+    {
         let events = ids.map {
             #"{"id":"\#($0)","installId":"\#(install)","type":"primeShown","feature":"camera","occurredAt":1795000000000}"#
         }
         return try TestTransport.live(port: port).exchange(
             AdminRequest.bytes(
-                "POST", "/v1/apps/demo/events", token: nil, body: #"{"events":[\#(events.joined(separator: ","))]}"#))
+                "POST", "/v1/apps/demo/events", token: nil, headers: headers,
+                body: #"{"events":[\#(events.joined(separator: ","))]}"#))
     }
 
     /// One unlabelled sample of `/metrics`.

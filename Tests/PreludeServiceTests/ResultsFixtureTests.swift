@@ -15,6 +15,8 @@ struct TestEvent: Hashable {
     var feature = "camera"
     var experiment: String? = ResultsFixture.experiment
     var variant: String?
+    /// The device segment its batch was sent with (the Prelude-OS-Major and Prelude-Locale headers).
+    var segment = EventSegment()
 
     /// The events of one install walking the funnel of one variant, ids unique per install.
     static func flow(install: String, variant: String?, _ types: [String], feature: String = "camera") -> [TestEvent] {
@@ -113,7 +115,7 @@ final class ResultsFixture {
                 EventBatch.Event(
                     id: event.id, installID: event.install, type: AnalyticsEvent(rawValue: event.type)!,
                     feature: Feature(rawValue: event.feature)!, experiment: event.experiment, variant: event.variant,
-                    occurredAt: receivedAt)
+                    occurredAt: receivedAt, segment: event.segment)
             }
             inserted += try ingestor.ingest(app: app, batch: EventBatch(events: batch)).accepted
         }
@@ -160,12 +162,13 @@ final class ResultsFixture {
         }
     }
 
-    /// Every row of both aggregate tables, to compare states.
+    /// Every row of the aggregate tables, to compare states.
     func aggregateRows() throws -> [Row] {
         try database.read { db in
-            try db.query("SELECT * FROM experiment_install_steps ORDER BY 1, 2, 3, 4, 5")
-                + db.query("SELECT * FROM experiment_funnel_counts ORDER BY 1, 2, 3, 4")
-                + db.query("SELECT * FROM experiment_daily_counts ORDER BY 1, 2, 3, 4, 5")
+            try db.query("SELECT * FROM experiment_install_steps ORDER BY 1, 2, 3, 4, 5, 6")
+                + db.query("SELECT * FROM experiment_funnel_counts ORDER BY 1, 2, 3, 4, 5")
+                + db.query("SELECT * FROM experiment_daily_counts ORDER BY 1, 2, 3, 4, 5, 6")
+                + db.query("SELECT * FROM experiment_segment_counts ORDER BY 1, 2, 3, 4, 5, 6, 7")
         }
     }
 

@@ -41,7 +41,7 @@ final class WebhookReceiver {
         self.secret = secret
         if existing == nil {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            try Self.makeCertificates(in: directory)
+            try TestCertificates.make(in: directory, authority: "Prelude webhook test CA")
         }
         let portFile = directory + "/port-\(UUID().uuidString)"
         process = Process()
@@ -116,38 +116,5 @@ final class WebhookReceiver {
     /// A `whsec_` secret of 32 random bytes.
     static func makeSecret() -> String {
         "whsec_" + Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
-    }
-
-    private static func makeCertificates(in directory: String) throws {
-        let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
-        try run(
-            ["req", "-x509"] + ec + [
-                "-keyout", "\(directory)/ca.key", "-out", "\(directory)/ca.pem", "-days", "2", "-subj",
-                "/CN=Prelude webhook test CA",
-            ])
-        try run(
-            ["req", "-new"] + ec + [
-                "-keyout", "\(directory)/server.key", "-out", "\(directory)/server.csr", "-subj", "/CN=localhost",
-            ])
-        try "subjectAltName=DNS:localhost\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n".write(
-            toFile: "\(directory)/server.ext", atomically: true, encoding: .utf8)
-        try run([
-            "x509", "-req", "-in", "\(directory)/server.csr", "-CA", "\(directory)/ca.pem", "-CAkey",
-            "\(directory)/ca.key", "-CAcreateserial", "-days", "2", "-out", "\(directory)/server.pem", "-extfile",
-            "\(directory)/server.ext",
-        ])
-    }
-
-    private static func run(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw TestTransport.Failure.malformed("openssl \(arguments.joined(separator: " ")) failed")
-        }
     }
 }

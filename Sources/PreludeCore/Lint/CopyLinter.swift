@@ -95,9 +95,19 @@ public enum CopyLinter {
             for key in set.texts.keys.sorted() {
                 guard let text = set.texts[key] else { continue }
                 let textPointer = localePointer.appending(key.screen.rawValue, key.field.rawValue)
-                findings += lintText(
+                // A text's findings depend only on these, so a text checked by an earlier run is not checked again.
+                let checked = LintCheckers.CheckedText(
+                    language: checker.language, key: key, text: text, primingSeverity: primingSeverity,
+                    softSeverity: softSeverity)
+                if let known = checkers.findings(of: checked, at: textPointer) {
+                    findings += known
+                    continue
+                }
+                let found = lintText(
                     text, key: key, checker: checker, at: textPointer,
                     primingSeverity: primingSeverity, softSeverity: softSeverity)
+                checkers.remember(found, of: checked)
+                findings += found
             }
         }
         return findings

@@ -1,10 +1,26 @@
-/// The compiled word lists of lint runs, one ``TextChecker`` per locale: what ``CopyLinter`` spends most of a run
-/// building, kept so that the next run (the next admin write) reuses them.
+/// The compiled word lists of lint runs, one ``TextChecker`` per locale, and the findings of the texts they checked:
+/// what ``CopyLinter`` spends most of a run on, kept so that the next run (the next admin write) reuses them.
 ///
 /// Not `Sendable` (`Regex` is not): one lint run at a time uses a value; a caller that shares one across threads
 /// hands it over under a lock (the service's `LintCheckerPool`).
 package struct LintCheckers {
     private var byLocale: [String: TextChecker] = [:]
+    /// The findings of texts already checked (pointers set to the root), by everything that decides them: a write
+    /// changes a few texts of a policy, and the others are found here instead of being checked again.
+    private var checkedTexts: [CheckedText: [LintFinding]] = [:]
+    /// The most texts remembered; past it the memory starts over (a policy at the size limit has more texts than
+    /// this, and its lint run then works as without the memory).
+    package static let checkedTextCapacity = 4096
+
+    /// What decides a text's findings: the checker's language (`en-AU` is checked as `en`), the text, where it is
+    /// shown and the severities of its feature.
+    package struct CheckedText: Hashable {
+        let language: LintLanguage?
+        let key: CopyKey
+        let text: String
+        let primingSeverity: LintSeverity?
+        let softSeverity: LintSeverity
+    }
 
     /// No list compiled yet.
     package init() {}
@@ -20,4 +36,27 @@ package struct LintCheckers {
 
     /// How many locales have a checker.
     package var count: Int { byLocale.count }
+
+    /// The findings remembered for `text`, their pointers set to `pointer`; nil when it was not checked.
+    package func findings(of text: CheckedText, at pointer: JSONPointer) -> [LintFinding]? {
+        guard let found = checkedTexts[text] else { return nil }
+        return found.map { finding in
+            var finding = finding
+            finding.pointer = pointer
+            return finding
+        }
+    }
+
+    /// Remembers `findings` (any pointer) for `text`.
+    package mutating func remember(_ findings: [LintFinding], of text: CheckedText) {
+        if checkedTexts.count >= Self.checkedTextCapacity { checkedTexts.removeAll(keepingCapacity: true) }
+        checkedTexts[text] = findings.map { finding in
+            var finding = finding
+            finding.pointer = .root
+            return finding
+        }
+    }
+
+    /// How many texts' findings are remembered.
+    package var checkedTextCount: Int { checkedTexts.count }
 }

@@ -30,7 +30,13 @@ package final class PhraseMatcher {
 
     /// The first matching phrase in `text` as written there, or nil.
     package func firstMatch(in text: String) -> String? {
-        guard mayMatch(text) else { return nil }
+        firstMatch(in: text, prepared: Prepared(text))
+    }
+
+    /// ``firstMatch(in:)`` with the prefilter's form of `text` (or of a text containing it: the prefilter only
+    /// rules matches out) computed by the caller, once for every list a text is checked against.
+    package func firstMatch(in text: String, prepared: Prepared) -> String? {
+        guard mayMatch(prepared) else { return nil }
         return expressionMatch(in: text)
     }
 
@@ -68,12 +74,27 @@ package final class PhraseMatcher {
     /// `(?i)` compares characters by their lowercase forms, and `String` equality is canonical equivalence. Bytes
     /// agree with both only when no character of the text has another canonically equivalent spelling: a text with
     /// a combining mark, Hangul jamo or a CJK compatibility ideograph is always handed to the expression.
-    package func mayMatch(_ text: String) -> Bool {
+    package func mayMatch(_ text: String) -> Bool { mayMatch(Prepared(text)) }
+
+    /// ``mayMatch(_:)`` of a prepared text.
+    package func mayMatch(_ prepared: Prepared) -> Bool {
         guard let literals else { return true }
         guard !literals.isEmpty else { return false }
-        guard !Self.hasEquivalentSpellings(text) else { return true }
-        let bytes = Array(text.lowercased().utf8)
+        guard let bytes = prepared.lowercasedBytes else { return true }
         return literals.contains { Self.bytes(bytes, contain: $0) }
+    }
+
+    /// What the prefilter compares: the lowercased UTF-8 bytes of a text, or nil when the text has a character
+    /// with another canonically equivalent spelling (then the expression always runs). Lowercasing is the costly
+    /// part, so a text checked against many lists is prepared once.
+    package struct Prepared {
+        /// The lowercased text's UTF-8 bytes; nil: compare with the expression.
+        package let lowercasedBytes: [UInt8]?
+
+        /// `text` prepared.
+        package init(_ text: String) {
+            lowercasedBytes = PhraseMatcher.hasEquivalentSpellings(text) ? nil : Array(text.lowercased().utf8)
+        }
     }
 
     private static func bytes(_ haystack: [UInt8], contain needle: [UInt8]) -> Bool {

@@ -138,11 +138,7 @@ private struct Checker {
     }
 
     mutating func checkAppId(_ id: String, at pointer: JSONPointer) {
-        let allowed = id.utf8.allSatisfy { byte in
-            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-                || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
-        }
-        if id.isEmpty || id.utf8.count > 128 || !allowed {
+        if !PolicyValidator.isValidAppId(id) {
             report(pointer, .invalidAppId, "app.id \"\(id)\" must be 1 to 128 letters, digits, \".\", \"-\" or \"_\".")
         }
     }
@@ -432,5 +428,16 @@ private struct Checker {
                     "Variant weights are percentages and must sum to 100; they sum to \(JSONValue.number(sum)).")
             }
         }
+    }
+}
+
+extension PolicyValidator {
+    /// Whether `id` is a valid app id: 1 to 128 ASCII letters, digits, ".", "-" or "_".
+    public static func isValidAppId(_ id: String) -> Bool {
+        let allowed = id.utf8.allSatisfy { byte in
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+        }
+        return !id.isEmpty && id.utf8.count <= 128 && allowed
     }
 }

@@ -55,8 +55,9 @@ public enum PreviewCatalogue {
         let available = document.availableLocales
         let locales = locales(available: available, defaultLocale: document.app.defaultLocale)
         for policy in document.orderedFeatures {
+            let variants = Self.variants(of: policy, in: document)
             for locale in locales {
-                for variant in variants(of: policy, in: document) {
+                for variant in variants {
                     screens += self.screens(
                         of: policy, locale: locale, variant: variant, in: document, available: available,
                         findings: byPointer)
@@ -98,8 +99,8 @@ public enum PreviewCatalogue {
         let pointer: JSONPointer
     }
 
-    /// `available` is `document.availableLocales`; the forced document has the same set (every locale is kept in
-    /// its defaults, and layers are only removed).
+    /// `available` is `document.availableLocales`: the resolution of the forced document follows the original's
+    /// fallback chains, whatever layers the forcing removed.
     private static func screens(
         of policy: FeaturePolicy, locale: LocaleTag, variant: PreviewVariant, in document: PolicyDocument,
         available: Set<LocaleTag>, findings: [JSONPointer: [LintFinding]]
@@ -111,10 +112,6 @@ public enum PreviewCatalogue {
             Layer(override: policy.settings, pointer: featurePointer),
         ]
         var forced = document
-        // Every locale of the original stays available, so fallback chains are the ones devices get.
-        for tag in available where forced.defaults.copy[tag] == nil {
-            forced.defaults.copy[tag] = CopySet()
-        }
         var forcedPolicy = FeaturePolicy(feature: feature, settings: policy.settings, targeting: [])
         forced.experiments = document.experiments.map { experiment in
             var experiment = experiment
@@ -150,8 +147,7 @@ public enum PreviewCatalogue {
 
         let context = ClientContext(
             platform: .ios, osVersion: recentOS, locale: locale.description, installId: "preview")
-        // Checked in debug builds (every test), skipped in release, where it would cost what this saves.
-        assert(forced.availableLocales == available, "the forced document must keep the original's locales")
+        // Every locale of the original stays available (`available`), so fallback chains are the ones devices get.
         guard let resolved = PolicyResolver.resolve(feature, in: forced, context: context, available: available)
         else { return [] }
         // A rule whose locale condition does not match this locale shows nothing new here.

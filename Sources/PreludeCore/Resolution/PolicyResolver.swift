@@ -71,16 +71,26 @@ public enum PolicyResolver {
     ) -> ResolvedFeature {
         let feature = policy.feature
         let capabilities = feature.capabilities
-        var merged = document.defaults.merging(policy.settings)
+        // The layers in the order they apply (later ones win).
+        var layers = [document.defaults, policy.settings]
         var appliedRules: [String] = []
         for rule in policy.targeting where rule.when.matches(context) {
-            merged = merged.merging(rule.set)
+            layers.append(rule.set)
             appliedRules.append(rule.name)
         }
         var variantAssignment: VariantAssignment?
         if let experiment = document.experiment(for: feature), let variant = assign(experiment, context: context) {
-            merged = merged.merging(variant.set)
+            layers.append(variant.set)
             variantAssignment = VariantAssignment(experiment: experiment.key, variant: variant.name)
+        }
+        // Every field but copy is merged layer on layer; copy is looked up per text below, in the locales of the
+        // fallback chain only: merging every locale's texts cost as much as the rest of a resolution together for
+        // a document with many locales (BENCHMARKS.md, "Preview at the size limit").
+        var merged = FeatureOverride()
+        for layer in layers {
+            var settings = layer
+            settings.copy = [:]
+            merged = merged.merging(settings)
         }
 
         var strategy = merged.strategy ?? .prime
@@ -104,13 +114,18 @@ public enum PolicyResolver {
         let chain = LocaleResolver.fallbackChain(
             for: locale, available: available, defaultLocale: document.app.defaultLocale)
         let values = ["appName": document.app.name]
+        // Per locale of the chain, the copy sets the layers give it, the winning (last) layer first: a text is the
+        // first one found, which is what layering the sets text by text and then following the chain gives.
+        let setsByLocale: [[CopySet]] = chain.map { tag in layers.reversed().compactMap { $0.copy[tag] } }
         var texts: [CopyKey: String] = [:]
         let neverShown = capabilities.screensNeverShown
-        for key in CopyKey.all where !neverShown.contains(key.screen) {
-            for tag in chain {
-                if let text = merged.copy[tag]?.texts[key] {
-                    texts[key] = Placeholder.fill(text, values: values)
-                    break
+        keys: for key in CopyKey.all where !neverShown.contains(key.screen) {
+            for sets in setsByLocale {
+                for set in sets {
+                    if let text = set.texts[key] {
+                        texts[key] = Placeholder.fill(text, values: values)
+                        continue keys
+                    }
                 }
             }
         }

@@ -20,7 +20,8 @@ extension ExperimentReport {
             ]))
     }
 
-    private static func encode(_ variant: VariantResult) -> JSONValue {
+    /// One arm as the report's `variants` hold it (also a segment's, ``SegmentBreakdown/encodeJSON()``).
+    static func encode(_ variant: VariantResult) -> JSONValue {
         .object(
             JSONObject([
                 ("name", .string(variant.name)),

@@ -46,6 +46,11 @@ extension AdminAPI {
         let request = context.request
         let limit = try Self.integerQuery(request, "limit", default: 50, range: 1...500)
         var filter = scope
+        if let environment = filter.environment, !EnvironmentName.isValid(environment) {
+            throw AdminProblem.invalidRequest(
+                "'environment' must be an environment name (1–32 lowercase letters, digits and '-', starting with a letter), not '\(environment)'",
+                pointer: "/query/environment")
+        }
         filter.before = try Self.cursor(request)
         filter.action = try AdminQuery.enumValue(request, "action", among: Self.auditActions)
         for name in ["since", "until"] {

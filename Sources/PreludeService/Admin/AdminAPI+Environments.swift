@@ -32,7 +32,7 @@ extension AdminAPI {
                 auditDetail: .object(detail))
             var settings = try currentEnvironment(PolicyStore.Key(app: app, environment: request.name))
             if !request.settings.isEmpty {
-                settings = try apps.updateEnvironment(
+                settings = try store.updateEnvironment(
                     app: app, name: request.name, change: request.settings, actor: context.token.name,
                     detail: Self.settingsDetail(before: settings, change: request.settings), at: now)
             }
@@ -61,7 +61,7 @@ extension AdminAPI {
                 let before = try currentEnvironment(target)
                 var after = before
                 if !change.isEmpty {
-                    after = try apps.updateEnvironment(
+                    after = try store.updateEnvironment(
                         app: target.app, name: target.environment, change: change, actor: context.token.name,
                         detail: Self.settingsDetail(before: before, change: change), at: now)
                     context.logger.info(

@@ -32,11 +32,12 @@ extension AdminAPI {
         }
     }
 
-    /// The live revision's preview input; 404 for an unknown app, 503 when its live revision cannot be served.
+    /// The live revision's preview input; 404 for an unknown app or one with no live revision, 503 when its live
+    /// revision cannot be served.
     private func liveInput(_ target: PolicyStore.Key) throws -> PreviewInput {
         guard let snapshot = store.snapshot(app: target.app, environment: target.environment) else {
             if let reason = store.unavailability(app: target.app, environment: target.environment) {
-                throw PublicProblem.unavailable(target.description, reason)
+                throw PublicProblem.notServed(target.description, reason)
             }
             throw try missing(target)
         }

@@ -75,7 +75,9 @@ extension AdminAPI {
             }
             return names
         }
-        let apps = list("apps", valid: { (1...128).contains($0.utf8.count) }, rule: "an app id (1–128 characters)")
+        let apps = list(
+            "apps", valid: PolicyValidator.isValidAppId,
+            rule: "an app id: 1–128 letters, digits, '.', '-' or '_'")
         let environments = list(
             "environments", valid: EnvironmentName.isValid,
             rule: "an environment name: 1–32 lowercase letters, digits and '-', starting with a letter")

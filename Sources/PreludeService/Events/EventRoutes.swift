@@ -29,13 +29,17 @@ package enum EventRoutes {
             }
             let address = budget?.clientAddress(request)
             if let budget, let address { try budget.precheck(address: address) }
+            // The batch's device segment (Prelude-OS-Major, Prelude-Locale), checked before the body is decoded.
+            let segment = try EventSegment.declared(by: request)
             let body = try EventBodyCoding.decodedBody(request, maxSize: EventBatch.maxBodySize)
             // Every problem of every event at once, the live policy's experiments included (docs/api.md).
-            let batch = try EventBatch.decode(body, now: ingestor.now, against: snapshot?.document)
+            var batch = try EventBatch.decode(body, now: ingestor.now, against: snapshot?.document)
+            batch.tag(with: segment)
             if snapshot == nil, let unavailable, batch.namesExperiments {
-                // No live document to check the experiments against: 503, so the client keeps the batch and
-                // retries once the policy is fixed (untagged events are still stored).
-                throw PublicProblem.unavailable(app, unavailable)
+                // No live document to check the experiments against: 503 for a broken revision, so the client
+                // keeps the batch and retries once the policy is fixed (untagged events are still stored); 404
+                // where nothing was ever published, as no client can have been given those experiments.
+                throw PublicProblem.notServed(app, unavailable)
             }
             if let budget, let address { try budget.admit(batch, address: address) }
             ingestor.submit(app: app, environment: environment, batch: batch) { completion(response(app: app, $0)) }

@@ -77,7 +77,8 @@ package final class PolicyStore: Sendable {
     private let clock: ServiceClock
     /// Capacity of each snapshot's resolved-response cache.
     package let resolvedCacheCapacity: Int
-    /// Bumped after every change of what is served (a swap, a reload, a deletion): the change feed waits on it.
+    /// Bumped after every change of what is served (a swap, a reload, a deletion) and of what the change feed carries
+    /// besides (an environment's settings): the change feed waits on it.
     package let changes = ChangeSignal()
     /// The `Cache-Control` values of the responses prepared for each snapshot.
     package let cacheControl: PolicyCacheControl
@@ -376,6 +377,20 @@ package final class PolicyStore: Sendable {
                     appID: app, environment: name, revision: revision, document: first.document,
                     prepared: first.prepared, createdAt: now, author: author, message: message,
                     resolvedCacheCapacity: resolvedCacheCapacity, cacheControl: cacheControl))
+        }
+    }
+
+    /// Changes the settings of environment `name` of `app` (``PolicyRepository/updateEnvironment(app:name:change:actor:detail:at:)``:
+    /// one transaction with its audit record), then bumps ``changes``: the change feed carries the settings, so a
+    /// replica's held poll answers with them at once rather than when it times out.
+    package func updateEnvironment(
+        app: String, name: String, change: EnvironmentSettings.Change, actor: String, detail: JSONValue, at now: Int64
+    ) throws -> EnvironmentSettings {
+        try locked {
+            let stored = try repository.updateEnvironment(
+                app: app, name: name, change: change, actor: actor, detail: detail, at: now)
+            changes.bump()
+            return stored
         }
     }
 

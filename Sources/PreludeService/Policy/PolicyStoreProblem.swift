@@ -8,6 +8,8 @@ package enum PolicyStoreProblem {
     package static let unknownApp = "urn:prelude:problem:unknown-app"
     /// The app exists but its live revision cannot be served.
     package static let appUnavailable = "urn:prelude:problem:app-unavailable"
+    /// The app or environment exists but nothing was ever published to it.
+    package static let noLiveRevision = "urn:prelude:problem:no-live-revision"
     /// No revision with this number.
     package static let unknownRevision = "urn:prelude:problem:unknown-revision"
     /// An old revision that no longer validates.

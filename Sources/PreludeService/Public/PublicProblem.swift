@@ -41,6 +41,16 @@ package enum PublicProblem {
             errors: errors)
     }
 
+    /// Why an existing app or environment is not served: 404 `no-live-revision` when nothing was ever published
+    /// there (a new environment is a normal state, not a server fault), else 503 (``unavailable(_:_:)``).
+    package static func notServed(_ app: String, _ reason: PolicyStore.Unavailable) -> ProblemDetails {
+        guard reason.revision == nil else { return unavailable(app, reason) }
+        return ProblemDetails(
+            status: .notFound, type: PolicyStoreProblem.noLiveRevision, title: "No live revision",
+            detail: "app \"\(app)\" has nothing to serve: \(reason.reason); publish a revision first",
+            instance: "/v1/apps/\(app)")
+    }
+
     /// 503 for an app whose live revision cannot be served.
     package static func unavailable(_ app: String, _ reason: PolicyStore.Unavailable) -> ProblemDetails {
         ProblemDetails(

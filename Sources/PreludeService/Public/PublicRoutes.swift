@@ -112,18 +112,18 @@ package enum PublicRoutes {
         let app = request.pathParameter("app") ?? ""
         guard let environment = request.pathParameter("env") else {
             if let snapshot = store.snapshot(app: app) { return snapshot }
-            if let unavailable = store.unavailability(app: app) { throw PublicProblem.unavailable(app, unavailable) }
+            if let unavailable = store.unavailability(app: app) { throw PublicProblem.notServed(app, unavailable) }
             throw PolicyStoreProblem.unknownApp(app)
         }
         if let snapshot = store.snapshot(app: app, environment: environment) { return snapshot }
         throw missing(app: app, environment: environment, store: store)
     }
 
-    /// The problem for an environment that is not served: 503 when it exists (no or a broken live revision), else
-    /// 404 for the environment (or the app).
+    /// The problem for an environment that is not served: when it exists, 404 `no-live-revision` before its first
+    /// publish and 503 for a live revision this build cannot serve; else 404 for the environment (or the app).
     package static func missing(app: String, environment: String, store: PolicyStore) -> ProblemDetails {
         if let unavailable = store.unavailability(app: app, environment: environment) {
-            var problem = PublicProblem.unavailable(app, unavailable)
+            var problem = PublicProblem.notServed(app, unavailable)
             problem.instance = "/v1/apps/\(app)/environments/\(environment)"
             return problem
         }

@@ -123,9 +123,12 @@ package final class OutboxForwarder: Sendable {
             batch.environment == EnvironmentName.production
             ? "/v1/admin/apps/\(Self.pathSegment(batch.app))/events"
             : "/v1/admin/apps/\(Self.pathSegment(batch.app))/environments/\(batch.environment)/events"
+        // The segment travels as the client sent it: the same request headers (primaries before them ignore them).
+        var headers = [("Content-Type", "application/json")]
+        if let osMajor = batch.segment.osMajor { headers.append((EventSegment.osMajorHeader, String(osMajor))) }
+        if let locale = batch.segment.locale { headers.append((EventSegment.localeHeader, locale)) }
         do {
-            let response = try client.send(
-                "POST", path, headers: [("Content-Type", "application/json")], body: body, timeout: 30)
+            let response = try client.send("POST", path, headers: headers, body: body, timeout: 30)
             switch response.status {
             case 202:
                 let answer = try? JSONValue(parsing: response.body)

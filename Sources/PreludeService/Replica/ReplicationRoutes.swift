@@ -105,8 +105,11 @@ package enum ReplicationRoutes {
                     store.snapshot(app: app, environment: environment) != nil
                         || store.unavailability(app: app, environment: environment) != nil
                 else { throw PublicRoutes.missing(app: app, environment: environment, store: store) }
+                // The replica forwards each device segment in its own batch, with the client's headers.
+                let segment = try EventSegment.declared(by: request)
                 let body = try EventBodyCoding.decodedBody(request, maxSize: EventBatch.maxBodySize)
-                let batch = try EventBatch.decode(body, now: ingestor.now)
+                var batch = try EventBatch.decode(body, now: ingestor.now)
+                batch.tag(with: segment)
                 ingestor.submit(app: app, environment: environment, batch: batch) {
                     completion(EventRoutes.response(app: app, $0))
                 }

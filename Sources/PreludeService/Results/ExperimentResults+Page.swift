@@ -20,7 +20,7 @@ extension ExperimentResults {
             mislabelled: mislabelled.rows.map {
                 (feature: $0.feature, reported: $0.reported, expected: $0.expected, events: $0.events)
             },
-            otherFeatures: otherFeatures, markers: markers)
+            otherFeatures: otherFeatures, markers: markers, segments: segments)
     }
 
     /// The results page (``ResultsPageRenderer``).

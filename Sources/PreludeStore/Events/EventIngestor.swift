@@ -85,8 +85,8 @@ package final class EventIngestor: Sendable {
         self.clock = clock
         self.afterCommit = afterCommit
         insertSQL = """
-            INSERT INTO \(table.rawValue) (app_id, install_id, client_event_id, type, feature, experiment, variant, occurred_at, received_at, environment, task)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO \(table.rawValue) (app_id, install_id, client_event_id, type, feature, experiment, variant, occurred_at, received_at, environment, task, os_major, locale)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT DO NOTHING
             """
     }
@@ -214,6 +214,8 @@ package final class EventIngestor: Sendable {
             try insert.bind(event.variant.map(SQLValue.text) ?? .null, at: 7)
             try insert.bind(.integer(event.occurredAt), at: 8)
             try insert.bind(event.task.map(SQLValue.text) ?? .null, at: 11)
+            try insert.bind(event.segment.osMajor.map { .integer(Int64($0)) } ?? .null, at: 12)
+            try insert.bind(event.segment.locale.map(SQLValue.text) ?? .null, at: 13)
             try insert.run()
             guard db.changes > 0 else {
                 outcome.duplicates += 1
@@ -227,7 +229,7 @@ package final class EventIngestor: Sendable {
                         installID: event.installID,
                         clientEventID: event.id, type: event.type, feature: event.feature, experiment: event.experiment,
                         variant: event.variant, occurredAt: event.occurredAt, receivedAt: ticket.receivedAt,
-                        task: event.task))
+                        task: event.task, segment: event.segment))
             }
         }
         // Once per batch, inside its savepoint: observers group their work (ExperimentAggregator reads and writes

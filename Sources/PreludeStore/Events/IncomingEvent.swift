@@ -19,13 +19,16 @@ package struct IncomingEvent: Sendable, Hashable {
     package var occurredAt: Int64
     /// The task's name, for `taskStarted` / `taskCompleted` only.
     package var task: String?
+    /// The device segment its batch was sent with (OS major version, locale; empty when not sent).
+    package var segment: EventSegment
 
     /// An event with every field given.
     package init(
         id: String, installID: String, type: AnalyticsEvent, feature: Feature, experiment: String? = nil,
-        variant: String? = nil, occurredAt: Int64, task: String? = nil
+        variant: String? = nil, occurredAt: Int64, task: String? = nil, segment: EventSegment = EventSegment()
     ) {
         self.task = task
+        self.segment = segment
         self.id = id
         self.installID = installID
         self.type = type

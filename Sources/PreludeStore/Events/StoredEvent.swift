@@ -26,14 +26,18 @@ package struct StoredEvent: Sendable, Hashable {
     package var receivedAt: Int64
     /// The task's name, for `taskStarted` / `taskCompleted` only.
     package var task: String?
+    /// The device segment its batch was sent with (`events.os_major`, `events.locale`; empty when not sent).
+    package var segment: EventSegment
 
     /// An event with the given parts.
     package init(
         rowID: Int64, appID: String, environment: String = EnvironmentName.production, installID: String,
         clientEventID: String, type: AnalyticsEvent, feature: Feature,
-        experiment: String?, variant: String?, occurredAt: Int64, receivedAt: Int64, task: String? = nil
+        experiment: String?, variant: String?, occurredAt: Int64, receivedAt: Int64, task: String? = nil,
+        segment: EventSegment = EventSegment()
     ) {
         self.task = task
+        self.segment = segment
         self.rowID = rowID
         self.appID = appID
         self.environment = environment

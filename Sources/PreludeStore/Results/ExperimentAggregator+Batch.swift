@@ -3,7 +3,7 @@ import PreludeStorage
 
 extension ExperimentAggregator {
     /// Accounts for a batch of newly stored events at once; the result equals
-    /// ``record(appID:environment:installID:type:feature:experiment:variant:receivedAt:on:)`` called for each event in order, at a
+    /// ``record(appID:environment:installID:type:feature:experiment:variant:receivedAt:segment:on:)`` called for each event in order, at a
     /// fraction of the cost.
     ///
     /// The events are grouped by arm (app, environment, experiment, feature, variant) and, within an arm, by install (OR of the
@@ -62,7 +62,7 @@ extension ExperimentAggregator {
             }
             groups[index].add(
                 install: event.installID, steps: FunnelSteps.marked(byEvent: event.type.rawValue),
-                receivedAt: event.receivedAt)
+                receivedAt: event.receivedAt, segment: event.segment)
         }
         var changed = 0
         for group in groups { changed += try apply(group, on: connection) }
@@ -99,11 +99,13 @@ extension ExperimentAggregator {
             var firstReceivedAt: Int64
             /// `received_at` of its last event in the batch.
             var lastReceivedAt: Int64
+            /// The segment of its first event in the batch (the install's segment when it is new to the arm).
+            var segment: EventSegment
         }
 
         init(key: ArmKey) { self.key = key }
 
-        mutating func add(install: String, steps: FunnelSteps, receivedAt: Int64) {
+        mutating func add(install: String, steps: FunnelSteps, receivedAt: Int64, segment: EventSegment) {
             let day = ExperimentAggregator.day(ofMilliseconds: receivedAt)
             if let index = eventsByDay.firstIndex(where: { $0.day == day }) {
                 eventsByDay[index].events += 1
@@ -116,7 +118,8 @@ extension ExperimentAggregator {
                 marks[install] = mark
             } else {
                 installs.append(install)
-                marks[install] = Mark(steps: steps, firstReceivedAt: receivedAt, lastReceivedAt: receivedAt)
+                marks[install] = Mark(
+                    steps: steps, firstReceivedAt: receivedAt, lastReceivedAt: receivedAt, segment: segment)
             }
         }
     }
@@ -137,13 +140,16 @@ extension ExperimentAggregator {
         let variant = SQLValue.text(key.variant)
         let environment = SQLValue.text(key.environment)
 
-        var stored: [String: FunnelSteps] = [:]
+        var stored: [String: (steps: FunnelSteps, segment: EventSegment)] = [:]
         stored.reserveCapacity(group.installs.count)
         let select = try connection.statement(Self.selectBatchSteps)
         try select.bind([app, experiment, feature, variant, .text(Self.jsonArray(group.installs)), environment])
         defer { select.reset() }
         while let row = try select.step() {
-            stored[try row.get(0, as: String.self)] = FunnelSteps(rawValue: try row.get(1, as: Int.self))
+            stored[try row.get(0, as: String.self)] = (
+                FunnelSteps(rawValue: try row.get(1, as: Int.self)),
+                EventSegment(osMajor: try row.get(2, as: Int?.self), locale: try row.get(3, as: String?.self))
+            )
         }
         select.reset()
 
@@ -151,19 +157,26 @@ extension ExperimentAggregator {
         // An install's increments count on the day of its last event in the batch (a batch straddles midnight
         // only when its group commit does).
         var dailyDelta: [Int64: FunnelCounts] = [:]
+        // An install's increments count in its segment: the one stored with it, or for a new install its first
+        // event's (docs/results.md, "Breakdowns").
+        var segmentDelta: [EventSegment: FunnelCounts] = [:]
         var upserts = "["
         var changed = 0
         var firstChange = Int64.max
         var lastChange = Int64.min
         for install in group.installs {
             let mark = group.marks[install]!
-            let old = stored[install] ?? []
+            let known = stored[install]
+            let old = known?.steps ?? []
             let new = old.union(mark.steps)
             guard new != old else { continue }
             delta.add(from: old, to: new)
             dailyDelta[Self.day(ofMilliseconds: mark.lastReceivedAt), default: FunnelCounts()].add(from: old, to: new)
+            segmentDelta[known?.segment ?? mark.segment, default: FunnelCounts()].add(from: old, to: new)
             if changed > 0 { upserts += "," }
-            upserts += "[" + JSONValue.quoted(install) + ",\(new.rawValue),\(mark.firstReceivedAt)]"
+            upserts += "[" + JSONValue.quoted(install) + ",\(new.rawValue),\(mark.firstReceivedAt),"
+            upserts += (mark.segment.osMajor.map(String.init) ?? "null") + ","
+            upserts += (mark.segment.locale.map(JSONValue.quoted) ?? "null") + "]"
             changed += 1
             firstChange = min(firstChange, mark.firstReceivedAt)
             lastChange = max(lastChange, mark.lastReceivedAt)
@@ -177,6 +190,8 @@ extension ExperimentAggregator {
             try Self.upsertDaily(
                 app, environment, experiment, feature, variant, day: day, delta: dailyDelta[day]!, on: connection)
         }
+        try Self.upsertSegments(
+            app, environment, experiment, feature, variant, deltas: segmentDelta, on: connection)
         upserts += "]"
         try connection.statement(Self.upsertBatchSteps).execute([
             app, experiment, feature, variant, .text(upserts), environment,
@@ -205,16 +220,18 @@ extension ExperimentAggregator {
     // The install ids come as one JSON array (json_each), so one prepared statement serves any batch size; the
     // CROSS JOIN keeps json_each as the outer loop: one primary-key seek per install.
     private static let selectBatchSteps = """
-        SELECT s.install_id, s.steps FROM json_each(?5) AS j CROSS JOIN experiment_install_steps AS s
+        SELECT s.install_id, s.steps, s.os_major, s.locale FROM json_each(?5) AS j CROSS JOIN experiment_install_steps AS s
         WHERE s.app_id = ?1 AND s.environment = ?6 AND s.experiment_key = ?2 AND s.feature = ?3 AND s.variant = ?4 AND s.install_id = j.value
         """
 
-    // Rows [install, steps, first_seen_at] as one JSON array. `WHERE true` resolves the INSERT … SELECT … ON
+    // Rows [install, steps, first_seen_at, os_major, locale] as one JSON array; the segment is written once, when the
+    // install is new to the arm. `WHERE true` resolves the INSERT … SELECT … ON
     // CONFLICT parsing ambiguity (SQLite's upsert documentation, "Parsing Ambiguity").
     private static let upsertBatchSteps = """
         INSERT INTO experiment_install_steps
-            (app_id, environment, experiment_key, feature, variant, install_id, steps, first_seen_at)
-        SELECT ?1, ?6, ?2, ?3, ?4, j.value ->> 0, j.value ->> 1, j.value ->> 2 FROM json_each(?5) AS j WHERE true
+            (app_id, environment, experiment_key, feature, variant, install_id, steps, first_seen_at, os_major, locale)
+        SELECT ?1, ?6, ?2, ?3, ?4, j.value ->> 0, j.value ->> 1, j.value ->> 2, j.value ->> 3, j.value ->> 4
+        FROM json_each(?5) AS j WHERE true
         ON CONFLICT (app_id, environment, experiment_key, feature, variant, install_id)
         DO UPDATE SET steps = excluded.steps
         """

@@ -14,7 +14,7 @@ import PreludeStorage
 /// steps, upsert the changed ones, upsert the counters, the day's increments (`experiment_daily_counts`) and the
 /// day's event count (`experiment_daily_events`)); an arm whose installs reached nothing new writes only the last.
 /// An arm is per environment (migration 0011): staging's events never count in production's arms.
-/// ``record(appID:environment:installID:type:feature:experiment:variant:receivedAt:on:)`` does the same for one event
+/// ``record(appID:environment:installID:type:feature:experiment:variant:receivedAt:segment:on:)`` does the same for one event
 /// (one
 /// primary-key lookup; when something changed, two upserts). All in the caller's transaction, so the raw events and
 /// the aggregates commit or roll back together.
@@ -90,7 +90,8 @@ package struct ExperimentAggregator: Sendable {
     @discardableResult
     package func record(
         appID: String, environment: String = EnvironmentName.production, installID: String, type: String,
-        feature: String, experiment: String?, variant: String?, receivedAt: Int64, on connection: Connection
+        feature: String, experiment: String?, variant: String?, receivedAt: Int64,
+        segment: EventSegment = EventSegment(), on connection: Connection
     ) throws -> Bool {
         guard let experiment, !experiment.isEmpty, let variant, !variant.isEmpty else { return false }
         if let livePolicy,
@@ -112,6 +113,11 @@ package struct ExperimentAggregator: Sendable {
         let install = SQLValue.text(installID)
         let found = try connection.statement(Self.selectSteps).query([app, env, key, feature, arm, install]).first
         let old = FunnelSteps(rawValue: try found?.get(0, as: Int.self) ?? 0)
+        // The install counts in the segment stored with it, or (new to the arm) in this event's.
+        let installSegment =
+            try found.map {
+                EventSegment(osMajor: try $0.get(1, as: Int?.self), locale: try $0.get(2, as: String?.self))
+            } ?? segment
         let new = old.union(FunnelSteps.marked(byEvent: type))
         let day = Self.day(ofMilliseconds: receivedAt)
         try Self.countEvents(app, env, key, feature, arm, day: day, events: 1, on: connection)
@@ -119,6 +125,7 @@ package struct ExperimentAggregator: Sendable {
         let received = SQLValue.integer(receivedAt)
         try connection.statement(Self.upsertSteps).execute([
             app, env, key, feature, arm, install, .integer(Int64(new.rawValue)), received,
+            segment.osMajor.map { .integer(Int64($0)) } ?? .null, segment.locale.map(SQLValue.text) ?? .null,
         ])
         var delta = FunnelCounts()
         delta.add(from: old, to: new)
@@ -131,18 +138,19 @@ package struct ExperimentAggregator: Sendable {
             .integer(Int64(delta.taskStarted)), .integer(Int64(delta.taskCompleted)),
         ])
         try Self.upsertDaily(app, env, key, feature, arm, day: day, delta: delta, on: connection)
+        try Self.upsertSegments(app, env, key, feature, arm, deltas: [installSegment: delta], on: connection)
         return true
     }
 
     private static let selectSteps = """
-        SELECT steps FROM experiment_install_steps
+        SELECT steps, os_major, locale FROM experiment_install_steps
         WHERE app_id = ? AND environment = ? AND experiment_key = ? AND feature = ? AND variant = ? AND install_id = ?
         """
 
     private static let upsertSteps = """
         INSERT INTO experiment_install_steps
-            (app_id, environment, experiment_key, feature, variant, install_id, steps, first_seen_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            (app_id, environment, experiment_key, feature, variant, install_id, steps, first_seen_at, os_major, locale)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (app_id, environment, experiment_key, feature, variant, install_id)
         DO UPDATE SET steps = excluded.steps
         """

@@ -18,6 +18,8 @@ package struct ExperimentResults: Sendable {
     /// Whether the report was computed with settings other than the ones the revision fixed: then it carries no
     /// verdict.
     package var isExploratory: Bool
+    /// The arms per OS major version and per locale (exploratory, never a verdict); empty when not read.
+    package var segments: [SegmentBreakdown] = []
 
     /// Creates results.
     package init(
@@ -58,7 +60,8 @@ package struct ExperimentResults: Sendable {
 
     /// ``ExperimentReport/encodeJSON()`` plus `app`, `analysis` (``analysisJSON``), `configuration` (`source`:
     /// `live`, `revision` or `observed`, `revision`: the policy revision or null), `otherFeatures` and `mislabelled`
-    /// (``MislabelledEvents/jsonValue``).
+    /// (``MislabelledEvents/jsonValue``), `timeline` and `segments` (`{"exploratory": true, "note", "osMajor": [...],
+    /// "locale": [...]}`, each segment as ``SegmentBreakdown/encodeJSON()`` gives it) when read.
     package func encodeJSON() -> JSONValue {
         guard case .object(let reportObject) = report.encodeJSON() else {
             preconditionFailure("a report encodes as an object")
@@ -83,6 +86,12 @@ package struct ExperimentResults: Sendable {
         result["otherFeatures"] = .array(otherFeatures.map { .string($0) })
         result["mislabelled"] = mislabelled.jsonValue
         if let timeline { result["timeline"] = Self.encode(timeline) }
+        if !segments.isEmpty {
+            result["segments"] = .object(
+                JSONObject(
+                    [("exploratory", .bool(true)), ("note", .string(SegmentBreakdown.exploratoryNote))]
+                        + segments.map { ($0.dimension.rawValue, $0.encodeJSON()) }))
+        }
         return .object(result)
     }
 

@@ -46,7 +46,7 @@ package struct ExperimentResultsReader: Sendable {
             throw ExperimentResultsError.invalidParameter(
                 name: "alpha", value: "\(alpha)", reason: Self.alphaRule)
         }
-        let (definition, arms, mislabelled, daily) = try database.read { connection in
+        let (definition, arms, mislabelled, daily, segmentRows) = try database.read { connection in
             let liveRevision = try Self.liveRevision(appID: appID, environment: environment, on: connection)
             let arms = try ExperimentArm.load(appID: appID, environment: environment, experiment: key, on: connection)
             var definition: ExperimentDefinition?
@@ -65,6 +65,8 @@ package struct ExperimentResultsReader: Sendable {
                 found, arms,
                 try MislabelledEvents.load(appID: appID, environment: environment, experiment: key, on: connection),
                 try ExperimentDailyCounts.load(
+                    appID: appID, environment: environment, experiment: key, feature: found.feature, on: connection),
+                try ExperimentSegmentCounts.load(
                     appID: appID, environment: environment, experiment: key, feature: found.feature, on: connection)
             )
         }
@@ -76,7 +78,23 @@ package struct ExperimentResultsReader: Sendable {
         results.timeline = ExperimentTimeline(
             variants: report.variants.map(\.name), control: report.controlName, increments: daily.increments,
             events: daily.events, minimumEffect: report.minimumEffect, alpha: report.settings.alpha)
+        results.segments = Self.breakdowns(of: report, rows: segmentRows)
         return results
+    }
+
+    /// The report's arms per OS major version and per locale (docs/results.md, "Breakdowns"): the same analysis per
+    /// segment, without verdicts.
+    package static func breakdowns(of report: ExperimentReport, rows: [ExperimentSegmentCounts.Row])
+        -> [SegmentBreakdown]
+    {
+        let variants = report.variants.map { (name: $0.name, weight: $0.weight) }
+        return SegmentBreakdown.Dimension.allCases.map { dimension in
+            SegmentBreakdown.analyze(
+                dimension: dimension,
+                rows: rows.filter { $0.dimension == dimension }.map { ($0.value, $0.variant, $0.counts) },
+                experimentKey: report.experimentKey, feature: report.feature, variants: variants,
+                controlName: report.controlName, minimumEffect: report.minimumEffect, settings: report.settings)
+        }
     }
 
     /// What a usable exploratory alpha is, for error messages.

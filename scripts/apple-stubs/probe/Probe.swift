@@ -11,6 +11,7 @@ import PreludeCore
     _ = try await AppleAccessRequester.request(.camera, check: UsageDescriptionCheck(strings: [:]))
     _ = await SettingsOpener.open(afterMilliseconds: 0)
     _ = ClientContext.current(installId: "i")
+    _ = EventSegment.current()
 }
 
 @MainActor func probeForeground(_ directory: URL) throws -> PreludeClient {

@@ -6,8 +6,8 @@
 
     extension PreludeClient {
         /// A client for `app` on `server` keeping its files in `storageDirectory`, starting from `bootstrapPolicy`:
-        /// the device's context (``ClientContext/current(installId:platform:osVersion:appVersion:locale:acceptLanguage:)``)
-        /// and every other setting at its default (``PreludeClientConfiguration``), including refresh, flush and the
+        /// the device's context (``ClientContext/current(installId:platform:osVersion:appVersion:locale:acceptLanguage:)``),
+        /// its segment for the events' breakdowns (``PreludeCore/EventSegment/current()``) and every other setting at its default (``PreludeClientConfiguration``), including refresh, flush and the
         /// flows' re-read each time the app becomes active. Reads the disk only, never the network.
         ///
         /// - Throws: ``PreludeClientError/invalidBootstrap(_:)`` when the bundled policy does not validate, or a file
@@ -16,6 +16,7 @@
             var configuration = PreludeClientConfiguration(
                 server: server, app: app, storageDirectory: storageDirectory, bootstrapPolicy: bootstrapPolicy)
             configuration.context = .current()
+            configuration.segment = .current()
             try self.init(configuration: configuration)
         }
     }
