@@ -4,15 +4,26 @@
 # after ready), RSS after one resolved-policy fetch (gzip) of every app, and the per-app cost
 # (RSS - RSS of the 1-app run) / (N - 1).
 #
+# WRITTEN says which build wrote the revisions (docs/storage.md, "Start-up"):
+# - `this` (the default): as the binary under test writes them: app-0001 is created by `prelude policy import --create`
+#   (canonical text, its entity tag, the rules version that validated it), the others are copies of that row with
+#   their app id (same length, tag recomputed), so start-up reads them without validating them again;
+# - `older`: the policy's text as written, no rules version, as a build before migration 0015 left them: start-up
+#   validates every one (the upgrade's first start).
+#
 # Usage: scripts/bench-apps.sh [binary]   (default .build/release/prelude; build it with `swift build -c release`)
-# Settings: APPS="1 10 100 1000", OUT=/tmp/prelude-bench/apps, PORT=18431. Loopback only; every server stopped.
+# Settings: APPS="1 10 100 1000", WRITTEN=this|older, OUT=/tmp/prelude-bench/apps, PORT=18431. Loopback only; every
+# server stopped.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 BIN=${1:-$ROOT/.build/release/prelude}
 APPS=${APPS:-"1 10 100 1000"}
 OUT=${OUT:-/tmp/prelude-bench/apps}
 PORT=${PORT:-18431}
+WRITTEN=${WRITTEN:-this}
+[[ "$WRITTEN" == this || "$WRITTEN" == older ]] || { echo "WRITTEN must be this or older" >&2; exit 2; }
 mkdir -p "$OUT"
+echo "revisions written by: $WRITTEN"
 
 rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
 
@@ -23,11 +34,44 @@ for n in $APPS; do
     db="$OUT/apps-$n.sqlite"
     rm -f "$db" "$db-wal" "$db-shm"
     PRELUDE_DATABASE="$db" PRELUDE_LOG_LEVEL=warning "$BIN" migrate >/dev/null
-    python3 - "$db" "$n" "$ROOT/config/demo-policy.json" <<'PY'
+    first=1
+    if [[ "$WRITTEN" == this ]]; then
+        python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["app"]["id"] = "app-0001"; json.dump(d, open(sys.argv[2], "w"))' \
+            "$ROOT/config/demo-policy.json" "$OUT/app-0001.json"
+        PRELUDE_DATABASE="$db" PRELUDE_DEMO_POLICY="" PRELUDE_LOG_LEVEL=warning "$BIN" policy import "$OUT/app-0001.json" \
+            --create >/dev/null
+        first=2
+    fi
+    python3 - "$db" "$n" "$ROOT/config/demo-policy.json" "$first" <<'PY'
 import json, sqlite3, sys
-path, count, policy = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+path, count, policy, first = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
 document = json.load(open(policy))
 db = sqlite3.connect(path)
+
+def tag(revision, data):
+    # RevisionTag (Sources/PreludeStore/Policy/RevisionTag.swift): FNV-1a 64 and length of the canonical bytes.
+    h = 0xcbf29ce484222325
+    for byte in data:
+        h = ((h ^ byte) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    return f'"r{revision}-{h:016x}-{len(data):x}"'
+
+if first == 2:
+    # Copies of the row `prelude policy import` wrote: the same canonical text with another app id, the same rules.
+    text, rules = db.execute(
+        "SELECT document, rules_version FROM policy_revisions WHERE app_id = 'app-0001' AND number = 1").fetchone()
+    assert rules is not None, "the import did not record a rules version"
+    for i in range(2, count + 1):
+        app = f"app-{i:04d}"
+        copy = text.replace('"id":"app-0001"', f'"id":"{app}"', 1)
+        db.execute("INSERT INTO apps (id, name, created_at, updated_at) VALUES (?, ?, 0, 0)",
+                   (app, document["app"]["name"]))
+        db.execute("INSERT INTO policy_revisions (app_id, number, document, etag, created_at, author, message, "
+                   "rules_version) VALUES (?, 1, ?, ?, 0, 'bench', NULL, ?)",
+                   (app, copy, tag(1, copy.encode()), rules))
+        db.execute("INSERT INTO environments (app_id, name, live_revision, created_at, updated_at) "
+                   "VALUES (?, 'production', 1, 0, 0)", (app,))
+    db.commit()
+    sys.exit(0)
 for i in range(1, count + 1):
     app = f"app-{i:04d}"
     document["app"]["id"] = app

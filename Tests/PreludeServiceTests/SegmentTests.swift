@@ -286,7 +286,10 @@ import Testing
                     ('demo', 'old-2', 'o2', 'systemGranted', 'camera', 'camera-prime-copy', 'control', 5, 5);
                 """)
         }
-        #expect(try Migrator(migrations: all).migrate(database) == [segments.name])
+        // Upgrading to the segments migration applies exactly it; the later ones then apply as at any start.
+        #expect(
+            try Migrator(migrations: all.filter { $0.number <= segments.number }).migrate(database) == [segments.name])
+        _ = try Migrator(migrations: all).migrate(database)
 
         // After the upgrade: old-1 grants from an iOS 18 device, and a new install arrives from one.
         let ingestor = EventIngestor(

@@ -19,6 +19,19 @@
 /// - every stored string (values and member names): no control characters or noncharacters (``StoredText``),
 ///   a line feed allowed only in copy messages.
 public enum PolicyValidator {
+    /// The version of what accepting a stored revision means in this build: the rules below, which of their
+    /// breaches a stored revision may carry (``StoredPolicyReader/servableCodes``) and the canonical form a revision
+    /// is stored in (`PolicyDocument.jsonValue.serializedBytes()`).
+    ///
+    /// Each revision this build writes after validating it records this number (`policy_revisions.rules_version`,
+    /// migration 0015); a later start-up of a build with the same number reads that revision without validating it
+    /// again (``StoredPolicyReader/readAccepted(bytes:)``, docs/storage.md "Start-up"). **Add one whenever a rule is
+    /// added, removed or changed, ``StoredPolicyReader/servableCodes`` changes or the canonical form changes**, so
+    /// that revisions accepted under the old rules are validated again at the next start-up and their findings
+    /// reported. `PolicyRulesVersionTests` fingerprints all three and fails until the number is raised and the new
+    /// fingerprint recorded beside it.
+    public static let rulesVersion = 1
+
     /// The placeholders copy may use.
     public static let allowedPlaceholders: Set<String> = ["appName"]
 

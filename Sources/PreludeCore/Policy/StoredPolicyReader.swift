@@ -69,6 +69,19 @@ public enum StoredPolicyReader {
         return Reading(document: document, findings: written.problems, fallbacks: fallbacks.sorted(), refusal: nil)
     }
 
+    /// Reads a stored revision that this build's rules accepted, with no findings, when it was written: the
+    /// revision records ``PolicyValidator/rulesVersion`` and its bytes are the ones accepted. Parsed and decoded, not
+    /// validated again (the validator is most of a start-up's work). nil when the bytes do not parse or decode as a
+    /// policy of this build's schema (a damaged row): then ``read(text:)`` says why it cannot be served.
+    ///
+    /// The caller decides that the record applies (docs/storage.md, "Start-up"); a revision written under another
+    /// rules version, or without one, is read with ``read(text:)``.
+    public static func readAccepted(bytes: [UInt8]) -> PolicyDocument? {
+        guard let json = try? JSONValue(parsing: bytes) else { return nil }
+        let (document, structural) = PolicyDocument.decode(json)
+        return structural.isEmpty && document.schemaVersion == PolicySchema.currentVersion ? document : nil
+    }
+
     private static func refused(_ reason: String, findings: [ValidationProblem]) -> Reading {
         let first = findings.prefix(3).map(\.description).joined(separator: "; ")
         let detail = findings.isEmpty ? "" : " (\(CountedNoun.text(findings.count, "problem")): \(first))"

@@ -231,7 +231,9 @@ package final class PolicyStore: Sendable {
     /// rollbacks, promotions and imports all end here.
     ///
     /// - Parameters:
-    ///   - document: a document that passed ``PolicyValidator``; its `app.id` must be `app` (else refused).
+    ///   - document: a document that passed ``PolicyValidator`` in this build with no problems; its `app.id` must be
+    ///     `app` (else refused). The revision records this build's ``PolicyValidator/rulesVersion``, so a start-up
+    ///     under the same rules does not validate it again (docs/storage.md, "Start-up").
     ///   - author: who made the change (a token name); stored on the revision and as the audit actor.
     ///   - action: the audit action, e.g. `policy.replace`, `feature.patch`.
     ///   - precondition: what the live revision must be (the request's `If-Match`, parsed by the HTTP adapter);
@@ -259,7 +261,8 @@ package final class PolicyStore: Sendable {
                     app: app, environment: environment, name: document.app.name, canonical: prepared.canonical,
                     author: author, action: action, message: message, detail: auditDetail, at: now,
                     requiringLive: precondition == nil ? .none : .some(current), events: events,
-                    previous: snapshot(app: app, environment: environment)?.document.jsonValue, alongside: alongside)
+                    previous: snapshot(app: app, environment: environment)?.document.jsonValue, alongside: alongside,
+                    rulesVersion: PolicyValidator.rulesVersion)
             } catch PolicyRepository.Refusal.stale {
                 try reload(app: app, environment: environment)
                 throw PolicyStoreError.stale(current: snapshot(app: app, environment: environment))
@@ -282,8 +285,9 @@ package final class PolicyStore: Sendable {
         }
     }
 
-    /// Creates `app` with its production environment serving `document` as revision 1 and an `app.create` audit row;
-    /// refused when the app exists.
+    /// Creates `app` with its production environment serving `document` (validated as for
+    /// ``commit(app:environment:document:author:action:message:precondition:auditDetail:events:alongside:)``) as
+    /// revision 1 and an `app.create` audit row; refused when the app exists.
     @discardableResult
     package func createApp(
         app: String, document: PolicyDocument, author: String, message: String?,
@@ -296,7 +300,7 @@ package final class PolicyStore: Sendable {
             do {
                 try repository.createApp(
                     app: app, name: document.app.name, canonical: prepared.canonical, author: author, message: message,
-                    detail: auditDetail, at: now)
+                    detail: auditDetail, at: now, rulesVersion: PolicyValidator.rulesVersion)
             } catch let refusal as PolicyRepository.Refusal {
                 throw PolicyStoreError(refusal)
             }
@@ -337,13 +341,16 @@ package final class PolicyStore: Sendable {
 
     /// Creates environment `name` of `app` (an `environment.create` audit row), empty or with a copy of the live
     /// policy of `copyFrom` as its first revision, in one transaction; then serves it. Returns the new snapshot, nil
-    /// when the environment starts empty.
+    /// when the environment starts empty. The copy records this build's ``PolicyValidator/rulesVersion`` only when
+    /// the source meets this build's rules as it is (no stored findings): a copy of a revision served with findings
+    /// carries them until the next start-up, which validates it again (as it does its source) and reports what it
+    /// finds.
     @discardableResult
     package func createEnvironment(
         app: String, name: String, copyFrom source: String?, author: String, auditDetail: JSONValue
     ) throws -> ServedPolicy? {
         try locked {
-            var first: (document: PolicyDocument, prepared: ServedPolicy.PreparedDocument)?
+            var first: (document: PolicyDocument, prepared: ServedPolicy.PreparedDocument, source: ServedPolicy)?
             if let source {
                 guard let live = snapshot(app: app, environment: source) else {
                     if unavailability(app: app, environment: source) != nil {
@@ -355,7 +362,8 @@ package final class PolicyStore: Sendable {
                 }
                 first = (
                     live.document,
-                    ServedPolicy.PreparedDocument(canonical: live.canonicalBytes)
+                    ServedPolicy.PreparedDocument(canonical: live.canonicalBytes),
+                    live
                 )
             }
             let now = clock.milliseconds
@@ -364,7 +372,8 @@ package final class PolicyStore: Sendable {
             do {
                 revision = try repository.createEnvironment(
                     app: app, name: name, first: first.map { ($0.prepared.canonical, message) }, actor: author,
-                    detail: auditDetail, at: now)
+                    detail: auditDetail, at: now,
+                    rulesVersion: first?.source.storedFindings.isEmpty == true ? PolicyValidator.rulesVersion : nil)
             } catch let refusal as PolicyRepository.Refusal {
                 throw PolicyStoreError(refusal)
             }
@@ -376,7 +385,8 @@ package final class PolicyStore: Sendable {
                 ServedPolicy(
                     appID: app, environment: name, revision: revision, document: first.document,
                     prepared: first.prepared, createdAt: now, author: author, message: message,
-                    resolvedCacheCapacity: resolvedCacheCapacity, cacheControl: cacheControl))
+                    resolvedCacheCapacity: resolvedCacheCapacity, cacheControl: cacheControl,
+                    storedFindings: first.source.storedFindings, fallbacks: first.source.fallbacks))
         }
     }
 

@@ -43,6 +43,11 @@ package struct PolicyRepository: Sendable {
         package var author: String
         /// Its message.
         package var message: String?
+        /// The live revision's stored entity tag (quoted, ``RevisionTag``), nil without one.
+        package var etag: String? = nil
+        /// The validator rules version that accepted the live revision with no findings when it was written
+        /// (``PreludeCore/PolicyValidator/rulesVersion``, migration 0015); nil when none is recorded.
+        package var rulesVersion: Int? = nil
     }
 
     /// An app row with its revision count (the admin app summary).
@@ -100,7 +105,8 @@ package struct PolicyRepository: Sendable {
     package init(database: Database) { self.database = database }
 
     private static let liveJoin = """
-        SELECT e.app_id, e.name AS environment, e.live_revision, r.document, r.created_at, r.author, r.message
+        SELECT e.app_id, e.name AS environment, e.live_revision, r.document, r.created_at, r.author, r.message, r.etag,
+            r.rules_version
         FROM environments e LEFT JOIN policy_revisions r ON r.app_id = e.app_id AND r.number = e.live_revision
         """
 
@@ -383,6 +389,10 @@ package struct PolicyRepository: Sendable {
     ///     not at all (a change request marked applied,
     ///     ``ChangeRequestRepository/markApplied(_:id:expectedVersion:revision:at:)``, and its own webhook event),
     ///     given the connection and the new revision's number; what it throws rolls everything back.
+    ///   - rulesVersion: the validator rules version (``PreludeCore/PolicyValidator/rulesVersion``) that accepted
+    ///     `canonical`, with no findings, in the writing build, recorded with the revision so that a start-up under
+    ///     the same rules does not validate it again; nil when the bytes were not validated so (the revision is then
+    ///     validated at every start-up).
     /// - Returns: the new revision's number.
     /// - Throws: ``Refusal/unknownApp(_:)``, ``Refusal/unknownEnvironment(app:environment:)``, ``Refusal/stale``,
     ///   what `alongside` throws, or `StorageError`.
@@ -390,7 +400,7 @@ package struct PolicyRepository: Sendable {
         app: String, environment: String, name: String, canonical: [UInt8], author: String, action: String,
         message: String?, detail: JSONValue, at now: Int64, requiringLive expected: Int?? = nil,
         events: [WebhookEventType] = [.revisionPublished], previous: JSONValue? = nil,
-        alongside: ((Connection, Int) throws -> Void)? = nil
+        alongside: ((Connection, Int) throws -> Void)? = nil, rulesVersion: Int? = nil
     ) throws -> Int {
         try database.write { db -> Int in
             guard let live = try Self.liveRevision(db, app: app, environment: environment) else {
@@ -399,7 +409,7 @@ package struct PolicyRepository: Sendable {
             if let expected, live != expected { throw Refusal.stale }
             let revision = try Self.insertRevision(
                 db, app: app, environment: environment, name: name, canonical: canonical, author: author,
-                action: action, message: message, detail: detail, now: now)
+                action: action, message: message, detail: detail, now: now, rulesVersion: rulesVersion)
             try Self.enqueueWebhooks(
                 db, app: app, environment: environment, events: events, before: live, previous: previous,
                 after: revision, canonical: canonical, actor: author, action: action, message: message, now: now)
@@ -409,10 +419,11 @@ package struct PolicyRepository: Sendable {
     }
 
     /// Creates `app` with its `production` environment and its first revision live there, and an `app.create`
-    /// audit record, in one transaction; refused with ``Refusal/appExists(_:)`` when the app exists.
+    /// audit record, in one transaction; refused with ``Refusal/appExists(_:)`` when the app exists. `rulesVersion`
+    /// as for `publish(…)`.
     package func createApp(
         app: String, name: String, canonical: [UInt8], author: String, message: String?, detail: JSONValue,
-        at now: Int64
+        at now: Int64, rulesVersion: Int? = nil
     ) throws {
         try database.write { db in
             guard try db.scalar("SELECT count(*) FROM apps WHERE id = ?", [.text(app)], as: Int64.self) == 0 else {
@@ -424,21 +435,22 @@ package struct PolicyRepository: Sendable {
             try Self.insertEnvironment(db, app: app, name: Self.production, now: now)
             _ = try Self.insertRevision(
                 db, app: app, environment: Self.production, name: name, canonical: canonical, author: author,
-                action: "app.create", message: message, detail: detail, now: now)
+                action: "app.create", message: message, detail: detail, now: now, rulesVersion: rulesVersion)
         }
     }
 
     /// Creates environment `name` of `app` with default settings and an `environment.create` audit record, in one
     /// transaction. With `first`, the new environment's first revision is that document (a copy of another
     /// environment's live policy, canonical bytes), audited in the same record; otherwise it has no live revision
-    /// until one is published.
+    /// until one is published. `rulesVersion` is the first revision's, as for
+    /// `publish(…)`.
     ///
     /// - Returns: the first revision's number when one was written.
     /// - Throws: ``Refusal/unknownApp(_:)``, ``Refusal/environmentExists(app:environment:)``, or `StorageError`.
     @discardableResult
     package func createEnvironment(
         app: String, name: String, first: (canonical: [UInt8], message: String?)?, actor: String, detail: JSONValue,
-        at now: Int64
+        at now: Int64, rulesVersion: Int? = nil
     ) throws -> Int? {
         precondition(EnvironmentName.isValid(name), "environment names are validated by the caller")
         return try database.write { db -> Int? in
@@ -456,7 +468,8 @@ package struct PolicyRepository: Sendable {
             }
             let revision = try Self.insertRevision(
                 db, app: app, environment: name, name: appName, canonical: first.canonical, author: actor,
-                action: "environment.create", message: first.message, detail: detail, now: now)
+                action: "environment.create", message: first.message, detail: detail, now: now,
+                rulesVersion: rulesVersion)
             // The environment's first live revision is a publish there (no revision before it).
             try Self.enqueueWebhooks(
                 db, app: app, environment: name, events: [.revisionPublished], before: nil, previous: nil,
@@ -546,7 +559,9 @@ package struct PolicyRepository: Sendable {
             revision: revision, document: document,
             createdAt: hasRevision ? try row.get("created_at", as: Int64.self) : 0,
             author: hasRevision ? try row.get("author", as: String.self) : "",
-            message: hasRevision ? try row.get("message", as: String?.self) : nil)
+            message: hasRevision ? try row.get("message", as: String?.self) : nil,
+            etag: hasRevision ? try row.get("etag", as: String?.self) : nil,
+            rulesVersion: hasRevision ? try row.get("rules_version", as: Int64?.self).map(Int.init) : nil)
     }
 
     /// nil when the app or environment does not exist, `.some(nil)` when it has no live revision.
@@ -613,18 +628,19 @@ package struct PolicyRepository: Sendable {
 
     private static func insertRevision(
         _ db: Connection, app: String, environment: String, name: String, canonical: [UInt8], author: String,
-        action: String, message: String?, detail: JSONValue, now: Int64
+        action: String, message: String?, detail: JSONValue, now: Int64, rulesVersion: Int?
     ) throws -> Int {
         let next = try nextRevision(db, app: app)
         try db.statement(
             """
-            INSERT INTO policy_revisions (app_id, number, document, etag, created_at, author, message, environment)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO policy_revisions (app_id, number, document, etag, created_at, author, message, environment,
+                rules_version)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """
         ).execute([
             .text(app), .integer(Int64(next)), .text(String(decoding: canonical, as: UTF8.self)),
             .text(RevisionTag.quoted(revision: next, canonical: canonical)), .integer(now), .text(author),
-            message.map(SQLValue.text) ?? .null, .text(environment),
+            message.map(SQLValue.text) ?? .null, .text(environment), rulesVersion.map { .integer(Int64($0)) } ?? .null,
         ])
         try db.statement("UPDATE environments SET live_revision = ?, updated_at = ? WHERE app_id = ? AND name = ?")
             .execute([.integer(Int64(next)), .integer(now), .text(app), .text(environment)])

@@ -87,6 +87,10 @@ package struct PolicyRevision: Sendable {
 
     /// Decodes a live row: the revision, or why this build cannot serve it (no live revision, a document
     /// ``PreludeCore/StoredPolicyReader`` refuses, or one for another app).
+    ///
+    /// A revision this build's rules accepted is not validated again (``acceptedByTheseRules(_:revision:)``);
+    /// every other one is read by ``PreludeCore/StoredPolicyReader/read(text:)``, its findings and fallback texts
+    /// kept.
     package static func decode(_ row: PolicyRepository.LiveRow) -> Result<PolicyRevision, Unservable> {
         guard let revision = row.revision, let text = row.document else {
             return .failure(
@@ -96,6 +100,7 @@ package struct PolicyRevision: Sendable {
                         ? "the app has no live revision"
                         : "environment \"\(row.environment)\" has no live revision"))
         }
+        if let accepted = acceptedByTheseRules(row, revision: revision) { return .success(accepted) }
         let reading = StoredPolicyReader.read(text: text)
         guard let document = reading.document else {
             return .failure(
@@ -114,6 +119,26 @@ package struct PolicyRevision: Sendable {
                 canonical: document.jsonValue.serializedBytes(), keepsDocument: false,
                 createdAt: row.createdAt, author: row.author, message: row.message, storedFindings: reading.findings,
                 fallbacks: reading.fallbacks))
+    }
+}
+
+extension PolicyRevision {
+    /// The revision of `row` read without validation, when its record says this build's rules accepted it: it was
+    /// stamped with ``PreludeCore/PolicyValidator/rulesVersion`` when written (after validating with no findings),
+    /// and its stored text is still the text accepted (the stored entity tag, a hash and length of those bytes,
+    /// matches them). Then the stored text is the canonical bytes, and start-up only parses and decodes it (for the
+    /// key shape, and to refuse a row that no longer decodes). nil otherwise: no stamp (written before migration
+    /// 0015, a replica's copy), another rules version, changed bytes, bytes that do not decode, or another app's
+    /// document; the caller validates it then (docs/storage.md, "Start-up").
+    static func acceptedByTheseRules(_ row: PolicyRepository.LiveRow, revision: Int) -> PolicyRevision? {
+        guard row.rulesVersion == PolicyValidator.rulesVersion, let text = row.document else { return nil }
+        let bytes = Array(text.utf8)
+        guard row.etag == RevisionTag.quoted(revision: revision, canonical: bytes),
+            let document = StoredPolicyReader.readAccepted(bytes: bytes), document.app.id == row.app
+        else { return nil }
+        return PolicyRevision(
+            appID: row.app, environment: row.environment, number: revision, document: document, canonical: bytes,
+            keepsDocument: false, createdAt: row.createdAt, author: row.author, message: row.message)
     }
 }
 
@@ -137,9 +162,10 @@ private final class DecodedDocument: Sendable {
         }
     }
 
-    /// `canonical` decoded: the bytes this build serialized from a document that decoded and validated, so they
-    /// decode to that document (`PolicyRevisionTests` holds the round trip for the demo policy and every upgrade
-    /// fixture).
+    /// `canonical` decoded: the bytes this build serialized from a document that decoded and validated, or stored
+    /// bytes this build's rules accepted that decoded at start-up (``PolicyRevision/acceptedByTheseRules(_:revision:)``),
+    /// so they decode to that document (`PolicyStoreTests` and `UpgradeFixtureTests` hold the round trip for the demo
+    /// policy, many apps and every upgrade fixture).
     private static func decode(_ canonical: [UInt8]) -> PolicyDocument {
         guard let json = try? JSONValue(parsing: canonical) else {
             fatalError("a revision's canonical bytes, serialized by this build, do not parse as JSON")

@@ -1,0 +1,11 @@
+-- 0015_revision_rules_version: which validation rules accepted each stored revision (issue 29, docs/storage.md
+-- "Start-up: revisions this build already accepted").
+--
+-- A revision written with `rules_version` set met every rule of that version of the validator
+-- (`PolicyValidator.rulesVersion`) when it was written, with no findings, and its `document` is the text accepted
+-- (its `etag` was computed from it). At start-up a build with the same rules version reads such a revision without
+-- validating it again; every other revision is validated as before, its findings reported and its fallback texts
+-- filled in: NULL (everything written before this migration, a replica's copy of the primary's revision, a copy of a
+-- revision that carries findings, a seeded demo policy that does not validate) or another version (written by a
+-- build with other rules).
+ALTER TABLE policy_revisions ADD COLUMN rules_version INTEGER;
