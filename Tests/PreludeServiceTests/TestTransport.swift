@@ -159,14 +159,6 @@ enum TestTransport {
 
     // MARK: - The live back-end: a blocking socket, one request per connection
 
-    /// Live only: whether 127.0.0.1:`port` accepts a connection now (the connection is closed at once). For
-    /// readiness waits on a process the test started, never for timing.
-    static func accepts(port: Int) -> Bool {
-        guard let fd = try? connect(port: port) else { return false }
-        close(fd)
-        return true
-    }
-
     /// A connected socket to 127.0.0.1:port.
     private static func connect(port: Int) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
