@@ -39,7 +39,7 @@ for n in $APPS; do
         python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["app"]["id"] = "app-0001"; json.dump(d, open(sys.argv[2], "w"))' \
             "$ROOT/config/demo-policy.json" "$OUT/app-0001.json"
         PRELUDE_DATABASE="$db" PRELUDE_DEMO_POLICY="" PRELUDE_LOG_LEVEL=warning "$BIN" policy import "$OUT/app-0001.json" \
-            --create >/dev/null
+            --create >/dev/null 2>"$OUT/import.log" || { cat "$OUT/import.log" >&2; exit 1; }
         first=2
     fi
     python3 - "$db" "$n" "$ROOT/config/demo-policy.json" "$first" <<'PY'
