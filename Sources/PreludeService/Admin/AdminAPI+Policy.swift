@@ -60,7 +60,8 @@ extension AdminAPI {
                 store.snapshot(app: app, environment: context.environment).map { .integer($0.revision) } ?? .null
             // The diff compares canonical forms, so layout and defaults spelled out do not show as changes.
             if let document = validation.document {
-                result["diff"] = JSONDiff.jsonValue(JSONDiff.changes(from: live, to: document.jsonValue))
+                let canonical = validation.canonicalJSON ?? document.jsonValue
+                result["diff"] = JSONDiff.jsonValue(JSONDiff.changes(from: live, to: canonical))
             } else if let parsed = try? JSONValue(parsing: context.request.body) {
                 result["diff"] = JSONDiff.jsonValue(JSONDiff.changes(from: live, to: parsed))
             } else {
@@ -232,7 +233,7 @@ extension AdminAPI {
     /// a revision), or 404 for an unknown app or environment.
     func liveJSON(_ target: PolicyStore.Key) throws -> JSONValue {
         if let snapshot = store.snapshot(app: target.app, environment: target.environment) {
-            return snapshot.document.jsonValue
+            return liveJSONMemo.json(of: snapshot)
         }
         guard let text = try apps.liveDocument(app: target.app, environment: target.environment) else {
             guard try apps.liveRevision(app: target.app, environment: target.environment) != nil else {
