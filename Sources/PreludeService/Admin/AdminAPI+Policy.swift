@@ -86,10 +86,10 @@ extension AdminAPI {
         let target = PolicyStore.Key(app: app, environment: context.environment)
         let live = try knownApp(target)
         let extraDetail = try approvalCheck(target, context: context, action: action, extraDetail: extraDetail)
-        let document = try validatedCandidate(
+        let (document, canonical) = try validatedCandidateAndCanonicalJSON(
             candidate,
             consequence: " (pointers refer to the app's policy document after the change); nothing was changed")
-        let changes = JSONDiff.changes(from: try liveJSON(target), to: document.jsonValue)
+        let changes = JSONDiff.changes(from: try liveJSON(target), to: canonical)
         if changes.isEmpty, let live {
             guard live.matchesIfMatch(ifMatch) else { throw PolicyStoreProblem.preconditionFailed(current: live) }
             return writeResponse(
@@ -97,8 +97,9 @@ extension AdminAPI {
                 pretty: context.pretty, status: .ok, extraBody: extraBody)
         }
         // The checks every publishing path shares (size, strict lint: docs/admin.md, "One set of checks").
+        let prepared = ServedPolicy.PreparedDocument(canonical: canonical.serializedBytes())
         let findings = try PublishChecks.check(
-            document, canonicalSize: document.jsonValue.serializedBytes().count, lintStrict: try lintStrict(target))
+            document, canonicalSize: prepared.canonical.count, lintStrict: try lintStrict(target))
         var detail = JSONDiff.summary(changes).objectValue ?? JSONObject()
         if !findings.isEmpty { detail["lint"] = .array(findings.map(\.jsonValue)) }
         for (key, value) in extraDetail { detail[key] = value }
@@ -107,7 +108,7 @@ extension AdminAPI {
         let snapshot = try store.commit(
             app: app, environment: target.environment, document: document, author: context.token.name, action: action,
             message: message, precondition: RevisionPrecondition(ifMatch: ifMatch), auditDetail: .object(detail),
-            events: events)
+            events: events, prepared: prepared)
         context.logger.info(
             "policy changed",
             ["app": app, "environment": target.environment, "action": action, "by": context.token.name],
