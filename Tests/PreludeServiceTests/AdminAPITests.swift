@@ -68,14 +68,14 @@ import Testing
             let micTitle = "Microphone round \(round)."
             let headers = [("If-Match", etag), ("Content-Type", "application/merge-patch+json")]
             let requests = [
-                AdminClient.request(
+                AdminRequest.bytes(
                     "PATCH", "/v1/admin/apps/demo/features/camera", token: AdminServer.secret, headers: headers,
                     body: #"{"copy": {"en": {"prime": {"title": "\#(cameraTitle)"}}}}"#),
-                AdminClient.request(
+                AdminRequest.bytes(
                     "PATCH", "/v1/admin/apps/demo/features/microphone", token: AdminServer.secret, headers: headers,
                     body: #"{"copy": {"en": {"prime": {"title": "\#(micTitle)"}}}}"#),
             ]
-            let responses = try AdminClient.sendConcurrently(requests, port: server.adminPort)
+            let responses = try TestTransport.live(port: server.adminPort).exchangeConcurrently(requests)
             #expect(responses.map(\.status).sorted() == [200, 412])
             let loser = try #require(responses.firstIndex { $0.status == 412 })
             let loserTitle = loser == 0 ? cameraTitle : micTitle

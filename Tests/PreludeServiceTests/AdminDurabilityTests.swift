@@ -22,15 +22,15 @@ import Testing
         var acknowledged: [(revision: Int, title: String)] = []
         for round in 1...3 {
             let etag = try #require(
-                try AdminClient.send(
-                    AdminClient.request("GET", "/v1/admin/apps/demo/policy", token: AdminServer.secret), port: port
+                try TestTransport.live(port: port).exchange(
+                    AdminRequest.bytes("GET", "/v1/admin/apps/demo/policy", token: AdminServer.secret)
                 ).headers["etag"])
             let title = "Durable title \(round)."
-            let response = try AdminClient.send(
-                AdminClient.request(
+            let response = try TestTransport.live(port: port).exchange(
+                AdminRequest.bytes(
                     "PATCH", "/v1/admin/apps/demo/features/camera", token: AdminServer.secret,
                     headers: [("If-Match", etag), ("Content-Type", "application/merge-patch+json")],
-                    body: #"{"copy": {"en": {"prime": {"title": "\#(title)"}}}}"#), port: port)
+                    body: #"{"copy": {"en": {"prime": {"title": "\#(title)"}}}}"#))
             #expect(response.status == 200)
             acknowledged.append((try #require(response.object["revision"] as? Int), title))
         }
@@ -86,10 +86,10 @@ extension AdminDurabilityTests {
                     let events = (0..<eventsPerBatch).map {
                         #"{"id":"\#(prefix)\#($0)","installId":"install-\#(client)","type":"primeShown","feature":"camera","occurredAt":1795350000000}"#
                     }
-                    let request = AdminClient.request(
+                    let request = AdminRequest.bytes(
                         "POST", "/v1/apps/demo/events", token: nil, headers: [("Content-Type", "application/json")],
                         body: #"{"events":[\#(events.joined(separator: ","))]}"#)
-                    guard let response = try? AdminClient.send(request, port: server.port) else { return }
+                    guard let response = try? TestTransport.live(port: server.port).exchange(request) else { return }
                     if response.status == 202 { acknowledged.withLock { $0.append(prefix) } }
                     batch += 1
                 }

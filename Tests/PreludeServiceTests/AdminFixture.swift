@@ -4,7 +4,7 @@ import PreludeStore
 
 @testable import PreludeService
 
-/// A running service with the admin API: its own temporary database, the bootstrap write token, a raw HTTP client.
+/// A running service with the admin API: its own temporary database, the bootstrap write token, requests through ``TestTransport``.
 final class AdminServer {
     static let secret = "test-bootstrap-secret-0123456789abcdefghijklmnopqrstuvwxyz"
     /// A small valid policy for app `demo` (microphone with English copy, one experiment on it, and camera).
@@ -69,9 +69,9 @@ final class AdminServer {
     func send(
         _ method: String, _ path: String, token: String? = AdminServer.secret, headers: [(String, String)] = [],
         body: String? = nil, port: Int? = nil
-    ) throws -> AdminClient.Response {
-        try AdminClient.send(
-            AdminClient.request(method, path, token: token, headers: headers, body: body), port: port ?? adminPort)
+    ) throws -> TestTransport.Response {
+        try TestTransport.live(port: port ?? adminPort).exchange(
+            AdminRequest.bytes(method, path, token: token, headers: headers, body: body))
     }
 
     /// The current policy ETag of `app`.
@@ -99,16 +99,13 @@ final class AdminServer {
 }
 
 private func require<T>(_ value: T?, _ message: String = "missing value") throws -> T {
-    guard let value else { throw AdminClient.Failure.malformed(message) }
+    guard let value else { throw TestTransport.Failure.malformed(message) }
     return value
 }
 
-/// Admin API requests (bearer token, JSON body) over the shared raw-socket client, one request per connection.
-enum AdminClient {
-    typealias Response = HTTPTestClient.Response
-    typealias Failure = HTTPTestClient.Failure
-
-    static func request(
+/// Admin API requests (bearer token, JSON body) as bytes for ``TestTransport``, one request per connection.
+enum AdminRequest {
+    static func bytes(
         _ method: String, _ path: String, token: String?, headers: [(String, String)] = [], body: String? = nil
     ) -> [UInt8] {
         var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
@@ -123,22 +120,9 @@ enum AdminClient {
         for (name, value) in fields { head += "\(name): \(value)\r\n" }
         return Array((head + "\r\n").utf8) + Array((body ?? "").utf8)
     }
-
-    static func send(_ request: [UInt8], port: Int) throws -> Response {
-        try HTTPTestClient.exchange(request, port: port)
-    }
-
-    /// Opens a connection per request, writes every request completely, and only then reads the responses, so
-    /// the server has all of them in hand at once.
-    static func sendConcurrently(_ requests: [[UInt8]], port: Int) throws -> [Response] {
-        let sockets = try requests.map { _ in try HTTPTestClient.connect(port: port) }
-        defer { sockets.forEach { close($0) } }
-        for (fd, request) in zip(sockets, requests) { HTTPTestClient.transmit(request, to: fd) }
-        return try sockets.map(HTTPTestClient.receive)
-    }
 }
 
-extension HTTPTestClient.Response {
+extension TestTransport.Response {
     /// The body parsed with JSONSerialization, if it is JSON.
     var json: Any? { try? JSONSerialization.jsonObject(with: Data(body.utf8)) }
     /// The body as a JSON object, empty when it is not one.

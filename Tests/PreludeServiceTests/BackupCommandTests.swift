@@ -27,10 +27,10 @@ import Testing
                     let events = (0..<20).map {
                         #"{"id":"\#(prefix)\#($0)","installId":"install-\#(client)-\#($0)","type":"primeShown","feature":"camera","occurredAt":1795350000000}"#
                     }
-                    let request = AdminClient.request(
+                    let request = AdminRequest.bytes(
                         "POST", "/v1/apps/demo/events", token: nil, headers: [("Content-Type", "application/json")],
                         body: #"{"events":[\#(events.joined(separator: ","))]}"#)
-                    guard let response = try? AdminClient.send(request, port: server.port) else { return }
+                    guard let response = try? TestTransport.live(port: server.port).exchange(request) else { return }
                     if response.status == 202 { acknowledged.withLock { $0.append(prefix) } }
                     batch += 1
                 }
@@ -61,15 +61,14 @@ import Testing
         // Restore: a new server on the copy serves the same policy, and the same results as the copy holds.
         let restored = try ServerProcess.start(database: backup, policy: policy, environment: environment)
         defer { restored.killHard() }
-        let original = try HTTPTestClient.get("/v1/apps/demo/policy/document", port: server.port)
-        let served = try HTTPTestClient.get("/v1/apps/demo/policy/document", port: restored.port)
+        let original = try TestTransport.live(port: server.port).get("/v1/apps/demo/policy/document")
+        let served = try TestTransport.live(port: restored.port).get("/v1/apps/demo/policy/document")
         #expect(served.status == 200)
         #expect(served.headers["etag"] == original.headers["etag"])
         #expect(served.bytes == original.bytes)
-        let results = try AdminClient.send(
-            AdminClient.request(
-                "GET", "/v1/admin/apps/demo/experiments/camera-prime-copy/results", token: AdminServer.secret),
-            port: restored.port)
+        let results = try TestTransport.live(port: restored.port).exchange(
+            AdminRequest.bytes(
+                "GET", "/v1/admin/apps/demo/experiments/camera-prime-copy/results", token: AdminServer.secret))
         #expect(results.status == 200)
         let offline = try CommandLineTests.runPrelude(
             ["results", "demo", "camera-prime-copy", "--json", "--database", backup], in: fixture.directory)

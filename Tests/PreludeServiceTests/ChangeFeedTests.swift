@@ -51,14 +51,14 @@ import Testing
     @Test func aHeldPollAnswersAsSoonAsARevisionGoesLive() throws {
         let server = try AdminServer()
         let etag = try #require(try server.send("GET", "/v1/admin/changes").headers["etag"])
-        let answer = Mutex<HTTPTestClient.Response?>(nil)
+        let answer = Mutex<TestTransport.Response?>(nil)
         let done = DispatchSemaphore(value: 0)
         let port = server.adminPort
         DispatchQueue.global().async {
-            let response = try? AdminClient.send(
-                AdminClient.request(
+            let response = try? TestTransport.live(port: port).exchange(
+                AdminRequest.bytes(
                     "GET", "/v1/admin/changes?wait=30", token: AdminServer.secret,
-                    headers: [("If-None-Match", etag)]), port: port)
+                    headers: [("If-None-Match", etag)]))
             answer.withLock { $0 = response }
             done.signal()
         }

@@ -67,9 +67,9 @@ final class ChangeServer {
     func send(
         _ method: String, _ path: String, token: String? = AdminServer.secret, headers: [(String, String)] = [],
         body: String? = nil
-    ) throws -> AdminClient.Response {
-        try AdminClient.send(
-            AdminClient.request(method, path, token: token, headers: headers, body: body), port: service.port)
+    ) throws -> TestTransport.Response {
+        try TestTransport.live(port: service.port).exchange(
+            AdminRequest.bytes(method, path, token: token, headers: headers, body: body))
     }
 
     /// Creates a token named `name` with `scope` (and the `approve` / `bypass` capabilities); returns its secret.
@@ -78,7 +78,7 @@ final class ChangeServer {
             "POST", "/v1/admin/tokens",
             body: #"{"name": "\#(name)", "scope": "\#(scope)", "approve": \#(approve), "bypass": \#(bypass)}"#)
         guard response.status == 201, let secret = response.object["token"] as? String else {
-            throw AdminClient.Failure.malformed("token \(name): \(response.status) \(response.body)")
+            throw TestTransport.Failure.malformed("token \(name): \(response.status) \(response.body)")
         }
         return secret
     }
@@ -124,7 +124,7 @@ final class ChangeServer {
     func propose(
         title: String, path: String = "/v1/admin/apps/demo/environments/production/change-requests",
         token: String = AdminServer.secret, draft: Bool = false
-    ) throws -> AdminClient.Response {
+    ) throws -> TestTransport.Response {
         try send(
             "POST", path, token: token,
             body: #"{"patch": {"features": {"camera": {"copy": {"en": {"prime": {"title": "\#(title)"}}}}}}, "#

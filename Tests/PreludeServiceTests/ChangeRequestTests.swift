@@ -11,7 +11,7 @@ import Testing
     static let base = "/v1/admin/apps/demo/environments/production/change-requests"
     static let two = ApprovalRules(requiredApprovals: 2, allowSelfApproval: false)
 
-    static func id(_ response: AdminClient.Response) throws -> Int {
+    static func id(_ response: TestTransport.Response) throws -> Int {
         try #require(response.object["id"] as? Int, "no id in \(response.status) \(response.body)")
     }
 

@@ -98,7 +98,7 @@ import Testing
         }
         let port = try #require(
             log.firstMatch(of: /"port":(\d+)/).flatMap { Int($0.output.1) }, "no listening line in: \(log)")
-        #expect(try HTTPTestClient.get("/healthz", port: port).status == 200)
+        #expect(try TestTransport.live(port: port).get("/healthz").status == 200)
         kill(process.processIdentifier, SIGTERM)
         log += String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()

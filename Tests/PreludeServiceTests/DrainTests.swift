@@ -12,18 +12,18 @@ import Testing
             database: fixture.path("drain.sqlite"), policy: ServiceFixture.repositoryRoot + "/config/demo-policy.json",
             environment: ["PRELUDE_DRAIN_SECONDS": "2"])
         defer { server.killHard() }
-        #expect(try HTTPTestClient.get("/readyz", port: server.port).status == 200)
+        #expect(try TestTransport.live(port: server.port).get("/readyz").status == 200)
         kill(server.process.processIdentifier, SIGTERM)
         // Poll until readiness turns; the drain lasts 2 s, so the listener is still open when it does.
         var readiness = 200
         let deadline = Date().addingTimeInterval(2)
         while readiness == 200, Date() < deadline {
-            readiness = try HTTPTestClient.get("/readyz", port: server.port).status
+            readiness = try TestTransport.live(port: server.port).get("/readyz").status
         }
         #expect(readiness == 503)
         // Still serving: liveness and the public API answer during the drain.
-        #expect(try HTTPTestClient.get("/healthz", port: server.port).status == 200)
-        #expect(try HTTPTestClient.get("/v1/apps/demo/policy/document", port: server.port).status == 200)
+        #expect(try TestTransport.live(port: server.port).get("/healthz").status == 200)
+        #expect(try TestTransport.live(port: server.port).get("/v1/apps/demo/policy/document").status == 200)
         server.process.waitUntilExit()
         #expect(server.process.terminationReason == .exit)
         #expect(server.process.terminationStatus == 0)

@@ -26,7 +26,7 @@ import Testing
     }
 
     /// Replaces camera's prime title in staging; returns the response.
-    static func changeStagingTitle(_ server: AdminServer, to title: String) throws -> HTTPTestClient.Response {
+    static func changeStagingTitle(_ server: AdminServer, to title: String) throws -> TestTransport.Response {
         try server.send(
             "PATCH", staging + "/features/camera",
             headers: [("If-Match", try stagingETag(server)), ("Content-Type", "application/merge-patch+json")],

@@ -119,13 +119,12 @@ import Testing
             database: fixture.path("hostile.sqlite"), policy: fixture.path("policy.json"))
         defer { server.killHard() }
         for time in Self.hugeTimes {
-            let response = try AdminClient.send(
-                AdminClient.request("POST", "/v1/apps/demo/events", token: nil, body: Self.batch(occurredAt: time)),
-                port: server.port)
+            let response = try TestTransport.live(port: server.port).exchange(
+                AdminRequest.bytes("POST", "/v1/apps/demo/events", token: nil, body: Self.batch(occurredAt: time)))
             #expect(response.status == 422, "occurredAt \(time)")
             #expect(response.body.contains("/events/0/occurredAt"), "occurredAt \(time)")
         }
         #expect(server.process.isRunning)
-        #expect(try HTTPTestClient.get("/healthz", port: server.port).status == 200)
+        #expect(try TestTransport.live(port: server.port).get("/healthz").status == 200)
     }
 }

@@ -11,7 +11,7 @@ import Testing
         let database = fixture.path("live.sqlite")
         let server = try ServerProcess.start(database: database, policy: policy)
         defer { server.killHard() }
-        let before = try HTTPTestClient.get("/v1/apps/demo/policy/document", port: server.port)
+        let before = try TestTransport.live(port: server.port).get("/v1/apps/demo/policy/document")
         #expect(before.status == 200)
         #expect(before.headers["etag"]?.hasPrefix("\"r1-") == true)
 
@@ -29,7 +29,7 @@ import Testing
 
         var served = before
         while Date().timeIntervalSince(committed) < 1 {
-            served = try HTTPTestClient.get("/v1/apps/demo/policy/document", port: server.port)
+            served = try TestTransport.live(port: server.port).get("/v1/apps/demo/policy/document")
             if served.headers["etag"] != before.headers["etag"] { break }
             usleep(20_000)
         }

@@ -167,7 +167,7 @@ import Testing
         #expect(refused.status == 401)
         let malformed = try RequestLogTests.Client.exchange(port: service.port, "GET / HTTP/1.1\nHost: t\n\n")
         #expect(malformed.status == 400)
-        _ = try HTTPTestClient.get("/healthz", port: service.port)
+        _ = try TestTransport.live(port: service.port).get("/healthz")
         try service.database.write { try $0.execute("CREATE TABLE metrics_probe (x)") }
         let event =
             #"{"events":[{"id":"e1","installId":"i1","type":"primeShown","feature":"camera","occurredAt":"#
@@ -178,7 +178,7 @@ import Testing
         #expect(try RequestLogTests.Client.exchange(port: service.port, post).status == 202)
         #expect(try RequestLogTests.Client.exchange(port: service.port, post).status == 202)
 
-        let scrape = try HTTPTestClient.get("/metrics", port: service.port)
+        let scrape = try TestTransport.live(port: service.port).get("/metrics")
         #expect(scrape.status == 200)
         #expect(scrape.headers["content-type"] == "text/plain; version=0.0.4; charset=utf-8")
         let text = scrape.body

@@ -24,7 +24,7 @@ import Testing
         let accepted = try [UInt8](
             Data(contentsOf: URL(fileURLWithPath: "\(UpgradeFixtureTests.directory)/6fd4aef.document.json")))
 
-        let before = try HTTPTestClient.get("/v1/apps/demo/policy/document", port: service.port)
+        let before = try TestTransport.live(port: service.port).get("/v1/apps/demo/policy/document")
         let servedAsBefore = before.bytes == accepted
         #expect(servedAsBefore, "this build serves the 0.1.0 fixture's bytes before the change")
         let tag = try #require(before.headers["etag"])
@@ -36,15 +36,14 @@ import Testing
         experiment["minimumEffect"] = .number(0.03)
         experiments[0] = .object(experiment)
         settled = settled.mergePatch(["experiments": .array(experiments)])
-        let put = try AdminClient.send(
-            AdminClient.request(
+        let put = try TestTransport.live(port: service.port).exchange(
+            AdminRequest.bytes(
                 "PUT", "/v1/admin/apps/demo/policy", token: AdminServer.secret, headers: [("If-Match", tag)],
-                body: settled.serialized()),
-            port: service.port)
+                body: settled.serialized()))
         #expect(put.status == 200, "\(put.body)")
 
         // Clients: the bytes 0.1.0 clients accepted, under the new revision's tag.
-        let after = try HTTPTestClient.get("/v1/apps/demo/policy/document", port: service.port)
+        let after = try TestTransport.live(port: service.port).get("/v1/apps/demo/policy/document")
         #expect(after.status == 200)
         let servedAsAccepted = after.bytes == accepted  // compared outside #expect: no byte dump on failure
         let mismatch =
@@ -55,8 +54,8 @@ import Testing
         #expect(PolicyValidator.validate(bytes: after.bytes, unknownMembers: .skippedInExperiments).isValid)
 
         // Operators and the analysis: the settings are the revision's.
-        let admin = try AdminClient.send(
-            AdminClient.request("GET", "/v1/admin/apps/demo/policy", token: AdminServer.secret), port: service.port)
+        let admin = try TestTransport.live(port: service.port).exchange(
+            AdminRequest.bytes("GET", "/v1/admin/apps/demo/policy", token: AdminServer.secret))
         let stored = try JSONValue(parsing: admin.bytes)
         #expect(stored["experiments"]?[0]?["alpha"] == .number(0.01))
         #expect(stored["experiments"]?[0]?["minimumEffect"] == .number(0.03))

@@ -100,7 +100,7 @@ import Testing
         let service = try PreludeService.start(
             configuration: ServiceFixture.make(fixture), logger: Logger(level: .error))
         defer { service.stop() }
-        let ready = try HTTPTestClient.get("/readyz", port: service.port)
+        let ready = try TestTransport.live(port: service.port).get("/readyz")
         #expect(ready.status == 503)
         #expect(ready.body.contains(#"app \"demo\""#), "\(ready.body)")
         #expect(ready.body.contains("prelude migrate --check"))

@@ -107,9 +107,8 @@ extension OperatorPaperCutTests {
               {"id":"b","installId":"i","type":"primeShown","feature":"microphone","experiment":"nope","variant":"a",
                "occurredAt":"2026-11-22T12:30:00Z"}]}
             """
-        let response = try AdminClient.send(
-            AdminClient.request("POST", "/v1/apps/demo/events", token: nil, headers: [Self.json], body: body),
-            port: server.service.port)
+        let response = try TestTransport.live(port: server.service.port).exchange(
+            AdminRequest.bytes("POST", "/v1/apps/demo/events", token: nil, headers: [Self.json], body: body))
         #expect(response.status == 422)
         let pointers = (response.object["errors"] as? [[String: Any]] ?? []).compactMap { $0["pointer"] as? String }
         #expect(pointers == ["/events/0/type", "/events/1/experiment"], "\(response.body)")

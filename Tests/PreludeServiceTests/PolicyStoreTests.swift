@@ -27,8 +27,13 @@ import Testing
         #expect(try store.loadAll().isEmpty)
         let snapshot = try #require(store.snapshot(app: "demo"))
         #expect(snapshot.revision == 1)
-        #expect(snapshot.document == PublicFixture.demoDocument)
+        // An app loaded at start-up holds its bytes, not a decoded copy of them, until something reads the document
+        // (an idle app's memory); the document decoded then is the one stored, and it is kept.
+        #expect(!snapshot.live.isDocumentDecoded)
         #expect(snapshot.canonicalBytes == PublicFixture.demoDocument.jsonValue.serializedBytes())
+        #expect(!snapshot.live.isDocumentDecoded)
+        #expect(snapshot.document == PublicFixture.demoDocument)
+        #expect(snapshot.live.isDocumentDecoded)
         #expect(snapshot.etag == PolicyETag.make(revision: 1, canonical: snapshot.canonicalBytes))
         #expect(snapshot.etag.opaqueTag.hasPrefix("r1-"))
         // Nothing is compressed at load: the document response is prepared by its first use (and kept).
@@ -197,6 +202,8 @@ import Testing
         #expect(restarted.appIDs == (apps + ["demo"]).sorted())
         for app in apps + ["demo"] {
             let served = try #require(restarted.snapshot(app: app))
+            #expect(!served.live.isDocumentDecoded)
+            #expect(served.document == store.snapshot(app: app)?.document)
             #expect(served.appID == app && served.document.app.id == app)
             #expect(served.etag == store.snapshot(app: app)?.etag)
         }

@@ -30,7 +30,7 @@ struct PublicClient {
         }
     }
 
-    typealias Failure = HTTPTestClient.Failure
+    typealias Failure = TestTransport.Failure
 
     /// How requests reach the server.
     let transport: TestTransport

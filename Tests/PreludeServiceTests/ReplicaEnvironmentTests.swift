@@ -29,9 +29,8 @@ struct ReplicaEnvironmentTests {
         let proxy = try TLSFrontProxy(upstream: primary.port)
         defer { proxy.stop() }
         let admin = { (method: String, path: String, headers: [(String, String)], body: String?) in
-            try AdminClient.send(
-                AdminClient.request(method, path, token: AdminServer.secret, headers: headers, body: body),
-                port: primary.port)
+            try TestTransport.live(port: primary.port).exchange(
+                AdminRequest.bytes(method, path, token: AdminServer.secret, headers: headers, body: body))
         }
 
         // Staging: a copy of production, then a camera title of its own.
@@ -81,7 +80,7 @@ struct ReplicaEnvironmentTests {
         try Self.waitUntil("the untrusting replica counts a failed sync") {
             try Topology.metric("prelude_replica_sync_failures_total", port: untrusting.port) >= 1
         }
-        #expect(try HTTPTestClient.get("/readyz", port: untrusting.port).status == 503)
+        #expect(try TestTransport.live(port: untrusting.port).get("/readyz").status == 503)
         #expect(try Topology.get(stagingDocument, port: untrusting.port, gzip: false).status == 404)
         #expect(try Topology.metric("prelude_replica_syncs_total", port: untrusting.port) == 0)
 
@@ -131,10 +130,9 @@ struct ReplicaEnvironmentTests {
             let events = ids.map {
                 #"{"id":"\#($0)","installId":"install-1","type":"primeShown","feature":"camera","occurredAt":\#(Self.nowMs)}"#
             }
-            let response = try AdminClient.send(
-                AdminClient.request(
-                    "POST", path, token: nil, body: #"{"events":[\#(events.joined(separator: ","))]}"#),
-                port: replica.port)
+            let response = try TestTransport.live(port: replica.port).exchange(
+                AdminRequest.bytes(
+                    "POST", path, token: nil, body: #"{"events":[\#(events.joined(separator: ","))]}"#))
             #expect(response.status == 202, "\(path): \(response.body)")
             sent.formUnion(ids.map { "\(environment)/\($0)" })
         }
@@ -167,8 +165,8 @@ struct ReplicaEnvironmentTests {
     }
 
     static func environments(port: Int) throws -> [Listed] {
-        let response = try AdminClient.send(
-            AdminClient.request("GET", "/v1/admin/apps/demo/environments", token: AdminServer.secret), port: port)
+        let response = try TestTransport.live(port: port).exchange(
+            AdminRequest.bytes("GET", "/v1/admin/apps/demo/environments", token: AdminServer.secret))
         guard response.status == 200 else { return [] }
         return (response.object["environments"] as? [[String: Any]] ?? []).map {
             Listed(
@@ -185,7 +183,7 @@ struct ReplicaEnvironmentTests {
     /// The `ETag` of an admin resource on `port`.
     static func etag(_ path: String, port: Int) throws -> String {
         try #require(
-            try AdminClient.send(AdminClient.request("GET", path, token: AdminServer.secret), port: port)
+            try TestTransport.live(port: port).exchange(AdminRequest.bytes("GET", path, token: AdminServer.secret))
                 .headers["etag"])
     }
 
@@ -217,7 +215,7 @@ struct ReplicaEnvironmentTests {
     static func waitUntil(_ what: String, _ condition: () throws -> Bool) throws {
         let deadline = Date().addingTimeInterval(10)
         while try !condition() {
-            guard Date() < deadline else { throw HTTPTestClient.Failure.malformed("not within 10 s: \(what)") }
+            guard Date() < deadline else { throw TestTransport.Failure.malformed("not within 10 s: \(what)") }
             usleep(10_000)
         }
     }

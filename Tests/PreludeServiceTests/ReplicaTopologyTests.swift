@@ -63,16 +63,16 @@ import Testing
         }
 
         // Admin writes on a replica: 409 naming the primary, and nothing changes.
-        let refused = try AdminClient.send(
-            AdminClient.request(
+        let refused = try TestTransport.live(port: topology.replicas[0].port).exchange(
+            AdminRequest.bytes(
                 "PATCH", "/v1/admin/apps/demo/features/camera", token: AdminServer.secret,
                 headers: [("If-Match", "*"), ("Content-Type", "application/merge-patch+json")],
-                body: #"{"copy": {"en": {"prime": {"title": "Never."}}}}"#), port: topology.replicas[0].port)
+                body: #"{"copy": {"en": {"prime": {"title": "Never."}}}}"#))
         #expect(refused.status == 409)
         #expect(refused.headers["content-type"] == "application/problem+json")
         #expect(refused.object["type"] as? String == ReplicationRoutes.readReplicaProblem)
         #expect((refused.object["detail"] as? String)?.contains("http://127.0.0.1:\(topology.primary.port)") == true)
-        let metrics = try HTTPTestClient.get("/metrics", port: topology.replicas[0].port).body
+        let metrics = try TestTransport.live(port: topology.replicas[0].port).get("/metrics").body
         for family in [
             "prelude_replica_lag_seconds 0", "prelude_replica_last_sync_timestamp_seconds",
             "prelude_replica_sync_failures_total", "prelude_replica_outbox_events 0",
@@ -115,14 +115,14 @@ import Testing
 
         // A replica restarted (after SIGKILL) with the primary down serves its stored copy and is ready.
         try topology.restartReplica(0)
-        #expect(try HTTPTestClient.get("/readyz", port: topology.replicas[0].port).status == 200)
+        #expect(try TestTransport.live(port: topology.replicas[0].port).get("/readyz").status == 200)
         let restarted = try Topology.get("/v1/apps/demo/policy/document", port: topology.replicas[0].port, gzip: false)
         #expect(restarted.bytes == document.bytes)
         #expect(restarted.headers["etag"] == document.headers["etag"])
         // A new replica that never synced is not ready.
         let fresh = try topology.startReplica(database: fixture.path("fresh.sqlite"))
         defer { fresh.killHard() }
-        let readiness = try HTTPTestClient.get("/readyz", port: fresh.port)
+        let readiness = try TestTransport.live(port: fresh.port).get("/readyz")
         #expect(readiness.status == 503)
         #expect(readiness.body.contains("no copy"))
 
@@ -247,20 +247,20 @@ final class Topology: @unchecked Sendable {
 
     /// The primary's current document tag.
     func primaryDocumentETag() throws -> String {
-        try #require(try HTTPTestClient.get("/v1/apps/demo/policy/document", port: primary.port).headers["etag"])
+        try #require(try TestTransport.live(port: primary.port).get("/v1/apps/demo/policy/document").headers["etag"])
     }
 
     /// Commits a new camera title on the primary; returns the new document tag and when the 200 arrived.
     func commitChange(title: String) throws -> (etag: String, at: Date) {
         let current = try #require(
-            try AdminClient.send(
-                AdminClient.request("GET", "/v1/admin/apps/demo/policy", token: AdminServer.secret), port: primary.port
+            try TestTransport.live(port: primary.port).exchange(
+                AdminRequest.bytes("GET", "/v1/admin/apps/demo/policy", token: AdminServer.secret)
             ).headers["etag"])
-        let response = try AdminClient.send(
-            AdminClient.request(
+        let response = try TestTransport.live(port: primary.port).exchange(
+            AdminRequest.bytes(
                 "PATCH", "/v1/admin/apps/demo/features/camera", token: AdminServer.secret,
                 headers: [("If-Match", current), ("Content-Type", "application/merge-patch+json")],
-                body: #"{"copy": {"en": {"prime": {"title": "\#(title)"}}}}"#), port: primary.port)
+                body: #"{"copy": {"en": {"prime": {"title": "\#(title)"}}}}"#))
         let at = Date()
         #expect(response.status == 200, "\(response.body)")
         return (try primaryDocumentETag(), at)
@@ -270,14 +270,14 @@ final class Topology: @unchecked Sendable {
     func timeUntil(replica index: Int, serves etag: String, since: Date) throws -> Double {
         let deadline = since.addingTimeInterval(5)
         while Date() < deadline {
-            if try HTTPTestClient.get("/v1/apps/demo/policy/document", port: replicas[index].port).headers["etag"]
+            if try TestTransport.live(port: replicas[index].port).get("/v1/apps/demo/policy/document").headers["etag"]
                 == etag
             {
                 return Date().timeIntervalSince(since)
             }
             usleep(1_000)
         }
-        throw HTTPTestClient.Failure.malformed("replica \(index) did not serve \(etag) within 5 s")
+        throw TestTransport.Failure.malformed("replica \(index) did not serve \(etag) within 5 s")
     }
 
     /// Waits (at most 10 s) until every replica serves the document tagged `etag`.
@@ -290,7 +290,7 @@ final class Topology: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(30)
         for replica in replicas {
             while try Self.metric("prelude_replica_outbox_events", port: replica.port) > 0 {
-                guard Date() < deadline else { throw HTTPTestClient.Failure.malformed("outbox not drained in 30 s") }
+                guard Date() < deadline else { throw TestTransport.Failure.malformed("outbox not drained in 30 s") }
                 usleep(20_000)
             }
         }
@@ -310,32 +310,31 @@ final class Topology: @unchecked Sendable {
     }
 
     /// GET with or without `Accept-Encoding: gzip`.
-    static func get(_ path: String, port: Int, gzip: Bool) throws -> HTTPTestClient.Response {
+    static func get(_ path: String, port: Int, gzip: Bool) throws -> TestTransport.Response {
         let encoding = gzip ? "Accept-Encoding: gzip\r\n" : ""
-        return try HTTPTestClient.exchange(
-            Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\(encoding)\r\n".utf8), port: port)
+        return try TestTransport.live(port: port).exchange(
+            Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\(encoding)\r\n".utf8))
     }
 
     /// Posts one batch of camera `primeShown` events with these ids for one install.
     static func postEvents(ids: [String], install: String, port: Int, headers: [(String, String)] = []) throws
-        -> HTTPTestClient.Response
+        -> TestTransport.Response
     {
         let events = ids.map {
             #"{"id":"\#($0)","installId":"\#(install)","type":"primeShown","feature":"camera","occurredAt":1795000000000}"#
         }
-        return try AdminClient.send(
-            AdminClient.request(
+        return try TestTransport.live(port: port).exchange(
+            AdminRequest.bytes(
                 "POST", "/v1/apps/demo/events", token: nil, headers: headers,
-                body: #"{"events":[\#(events.joined(separator: ","))]}"#),
-            port: port)
+                body: #"{"events":[\#(events.joined(separator: ","))]}"#))
     }
 
     /// One unlabelled sample of `/metrics`.
     static func metric(_ name: String, port: Int) throws -> Double {
-        let text = try HTTPTestClient.get("/metrics", port: port).body
+        let text = try TestTransport.live(port: port).get("/metrics").body
         for line in text.split(separator: "\n") where line.hasPrefix(name + " ") {
             return Double(line.dropFirst(name.count + 1)) ?? -1
         }
-        throw HTTPTestClient.Failure.malformed("no \(name) in /metrics")
+        throw TestTransport.Failure.malformed("no \(name) in /metrics")
     }
 }

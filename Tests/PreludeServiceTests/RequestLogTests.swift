@@ -16,7 +16,7 @@ import Testing
         }
 
         static func exchange(port: Int, _ request: String) throws -> Response {
-            let response = try HTTPTestClient.exchange(Array(request.utf8), port: port)
+            let response = try TestTransport.live(port: port).exchange(Array(request.utf8))
             return Response(status: response.status, headers: response.headers, body: response.bytes)
         }
     }

@@ -35,7 +35,7 @@ struct ServerProcess {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             Issue.record("no port in: \(log)")
-            throw HTTPTestClient.Failure.malformed("the server did not start: \(log)")
+            throw TestTransport.Failure.malformed("the server did not start: \(log)")
         }
         // Keep draining standard error, so a test sending many requests never blocks the server on a full pipe.
         let reader = err.fileHandleForReading

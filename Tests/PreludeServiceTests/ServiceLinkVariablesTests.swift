@@ -52,7 +52,7 @@ import Testing
         let server = try ServerProcess.start(
             database: fixture.path("k8s.sqlite"), policy: fixture.path("demo.json"), environment: Self.injected)
         defer { server.killHard() }
-        #expect(try HTTPTestClient.get("/readyz", port: server.port).status == 200)
+        #expect(try TestTransport.live(port: server.port).get("/readyz").status == 200)
         let lines = server.startLog.split(separator: "\n").filter {
             $0.contains("ignored Kubernetes service variables")
         }

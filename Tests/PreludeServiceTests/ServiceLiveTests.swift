@@ -14,18 +14,18 @@ import Testing
         defer { service.stop() }
         #expect(service.port > 0)
 
-        let health = try HTTPTestClient.get("/healthz", port: service.port)
+        let health = try TestTransport.live(port: service.port).get("/healthz")
         #expect(health.status == 200)
         #expect(health.headers["content-type"] == "application/json")
         let healthBody = try JSONSerialization.jsonObject(with: Data(health.body.utf8)) as? [String: String]
         #expect(healthBody?["status"] == "ok")
 
-        let ready = try HTTPTestClient.get("/readyz", port: service.port)
+        let ready = try TestTransport.live(port: service.port).get("/readyz")
         #expect(ready.status == 200)
         let readyBody = try JSONSerialization.jsonObject(with: Data(ready.body.utf8)) as? [String: String]
         #expect(readyBody?["status"] == "ready")
 
-        #expect(try HTTPTestClient.get("/nope", port: service.port).status == 404)
+        #expect(try TestTransport.live(port: service.port).get("/nope").status == 404)
     }
 
     @Test func firstStartSeedsTheDemoAsRevisionOneAndSecondStartKeepsIt() throws {
@@ -51,7 +51,7 @@ import Testing
         let port = service.port
         service.stop()
         #expect(!service.database.isOpen)
-        #expect(throws: (any Error).self) { try HTTPTestClient.get("/healthz", port: port) }
+        #expect(throws: (any Error).self) { try TestTransport.live(port: port).get("/healthz") }
     }
 
     @Test func refusesAnInvalidDemoPolicy() {

@@ -80,6 +80,6 @@ import Testing
         #expect(try events.json()["accepted"] as? Int == 2)
         let stored = try service.database.read { try $0.scalar("SELECT count(*) FROM events", as: Int64.self) }
         #expect(stored == 2)
-        #expect(try HTTPTestClient.get("/readyz", port: service.port).status == 200)
+        #expect(try TestTransport.live(port: service.port).get("/readyz").status == 200)
     }
 }

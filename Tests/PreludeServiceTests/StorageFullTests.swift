@@ -32,7 +32,7 @@ import Testing
             (0..<500).map { EventsTests.event("\(tag)-\($0)-\(padding)", install: "\(tag)-install-\(padding)") })
     }
 
-    static func post(_ server: AdminServer, _ path: String, _ body: String) throws -> HTTPTestClient.Response {
+    static func post(_ server: AdminServer, _ path: String, _ body: String) throws -> TestTransport.Response {
         try server.send("POST", path, token: nil, body: body, port: server.service.port)
     }
 
@@ -40,7 +40,7 @@ import Testing
         let server = try AdminServer()
         let database = server.service.database
         let port = server.service.port
-        #expect(try HTTPTestClient.get("/readyz", port: port).status == 200)
+        #expect(try TestTransport.live(port: port).get("/readyz").status == 200)
 
         // Read the ETag first: the token's first use writes its last_used_at, which would change the dump.
         let etag = try server.etag()
@@ -62,11 +62,11 @@ import Testing
         #expect((put.json as? [String: Any])?["type"] as? String == StorageHealth.fullType)
         #expect(try server.dump() == before)  // nothing acknowledged, nothing stored
 
-        let ready = try HTTPTestClient.get("/readyz", port: port)
+        let ready = try TestTransport.live(port: port).get("/readyz")
         #expect(ready.status == 503)
         #expect(ready.headers["cache-control"] == "no-store")
         #expect((ready.json as? [String: String])?["reason"] == "database writes failing: storage full")
-        let metrics = try HTTPTestClient.get("/metrics", port: port).body
+        let metrics = try TestTransport.live(port: port).get("/metrics").body
         #expect(metrics.contains("prelude_storage_writes_failing 1"))
         #expect(metrics.contains(#"prelude_storage_write_failures_total{fault="full"} "#))
         #expect(!metrics.contains(#"prelude_storage_write_failures_total{fault="full"} 0"#))
@@ -75,8 +75,8 @@ import Testing
         try Self.uncap(database)
         let stored = try Self.post(server, "/v1/apps/demo/events", Self.bigBatch("b"))
         #expect(stored.status == 202)
-        #expect(try HTTPTestClient.get("/readyz", port: port).status == 200)
-        #expect(try HTTPTestClient.get("/metrics", port: port).body.contains("prelude_storage_writes_failing 0"))
+        #expect(try TestTransport.live(port: port).get("/readyz").status == 200)
+        #expect(try TestTransport.live(port: port).get("/metrics").body.contains("prelude_storage_writes_failing 0"))
         let put2 = try server.send(
             "PUT", "/v1/admin/apps/demo/policy", headers: [("If-Match", try server.etag())], body: bigger)
         #expect(put2.status == 200)

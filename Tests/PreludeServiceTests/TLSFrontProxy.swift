@@ -76,12 +76,12 @@ final class TLSFrontProxy {
         process.standardError = FileHandle.nullDevice
         try process.run()
         // Readiness, not timing: wait until the port accepts a connection (or nginx exited).
-        while process.isRunning && (try? HTTPTestClient.connect(port: port)).map({ close($0) }) == nil {
+        while process.isRunning && !TestTransport.accepts(port: port) {
             usleep(20_000)
         }
         guard process.isRunning else {
             let log = (try? String(contentsOfFile: "\(directory)/error.log", encoding: .utf8)) ?? ""
-            throw HTTPTestClient.Failure.malformed("nginx exited at start: \(log)")
+            throw TestTransport.Failure.malformed("nginx exited at start: \(log)")
         }
     }
 
@@ -100,7 +100,7 @@ final class TLSFrontProxy {
     /// A port the kernel just handed out (bound to 0, read back, closed).
     private static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw HTTPTestClient.Failure.socket(errno) }
+        guard fd >= 0 else { throw TestTransport.Failure.socket(errno) }
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -112,7 +112,7 @@ final class TLSFrontProxy {
                 bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
             }
         }
-        guard bound else { throw HTTPTestClient.Failure.socket(errno) }
+        guard bound else { throw TestTransport.Failure.socket(errno) }
         return Int(UInt16(bigEndian: address.sin_port))
     }
 }

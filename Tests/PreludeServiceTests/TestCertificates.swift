@@ -34,7 +34,7 @@ enum TestCertificates {
         try process.run()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw HTTPTestClient.Failure.malformed("openssl \(arguments.joined(separator: " ")) failed")
+            throw TestTransport.Failure.malformed("openssl \(arguments.joined(separator: " ")) failed")
         }
     }
 }

@@ -81,8 +81,8 @@ import Testing
 
         // The server enforces it: staging of demo is the token's, production of demo is not.
         let port = service.adminPort ?? service.port
-        func send(_ method: String, _ path: String, _ body: String? = nil) throws -> AdminClient.Response {
-            try AdminClient.send(AdminClient.request(method, path, token: secret, body: body), port: port)
+        func send(_ method: String, _ path: String, _ body: String? = nil) throws -> TestTransport.Response {
+            try TestTransport.live(port: port).exchange(AdminRequest.bytes(method, path, token: secret, body: body))
         }
         #expect(try send("POST", "/v1/admin/apps/demo/environments", #"{"name": "staging"}"#).status == 201)
         #expect(try send("GET", "/v1/admin/apps/demo/environments/staging").status == 200)

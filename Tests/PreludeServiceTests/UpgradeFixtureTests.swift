@@ -34,12 +34,25 @@ import Testing
         let service = try PreludeService.start(configuration: configuration, logger: Logger(level: .error))
         defer { service.stop() }
 
-        let ready = try HTTPTestClient.get("/readyz", port: service.port)
+        // Loaded at start-up, the revision keeps its canonical bytes; the document decoded from them on first use is
+        // the one the stored text reads as (fallbacks included).
+        let loaded = try #require(service.policyStore.snapshot(app: "demo"))
+        #expect(!loaded.live.isDocumentDecoded)
+        let storedText = try #require(
+            try service.database.read { db in
+                try db.scalar(
+                    "SELECT r.document FROM policy_revisions r JOIN environments e ON e.app_id = r.app_id "
+                        + "AND e.live_revision = r.number WHERE r.app_id = 'demo' AND e.name = 'production'",
+                    as: String.self)
+            })
+        #expect(loaded.document == StoredPolicyReader.read(text: storedText).document)
+
+        let ready = try TestTransport.live(port: service.port).get("/readyz")
         #expect(ready.status == 200, "\(ready.body)")
         #expect(ready.body.contains("\"migrations\":\"\(service.migrator.migrations.count)\""))
 
         // The document the release served, plus this build's fallback texts at the documented pointers.
-        let served = try HTTPTestClient.get("/v1/apps/demo/policy/document", port: service.port)
+        let served = try TestTransport.live(port: service.port).get("/v1/apps/demo/policy/document")
         #expect(served.status == 200, "\(served.body)")
         let old = try [UInt8](Data(contentsOf: URL(fileURLWithPath: "\(Self.directory)/\(commit).document.json")))
         let fallbacks = Self.documentedFallbacks(commit)
@@ -65,16 +78,15 @@ import Testing
             #expect(summary.fallbacks == fallbacks)
             #expect(!summary.storedFindings.isEmpty)
             // The findings are shown where an operator looks: the app summary and the preview.
-            let admin = try AdminClient.send(
-                AdminClient.request("GET", "/v1/admin/apps/demo", token: AdminServer.secret), port: service.port)
+            let admin = try TestTransport.live(port: service.port).exchange(
+                AdminRequest.bytes("GET", "/v1/admin/apps/demo", token: AdminServer.secret))
             #expect((admin.object["storedFindings"] as? [Any])?.count == summary.storedFindings.count)
-            let preview = try AdminClient.send(
-                AdminClient.request("GET", "/v1/admin/apps/demo/revisions/1/preview", token: AdminServer.secret),
-                port: service.port)
+            let preview = try TestTransport.live(port: service.port).exchange(
+                AdminRequest.bytes("GET", "/v1/admin/apps/demo/revisions/1/preview", token: AdminServer.secret))
             #expect(preview.status == 200)
             #expect(preview.body.contains("STORED"))
         }
-        #expect(try HTTPTestClient.get("/v1/apps/demo/policy", port: service.port).status == 200)
+        #expect(try TestTransport.live(port: service.port).get("/v1/apps/demo/policy").status == 200)
 
         let events = try service.database.read { db in
             try db.query("SELECT client_event_id FROM events WHERE app_id = 'demo' ORDER BY client_event_id").map {
@@ -85,11 +97,11 @@ import Testing
 
         // Migration 0011: the app's data is production's; production by name serves the same bytes, and the
         // existing (bootstrap) token still reaches everything.
-        let byName = try HTTPTestClient.get("/v1/apps/demo/environments/production/policy/document", port: service.port)
+        let byName = try TestTransport.live(port: service.port).get(
+            "/v1/apps/demo/environments/production/policy/document")
         #expect(byName.bytes == served.bytes)
-        let environments = try AdminClient.send(
-            AdminClient.request("GET", "/v1/admin/apps/demo/environments", token: AdminServer.secret),
-            port: service.port)
+        let environments = try TestTransport.live(port: service.port).exchange(
+            AdminRequest.bytes("GET", "/v1/admin/apps/demo/environments", token: AdminServer.secret))
         let listed = environments.object["environments"] as? [[String: Any]] ?? []
         #expect(listed.compactMap { $0["name"] as? String } == ["production"])
         #expect(listed.first?["liveRevision"] as? Int == service.policyStore.snapshot(app: "demo")?.revision)

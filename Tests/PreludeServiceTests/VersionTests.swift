@@ -36,9 +36,9 @@ import Testing
         let service = try PreludeService.start(
             configuration: ServiceFixture.make(fixture), logger: Logger(level: .error))
         defer { service.stop() }
-        let health = try HTTPTestClient.get("/healthz", port: service.port)
+        let health = try TestTransport.live(port: service.port).get("/healthz")
         #expect(health.body.contains(#""version":"\#(ServiceInfo.version)""#))
-        let metrics = try HTTPTestClient.get("/metrics", port: service.port)
+        let metrics = try TestTransport.live(port: service.port).get("/metrics")
         #expect(metrics.body.contains(#"prelude_build_info{version="\#(ServiceInfo.version)"} 1"#))
     }
 }

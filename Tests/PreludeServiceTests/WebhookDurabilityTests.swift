@@ -7,14 +7,14 @@ import Testing
 @Suite(.serialized) struct WebhookDurabilityTests {
     static func publish(port: Int, title: String) throws -> Int {
         let etag = try #require(
-            try AdminClient.send(
-                AdminClient.request("GET", "/v1/admin/apps/demo/policy", token: AdminServer.secret), port: port
+            try TestTransport.live(port: port).exchange(
+                AdminRequest.bytes("GET", "/v1/admin/apps/demo/policy", token: AdminServer.secret)
             ).headers["etag"])
-        let response = try AdminClient.send(
-            AdminClient.request(
+        let response = try TestTransport.live(port: port).exchange(
+            AdminRequest.bytes(
                 "PATCH", "/v1/admin/apps/demo/features/camera", token: AdminServer.secret,
                 headers: [("If-Match", etag), ("Content-Type", "application/merge-patch+json")],
-                body: #"{"copy": {"en": {"prime": {"title": "\#(title)"}}}}"#), port: port)
+                body: #"{"copy": {"en": {"prime": {"title": "\#(title)"}}}}"#))
         #expect(response.status == 200)
         return try #require(response.object["revision"] as? Int)
     }
@@ -63,12 +63,12 @@ import Testing
         var server = try ServerProcess.start(
             database: database, policy: fixture.path("policy.json"), environment: environment)
         defer { server.killHard() }
-        let registered = try AdminClient.send(
-            AdminClient.request(
+        let registered = try TestTransport.live(port: server.port).exchange(
+            AdminRequest.bytes(
                 "POST", "/v1/admin/apps/demo/webhooks", token: AdminServer.secret,
                 headers: [("Content-Type", "application/json")],
                 body: #"{"url": "\#(receiver.url)", "events": ["revision.published"], "secret": "\#(receiver.secret)"}"#
-            ), port: server.port)
+            ))
         #expect(registered.status == 201)
 
         // Phase 1: the receiver is down, so nothing can be delivered before the kill.

@@ -56,7 +56,7 @@ final class WebhookReceiver {
         while process.isRunning && !FileManager.default.fileExists(atPath: portFile) { usleep(20_000) }
         guard process.isRunning, let text = try? String(contentsOfFile: portFile, encoding: .utf8),
             let bound = Int(text)
-        else { throw HTTPTestClient.Failure.malformed("the webhook receiver did not start") }
+        else { throw TestTransport.Failure.malformed("the webhook receiver did not start") }
         self.port = bound
     }
 

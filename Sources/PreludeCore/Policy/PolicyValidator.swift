@@ -102,23 +102,35 @@ private struct Checker {
 
     /// Every string the document stores (values and member names), in its canonical form: no control characters
     /// or noncharacters (``StoredText``); a line feed only in copy messages.
+    ///
+    /// Walks with one token stack (`tokens`, the pointer of `value`), making a ``JSONPointer`` only for a problem:
+    /// every stored revision is checked again at start-up, so this walk is on the path to ready.
     mutating func checkStoredStrings(_ value: JSONValue, at pointer: JSONPointer) {
+        var tokens = pointer.tokens
+        checkStoredStrings(value, tokens: &tokens)
+    }
+
+    private mutating func checkStoredStrings(_ value: JSONValue, tokens: inout [String]) {
         switch value {
         case .string(let text):
-            let tokens = pointer.tokens
             let isMessage = tokens.count >= 4 && tokens[tokens.count - 4] == "copy" && tokens.last == "message"
             if let problem = StoredText.problem(in: text, allowingNewline: isMessage) {
-                report(pointer, .forbiddenCharacter, problem)
+                report(JSONPointer(tokens: tokens), .forbiddenCharacter, problem)
             }
         case .array(let elements):
-            for (index, element) in elements.enumerated() { checkStoredStrings(element, at: pointer.appending(index)) }
+            for (index, element) in elements.enumerated() {
+                tokens.append(String(index))
+                checkStoredStrings(element, tokens: &tokens)
+                tokens.removeLast()
+            }
         case .object(let object):
             for (key, member) in object {
-                let memberPointer = pointer.appending(key)
+                tokens.append(key)
                 if let problem = StoredText.problem(in: key, subject: "The member name") {
-                    report(memberPointer, .forbiddenCharacter, problem)
+                    report(JSONPointer(tokens: tokens), .forbiddenCharacter, problem)
                 }
-                checkStoredStrings(member, at: memberPointer)
+                checkStoredStrings(member, tokens: &tokens)
+                tokens.removeLast()
             }
         default:
             break

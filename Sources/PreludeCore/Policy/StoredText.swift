@@ -13,6 +13,9 @@ public enum StoredText {
     public static func forbiddenScalar(in text: String, allowingNewline: Bool = false) -> (
         scalar: Unicode.Scalar, offset: Int
     )? {
+        // Most stored text is printable ASCII (U+0020–U+007E), which holds no refused scalar: one pass over the
+        // bytes answers for it without decoding scalars.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return nil }
         for (offset, scalar) in text.unicodeScalars.enumerated() where isForbidden(scalar) {
             if allowingNewline && scalar == "\n" { continue }
             return (scalar, offset)

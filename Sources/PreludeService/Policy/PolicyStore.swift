@@ -355,7 +355,7 @@ package final class PolicyStore: Sendable {
                 }
                 first = (
                     live.document,
-                    ServedPolicy.PreparedDocument(canonical: live.canonicalBytes, client: live.clientBytes)
+                    ServedPolicy.PreparedDocument(canonical: live.canonicalBytes)
                 )
             }
             let now = clock.milliseconds

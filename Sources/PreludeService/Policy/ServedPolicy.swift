@@ -6,7 +6,8 @@ import Synchronization
 /// One app's live revision as served: the store's ``PreludeStore/PolicyRevision`` (document, canonical bytes, key
 /// shape, tag) plus what serving it over HTTP needs, built once when the revision goes live and swapped atomically.
 ///
-/// Everything is built by use, not at load: the document response (identity and gzip bodies, heads) on the first
+/// Everything is built by use, not at load: the decoded document (``PreludeStore/PolicyRevision/document``), the
+/// document response (identity and gzip bodies, heads) on the first
 /// `GET …/policy/document` (``servedDocument``), so start-up neither compresses nor renders heads for apps nobody
 /// asks for, and the hot path still never encodes JSON for the document. What clients ask is remembered by use, in caches owned by this served revision (the swap to a
 /// new revision drops them with it), each starting empty and growing with the distinct requests seen, up to its
@@ -30,7 +31,7 @@ package final class ServedPolicy: Sendable {
     /// admin API shows.
     package var canonicalBytes: [UInt8] { live.canonicalBytes }
     /// What clients fetch: ``canonicalBytes`` without the members only the server's analysis reads
-    /// (``PreludeStore/PolicyRevision/clientBytes``).
+    /// (``PreludeStore/PolicyRevision/clientBytes``; serialized on each call, kept by ``servedDocument``).
     package var clientBytes: [UInt8] { live.clientBytes }
     /// The tag of the document's gzip representation, `etag.gz` (a strong tag per representation).
     package let gzipETag: ETag
@@ -91,7 +92,7 @@ package final class ServedPolicy: Sendable {
         self.init(
             PolicyRevision(
                 appID: appID, environment: environment, number: revision, document: document,
-                canonical: prepared.canonical, client: prepared.client, createdAt: createdAt, author: author,
+                canonical: prepared.canonical, createdAt: createdAt, author: author,
                 message: message, storedFindings: storedFindings, fallbacks: fallbacks),
             resolvedCacheCapacity: resolvedCacheCapacity, cacheControl: cacheControl)
     }
@@ -123,26 +124,22 @@ package final class ServedPolicy: Sendable {
         RevisionPrecondition(ifMatch: headerValue).admits(entityTags)
     }
 
-    /// The revision-independent, expensive part of a snapshot: its canonical and client bytes.
+    /// The revision-independent, expensive part of a snapshot: its canonical bytes.
     ///
-    /// Computed before a write transaction so that serializing does not hold the writer queue (the gzip body is
-    /// compressed later, on first use: ``servedDocument``).
+    /// Computed before a write transaction so that serializing does not hold the writer queue (the client bytes and
+    /// the gzip body are made later, on first use: ``servedDocument``).
     package struct PreparedDocument: Sendable {
         /// The canonical bytes.
         package let canonical: [UInt8]
-        /// The bytes clients fetch (``PreludeStore/PolicyRevision/clientBytes``).
-        package let client: [UInt8]
 
         /// Serializes `document`.
         package init(_ document: PolicyDocument) {
-            let canonical = document.jsonValue.serializedBytes()
-            self.init(canonical: canonical, client: PolicyRevision.clientBytes(of: document, canonical: canonical))
+            self.init(canonical: document.jsonValue.serializedBytes())
         }
 
-        /// The document whose canonical bytes are `canonical` and client bytes `client`.
-        package init(canonical: [UInt8], client: [UInt8]) {
+        /// The document whose canonical bytes are `canonical`.
+        package init(canonical: [UInt8]) {
             self.canonical = canonical
-            self.client = client
         }
     }
 }

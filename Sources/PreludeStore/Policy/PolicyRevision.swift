@@ -1,9 +1,13 @@
 import PreludeCore
+import Synchronization
 
 /// One app's live revision as the store knows it: the domain half of what is served (the service's
 /// `ServedPolicy` adds the HTTP half: prepared bodies and the caches of what clients asked).
 ///
-/// Immutable, built once when the revision goes live (published here, or loaded from the database).
+/// Immutable, built once when the revision goes live (published here, or loaded from the database). A revision loaded
+/// from the database keeps its canonical bytes and what the hot path reads (``keyShape``, ``entityTag``); its decoded
+/// ``document`` is made from those bytes on first use and then kept (an idle app costs its bytes, not a decoded copy
+/// of them; docs/operations.md, "Memory").
 package struct PolicyRevision: Sendable {
     /// Why an app in the database cannot be served by this build.
     package struct Unservable: Error, Sendable, Equatable {
@@ -25,14 +29,17 @@ package struct PolicyRevision: Sendable {
     package let environment: String
     /// The revision number (1, 2, ...).
     package let number: Int
-    /// The decoded, valid document.
-    package let document: PolicyDocument
+    /// The decoded, valid document: the one written, or decoded from ``canonicalBytes`` on first use (then kept).
+    package var document: PolicyDocument { decoded.document(canonical: canonicalBytes) }
+    /// Whether ``document`` is in memory (a revision loaded at start-up has only its bytes until first use).
+    package var isDocumentDecoded: Bool { decoded.isDecoded }
+    private let decoded: DecodedDocument
     /// The canonical JSON bytes of `document` (compact, members in documented order), as stored.
     package let canonicalBytes: [UInt8]
     /// The bytes clients fetch (`GET /v1/apps/{app}/policy/document`): ``PreludeCore/PolicyDocument/clientJSONValue``
     /// serialized, which leaves out the members only the server's analysis reads; ``canonicalBytes`` itself when
-    /// the document names none.
-    package let clientBytes: [UInt8]
+    /// the document names none. Computed on each call (the document route prepares its response from it once).
+    package var clientBytes: [UInt8] { Self.clientBytes(of: document, canonical: canonicalBytes) }
     /// Which client inputs can change a resolved policy of this document (a resolution key keeps only those).
     package let keyShape: ResolutionKeyShape
     /// The revision's entity tag, opaque (no quotes; ``RevisionTag``).
@@ -49,20 +56,21 @@ package struct PolicyRevision: Sendable {
     /// Where the served document has a ``PreludeCore/CopyFallback`` text the stored revision lacks.
     package let fallbacks: [JSONPointer]
 
-    /// A revision of `document` whose canonical bytes are `canonical` and client bytes `client` (computed by the
-    /// caller, outside any lock; nil computes them here, and only when they differ from `canonical`).
+    /// A revision of `document` whose canonical bytes are `canonical` (computed by the caller, outside any lock).
+    ///
+    /// - Parameter keepsDocument: whether `document` stays in memory (a revision just written, about to be used) or
+    ///   is decoded again from `canonical` on first use (a revision loaded at start-up, maybe never asked for).
     package init(
         appID: String, environment: String = EnvironmentName.production, number: Int, document: PolicyDocument,
-        canonical: [UInt8], client: [UInt8]? = nil, createdAt: Int64, author: String, message: String?,
+        canonical: [UInt8], keepsDocument: Bool = true, createdAt: Int64, author: String, message: String?,
         storedFindings: [ValidationProblem] = [],
         fallbacks: [JSONPointer] = []
     ) {
         self.appID = appID
         self.environment = environment
         self.number = number
-        self.document = document
+        decoded = DecodedDocument(keepsDocument ? document : nil)
         canonicalBytes = canonical
-        clientBytes = client ?? Self.clientBytes(of: document, canonical: canonical)
         keyShape = ResolutionKeyShape(document)
         entityTag = RevisionTag.make(revision: number, canonical: canonical)
         self.createdAt = createdAt
@@ -103,8 +111,39 @@ package struct PolicyRevision: Sendable {
         return .success(
             PolicyRevision(
                 appID: row.app, environment: row.environment, number: revision, document: document,
-                canonical: document.jsonValue.serializedBytes(),
+                canonical: document.jsonValue.serializedBytes(), keepsDocument: false,
                 createdAt: row.createdAt, author: row.author, message: row.message, storedFindings: reading.findings,
                 fallbacks: reading.fallbacks))
+    }
+}
+
+/// A revision's decoded document, made from its canonical bytes on first use and kept (``PolicyRevision/document``).
+private final class DecodedDocument: Sendable {
+    private let cell: Mutex<PolicyDocument?>
+
+    init(_ document: PolicyDocument?) { cell = Mutex(document) }
+
+    var isDecoded: Bool { cell.withLock { $0 != nil } }
+
+    /// The document, decoding `canonical` the first time; two first callers racing both decode and the first stored
+    /// wins (the same document).
+    func document(canonical: [UInt8]) -> PolicyDocument {
+        if let document = cell.withLock({ $0 }) { return document }
+        let made = Self.decode(canonical)
+        return cell.withLock { stored in
+            if let stored { return stored }
+            stored = made
+            return made
+        }
+    }
+
+    /// `canonical` decoded: the bytes this build serialized from a document that decoded and validated, so they
+    /// decode to that document (`PolicyRevisionTests` holds the round trip for the demo policy and every upgrade
+    /// fixture).
+    private static func decode(_ canonical: [UInt8]) -> PolicyDocument {
+        guard let json = try? JSONValue(parsing: canonical) else {
+            fatalError("a revision's canonical bytes, serialized by this build, do not parse as JSON")
+        }
+        return PolicyDocument.decode(json).document
     }
 }
