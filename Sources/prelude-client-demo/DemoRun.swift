@@ -33,7 +33,7 @@ struct DemoApp {
     let flow: PermissionFlow
 
     init(
-        name: String, server: URL, app: String, run: String, os: String, locale: String, appVersion: String,
+        name: String, server: URL, app: String, run: String, os: String, locale: String, platform: Platform,
         start: Double
     ) throws {
         self.name = name
@@ -42,7 +42,7 @@ struct DemoApp {
         try? FileManager.default.removeItem(at: storage)
         var configuration = PreludeClientConfiguration(server: server, app: app, storageDirectory: storage)
         configuration.context = ClientContext(
-            platform: .ios, osVersion: SemanticVersion(os), appVersion: SemanticVersion(appVersion), locale: locale,
+            platform: platform, osVersion: SemanticVersion(os), appVersion: SemanticVersion("2.3.0"), locale: locale,
             installId: Self.installId(run: run, name: name))
         configuration.clock = clock
         client = try PreludeClient(configuration: configuration)

@@ -3,29 +3,28 @@ import PreludeCore
 
 /// The seed flows, played as an app would play them through PermissionFlow (docs/client.md, "Permission flows").
 enum Scenarios {
-    /// One seed flow: its name, the device's OS, locale and app version, and the script playing it.
+    /// One seed flow: its name, the device's OS, locale and platform, and the script playing it.
     typealias Scenario = (
-        name: String, os: String, locale: String, appVersion: String, play: @Sendable (DemoApp) async throws -> Void
+        name: String, os: String, locale: String, platform: Platform, play: @Sendable (DemoApp) async throws -> Void
     )
 
     /// Every flow, in the order played; each script checks the events it expects the client to queue.
     static let all: [Scenario] = [
-        ("camera-priming-accepted", "17.4", "fr", "2.3.0", cameraPrimingAccepted),
-        ("camera-priming-left-reshown", "17.4", "en", "2.3.0", cameraPrimingLeftThenReshown),
-        ("camera-denied-settings-back", "17.4", "zh-Hans", "2.3.0", cameraDeniedSettingsAndBack),
-        ("camera-unavailable", "17.4", "en", "2.3.0", cameraUnavailable),
-        ("photos-denied-page", "17.4", "en", "2.3.0", photosDeniedPage),
-        ("photos-unavailable", "17.4", "en", "2.3.0", photosUnavailable),
-        ("contacts-limited-ios18", "18.1", "ja", "2.3.0", contactsLimitedIOS18),
-        ("tracking-asked-once", "17.4", "en", "2.3.0", trackingAskedOnce),
-        ("location-button-ios15", "15.0", "en", "2.3.0", locationButtonIOS15),
-        ("camera-not-at-launch", "17.4", "en", "2.3.0", cameraNotAtLaunch),
-        ("photos-changed-in-settings", "17.4", "en", "2.3.0", photosChangedInSettings),
-        ("photos-picker-arm", "17.4", "fr", "2.3.0", photosPickerArm),
-        // App 3 is the segment the demo's targeting rules move to the contact access picker and the
-        // event editor.
-        ("contacts-access-picker-ios18", "18.1", "ja", "3.0.0", contactsAccessPickerIOS18),
-        ("calendars-event-editor-ios17", "17.4", "en", "3.0.0", calendarsEventEditorIOS17),
+        ("camera-priming-accepted", "17.4", "fr", .ios, cameraPrimingAccepted),
+        ("camera-priming-left-reshown", "17.4", "en", .ios, cameraPrimingLeftThenReshown),
+        ("camera-denied-settings-back", "17.4", "zh-Hans", .ios, cameraDeniedSettingsAndBack),
+        ("camera-unavailable", "17.4", "en", .ios, cameraUnavailable),
+        ("photos-denied-page", "17.4", "en", .ios, photosDeniedPage),
+        ("photos-unavailable", "17.4", "en", .ios, photosUnavailable),
+        ("contacts-limited-ios18", "18.1", "ja", .ios, contactsLimitedIOS18),
+        ("tracking-asked-once", "17.4", "en", .ios, trackingAskedOnce),
+        ("location-button-ios15", "15.0", "en", .ios, locationButtonIOS15),
+        ("camera-not-at-launch", "17.4", "en", .ios, cameraNotAtLaunch),
+        ("photos-changed-in-settings", "17.4", "en", .ios, photosChangedInSettings),
+        ("photos-picker-arm", "17.4", "fr", .ios, photosPickerArm),
+        // The iPad is the segment the demo's targeting rules move to the contact access picker and the event editor.
+        ("contacts-access-picker-ipad", "18.1", "ja", .ipados, contactsAccessPickerIPad),
+        ("calendars-event-editor-ipad", "17.4", "en", .ipados, calendarsEventEditorIPad),
     ]
 
     // Ask less (docs/catalogue.md): the picker arm of photos-ask-vs-picker presents PhotosPicker, never asks, and
@@ -49,9 +48,9 @@ enum Scenarios {
         }
     }
 
-    // contact-access-button-ios18.ja in app 3 (rule contact-access-picker-app3): limited contacts are extended in
+    // contact-access-button-ios18.ja on an iPad (rule contact-access-picker-ipad): limited contacts are extended in
     // bulk with contactAccessPicker, on the upgrade screen's words; requesting access again would show nothing.
-    static func contactsAccessPickerIOS18(_ app: DemoApp) async throws {
+    static func contactsAccessPickerIPad(_ app: DemoApp) async throws {
         app.device.setStatus(.limited, for: .contacts)
         let picker = try await app.flow.screen(for: .contacts)
         try app.expect(picker, .contactAccessPicker, .partialUpgradeEligible)
@@ -65,9 +64,9 @@ enum Scenarios {
         try await app.expectEvents([.limitedPickerShown, .systemGranted])
     }
 
-    // Ask less per segment (rule event-editor-ios17-app3): a booking is added with EventKitUI's editor, which needs
-    // no calendar access on iOS 17, whatever the status; the task is marked, and nothing is asked.
-    static func calendarsEventEditorIOS17(_ app: DemoApp) async throws {
+    // Ask less per segment (rule event-editor-ipad-ios17): on an iPad a booking is added with EventKitUI's editor,
+    // which needs no calendar access on iPadOS 17, whatever the status; the task is marked, and nothing is asked.
+    static func calendarsEventEditorIPad(_ app: DemoApp) async throws {
         for status in [AuthorizationStatus.notDetermined, .writeOnly, .denied] {
             app.device.setStatus(status, for: .calendars)
             try await app.flow.taskStarted(.calendars, task: "add-booking")

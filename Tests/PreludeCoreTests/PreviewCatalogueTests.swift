@@ -60,7 +60,7 @@ import Testing
         // The rule that extends limited contacts with the bulk contact access picker draws it on the upgrade
         // screen, with the rule's own words, in every locale.
         for locale in ["en", "fr", "ja", "zh-Hans", "zh-Hant"] {
-            let rule = "rule:contact-access-picker-app3"
+            let rule = "rule:contact-access-picker-ipad"
             #expect(
                 self.actions(screens, .contacts, locale, rule)
                     == [.prime, .openSettings, .deniedScreen, .restrictedNotice, .contactAccessPicker], "\(locale)")
@@ -72,7 +72,7 @@ import Testing
         }
         // The calendars ask-less rule: EventKitUI's editor is the system's own, so only the priming screen it falls
         // back to on an unknown OS is drawn.
-        #expect(self.actions(screens, .calendars, "ja", "rule:event-editor-ios17-app3") == [.prime])
+        #expect(self.actions(screens, .calendars, "ja", "rule:event-editor-ipad-ios17") == [.prime])
         #expect(Set(screens.map(\.id)).count == screens.count, "one screen per id")
     }
 
