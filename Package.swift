@@ -104,7 +104,7 @@ let package = Package(
         .testTarget(
             name: "PreludeHTTPTests", dependencies: ["PreludeHTTP", "PreludeLocking"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "PreludeHTTPClientTests", dependencies: ["PreludeHTTPClient", "PreludeHTTP"],
+            name: "PreludeHTTPClientTests", dependencies: ["PreludeHTTPClient", "PreludeHTTP", "PreludeTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(name: "PreludeStorageTests", dependencies: ["PreludeStorage"], swiftSettings: swiftSettings),
         .testTarget(

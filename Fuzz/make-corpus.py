@@ -3,6 +3,7 @@
 
 - request-decoder: the raw-byte vector table in Tests/PreludeHTTPTests/RequestDecoderTests.swift (every `ok(...)` /
   `fail(...)` vector and the persistence / Expect tables);
+- segment: OS major and locale header values, valid, canonical and not, repeated and at the edges of the grammar;
 - every other target: valid inputs plus boundary values (19/20-digit integers, -0, 1e400, huge exponents, deep
   nesting, lone surrogates, overlong and invalid UTF-8, NUL bytes), from the tables below.
 
@@ -301,6 +302,20 @@ def router_seeds():
     return [bytes([method]) + path.encode() for method in range(6) for path in paths]
 
 
+def segment_seeds():
+    """The OS major header's values, a NUL byte, the locale header's values; a line feed separates repeated lines."""
+    os_majors = ["18", "17", "1", "9", "99", "26", "0", "00", "018", "100", "-1", "+18", "18.2", "18.2.1", " 18 ",
+                 "\t18", "1e1", "\u0661\u0668", "\uff11\uff18", "18\n18", "18\n17", "18\n", "\n", "", "9" * 20]
+    locales = ["en-US", "fr-CA", "de", "es-419", "fr_ca", "EN-us", "iw-IL", "in", "zh-Hant-TW", "zh-Hant", "en-",
+               "-US", "e", "engl-US", "en-USA", "en-12", "en-1234", "de-DE-1996", "en-US@calendar=gregorian",
+               "en-u-ca-buddhist", "x-private", " fr-CA ", "fr-CA\nfr-CA", "fr-CA\nfr-ca", "fr-CA\n", "\u00e9n",
+               "en\u0301", "en-US\u00a0", "", "a" * 40]
+    seeds = [(o + "\x00" + l).encode() for o, l in zip(os_majors * 2, locales + locales[::-1])]
+    seeds += [o.encode() for o in os_majors[:6]]
+    seeds += [b"18\x00fr-\xc3\xa9", b"\xc0\x80\x00en", b"18\x00en\x00US", b"\x00\xff", b"18\r\n17\x00en"]
+    return seeds
+
+
 def write(target, seeds):
     corpus = os.path.join(HERE, "corpus", target)
     os.makedirs(corpus, exist_ok=True)
@@ -327,6 +342,7 @@ def main():
     write("results", results_seeds())
     write("router", router_seeds())
     write("ofrep", ofrep_seeds())
+    write("segment", segment_seeds())
 
 
 if __name__ == "__main__":

@@ -85,20 +85,16 @@ metric() { curl -fsS "$(url "$1")/metrics" | awk -v name="$2" '$1==name{print $2
 
 replicas=(replica1 replica2 replica3)
 start primary 0 --demo-policy "$repo/config/demo-policy.json"
-# TLS in front of the primary: a CA made for this run signs a certificate for `localhost`; nginx terminates TLS and
-# passes every request to the primary (its port stays the same across the primary's restarts below).
-start_tls_front() {
-    local dir="$work/tls" port ec=(-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes)
-    mkdir -p "$dir"/{client_body,proxy,fastcgi,uwsgi,scgi}
-    chmod -R 0777 "$dir"
-    openssl req -x509 "${ec[@]}" -keyout "$dir/ca.key" -out "$dir/ca.pem" -days 2 -subj "/CN=Prelude topology CA" \
-        2>/dev/null || fail "openssl could not make the CA"
-    openssl req -new "${ec[@]}" -keyout "$dir/server.key" -out "$dir/server.csr" -subj /CN=localhost 2>/dev/null
-    printf 'subjectAltName=DNS:localhost\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n' >"$dir/server.ext"
-    openssl x509 -req -in "$dir/server.csr" -CA "$dir/ca.pem" -CAkey "$dir/ca.key" -CAcreateserial -days 2 \
-        -out "$dir/server.pem" -extfile "$dir/server.ext" 2>/dev/null || fail "openssl could not sign the certificate"
-    port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-    cat >"$dir/nginx.conf" <<CONF
+# free_port: a port the kernel just handed out on 127.0.0.1.
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+# run_nginx DIR: writes DIR/nginx.conf (a daemon with one worker, its pid, log and temporary folders in DIR) around
+# the http block's own lines read from stdin, checks it and starts it.
+run_nginx() {
+    local dir="$1"
+    mkdir -p "$dir"/{cache,client_body,proxy,fastcgi,uwsgi,scgi}
+    chmod 0777 "$dir" "$dir"/{cache,client_body,proxy,fastcgi,uwsgi,scgi}
+    {
+        cat <<CONF
 daemon on;
 worker_processes 1;
 pid $dir/nginx.pid;
@@ -111,6 +107,26 @@ http {
     fastcgi_temp_path $dir/fastcgi;
     uwsgi_temp_path $dir/uwsgi;
     scgi_temp_path $dir/scgi;
+CONF
+        cat
+        echo "}"
+    } >"$dir/nginx.conf"
+    "$nginx" -t -p "$dir" -c "$dir/nginx.conf" -e "$dir/error.log" 2>/dev/null || fail "nginx -t refused $dir/nginx.conf"
+    "$nginx" -p "$dir" -c "$dir/nginx.conf" -e "$dir/error.log" 2>/dev/null || fail "nginx in $dir did not start"
+}
+# TLS in front of the primary: a CA made for this run signs a certificate for `localhost`; nginx terminates TLS and
+# passes every request to the primary (its port stays the same across the primary's restarts below).
+start_tls_front() {
+    local dir="$work/tls" port ec=(-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes)
+    mkdir -p "$dir"
+    openssl req -x509 "${ec[@]}" -keyout "$dir/ca.key" -out "$dir/ca.pem" -days 2 -subj "/CN=Prelude topology CA" \
+        2>/dev/null || fail "openssl could not make the CA"
+    openssl req -new "${ec[@]}" -keyout "$dir/server.key" -out "$dir/server.csr" -subj /CN=localhost 2>/dev/null
+    printf 'subjectAltName=DNS:localhost\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n' >"$dir/server.ext"
+    openssl x509 -req -in "$dir/server.csr" -CA "$dir/ca.pem" -CAkey "$dir/ca.key" -CAcreateserial -days 2 \
+        -out "$dir/server.pem" -extfile "$dir/server.ext" 2>/dev/null || fail "openssl could not sign the certificate"
+    port="$(free_port)"
+    run_nginx "$dir" <<CONF
     server {
         listen 127.0.0.1:$port ssl;
         ssl_certificate $dir/server.pem;
@@ -124,9 +140,7 @@ http {
             client_max_body_size 2m;
         }
     }
-}
 CONF
-    "$nginx" -p "$dir" -c "$dir/nginx.conf" -e "$dir/error.log" 2>/dev/null || fail "the TLS nginx did not start"
     for _ in $(seq 1 100); do
         curl -fsS -o /dev/null --cacert "$dir/ca.pem" "https://localhost:$port/healthz" 2>/dev/null && break
         sleep 0.05
@@ -146,22 +160,8 @@ done
 # nginx in front: the replicas round robin, the primary as backup; /v1/admin/ to the primary.
 start_nginx() {
     local dir="$work/nginx" port
-    mkdir -p "$dir"/{cache,client_body,proxy,fastcgi,uwsgi,scgi}
-    chmod -R 0777 "$dir"
-    port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-    cat >"$dir/nginx.conf" <<CONF
-daemon on;
-worker_processes 1;
-pid $dir/nginx.pid;
-error_log $dir/error.log warn;
-events { worker_connections 256; }
-http {
-    access_log off;
-    client_body_temp_path $dir/client_body;
-    proxy_temp_path $dir/proxy;
-    fastcgi_temp_path $dir/fastcgi;
-    uwsgi_temp_path $dir/uwsgi;
-    scgi_temp_path $dir/scgi;
+    port="$(free_port)"
+    run_nginx "$dir" <<CONF
     include $repo/deploy/nginx/prelude-http.conf;
     upstream prelude_origin {
         server 127.0.0.1:${ports[replica1]}; server 127.0.0.1:${ports[replica2]}; server 127.0.0.1:${ports[replica3]};
@@ -175,10 +175,7 @@ http {
         location /v1/admin/ { proxy_pass http://prelude_primary; proxy_set_header Host \$host; }
         include $repo/deploy/nginx/prelude-locations.conf;
     }
-}
 CONF
-    "$nginx" -t -p "$dir" -c "$dir/nginx.conf" -e "$dir/error.log" 2>/dev/null || fail "nginx -t refused the config"
-    "$nginx" -p "$dir" -c "$dir/nginx.conf" -e "$dir/error.log" 2>/dev/null || fail "nginx did not start"
     ports[nginx]="$port"
     for _ in $(seq 1 100); do curl -fsS -o /dev/null "$(url nginx)/healthz" 2>/dev/null && return; sleep 0.05; done
     fail "nginx does not answer"

@@ -28,8 +28,20 @@ package final class Database: @unchecked Sendable {
     private let readerSlots: DispatchSemaphore
     private let closed = PosixLock(false)
     private let readerCount: Int
-    private let writeObserver = PosixLock<(@Sendable (_ nanoseconds: UInt64) -> Void)?>(nil)
-    private let outcomeObserver = PosixLock<(@Sendable (_ failure: (any Error)?) -> Void)?>(nil)
+    private let observers = PosixLock(Observers())
+
+    /// The functions told about each `write` transaction.
+    ///
+    /// Held in a struct, never as a lock's value themselves: with a function type (or an optional one) as the lock's
+    /// generic value, every `withLock` re-abstracted it through the closure's `inout` parameter and wrote back the
+    /// stored function wrapped in two more reabstraction thunks, so each call went through two more thunks than the
+    /// last. After n transactions an observer call was 2n frames deep: the server's CPU grew with every commit (a
+    /// tenth of it in thunks after 30,000 commits, docs/storage.md "Observers") and the stack would overflow
+    /// eventually. A struct's stored functions keep the one representation its layout gives them.
+    private struct Observers: Sendable {
+        var write: (@Sendable (_ nanoseconds: UInt64) -> Void)?
+        var outcome: (@Sendable (_ failure: (any Error)?) -> Void)?
+    }
 
     /// Opens the file, creating it when absent, and opens `readerCount` reader connections.
     ///
@@ -74,8 +86,9 @@ package final class Database: @unchecked Sendable {
         return try writerQueue.sync {
             try checkOpen()
             // Timed from BEGIN to COMMIT or ROLLBACK (the time the write lock is held), for the service's metrics.
-            let observer = writeObserver.withLock { $0 }
-            let outcome = outcomeObserver.withLock { $0 }
+            let current = observers.withLock { $0 }
+            let observer = current.write
+            let outcome = current.outcome
             let started = observer == nil ? 0 : DispatchTime.now().uptimeNanoseconds
             defer { observer?(DispatchTime.now().uptimeNanoseconds &- started) }
             let result: T
@@ -97,14 +110,14 @@ package final class Database: @unchecked Sendable {
     /// Sets the function told how long each `write` transaction took (nanoseconds, committed or rolled back),
     /// called on the writer queue after the transaction ended; it must be quick. Replaces any earlier one.
     package func observeWrites(_ observer: (@Sendable (_ nanoseconds: UInt64) -> Void)?) {
-        writeObserver.withLock { $0 = observer }
+        observers.withLock { $0.write = observer }
     }
 
     /// Sets the function told how each `write` transaction ended: nil when it committed, else the error it failed
     /// with (thrown by the body, by BEGIN or by COMMIT; the transaction was rolled back). Called on the writer queue
     /// after the transaction ended; it must be quick and must not call `write`. Replaces any earlier one.
     package func observeWriteOutcomes(_ observer: (@Sendable (_ failure: (any Error)?) -> Void)?) {
-        outcomeObserver.withLock { $0 = observer }
+        observers.withLock { $0.outcome = observer }
     }
 
     /// Runs `body` on the writer queue outside any transaction: for statements that cannot run in one

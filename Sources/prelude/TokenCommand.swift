@@ -62,7 +62,7 @@ struct TokenCreateCommand: ParsableCommand {
         }
         for environment in environments where !EnvironmentName.isValid(environment) {
             throw ValidationError(
-                "--environment '\(environment)' is not an environment name (1–32 lowercase letters, digits, '-')")
+                "--environment '\(environment)' is not an environment name (\(EnvironmentName.rule))")
         }
         if bypass, scope != "write" { throw ValidationError("--bypass needs --scope write") }
     }

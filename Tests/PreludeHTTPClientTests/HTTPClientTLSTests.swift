@@ -1,4 +1,5 @@
 import PreludeHTTPClient
+import PreludeTestSupport
 import Testing
 
 /// Certificate verification against a real TLS server (nginx with a CA made for the run): on by default, satisfied
@@ -6,11 +7,11 @@ import Testing
 @Suite(
     .serialized,
     .enabled(
-        if: NginxTLSEndpoint.installed,
+        if: NginxTLSFront.installed,
         "nginx or openssl is missing and `apt-get install nginx` failed; the TLS tests need a real TLS endpoint"))
 struct HTTPClientTLSTests {
     @Test func verifiesAgainstTheCAFileAndRefusesWithoutIt() throws {
-        let endpoint = try NginxTLSEndpoint()
+        let endpoint = try NginxTLSFront(.fixed(path: "/hello", body: "hello over tls"))
         defer { endpoint.stop() }
         let url = "https://localhost:\(endpoint.port)/hello"
 
@@ -28,7 +29,7 @@ struct HTTPClientTLSTests {
     }
 
     @Test func reportsAnUnreadableCAFile() throws {
-        let endpoint = try NginxTLSEndpoint()
+        let endpoint = try NginxTLSFront(.fixed(path: "/hello", body: "hello over tls"))
         defer { endpoint.stop() }
         let client = HTTPClient(configuration: HTTPClientConfiguration(caFile: endpoint.directory + "/missing.pem"))
         let error = HTTPClientTests.error { try client.send("GET", url: "https://localhost:\(endpoint.port)/hello") }

@@ -144,6 +144,17 @@ import Testing
         #expect(changes == [true, false, false, false, true])
     }
 
+    /// The counter columns every upsert is built from are FunnelCounts' fields, in order (snake case): the values
+    /// bound by ``ExperimentAggregator/counterValues(_:)`` land in their own columns.
+    @Test func counterColumnsFollowTheFunnelFields() {
+        let names = FunnelCounts().fields.map { field in
+            field.name.reduce(into: "") { column, character in
+                if character.isUppercase { column += "_" + character.lowercased() } else { column.append(character) }
+            }
+        }
+        #expect(ExperimentAggregator.counterColumns == names)
+    }
+
     /// The funnel's event names are exactly the engine's analytics events for those steps, and every other event
     /// the engine tells clients to emit marks exposure only: the two vocabularies agree.
     @Test(arguments: AnalyticsEvent.allCases)
@@ -163,14 +174,18 @@ import Testing
     /// Sees events one at a time only, like an observer written before the batch call existed: the ingestor's
     /// default batch call feeds it event by event, so ExperimentAggregator's per-event `record` runs.
     struct PerEvent: EventIngestionObserver {
-        let aggregator = ExperimentAggregator()
+        var aggregator = ExperimentAggregator()
         func didInsert(_ event: StoredEvent, connection: Connection) throws {
             try aggregator.didInsert(event, connection: connection)
         }
     }
 
-    static func ingest(_ events: [TestEvent], into database: Database, perEvent: Bool, batchSize: Int) throws {
-        let observer: any EventIngestionObserver = perEvent ? PerEvent() : ExperimentAggregator()
+    static func ingest(
+        _ events: [TestEvent], into database: Database, perEvent: Bool, batchSize: Int,
+        livePolicy: ExperimentAggregator.LivePolicy? = nil
+    ) throws {
+        let aggregator = ExperimentAggregator(livePolicy: livePolicy)
+        let observer: any EventIngestionObserver = perEvent ? PerEvent(aggregator: aggregator) : aggregator
         let clock = Mutex<Int64>(1_700_000_000_000)
         let ingestor = EventIngestor(
             database: database, observers: [observer], clock: ServiceClock { clock.withLock { $0 } })
@@ -199,6 +214,48 @@ import Testing
         #expect(rows == (try perEvent.aggregateRows()))
         #expect(try batched.dailyEventRows() == (try perEvent.dailyEventRows()))
         #expect(try batched.arms() == (try batched.recount()))
+    }
+
+    /// Label checks against the live policy, batched (one check per run of events with the same install, feature,
+    /// experiment and variant) against one check per event: runs of one install whose label, feature or experiment
+    /// change within the run, installs that come back later, labels right, wrong and unknown. Every aggregate row and
+    /// every mislabelled-events row is identical.
+    @Test(arguments: [(UInt64(21), 7), (22, 100), (23, 500)])
+    func batchedLabelChecksEqualPerEventChecks(seed: UInt64, batchSize: Int) throws {
+        let document = MislabelledEventsTests.document
+        let livePolicy: ExperimentAggregator.LivePolicy = { app, _ in app == ResultsFixture.app ? document : nil }
+        var generator = SplitMix64(state: seed)
+        let variants: [String?] = ["control", "short-copy", "ghost", nil]
+        var stream: [TestEvent] = []
+        while stream.count < 1500 {
+            let install = "install-\(generator.below(40))"
+            var variant =
+                generator.chance(0.5) ? MislabelledEventsTests.assigned(install) : variants[generator.below(4)]
+            for _ in 0...generator.below(8) {
+                if generator.chance(0.15) { variant = variants[generator.below(variants.count)] }
+                var event = TestEvent(
+                    install: install, id: "e\(stream.count)",
+                    type: AggregatorTests.eventTypes[generator.below(AggregatorTests.eventTypes.count)],
+                    variant: variant)
+                if generator.chance(0.1) { event.feature = "photos" }
+                if generator.chance(0.05) { event.experiment = "gone" }
+                stream.append(event)
+            }
+        }
+        let perEvent = try ResultsFixture()
+        let batched = try ResultsFixture()
+        try Self.ingest(stream, into: perEvent.database, perEvent: true, batchSize: batchSize, livePolicy: livePolicy)
+        try Self.ingest(stream, into: batched.database, perEvent: false, batchSize: batchSize, livePolicy: livePolicy)
+        func mislabelledRows(_ fixture: ResultsFixture) throws -> [Row] {
+            try fixture.database.read {
+                try $0.query("SELECT * FROM experiment_mislabelled_events ORDER BY 1, 2, 3, 4, 5, 6")
+            }
+        }
+        let mislabelled = try mislabelledRows(batched)
+        #expect(mislabelled.count >= 4)
+        #expect(mislabelled == (try mislabelledRows(perEvent)))
+        #expect(try batched.aggregateRows() == (try perEvent.aggregateRows()))
+        #expect(try batched.dailyEventRows() == (try perEvent.dailyEventRows()))
     }
 
     /// Install ids travel to SQLite as JSON text: quotes, backslashes and control characters must survive.

@@ -1,5 +1,6 @@
 import Foundation
 import PreludeStorage
+import PreludeTestSupport
 import Testing
 
 @testable import PreludeService
@@ -10,7 +11,7 @@ import Testing
 @Suite(
     .serialized,
     .enabled(
-        if: TLSFrontProxy.installed,
+        if: NginxTLSFront.installed,
         "nginx or openssl is missing and `apt-get install nginx` failed; the test needs a real TLS endpoint"))
 struct ReplicaEnvironmentTests {
     let fixture = ServiceFixture()
@@ -26,7 +27,7 @@ struct ReplicaEnvironmentTests {
         let primary = try ServerProcess.start(
             database: primaryDatabase, policy: fixture.path("policy.json"), environment: Topology.environment)
         defer { primary.killHard() }
-        let proxy = try TLSFrontProxy(upstream: primary.port)
+        let proxy = try NginxTLSFront(.proxy(upstream: primary.port), authority: "Prelude replica test CA")
         defer { proxy.stop() }
         let admin = { (method: String, path: String, headers: [(String, String)], body: String?) in
             try TestTransport.live(port: primary.port).exchange(

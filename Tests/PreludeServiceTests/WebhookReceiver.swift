@@ -1,4 +1,5 @@
 import Foundation
+import PreludeTestSupport
 import Testing
 
 /// A local HTTPS webhook receiver for the live tests: scripts/webhook-receiver.py (Python's http.server with ssl,

@@ -1,6 +1,7 @@
 import CSQLite
 import Dispatch
 import Foundation
+import Synchronization
 import Testing
 
 @testable import PreludeStorage
@@ -29,6 +30,42 @@ import Testing
         // The writer is usable again: no transaction was left open.
         try database.write { try $0.execute("INSERT INTO t (v) VALUES ('b')") }
         #expect(try database.read { try $0.scalar("SELECT count(*) FROM t", as: Int64.self) } == 1)
+    }
+
+    /// The write and outcome observers are called at the same stack depth after a thousand transactions as after
+    /// the first. They used to be held as a lock's generic value, which wrapped them in two more reabstraction thunks
+    /// at every transaction: a call went 2n frames deep after n commits (the server's CPU grew with every commit, and
+    /// its stack would have overflowed), docs/storage.md "Observers".
+    @Test func observersStayAtTheSameDepthAcrossTransactions() throws {
+        let database = try makeDatabase()
+        defer { database.close() }
+        let depths = Mutex<(writes: [UInt], outcomes: [UInt])>(([], []))
+        database.observeWrites { _ in
+            let address = Self.stackAddress()
+            depths.withLock { $0.writes.append(address) }
+        }
+        database.observeWriteOutcomes { _ in
+            let address = Self.stackAddress()
+            depths.withLock { $0.outcomes.append(address) }
+        }
+        for index in 0..<1_000 {
+            try database.write { try $0.execute("INSERT INTO t (v) VALUES (?)", [.text("row \(index)")]) }
+        }
+        let (writes, outcomes) = depths.withLock { $0 }
+        #expect(writes.count == 1_000 && outcomes.count == 1_000)
+        // Same thread, same path: the same stack address (a thunk more per commit would be 32 KiB deeper by now).
+        for series in [writes, outcomes] {
+            let first = try #require(series.first)
+            let last = try #require(series.last)
+            #expect(first == last, "the observer was called \(Int(bitPattern: first &- last)) bytes deeper")
+        }
+    }
+
+    /// The address of a local of the caller's next frame: lower when the call stack is deeper.
+    @inline(never)
+    static func stackAddress() -> UInt {
+        var marker = 0
+        return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
     }
 
     /// Releasing the caches' memory keeps every connection usable: cached statements, reads and writes go on.

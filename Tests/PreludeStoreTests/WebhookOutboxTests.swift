@@ -21,22 +21,35 @@ import Testing
         try database.read { try $0.scalar("SELECT count(*) FROM webhook_deliveries", as: Int64.self) } ?? -1
     }
 
+    /// Subscribes `url` of app `a` to `events` (as `ops`).
+    @discardableResult
+    static func subscribe(
+        _ store: WebhookStore, _ events: [WebhookEventType], url: String = "https://h/1", secret: String = "whsec_x",
+        environments: [String]? = nil, enabled: Bool = true, at time: Int64 = 11
+    ) throws -> Webhook {
+        try store.create(
+            app: "a", url: url, secret: secret, events: events, environments: environments, description: nil,
+            enabled: enabled, actor: "ops", at: time)
+    }
+
+    /// Publishes `canonical` to app `a`'s production environment (as `ops`); the new revision's number.
+    @discardableResult
+    static func publish(
+        _ repository: PolicyRepository, _ canonical: [UInt8], action: String = "policy.replace", message: String? = nil,
+        at time: Int64, requiringLive expected: Int?? = nil, events: [WebhookEventType] = [.revisionPublished]
+    ) throws -> Int {
+        try repository.publish(
+            app: "a", environment: "production", name: "A", canonical: canonical, author: "ops", action: action,
+            message: message, detail: [:], at: time, requiringLive: expected, events: events)
+    }
+
     @Test func publishEnqueuesOneDeliveryPerSubscriberWithTheDiff() throws {
         let (database, repository, store) = try Self.makeApp()
         defer { database.close() }
-        let both = try store.create(
-            app: "a", url: "https://h/1", secret: "whsec_x", events: [.revisionPublished, .revisionRolledBack],
-            description: nil, enabled: true, actor: "ops", at: 11)
-        _ = try store.create(
-            app: "a", url: "https://h/2", secret: "whsec_y", events: [.revisionRolledBack], description: nil,
-            enabled: true, actor: "ops", at: 12)
-        _ = try store.create(
-            app: "a", url: "https://h/3", secret: "whsec_z", events: [.revisionPublished], description: nil,
-            enabled: false, actor: "ops", at: 13)
-        let revision = try repository.publish(
-            app: "a", environment: "production", name: "A", canonical: Self.v2, author: "ops", action: "policy.replace",
-            message: "go",
-            detail: [:], at: 20)
+        let both = try Self.subscribe(store, [.revisionPublished, .revisionRolledBack])
+        try Self.subscribe(store, [.revisionRolledBack], url: "https://h/2", secret: "whsec_y", at: 12)
+        try Self.subscribe(store, [.revisionPublished], url: "https://h/3", secret: "whsec_z", enabled: false, at: 13)
+        let revision = try Self.publish(repository, Self.v2, message: "go", at: 20)
         #expect(revision == 2)
         let deliveries = try #require(
             try store.deliveries(app: "a", webhook: both.id, state: nil, before: nil, limit: 10))
@@ -55,26 +68,17 @@ import Testing
         #expect(data["diff"]?["changes"]?[0]?["pointer"] == .string("/features/camera/strategy"))
         #expect(data["diff"]?["changes"]?[0]?["to"] == .string("direct"))
 
-        _ = try repository.publish(
-            app: "a", environment: "production", name: "A", canonical: Self.v1, author: "ops",
-            action: "policy.rollback", message: nil,
-            detail: [:], at: 30, events: [.revisionRolledBack])
+        try Self.publish(repository, Self.v1, action: "policy.rollback", at: 30, events: [.revisionRolledBack])
         #expect(try Self.pendingCount(database) == 3)
     }
 
     @Test func aWebhookHearsOnlyItsEnvironments() throws {
         let (database, repository, store) = try Self.makeApp()
         defer { database.close() }
-        let staging = try store.create(
-            app: "a", url: "https://h/1", secret: "whsec_x", events: [.revisionPublished], environments: ["staging"],
-            description: nil, enabled: true, actor: "ops", at: 11)
-        let every = try store.create(
-            app: "a", url: "https://h/2", secret: "whsec_y", events: [.revisionPublished], description: nil,
-            enabled: true, actor: "ops", at: 12)
+        let staging = try Self.subscribe(store, [.revisionPublished], environments: ["staging"])
+        let every = try Self.subscribe(store, [.revisionPublished], url: "https://h/2", secret: "whsec_y", at: 12)
         #expect(staging.environments == ["staging"] && every.environments == nil)
-        _ = try repository.publish(
-            app: "a", environment: "production", name: "A", canonical: Self.v2, author: "ops",
-            action: "policy.replace", message: nil, detail: [:], at: 20)
+        try Self.publish(repository, Self.v2, at: 20)
         // The staging environment's first revision (a copy) is a publish there, with no revision before it.
         try repository.createEnvironment(
             app: "a", name: "staging", first: (canonical: Self.v1, message: nil), actor: "ops", detail: [:], at: 30)
@@ -87,9 +91,7 @@ import Testing
         // Widened to every environment: production's next change reaches it too.
         _ = try store.update(app: "a", id: staging.id, .init(environments: .some(nil)), actor: "ops", at: 40)
         #expect(try store.webhook(app: "a", id: staging.id)?.environments == nil)
-        _ = try repository.publish(
-            app: "a", environment: "production", name: "A", canonical: Self.v1, author: "ops",
-            action: "policy.replace", message: nil, detail: [:], at: 50)
+        try Self.publish(repository, Self.v1, at: 50)
         let now = try #require(try store.deliveries(app: "a", webhook: staging.id, state: nil, before: nil, limit: 9))
         #expect(now.map(\.environment) == ["production", "staging"])
     }
@@ -97,14 +99,9 @@ import Testing
     @Test func aRefusedPublishEnqueuesNothing() throws {
         let (database, repository, store) = try Self.makeApp()
         defer { database.close() }
-        _ = try store.create(
-            app: "a", url: "https://h/1", secret: "whsec_x", events: [.revisionPublished], description: nil,
-            enabled: true, actor: "ops", at: 11)
+        try Self.subscribe(store, [.revisionPublished])
         #expect(throws: PolicyRepository.Refusal.stale) {
-            _ = try repository.publish(
-                app: "a", environment: "production", name: "A", canonical: Self.v2, author: "ops",
-                action: "policy.replace", message: nil,
-                detail: [:], at: 20, requiringLive: .some(9))
+            try Self.publish(repository, Self.v2, at: 20, requiringLive: .some(9))
         }
         #expect(try Self.pendingCount(database) == 0)
     }
@@ -112,9 +109,7 @@ import Testing
     @Test func enqueueRollsBackWithTheCallersTransaction() throws {
         let (database, _, store) = try Self.makeApp()
         defer { database.close() }
-        _ = try store.create(
-            app: "a", url: "https://h/1", secret: "whsec_x", events: [.changeRequestCreated], description: nil,
-            enabled: true, actor: "ops", at: 11)
+        try Self.subscribe(store, [.changeRequestCreated])
         struct Abort: Error {}
         #expect(throws: Abort.self) {
             try database.write { db in
@@ -130,13 +125,8 @@ import Testing
     @Test func claimRecordAndRedeliver() throws {
         let (database, repository, store) = try Self.makeApp()
         defer { database.close() }
-        let webhook = try store.create(
-            app: "a", url: "https://h/1", secret: "whsec_x", events: [.revisionPublished], description: nil,
-            enabled: true, actor: "ops", at: 11)
-        _ = try repository.publish(
-            app: "a", environment: "production", name: "A", canonical: Self.v2, author: "ops", action: "policy.replace",
-            message: nil,
-            detail: [:], at: 20)
+        let webhook = try Self.subscribe(store, [.revisionPublished])
+        try Self.publish(repository, Self.v2, at: 20)
         #expect(try store.due(now: 19, limit: 10).isEmpty)
         let due = try #require(try store.due(now: 20, limit: 10).first)
         #expect(due.url == "https://h/1" && due.secret == "whsec_x")
@@ -172,13 +162,8 @@ import Testing
     @Test func deletingTheAppOrWebhookDeletesItsDeliveries() throws {
         let (database, repository, store) = try Self.makeApp()
         defer { database.close() }
-        let webhook = try store.create(
-            app: "a", url: "https://h/1", secret: "whsec_x", events: [.revisionPublished], description: nil,
-            enabled: true, actor: "ops", at: 11)
-        _ = try repository.publish(
-            app: "a", environment: "production", name: "A", canonical: Self.v2, author: "ops", action: "policy.replace",
-            message: nil,
-            detail: [:], at: 20)
+        let webhook = try Self.subscribe(store, [.revisionPublished])
+        try Self.publish(repository, Self.v2, at: 20)
         try store.delete(app: "a", id: webhook.id, actor: "ops", at: 30)
         #expect(try Self.pendingCount(database) == 0)
         #expect(throws: WebhookStore.Refusal.unknownWebhook(webhook.id)) {

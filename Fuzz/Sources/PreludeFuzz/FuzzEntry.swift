@@ -20,6 +20,7 @@ let fuzzTargets: [String: @Sendable (UnsafeBufferPointer<UInt8>) -> Void] = [
     "results": fuzzResults,
     "router": fuzzRouter,
     "ofrep": fuzzOFREP,
+    "segment": fuzzSegmentHeaders,
 ]
 
 /// The chosen target, read once.

@@ -48,7 +48,7 @@ extension AdminAPI {
         var filter = scope
         if let environment = filter.environment, !EnvironmentName.isValid(environment) {
             throw AdminProblem.invalidRequest(
-                "'environment' must be an environment name (1–32 lowercase letters, digits and '-', starting with a letter), not '\(environment)'",
+                "'environment' must be an environment name (\(EnvironmentName.rule)), not '\(environment)'",
                 pointer: "/query/environment")
         }
         filter.before = try Self.cursor(request)

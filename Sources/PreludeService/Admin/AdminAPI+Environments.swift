@@ -143,7 +143,7 @@ extension AdminAPI {
                 problems.append(
                     FieldProblem(
                         pointer: "/name", code: "environment.invalidName",
-                        detail: "an environment name is 1–32 lowercase letters, digits and '-', starting with a letter"
+                        detail: "an environment name is \(EnvironmentName.rule)"
                     ))
             }
         } else {

@@ -80,7 +80,7 @@ extension AdminAPI {
             rule: "an app id: 1–128 letters, digits, '.', '-' or '_'")
         let environments = list(
             "environments", valid: EnvironmentName.isValid,
-            rule: "an environment name: 1–32 lowercase letters, digits and '-', starting with a letter")
+            rule: "an environment name: \(EnvironmentName.rule)")
         func flag(_ key: String) -> Bool {
             guard let value = object[key] else { return false }
             guard case .bool(let flag) = value else {

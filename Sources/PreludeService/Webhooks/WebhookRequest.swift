@@ -86,7 +86,7 @@ struct WebhookRequest: Sendable, Equatable {
                 } else {
                     problem(
                         "/environments/\(index)", "value.invalid",
-                        "not an environment name (1–32 lowercase letters, digits and '-', starting with a letter)")
+                        "not an environment name (\(EnvironmentName.rule))")
                 }
             }
             if items.isEmpty {

@@ -5,7 +5,10 @@ package enum EnvironmentName {
     /// The environment every app has, which the paths without an environment mean.
     package static let production = "production"
 
-    /// Whether `name` is a valid environment name.
+    /// The rule ``isValid(_:)`` checks, in words, for error messages.
+    package static let rule = "1–32 lowercase letters, digits and '-', starting with a letter"
+
+    /// Whether `name` is a valid environment name (``rule``).
     package static func isValid(_ name: String) -> Bool {
         let bytes = Array(name.utf8)
         guard (1...32).contains(bytes.count), let first = bytes.first,

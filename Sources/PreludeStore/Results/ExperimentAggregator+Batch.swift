@@ -21,21 +21,32 @@ extension ExperimentAggregator {
         var policies: [String: [String: PolicyDocument?]] = [:]
         var mislabelled: [MislabelKey: (events: Int, lastReceivedAt: Int64)] = [:]
         var mislabelOrder: [MislabelKey] = []
+        // The label check is a function of the event's app, environment, install, feature, experiment and variant
+        // (and the app's live policy, fixed for the batch). A client's batch is one install's events under one
+        // assignment, so the last check is reused while those stay the same: one bucketing per run instead of one
+        // per event.
+        var lastCheck: (event: StoredEvent, check: LabelCheck)?
         for event in events {
             guard let experiment = event.experiment, !experiment.isEmpty, let variant = event.variant, !variant.isEmpty
             else { continue }
             if let livePolicy {
-                let document: PolicyDocument?
-                if let known = policies[event.appID]?[event.environment] {
-                    document = known
+                let check: LabelCheck
+                if let last = lastCheck, Self.sameLabel(last.event, event) {
+                    check = last.check
                 } else {
-                    document = livePolicy(event.appID, event.environment)
-                    policies[event.appID, default: [:]][event.environment] = document
+                    let document: PolicyDocument?
+                    if let known = policies[event.appID]?[event.environment] {
+                        document = known
+                    } else {
+                        document = livePolicy(event.appID, event.environment)
+                        policies[event.appID, default: [:]][event.environment] = document
+                    }
+                    check = Self.check(
+                        installID: event.installID, feature: event.feature.rawValue, experiment: experiment,
+                        variant: variant, in: document)
+                    lastCheck = (event, check)
                 }
-                if case .mislabelled(let expected) = Self.check(
-                    installID: event.installID, feature: event.feature.rawValue, experiment: experiment,
-                    variant: variant, in: document)
-                {
+                if case .mislabelled(let expected) = check {
                     let key = MislabelKey(
                         appID: event.appID, environment: event.environment, experiment: experiment,
                         feature: event.feature.rawValue, reported: variant,
@@ -74,6 +85,13 @@ extension ExperimentAggregator {
                 expected: key.expected, events: sum.events, receivedAt: sum.lastReceivedAt, on: connection)
         }
         return changed
+    }
+
+    /// Whether two events' labels get the same check: same app, environment, install, feature, experiment and
+    /// variant.
+    static func sameLabel(_ one: StoredEvent, _ other: StoredEvent) -> Bool {
+        one.installID == other.installID && one.variant == other.variant && one.experiment == other.experiment
+            && one.feature == other.feature && one.appID == other.appID && one.environment == other.environment
     }
 
     private struct MislabelKey: Hashable {
@@ -196,14 +214,9 @@ extension ExperimentAggregator {
         try connection.statement(Self.upsertBatchSteps).execute([
             app, experiment, feature, variant, .text(upserts), environment,
         ])
-        try connection.statement(Self.upsertCounts).execute([
-            app, environment, experiment, feature, variant,
-            .integer(Int64(delta.exposed)), .integer(Int64(delta.primeShown)), .integer(Int64(delta.primeContinued)),
-            .integer(Int64(delta.primeDismissed)), .integer(Int64(delta.systemGranted)),
-            .integer(Int64(delta.systemDenied)), .integer(Int64(delta.settingsOpened)),
-            .integer(Int64(delta.returnedGranted)), .integer(Int64(delta.granted)), .integer(firstChange),
-            .integer(lastChange), .integer(Int64(delta.taskStarted)), .integer(Int64(delta.taskCompleted)),
-        ])
+        try connection.statement(Self.upsertCounts).execute(
+            [app, environment, experiment, feature, variant] + Self.counterValues(delta)
+                + [.integer(firstChange), .integer(lastChange)])
         return changed
     }
 

@@ -25,12 +25,11 @@ extension ExperimentAggregator {
         for dimension in SegmentBreakdown.Dimension.allCases {
             // Sorted, so which values make the cap does not depend on dictionary order.
             for (value, delta) in (byValue[dimension] ?? [:]).sorted(by: { $0.key < $1.key }) {
-                var values: [SQLValue] = [
-                    app, environment, experiment, feature, variant, .text(dimension.rawValue), .text(value),
-                    .integer(Int64(EventSegment.maximumStoredValues)),
-                ]
-                values += delta.fields.map { .integer(Int64($0.value)) }
-                try statement.execute(values)
+                try statement.execute(
+                    [
+                        app, environment, experiment, feature, variant, .text(dimension.rawValue), .text(value),
+                        .integer(Int64(EventSegment.maximumStoredValues)),
+                    ] + counterValues(delta))
             }
         }
     }
@@ -40,8 +39,7 @@ extension ExperimentAggregator {
     // both lookups a range of the primary key. `WHERE true`: SQLite's upsert "Parsing Ambiguity".
     private static let upsertSegmentSQL = """
         INSERT INTO experiment_segment_counts (app_id, environment, experiment_key, feature, variant, dimension, value,
-            exposed, prime_shown, prime_continued, prime_dismissed, system_granted, system_denied,
-            settings_opened, returned_granted, granted, task_started, task_completed)
+            \(counterColumnList))
         SELECT ?1, ?2, ?3, ?4, ?5, ?6,
             CASE WHEN ?7 = 'unknown'
                 OR EXISTS (SELECT 1 FROM experiment_segment_counts WHERE app_id = ?1 AND environment = ?2
@@ -50,19 +48,9 @@ extension ExperimentAggregator {
                     AND experiment_key = ?3 AND feature = ?4 AND dimension = ?6 AND value NOT IN ('unknown', 'other'))
                     < ?8
             THEN ?7 ELSE 'other' END,
-            ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19
+            \(counterColumns.indices.map { "?\($0 + 9)" }.joined(separator: ", "))
         WHERE true
         ON CONFLICT (app_id, environment, experiment_key, feature, dimension, value, variant) DO UPDATE SET
-            exposed = exposed + excluded.exposed,
-            prime_shown = prime_shown + excluded.prime_shown,
-            prime_continued = prime_continued + excluded.prime_continued,
-            prime_dismissed = prime_dismissed + excluded.prime_dismissed,
-            system_granted = system_granted + excluded.system_granted,
-            system_denied = system_denied + excluded.system_denied,
-            settings_opened = settings_opened + excluded.settings_opened,
-            returned_granted = returned_granted + excluded.returned_granted,
-            granted = granted + excluded.granted,
-            task_started = task_started + excluded.task_started,
-            task_completed = task_completed + excluded.task_completed
+            \(addingCounters)
         """
 }

@@ -129,14 +129,8 @@ package struct ExperimentAggregator: Sendable {
         ])
         var delta = FunnelCounts()
         delta.add(from: old, to: new)
-        try connection.statement(Self.upsertCounts).execute([
-            app, env, key, feature, arm,
-            .integer(Int64(delta.exposed)), .integer(Int64(delta.primeShown)), .integer(Int64(delta.primeContinued)),
-            .integer(Int64(delta.primeDismissed)), .integer(Int64(delta.systemGranted)),
-            .integer(Int64(delta.systemDenied)), .integer(Int64(delta.settingsOpened)),
-            .integer(Int64(delta.returnedGranted)), .integer(Int64(delta.granted)), received, received,
-            .integer(Int64(delta.taskStarted)), .integer(Int64(delta.taskCompleted)),
-        ])
+        try connection.statement(Self.upsertCounts).execute(
+            [app, env, key, feature, arm] + Self.counterValues(delta) + [received, received])
         try Self.upsertDaily(app, env, key, feature, arm, day: day, delta: delta, on: connection)
         try Self.upsertSegments(app, env, key, feature, arm, deltas: [installSegment: delta], on: connection)
         return true
@@ -165,9 +159,8 @@ package struct ExperimentAggregator: Sendable {
         _ app: SQLValue, _ environment: SQLValue, _ experiment: SQLValue, _ feature: SQLValue, _ variant: SQLValue,
         day: Int64, delta: FunnelCounts, on connection: Connection
     ) throws {
-        var values: [SQLValue] = [app, environment, experiment, feature, variant, .integer(day)]
-        values += delta.fields.map { .integer(Int64($0.value)) }
-        try connection.statement(upsertDailySQL).execute(values)
+        try connection.statement(upsertDailySQL).execute(
+            [app, environment, experiment, feature, variant, .integer(day)] + counterValues(delta))
     }
 
     /// Adds `events` newly stored events of one arm on one day (`experiment_daily_events`, migrations 0010, 0011).
@@ -187,42 +180,41 @@ package struct ExperimentAggregator: Sendable {
         DO UPDATE SET events = events + excluded.events
         """
 
+    /// The counter columns of `experiment_funnel_counts`, `experiment_daily_counts` and `experiment_segment_counts`
+    /// (migrations 0002, 0010, 0014), in the order of ``FunnelCounts/fields``: the one list the upserts are built from.
+    static let counterColumns = [
+        "exposed", "prime_shown", "prime_continued", "prime_dismissed", "system_granted", "system_denied",
+        "settings_opened", "returned_granted", "granted", "task_started", "task_completed",
+    ]
+
+    /// The counter columns for an INSERT's column list: `exposed, prime_shown, …`.
+    static let counterColumnList = counterColumns.joined(separator: ", ")
+
+    /// What an upsert's `DO UPDATE SET` adds: `exposed = exposed + excluded.exposed, …` for every counter.
+    static let addingCounters = counterColumns.map { "\($0) = \($0) + excluded.\($0)" }.joined(separator: ",\n    ")
+
+    /// One `?` per counter column.
+    static let counterPlaceholders = Array(repeating: "?", count: counterColumns.count).joined(separator: ", ")
+
+    /// The values bound to ``counterColumnList``'s placeholders: `delta`'s counts in the same order.
+    static func counterValues(_ delta: FunnelCounts) -> [SQLValue] {
+        delta.fields.map { .integer(Int64($0.value)) }
+    }
+
     private static let upsertDailySQL = """
         INSERT INTO experiment_daily_counts (app_id, environment, experiment_key, feature, variant, day,
-            exposed, prime_shown, prime_continued, prime_dismissed, system_granted, system_denied,
-            settings_opened, returned_granted, granted, task_started, task_completed)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            \(counterColumnList))
+        VALUES (?, ?, ?, ?, ?, ?, \(counterPlaceholders))
         ON CONFLICT (app_id, environment, experiment_key, feature, variant, day) DO UPDATE SET
-            exposed = exposed + excluded.exposed,
-            prime_shown = prime_shown + excluded.prime_shown,
-            prime_continued = prime_continued + excluded.prime_continued,
-            prime_dismissed = prime_dismissed + excluded.prime_dismissed,
-            system_granted = system_granted + excluded.system_granted,
-            system_denied = system_denied + excluded.system_denied,
-            settings_opened = settings_opened + excluded.settings_opened,
-            returned_granted = returned_granted + excluded.returned_granted,
-            granted = granted + excluded.granted,
-            task_started = task_started + excluded.task_started,
-            task_completed = task_completed + excluded.task_completed
+            \(addingCounters)
         """
 
     static let upsertCounts = """
         INSERT INTO experiment_funnel_counts (app_id, environment, experiment_key, feature, variant,
-            exposed, prime_shown, prime_continued, prime_dismissed, system_granted, system_denied,
-            settings_opened, returned_granted, granted, first_event_at, last_event_at, task_started, task_completed)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            \(counterColumnList), first_event_at, last_event_at)
+        VALUES (?, ?, ?, ?, ?, \(counterPlaceholders), ?, ?)
         ON CONFLICT (app_id, environment, experiment_key, feature, variant) DO UPDATE SET
-            exposed = exposed + excluded.exposed,
-            prime_shown = prime_shown + excluded.prime_shown,
-            prime_continued = prime_continued + excluded.prime_continued,
-            prime_dismissed = prime_dismissed + excluded.prime_dismissed,
-            system_granted = system_granted + excluded.system_granted,
-            system_denied = system_denied + excluded.system_denied,
-            settings_opened = settings_opened + excluded.settings_opened,
-            returned_granted = returned_granted + excluded.returned_granted,
-            granted = granted + excluded.granted,
-            task_started = task_started + excluded.task_started,
-            task_completed = task_completed + excluded.task_completed,
+            \(addingCounters),
             last_event_at = excluded.last_event_at
         """
 }

@@ -3,9 +3,15 @@ import Foundation
 /// A certificate authority made for one test run with openssl, and a server certificate it signed for `localhost`
 /// only: the system's bundle does not trust it, so only a client given `ca.pem` (`PRELUDE_TLS_CA_FILE`) accepts
 /// the server, and `https://127.0.0.1` reaches the same server under a name it has no certificate for.
-enum TestCertificates {
+public enum TestCertificates {
+    /// Why the certificates could not be made.
+    public struct Failure: Error, CustomStringConvertible {
+        /// The openssl command that failed.
+        public let description: String
+    }
+
     /// Writes `ca.pem`, `ca.key`, `server.pem` and `server.key` into `directory`.
-    static func make(in directory: String, authority: String) throws {
+    public static func make(in directory: String, authority: String) throws {
         let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
         try run(
             ["req", "-x509"] + ec + [
@@ -34,7 +40,7 @@ enum TestCertificates {
         try process.run()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw TestTransport.Failure.malformed("openssl \(arguments.joined(separator: " ")) failed")
+            throw Failure(description: "openssl \(arguments.joined(separator: " ")) failed")
         }
     }
 }
