@@ -99,7 +99,8 @@ let package = Package(
         .testTarget(
             name: "PreludeCoreTests", dependencies: ["PreludeCore", "PreludeTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "PreludePreviewTests", dependencies: ["PreludePreview", "PreludeCore"], exclude: ["Fixtures"],
+            name: "PreludePreviewTests", dependencies: ["PreludePreview", "PreludeCore", "PreludeTestSupport"],
+            exclude: ["Fixtures"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "PreludeHTTPTests", dependencies: ["PreludeHTTP", "PreludeLocking"], swiftSettings: swiftSettings),

@@ -13,7 +13,13 @@ package enum PreviewRenderer {
     package static func render(_ input: PreviewInput, comparedWith live: PreviewInput? = nil) -> String {
         let comparison = live.map { PreviewComparison(proposed: input.screens, live: $0.screens) }
         let app = input.document.app
-        var html = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        // Each screen is measured once, and the screens grouped by section once, for the index and the sections.
+        let measured = input.screens.map(MeasuredScreen.init)
+        let grouped = group(measured)
+        var html = ""
+        // About 2 kB a screen: one allocation instead of a doubling series for a page of tens of megabytes.
+        html.reserveCapacity(4096 + 2200 * measured.count)
+        html += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         html += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
         html +=
             "<title>Prelude preview: \(HTMLEscaping.escape(app.name)) (\(HTMLEscaping.escape(input.origin)))</title>\n"
@@ -21,13 +27,13 @@ package enum PreviewRenderer {
         html += "<input type=\"radio\" name=\"theme\" id=\"show-both\" checked>"
         html += "<input type=\"radio\" name=\"theme\" id=\"show-light\">"
         html += "<input type=\"radio\" name=\"theme\" id=\"show-dark\">\n"
-        html += index(input, live: live, comparison: comparison)
+        html += index(input, measured: measured, grouped: grouped, live: live, comparison: comparison)
         html += "<main>\n"
-        html += sections(input, comparison: comparison)
+        sections(input, grouped: grouped, comparison: comparison, into: &html)
         if let comparison, !comparison.removed.isEmpty {
             html += "<section class=\"removed\" id=\"removed\"><h2>Screens the change removes</h2>\n"
             for screen in comparison.removed {
-                html += ScreenDrawing.figure(screen, change: nil, live: nil, removed: true)
+                ScreenDrawing.figure(MeasuredScreen(screen), change: nil, live: nil, removed: true, into: &html)
             }
             html += "</section>\n"
         }
@@ -37,10 +43,13 @@ package enum PreviewRenderer {
 
     // MARK: Index
 
-    private static func index(_ input: PreviewInput, live: PreviewInput?, comparison: PreviewComparison?) -> String {
+    private static func index(
+        _ input: PreviewInput, measured: [MeasuredScreen], grouped: [String: [MeasuredScreen]], live: PreviewInput?,
+        comparison: PreviewComparison?
+    ) -> String {
         let app = input.document.app
         let screens = input.screens
-        let overflowing = screens.filter { ScreenDrawing.overflows($0) }
+        let overflowing = measured.filter(\.measure.overflows)
         var html = "<header id=\"index\">\n<h1>Preview of \(HTMLEscaping.escape(app.name))</h1>\n<dl class=\"facts\">\n"
         html += fact(
             "App",
@@ -69,7 +78,6 @@ package enum PreviewRenderer {
 
         // Jump by feature, locale and variant.
         let locales = PreviewCatalogue.locales(of: input.document)
-        let grouped = group(screens)
         html += "<table class=\"jump\"><thead><tr><th>feature</th>"
         for locale in locales { html += "<th>\(HTMLEscaping.escape(locale.description))</th>" }
         html += "</tr></thead><tbody>\n"
@@ -84,12 +92,14 @@ package enum PreviewRenderer {
                     let inSection = grouped[sectionKey(policy.feature, locale, variant)] ?? []
                     guard !inSection.isEmpty else { continue }
                     var badges = ""
-                    let errors = inSection.flatMap(\.allFindings).filter { $0.severity == .error }.count
+                    let errors = inSection.flatMap(\.screen.allFindings).filter { $0.severity == .error }.count
                     if errors > 0 { badges += " <span class=\"badge error\">\(errors)</span>" }
-                    if inSection.contains(where: ScreenDrawing.overflows) {
+                    if inSection.contains(where: \.measure.overflows) {
                         badges += " <span class=\"badge overflow\">overflow</span>"
                     }
-                    if let comparison, inSection.contains(where: { comparison.change(of: $0.id) != .unchanged }) {
+                    if let comparison,
+                        inSection.contains(where: { comparison.change(of: $0.screen.id) != .unchanged })
+                    {
                         badges += " <span class=\"badge changed\">changed</span>"
                     }
                     links.append(
@@ -154,10 +164,11 @@ package enum PreviewRenderer {
 
     // MARK: Sections
 
-    private static func sections(_ input: PreviewInput, comparison: PreviewComparison?) -> String {
-        var html = ""
+    private static func sections(
+        _ input: PreviewInput, grouped: [String: [MeasuredScreen]], comparison: PreviewComparison?,
+        into html: inout String
+    ) {
         let locales = PreviewCatalogue.locales(of: input.document)
-        let grouped = group(input.screens)
         for policy in input.document.orderedFeatures {
             let feature = policy.feature
             html += "<section class=\"feature\" id=\"\(featureAnchor(feature))\">"
@@ -170,23 +181,22 @@ package enum PreviewRenderer {
                     html += "<section class=\"variant\" id=\"\(variantAnchor(feature, locale, number))\">"
                     html += "<h3>\(feature.rawValue) · \(HTMLEscaping.escape(locale.description)) · "
                     html += "\(HTMLEscaping.escape(variant.label))</h3>\n<div class=\"screens\">\n"
-                    for screen in screens {
-                        let change = comparison?.change(of: screen.id)
-                        let live = change == .changed ? comparison?.live[screen.id] : nil
-                        html += ScreenDrawing.figure(screen, change: change, live: live, removed: false)
+                    for measured in screens {
+                        let change = comparison?.change(of: measured.screen.id)
+                        let live = change == .changed ? comparison?.live[measured.screen.id] : nil
+                        ScreenDrawing.figure(measured, change: change, live: live, removed: false, into: &html)
                     }
                     html += "</div></section>\n"
                 }
             }
             html += "</section>\n"
         }
-        return html
     }
 
     /// The screens by feature, locale and variant, each list in catalogue order: one pass, so a large policy is
     /// not scanned once per section.
-    private static func group(_ screens: [PreviewScreen]) -> [String: [PreviewScreen]] {
-        Dictionary(grouping: screens) { sectionKey($0.feature, $0.locale, $0.variant) }
+    private static func group(_ screens: [MeasuredScreen]) -> [String: [MeasuredScreen]] {
+        Dictionary(grouping: screens) { sectionKey($0.screen.feature, $0.screen.locale, $0.screen.variant) }
     }
 
     private static func sectionKey(_ feature: Feature, _ locale: LocaleTag, _ variant: PreviewVariant) -> String {

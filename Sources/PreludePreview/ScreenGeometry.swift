@@ -85,48 +85,105 @@ package struct ScreenGeometry: Sendable, Hashable {
     }
 
     /// The lines `text` needs in `box` by the measure above.
+    ///
+    /// A word is a run of narrow characters (a wide one is placed as a word of its own), so it is kept as its
+    /// width and length, summed character by character in reading order as the measure adds them up. Text
+    /// whose every scalar is its own character and narrow (``isPlainNarrow(_:)``: most copy) is read scalar by
+    /// scalar without breaking it into characters; `ScreenGeometryTests` compares both ways with the measure
+    /// written plainly, character by character.
     package static func lines(_ text: String, in box: TextBox) -> Int {
-        let lineWidth = box.width / box.fontSize  // in em
+        var measure = LineMeasure(lineWidth: box.width / box.fontSize)  // in em
+        if text.unicodeScalars.allSatisfy(isPlainNarrow) {
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\n": measure.newlineCharacter()
+                case " ": measure.space()
+                default: measure.narrow()
+                }
+            }
+        } else {
+            for character in text {
+                if character == "\n" {
+                    measure.newlineCharacter()
+                } else if character == " " {
+                    measure.space()
+                } else if isWide(character) {
+                    measure.wide()
+                } else {
+                    measure.narrow()
+                }
+            }
+        }
+        measure.placeWord()
+        return measure.lines
+    }
+
+    /// Whether `scalar` is a character of its own wherever it stands in a text, and narrow by the measure: a scalar
+    /// below U+0300 other than a carriage return (which joins a following line feed into one character), or one of
+    /// the dashes, quotation marks and bullets U+2010–U+2027. No grapheme-cluster rule joins these to a neighbour
+    /// (Unicode Standard Annex #29: the first combining marks start at U+0300; U+200C and U+200D, which do join, are
+    /// outside the range).
+    package static func isPlainNarrow(_ scalar: Unicode.Scalar) -> Bool {
+        (scalar.value < 0x300 && scalar != "\r") || (0x2010...0x2027).contains(scalar.value)
+    }
+
+    /// The greedy wrapping of the measure, fed one character at a time.
+    private struct LineMeasure {
+        let lineWidth: Double
         var lines = 1
         var used = 0.0
-        var word: [Double] = []
-        func newLine() {
+        /// The word being read: its narrow characters and their advances summed in order.
+        var wordLength = 0
+        var wordWidth = 0.0
+
+        init(lineWidth: Double) { self.lineWidth = lineWidth }
+
+        mutating func newLine() {
             lines += 1
             used = 0
         }
-        func placeWord() {
-            let total = word.reduce(0, +)
-            if total <= lineWidth {
-                if used > 0 && used + total > lineWidth { newLine() }
-                used += total
+
+        mutating func narrow() {
+            wordLength += 1
+            wordWidth += ScreenGeometry.narrowAdvance
+        }
+
+        mutating func newlineCharacter() {
+            placeWord()
+            newLine()
+        }
+
+        mutating func space() {
+            placeWord()
+            // A space at the end of a line hangs; it never starts the next one.
+            if used > 0 { used += ScreenGeometry.narrowAdvance }
+        }
+
+        /// Wide characters break anywhere: each is a word of its own.
+        mutating func wide() {
+            placeWord()
+            place(width: ScreenGeometry.wideAdvance, length: 1, advance: ScreenGeometry.wideAdvance)
+        }
+
+        mutating func placeWord() {
+            place(width: wordWidth, length: wordLength, advance: ScreenGeometry.narrowAdvance)
+            wordLength = 0
+            wordWidth = 0
+        }
+
+        /// Places a word of `length` characters of `advance` each, `width` wide in all.
+        private mutating func place(width: Double, length: Int, advance: Double) {
+            if width <= lineWidth {
+                if used > 0 && used + width > lineWidth { newLine() }
+                used += width
             } else {
                 // A word wider than the line breaks between characters (CSS overflow-wrap: anywhere).
-                for advance in word {
+                for _ in 0..<length {
                     if used > 0 && used + advance > lineWidth { newLine() }
                     used += advance
                 }
             }
-            word = []
         }
-        for character in text {
-            if character == "\n" {
-                placeWord()
-                newLine()
-            } else if character == " " {
-                placeWord()
-                // A space at the end of a line hangs; it never starts the next one.
-                if used > 0 { used += narrowAdvance }
-            } else if isWide(character) {
-                // Wide characters break anywhere: each is a word of its own.
-                placeWord()
-                word = [wideAdvance]
-                placeWord()
-            } else {
-                word.append(narrowAdvance)
-            }
-        }
-        placeWord()
-        return lines
     }
 
     /// Whether `text` needs more lines than `box` shows.

@@ -26,6 +26,50 @@ import Testing
         #expect(checkers.count == compiled, "the same locales reuse their checkers")
     }
 
+    /// Locales of one language share a checker (its lists are its language's alone): every check of the shared one
+    /// finds what a checker built for that very locale finds, for texts that trip the lists of several languages.
+    @Test func localesOfOneLanguageShareACheckerThatFindsWhatTheirOwnFinds() throws {
+        let tags = [
+            "en", "en-AU", "en-GB", "fr", "fr-CA", "de-AT", "de", "zh-TW", "zh-HK", "zh-Hant", "zh", "zh-Hans-CN",
+            "pt-BR", "pt", "ko-KR", "ja", "sv", "pl", "tr-TR", "ru",
+        ]
+        let texts =
+            try PolicyFixtures.demo().orderedFeatures.flatMap { policy in
+                policy.settings.copy.values.flatMap { $0.texts.values }
+            } + [
+                "Allow", "Don't Allow", "Not now", "Get a free reward", "Open Settings to turn it on", "Autoriser",
+                "Erlauben Sie den Zugriff", "允许", "허용하기", "Tap Allow on the next screen", "Your data was used.",
+                "Einstellungen öffnen", "設定を開く", "Ayarlar'ı açın", "Lütfen İzin Verin",
+            ]
+        var shared = LintCheckers()
+        var checked = 0
+        for tag in tags {
+            let checker = shared.checker(for: LocaleTag(tag)!)
+            let own = TextChecker(localeTag: LocaleTag(tag)!.description)
+            #expect(checker.language == own.language)
+            for text in texts {
+                for severity in [LintSeverity.error, .warning] {
+                    #expect(
+                        checker.checkContinueLabel(text, pointer: .root, severity: severity)
+                            == own.checkContinueLabel(text, pointer: .root, severity: severity))
+                    #expect(
+                        checker.checkSecondLabel(text, pointer: .root, severity: severity)
+                            == own.checkSecondLabel(text, pointer: .root, severity: severity))
+                    #expect(
+                        checker.checkPrimingText(text, pointer: .root, severity: severity, incentiveSeverity: severity)
+                            == own.checkPrimingText(
+                                text, pointer: .root, severity: severity, incentiveSeverity: severity))
+                }
+                #expect(checker.checkSentence(text, pointer: .root) == own.checkSentence(text, pointer: .root))
+                #expect(checker.checkPurpose(text, pointer: .root) == own.checkPurpose(text, pointer: .root))
+                #expect(checker.pointsToSettings(text) == own.pointsToSettings(text))
+                checked += 1
+            }
+        }
+        #expect(checked == tags.count * texts.count)
+        #expect(shared.count == tags.count)
+    }
+
     /// A text checked once is not checked again, but its findings are those a fresh run gives at its new place: the
     /// pointer is the new one, and the same words under tracking (where the priming rules are errors, TR-1) keep
     /// their own severity.

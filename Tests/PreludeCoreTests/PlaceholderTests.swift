@@ -54,4 +54,15 @@ import Testing
     func detectsUnpairedBraces(template: String, expected: Bool) {
         #expect(Placeholder.hasUnpairedBraces(template) == expected)
     }
+
+    /// One scan gives what the two questions give, for templates with and without braces.
+    @Test(arguments: [
+        "", "plain text", "{appName} ok", "{{literal}} ok", "Unclosed {appName", "{app name}", "stray } brace",
+        "{a}{b}{a} {{x}} }}", "{appName", "}{", "{1} {_x} {x1}", "Hi {appName}, {appName}!",
+    ])
+    func inspectsInOneScanWhatNamesAndUnpairedBracesFind(template: String) {
+        let inspected = Placeholder.inspect(template)
+        #expect(inspected.names == Placeholder.names(in: template))
+        #expect(inspected.hasUnpairedBraces == Placeholder.hasUnpairedBraces(template))
+    }
 }

@@ -3,6 +3,17 @@ import Testing
 @testable import PreludeCore
 
 @Suite struct PolicyValidatorTests {
+    /// The validation builds the canonical form once (to check stored strings) and hands it back: it is the
+    /// document's `jsonValue`, members in the same order, and there is none without a document.
+    @Test func handsBackTheCanonicalFormOfAValidDocument() throws {
+        let validation = PolicyValidator.validate(text: try PolicyFixtures.demoText())
+        let document = try #require(validation.document)
+        let canonical = try #require(validation.canonicalJSON)
+        #expect(canonical.serialized() == document.jsonValue.serialized())
+        let invalid = PolicyValidator.validate(try PolicyFixtures.minimal(patchedWith: #"{"schemaVersion": 7}"#))
+        #expect(invalid.document == nil && invalid.canonicalJSON == nil)
+    }
+
     @Test func minimalDocumentIsValid() throws {
         let validation = PolicyValidator.validate(try PolicyFixtures.minimal())
         #expect(validation.problems.map(\.description) == [])

@@ -46,7 +46,8 @@ package enum JSONDiff {
     /// Every change turning `old` into `new`, in document order.
     package static func changes(from old: JSONValue, to new: JSONValue) -> [Change] {
         var changes: [Change] = []
-        compare(old, new, at: .root, into: &changes)
+        var tokens: [String] = []
+        compare(old, new, tokens: &tokens, into: &changes)
         return changes
     }
 
@@ -62,38 +63,52 @@ package enum JSONDiff {
         return .object(object)
     }
 
+    /// Compares `old` and `new`, both at the pointer made of `tokens`: one token stack for the whole walk, and a
+    /// ``JSONPointer`` made only for a change (the admin API diffs every write against the live policy, where most
+    /// values are unchanged). `JSONDiffTests` compares it with the walk that makes a pointer for every value.
     private static func compare(
-        _ old: JSONValue, _ new: JSONValue, at pointer: JSONPointer, into changes: inout [Change]
+        _ old: JSONValue, _ new: JSONValue, tokens: inout [String], into changes: inout [Change]
     ) {
         switch (old, new) {
         case (.object(let a), .object(let b)):
             for (key, value) in a {
+                tokens.append(key)
                 if let other = b[key] {
-                    compare(value, other, at: pointer.appending(key), into: &changes)
+                    compare(value, other, tokens: &tokens, into: &changes)
                 } else {
-                    changes.append(Change(op: .remove, pointer: pointer.appending(key), from: value, to: nil))
+                    changes.append(Change(op: .remove, pointer: JSONPointer(tokens: tokens), from: value, to: nil))
                 }
+                tokens.removeLast()
             }
             for (key, value) in b where a[key] == nil {
-                changes.append(Change(op: .add, pointer: pointer.appending(key), from: nil, to: value))
+                changes.append(Change(op: .add, pointer: JSONPointer(tokens: tokens + [key]), from: nil, to: value))
             }
         case (.array(let a), .array(let b)):
             for index in 0..<min(a.count, b.count) {
-                compare(a[index], b[index], at: pointer.appending(index), into: &changes)
+                tokens.append(String(index))
+                compare(a[index], b[index], tokens: &tokens, into: &changes)
+                tokens.removeLast()
             }
             // Removals from the end backwards, so applying them in order keeps the indices valid.
             if a.count > b.count {
                 for index in (b.count..<a.count).reversed() {
-                    changes.append(Change(op: .remove, pointer: pointer.appending(index), from: a[index], to: nil))
+                    changes.append(
+                        Change(
+                            op: .remove, pointer: JSONPointer(tokens: tokens + [String(index)]), from: a[index], to: nil
+                        ))
                 }
             }
             if b.count > a.count {
                 for index in a.count..<b.count {
-                    changes.append(Change(op: .add, pointer: pointer.appending(index), from: nil, to: b[index]))
+                    changes.append(
+                        Change(
+                            op: .add, pointer: JSONPointer(tokens: tokens + [String(index)]), from: nil, to: b[index]))
                 }
             }
         default:
-            if !equal(old, new) { changes.append(Change(op: .replace, pointer: pointer, from: old, to: new)) }
+            if !equal(old, new) {
+                changes.append(Change(op: .replace, pointer: JSONPointer(tokens: tokens), from: old, to: new))
+            }
         }
     }
 

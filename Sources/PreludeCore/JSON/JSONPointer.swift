@@ -56,7 +56,9 @@ public struct JSONPointer: Sendable, Hashable, Comparable, CustomStringConvertib
 
     /// Escapes one reference token: "~" first, then "/", as RFC 6901 §3 requires.
     public static func escape(_ token: String) -> String {
-        guard token.contains(where: { $0 == "~" || $0 == "/" }) else { return token }
+        // "~" and "/" are ASCII, so a token without either byte has nothing to escape (checked on the bytes: this
+        // runs for every pointer a preview page shows).
+        guard token.utf8.contains(where: { $0 == 0x7E || $0 == 0x2F }) else { return token }
         var result = ""
         for character in token {
             switch character {

@@ -94,15 +94,18 @@ public enum CopyLinter {
             let checker = checkers.checker(for: locale)
             for key in set.texts.keys.sorted() {
                 guard let text = set.texts[key] else { continue }
-                let textPointer = localePointer.appending(key.screen.rawValue, key.field.rawValue)
-                // A text's findings depend only on these, so a text checked by an earlier run is not checked again.
+                // A text's findings depend only on these, so a text checked by an earlier run is not checked again
+                // (and its pointer is made only when it has findings: most texts have none).
                 let checked = LintCheckers.CheckedText(
                     language: checker.language, key: key, text: text, primingSeverity: primingSeverity,
                     softSeverity: softSeverity)
-                if let known = checkers.findings(of: checked, at: textPointer) {
+                if let known = checkers.findings(
+                    of: checked, at: localePointer.appending(key.screen.rawValue, key.field.rawValue))
+                {
                     findings += known
                     continue
                 }
+                let textPointer = localePointer.appending(key.screen.rawValue, key.field.rawValue)
                 let found = lintText(
                     text, key: key, checker: checker, at: textPointer,
                     primingSeverity: primingSeverity, softSeverity: softSeverity)

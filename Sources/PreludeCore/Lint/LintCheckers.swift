@@ -5,6 +5,8 @@
 /// hands it over under a lock (the service's `LintCheckerPool`).
 package struct LintCheckers {
     private var byLocale: [String: TextChecker] = [:]
+    /// The same checkers by language (nil: a language without lists of its own).
+    private var byLanguage: [LintLanguage?: TextChecker] = [:]
     /// The findings of texts already checked (pointers set to the root), by everything that decides them: a write
     /// changes a few texts of a policy, and the others are found here instead of being checked again.
     private var checkedTexts: [CheckedText: [LintFinding]] = [:]
@@ -25,21 +27,27 @@ package struct LintCheckers {
     /// No list compiled yet.
     package init() {}
 
-    /// The checker of `locale`, built on first use.
+    /// The checker of `locale`, built on first use; locales of one language share it (a ``TextChecker`` is made of
+    /// its language's lists alone, compiled on first use, so `en-AU` reuses what `en` compiled).
     package mutating func checker(for locale: LocaleTag) -> TextChecker {
         let key = locale.description
         if let checker = byLocale[key] { return checker }
-        let checker = TextChecker(localeTag: key)
+        let language = LintLanguage(localeTag: key)
+        let checker = byLanguage[language] ?? TextChecker(localeTag: key)
         byLocale[key] = checker
+        byLanguage[language] = checker
         return checker
     }
 
     /// How many locales have a checker.
     package var count: Int { byLocale.count }
 
-    /// The findings remembered for `text`, their pointers set to `pointer`; nil when it was not checked.
-    package func findings(of text: CheckedText, at pointer: JSONPointer) -> [LintFinding]? {
+    /// The findings remembered for `text`, their pointers set to `pointer` (made only when there are findings);
+    /// nil when it was not checked.
+    package func findings(of text: CheckedText, at pointer: @autoclosure () -> JSONPointer) -> [LintFinding]? {
         guard let found = checkedTexts[text] else { return nil }
+        guard !found.isEmpty else { return [] }
+        let pointer = pointer()
         return found.map { finding in
             var finding = finding
             finding.pointer = pointer

@@ -8,10 +8,17 @@ public struct PolicyValidation: Sendable {
     /// Whether the document is usable.
     public var isValid: Bool { problems.isEmpty }
 
-    /// A validation outcome; `document` is dropped when `problems` is not empty.
-    public init(document: PolicyDocument?, problems: [ValidationProblem]) {
+    /// The canonical JSON form of ``document`` (its `jsonValue`), when there is a document and the validation built
+    /// it (``PolicyValidator`` does, to check every stored string): a caller diffing, sizing or storing the document
+    /// need not build it again.
+    public let canonicalJSON: JSONValue?
+
+    /// A validation outcome; `document` (and `canonicalJSON`, its canonical form when the caller has it) are dropped
+    /// when `problems` is not empty.
+    public init(document: PolicyDocument?, problems: [ValidationProblem], canonicalJSON: JSONValue? = nil) {
         self.problems = problems.sorted()
         self.document = problems.isEmpty ? document : nil
+        self.canonicalJSON = problems.isEmpty && document != nil ? canonicalJSON : nil
     }
 
     /// `{"valid": Bool, "errors": [{pointer, code, detail}]}`.

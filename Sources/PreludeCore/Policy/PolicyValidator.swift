@@ -45,8 +45,10 @@ public enum PolicyValidator {
     /// - Parameter unknownMembers: as for ``validate(bytes:unknownMembers:)``.
     public static func validate(_ json: JSONValue, unknownMembers: UnknownMembers = .refused) -> PolicyValidation {
         let (document, structural) = PolicyDocument.decode(json, unknownMembers: unknownMembers)
-        // Semantic checks run on the best-effort document too, so one round trip shows everything.
-        var semantic = validate(document)
+        // Semantic checks run on the best-effort document too, so one round trip shows everything. The canonical
+        // form they check the stored strings of is built once and handed to the caller with a valid document.
+        let canonical = document.jsonValue
+        var semantic = problems(of: document, canonical: canonical)
         // A missing or malformed app id is already reported structurally.
         let appPointers: Set<JSONPointer> = [
             .root, JSONPointer.root.appending("app"), JSONPointer.root.appending("app", "id"),
@@ -54,13 +56,19 @@ public enum PolicyValidator {
         if structural.contains(where: { appPointers.contains($0.pointer) }) {
             semantic.removeAll { $0.code == .invalidAppId }
         }
-        return PolicyValidation(document: document, problems: unique(structural + semantic))
+        return PolicyValidation(
+            document: document, problems: unique(structural + semantic), canonicalJSON: canonical)
     }
 
     /// The semantic problems of a decoded (or programmatically built) document.
     public static func validate(_ document: PolicyDocument) -> [ValidationProblem] {
+        problems(of: document, canonical: document.jsonValue)
+    }
+
+    /// The semantic problems of `document`, whose canonical form (`document.jsonValue`) is `canonical`.
+    private static func problems(of document: PolicyDocument, canonical: JSONValue) -> [ValidationProblem] {
         var checker = Checker(document: document)
-        checker.run()
+        checker.run(canonical: canonical)
         return checker.problems.sorted()
     }
 
@@ -80,7 +88,8 @@ private struct Checker {
         problems.append(ValidationProblem(pointer, code, message))
     }
 
-    mutating func run() {
+    /// Every check; `canonical` is `document.jsonValue`.
+    mutating func run(canonical: JSONValue) {
         let root = JSONPointer.root
         if document.schemaVersion != PolicySchema.currentVersion {
             report(
@@ -97,7 +106,7 @@ private struct Checker {
             checkFeature(policy, at: root.appending("features", policy.feature.rawValue))
         }
         checkExperiments(at: root.appending("experiments"))
-        checkStoredStrings(document.jsonValue, at: root)
+        checkStoredStrings(canonical, at: root)
     }
 
     /// Every string the document stores (values and member names), in its canonical form: no control characters
@@ -340,17 +349,22 @@ private struct Checker {
         }
         for locale in settings.copy.keys.sorted(by: { $0.description < $1.description }) {
             for (key, text) in settings.copy[locale]!.texts.sorted(by: { $0.key < $1.key }) {
+                let empty = text.allSatisfy(\.isWhitespace)
+                let (names, unpaired) = Placeholder.inspect(text)
+                let unknown = names.filter { !PolicyValidator.allowedPlaceholders.contains($0) }
+                // The pointer is made only for a text with a problem (most have none).
+                guard empty || unpaired || !unknown.isEmpty else { continue }
                 let textPointer = pointer.appending("copy", locale.description, key.screen.rawValue, key.field.rawValue)
-                if text.allSatisfy(\.isWhitespace) {
+                if empty {
                     report(textPointer, .emptyCopy, "The text \(key) must not be empty.")
                 }
-                if Placeholder.hasUnpairedBraces(text) {
+                if unpaired {
                     report(
                         textPointer, .malformedPlaceholder,
                         "The text \(key) has an unpaired brace; write {appName} for a placeholder and {{ or }} for a literal brace."
                     )
                 }
-                for name in Placeholder.names(in: text) where !PolicyValidator.allowedPlaceholders.contains(name) {
+                for name in unknown {
                     let allowed = PolicyValidator.allowedPlaceholders.sorted().map { "{\($0)}" }.joined(separator: ", ")
                     report(textPointer, .unknownPlaceholder, "{\(name)} is not a known placeholder; use \(allowed).")
                 }

@@ -54,12 +54,19 @@ public enum PreviewCatalogue {
         // Computed once per document: per screen it was a third of the preview's time at the size limit.
         let available = document.availableLocales
         let locales = locales(available: available, defaultLocale: document.app.defaultLocale)
+        // Each locale's fallback chain, once for every feature and variant.
+        let chains = locales.map { locale in
+            LocaleResolver.fallbackChain(for: locale, available: available, defaultLocale: document.app.defaultLocale)
+        }
         for policy in document.orderedFeatures {
-            let variants = Self.variants(of: policy, in: document)
-            for locale in locales {
-                for variant in variants {
+            // The document forced for each variant, once for all locales.
+            let forcings = Self.variants(of: policy, in: document).map { variant in
+                Forcing(policy, variant: variant, in: document)
+            }
+            for (locale, chain) in zip(locales, chains) {
+                for forcing in forcings {
                     screens += self.screens(
-                        of: policy, locale: locale, variant: variant, in: document, available: available,
+                        of: policy, locale: locale, chain: chain, forcing: forcing, available: available,
                         findings: byPointer)
                 }
             }
@@ -99,63 +106,78 @@ public enum PreviewCatalogue {
         let pointer: JSONPointer
     }
 
+    /// The document forced to show one variant of one feature, with the layers it applies: the same for every
+    /// locale.
+    private struct Forcing {
+        let variant: PreviewVariant
+        let forced: PolicyDocument
+        let layers: [Layer]
+
+        init(_ policy: FeaturePolicy, variant: PreviewVariant, in document: PolicyDocument) {
+            let feature = policy.feature
+            let featurePointer = JSONPointer.root.appending("features", feature.rawValue)
+            var layers = [
+                Layer(override: document.defaults, pointer: JSONPointer.root.appending("defaults")),
+                Layer(override: policy.settings, pointer: featurePointer),
+            ]
+            var forced = document
+            var forcedPolicy = FeaturePolicy(feature: feature, settings: policy.settings, targeting: [])
+            forced.experiments = document.experiments.map { experiment in
+                var experiment = experiment
+                if experiment.feature == feature { experiment.coverage = 0 }
+                return experiment
+            }
+            switch variant.kind {
+            case .base:
+                break
+            case .rule(let index, let name):
+                let rule = policy.targeting[index]
+                forcedPolicy.targeting = [
+                    TargetingRule(name: name, when: TargetingCondition(locales: rule.when.locales), set: rule.set)
+                ]
+                layers.append(
+                    Layer(
+                        override: rule.set,
+                        pointer: featurePointer.appending("targeting").appending(index)
+                            .appending("set")))
+            case .experiment(let experimentIndex, _, let variantIndex, _):
+                let experiment = document.experiments[experimentIndex]
+                let arm = experiment.variants[variantIndex]
+                forced.experiments[experimentIndex] = Experiment(
+                    key: experiment.key, feature: feature, seed: experiment.seed, coverage: 1,
+                    variants: [Variant(name: arm.name, weight: 1, set: arm.set)])
+                layers.append(
+                    Layer(
+                        override: arm.set,
+                        pointer: JSONPointer.root.appending("experiments").appending(experimentIndex)
+                            .appending("variants").appending(variantIndex).appending("set")))
+            }
+            forced.features[feature] = forcedPolicy
+            self.variant = variant
+            self.forced = forced
+            self.layers = layers
+        }
+    }
+
     /// `available` is `document.availableLocales`: the resolution of the forced document follows the original's
-    /// fallback chains, whatever layers the forcing removed.
+    /// fallback chains (`chain` is `locale`'s), whatever layers the forcing removed.
     private static func screens(
-        of policy: FeaturePolicy, locale: LocaleTag, variant: PreviewVariant, in document: PolicyDocument,
+        of policy: FeaturePolicy, locale: LocaleTag, chain: [LocaleTag], forcing: Forcing,
         available: Set<LocaleTag>, findings: [JSONPointer: [LintFinding]]
     ) -> [PreviewScreen] {
         let feature = policy.feature
-        let featurePointer = JSONPointer.root.appending("features", feature.rawValue)
-        var layers = [
-            Layer(override: document.defaults, pointer: JSONPointer.root.appending("defaults")),
-            Layer(override: policy.settings, pointer: featurePointer),
-        ]
-        var forced = document
-        var forcedPolicy = FeaturePolicy(feature: feature, settings: policy.settings, targeting: [])
-        forced.experiments = document.experiments.map { experiment in
-            var experiment = experiment
-            if experiment.feature == feature { experiment.coverage = 0 }
-            return experiment
-        }
-        switch variant.kind {
-        case .base:
-            break
-        case .rule(let index, let name):
-            let rule = policy.targeting[index]
-            forcedPolicy.targeting = [
-                TargetingRule(name: name, when: TargetingCondition(locales: rule.when.locales), set: rule.set)
-            ]
-            layers.append(
-                Layer(
-                    override: rule.set,
-                    pointer: featurePointer.appending("targeting").appending(index)
-                        .appending("set")))
-        case .experiment(let experimentIndex, _, let variantIndex, _):
-            let experiment = document.experiments[experimentIndex]
-            let arm = experiment.variants[variantIndex]
-            forced.experiments[experimentIndex] = Experiment(
-                key: experiment.key, feature: feature, seed: experiment.seed, coverage: 1,
-                variants: [Variant(name: arm.name, weight: 1, set: arm.set)])
-            layers.append(
-                Layer(
-                    override: arm.set,
-                    pointer: JSONPointer.root.appending("experiments").appending(experimentIndex)
-                        .appending("variants").appending(variantIndex).appending("set")))
-        }
-        forced.features[feature] = forcedPolicy
-
+        let variant = forcing.variant
+        let layers = forcing.layers
         let context = ClientContext(
             platform: .ios, osVersion: recentOS, locale: locale.description, installId: "preview")
         // Every locale of the original stays available (`available`), so fallback chains are the ones devices get.
-        guard let resolved = PolicyResolver.resolve(feature, in: forced, context: context, available: available)
+        guard
+            let resolved = PolicyResolver.resolve(feature, in: forcing.forced, context: context, available: available)
         else { return [] }
         // A rule whose locale condition does not match this locale shows nothing new here.
         if case .rule = variant.kind, resolved.appliedRules.isEmpty { return [] }
         if case .experiment = variant.kind, resolved.variant == nil { return [] }
 
-        let chain = LocaleResolver.fallbackChain(
-            for: locale, available: available, defaultLocale: document.app.defaultLocale)
         var seen: Set<DecisionAction> = []
         var result: [PreviewScreen] = []
         for state in states(for: resolved) {

@@ -13,6 +13,17 @@ public enum Placeholder {
         return names
     }
 
+    /// ``names(in:)`` and ``hasUnpairedBraces(_:)`` of `template` from one scan (validation asks both of every
+    /// text).
+    public static func inspect(_ template: String) -> (names: [String], hasUnpairedBraces: Bool) {
+        var names: [String] = []
+        var unpaired = false
+        scan(template, onUnpaired: { unpaired = true }) { piece in
+            if case .placeholder(let name) = piece, !names.contains(name) { names.append(name) }
+        }
+        return (names, unpaired)
+    }
+
     /// The template with each known placeholder replaced by its value and `{{` / `}}` unescaped;
     /// placeholders without a value are left as written (`{unknown}`).
     ///
@@ -44,6 +55,11 @@ public enum Placeholder {
 
     private static func scan(_ template: String, onUnpaired: () -> Void = {}, _ emit: (Piece) -> Void) {
         let bytes = template.utf8
+        // Most copy has no brace at all: one pass over the bytes finds that, and the template is one piece of text.
+        guard bytes.contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }) else {
+            if !template.isEmpty { emit(.text(template[...])) }
+            return
+        }
         var textStart = bytes.startIndex
         var index = bytes.startIndex
         // Braces are ASCII, so working on UTF-8 indices never splits a character.

@@ -36,12 +36,20 @@ extension AdminAPI {
 
     /// `candidate` as a valid document; else 422 listing every problem, the count followed by `consequence`.
     func validatedCandidate(_ candidate: JSONValue, consequence: String) throws -> PolicyDocument {
+        try validatedCandidateAndCanonicalJSON(candidate, consequence: consequence).document
+    }
+
+    /// ``validatedCandidate(_:consequence:)`` with the document's canonical JSON (`document.jsonValue`), which the
+    /// validation built: a write diffs, sizes and stores it without building it again.
+    func validatedCandidateAndCanonicalJSON(_ candidate: JSONValue, consequence: String) throws -> (
+        document: PolicyDocument, canonical: JSONValue
+    ) {
         let validation = PolicyValidator.validate(candidate)
         guard let document = validation.document else {
             let count = validation.problems.count
             throw AdminProblem.invalidPolicy(
                 validation.problems, detail: "\(count) problem\(count == 1 ? "" : "s")" + consequence)
         }
-        return document
+        return (document, validation.canonicalJSON ?? document.jsonValue)
     }
 }

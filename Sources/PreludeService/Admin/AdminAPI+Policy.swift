@@ -60,7 +60,8 @@ extension AdminAPI {
                 store.snapshot(app: app, environment: context.environment).map { .integer($0.revision) } ?? .null
             // The diff compares canonical forms, so layout and defaults spelled out do not show as changes.
             if let document = validation.document {
-                result["diff"] = JSONDiff.jsonValue(JSONDiff.changes(from: live, to: document.jsonValue))
+                let canonical = validation.canonicalJSON ?? document.jsonValue
+                result["diff"] = JSONDiff.jsonValue(JSONDiff.changes(from: live, to: canonical))
             } else if let parsed = try? JSONValue(parsing: context.request.body) {
                 result["diff"] = JSONDiff.jsonValue(JSONDiff.changes(from: live, to: parsed))
             } else {
@@ -85,10 +86,10 @@ extension AdminAPI {
         let target = PolicyStore.Key(app: app, environment: context.environment)
         let live = try knownApp(target)
         let extraDetail = try approvalCheck(target, context: context, action: action, extraDetail: extraDetail)
-        let document = try validatedCandidate(
+        let (document, canonical) = try validatedCandidateAndCanonicalJSON(
             candidate,
             consequence: " (pointers refer to the app's policy document after the change); nothing was changed")
-        let changes = JSONDiff.changes(from: try liveJSON(target), to: document.jsonValue)
+        let changes = JSONDiff.changes(from: try liveJSON(target), to: canonical)
         if changes.isEmpty, let live {
             guard live.matchesIfMatch(ifMatch) else { throw PolicyStoreProblem.preconditionFailed(current: live) }
             return writeResponse(
@@ -96,8 +97,9 @@ extension AdminAPI {
                 pretty: context.pretty, status: .ok, extraBody: extraBody)
         }
         // The checks every publishing path shares (size, strict lint: docs/admin.md, "One set of checks").
+        let prepared = ServedPolicy.PreparedDocument(canonical: canonical.serializedBytes())
         let findings = try PublishChecks.check(
-            document, canonicalSize: document.jsonValue.serializedBytes().count, lintStrict: try lintStrict(target))
+            document, canonicalSize: prepared.canonical.count, lintStrict: try lintStrict(target))
         var detail = JSONDiff.summary(changes).objectValue ?? JSONObject()
         if !findings.isEmpty { detail["lint"] = .array(findings.map(\.jsonValue)) }
         for (key, value) in extraDetail { detail[key] = value }
@@ -106,7 +108,7 @@ extension AdminAPI {
         let snapshot = try store.commit(
             app: app, environment: target.environment, document: document, author: context.token.name, action: action,
             message: message, precondition: RevisionPrecondition(ifMatch: ifMatch), auditDetail: .object(detail),
-            events: events)
+            events: events, prepared: prepared)
         context.logger.info(
             "policy changed",
             ["app": app, "environment": target.environment, "action": action, "by": context.token.name],
@@ -232,7 +234,7 @@ extension AdminAPI {
     /// a revision), or 404 for an unknown app or environment.
     func liveJSON(_ target: PolicyStore.Key) throws -> JSONValue {
         if let snapshot = store.snapshot(app: target.app, environment: target.environment) {
-            return snapshot.document.jsonValue
+            return liveJSONMemo.json(of: snapshot)
         }
         guard let text = try apps.liveDocument(app: target.app, environment: target.environment) else {
             guard try apps.liveRevision(app: target.app, environment: target.environment) != nil else {

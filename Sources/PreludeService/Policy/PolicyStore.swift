@@ -241,15 +241,17 @@ package final class PolicyStore: Sendable {
     ///     diff from the live snapshot's document to `document` (the diff the admin API shows and audits).
     ///   - alongside: statements that commit in the same transaction as the revision and its webhook deliveries (or
     ///     roll all of it back by throwing), given the new revision's number: a change request marked applied.
+    ///   - prepared: `document` serialized, when the caller already has its canonical bytes; nil serializes here.
     /// - Returns: the new live snapshot.
     @discardableResult
     package func commit(
         app: String, environment: String = EnvironmentName.production, document: PolicyDocument, author: String,
         action: String, message: String?, precondition: RevisionPrecondition?, auditDetail: JSONValue,
-        events: [WebhookEventType] = [.revisionPublished], alongside: ((Connection, Int) throws -> Void)? = nil
+        events: [WebhookEventType] = [.revisionPublished], alongside: ((Connection, Int) throws -> Void)? = nil,
+        prepared known: ServedPolicy.PreparedDocument? = nil
     ) throws -> ServedPolicy {
         try Self.requireSameApp(document, app)
-        let prepared = ServedPolicy.PreparedDocument(document)
+        let prepared = known ?? ServedPolicy.PreparedDocument(document)
         return try locked {
             let current = try checkPrecondition(app: app, environment: environment, precondition)
             let now = clock.milliseconds
