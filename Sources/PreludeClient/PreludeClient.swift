@@ -8,6 +8,15 @@ import PreludeCore
 /// and ``flush()`` do, and concurrent calls of each share one request. Unless the configuration opts out, the client
 /// runs ``appBecameActive()`` by itself each time the app comes to the foreground.
 public actor PreludeClient {
+    /// This client library's release, the same number as the server's (CHANGELOG.md). Sent with every policy fetch
+    /// in the ``clientVersionHeader`` header, so a server can tell what the client can read: 0.1.0 clients send
+    /// nothing and refuse a whole document that names a catalogue item they predate (docs/client.md, "What the
+    /// client tells the server").
+    public static let version = "0.2.0"
+
+    /// The request header that carries ``version`` on the policy fetch.
+    public static let clientVersionHeader = "Prelude-Client-Version"
+
     private let configuration: PreludeClientConfiguration
     private let cache: PolicyCache
     private let ledgerPath: String
@@ -237,7 +246,7 @@ public actor PreludeClient {
 
     private func fetch() async -> FetchResult {
         let url = configuration.server.appendingPathComponent(configuration.appPath + "/policy/document")
-        var headers = ["Accept": "application/json"]
+        var headers = ["Accept": "application/json", Self.clientVersionHeader: Self.version]
         if let etag { headers["If-None-Match"] = etag }
         let result: FetchResult
         var retryAfter: Double?

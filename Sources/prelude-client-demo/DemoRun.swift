@@ -32,14 +32,17 @@ struct DemoApp {
     let clock: DemoClock
     let flow: PermissionFlow
 
-    init(name: String, server: URL, app: String, run: String, os: String, locale: String, start: Double) throws {
+    init(
+        name: String, server: URL, app: String, run: String, os: String, locale: String, platform: Platform,
+        start: Double
+    ) throws {
         self.name = name
         clock = DemoClock(start: start)
         let storage = FileManager.default.temporaryDirectory.appendingPathComponent("prelude-demo-\(run)-\(name)")
         try? FileManager.default.removeItem(at: storage)
         var configuration = PreludeClientConfiguration(server: server, app: app, storageDirectory: storage)
         configuration.context = ClientContext(
-            platform: .ios, osVersion: SemanticVersion(os), appVersion: SemanticVersion("2.3.0"), locale: locale,
+            platform: platform, osVersion: SemanticVersion(os), appVersion: SemanticVersion("2.3.0"), locale: locale,
             installId: Self.installId(run: run, name: name))
         configuration.clock = clock
         client = try PreludeClient(configuration: configuration)

@@ -3,34 +3,82 @@ import PreludeCore
 
 /// The seed flows, played as an app would play them through PermissionFlow (docs/client.md, "Permission flows").
 enum Scenarios {
-    /// Name, OS, locale, and the script; each returns the events it expects the server to store.
-    static let all: [(name: String, os: String, locale: String, play: @Sendable (DemoApp) async throws -> Void)] = [
-        ("camera-priming-accepted", "17.4", "fr", cameraPrimingAccepted),
-        ("camera-priming-left-reshown", "17.4", "en", cameraPrimingLeftThenReshown),
-        ("camera-denied-settings-back", "17.4", "zh-Hans", cameraDeniedSettingsAndBack),
-        ("camera-unavailable", "17.4", "en", cameraUnavailable),
-        ("photos-denied-page", "17.4", "en", photosDeniedPage),
-        ("photos-unavailable", "17.4", "en", photosUnavailable),
-        ("contacts-limited-ios18", "18.1", "ja", contactsLimitedIOS18),
-        ("tracking-asked-once", "17.4", "en", trackingAskedOnce),
-        ("location-button-ios15", "15.0", "en", locationButtonIOS15),
-        ("camera-not-at-launch", "17.4", "en", cameraNotAtLaunch),
-        ("photos-changed-in-settings", "17.4", "en", photosChangedInSettings),
-        ("photos-picker-arm", "17.4", "fr", photosPickerArm),
+    /// One seed flow: its name, the device's OS, locale and platform, and the script playing it.
+    typealias Scenario = (
+        name: String, os: String, locale: String, platform: Platform, play: @Sendable (DemoApp) async throws -> Void
+    )
+
+    /// Every flow, in the order played; each script checks the events it expects the client to queue.
+    static let all: [Scenario] = [
+        ("camera-priming-accepted", "17.4", "fr", .ios, cameraPrimingAccepted),
+        ("camera-priming-left-reshown", "17.4", "en", .ios, cameraPrimingLeftThenReshown),
+        ("camera-denied-settings-back", "17.4", "zh-Hans", .ios, cameraDeniedSettingsAndBack),
+        ("camera-unavailable", "17.4", "en", .ios, cameraUnavailable),
+        ("photos-denied-page", "17.4", "en", .ios, photosDeniedPage),
+        ("photos-unavailable", "17.4", "en", .ios, photosUnavailable),
+        ("contacts-limited-ios18", "18.1", "ja", .ios, contactsLimitedIOS18),
+        ("tracking-asked-once", "17.4", "en", .ios, trackingAskedOnce),
+        ("location-button-ios15", "15.0", "en", .ios, locationButtonIOS15),
+        ("camera-not-at-launch", "17.4", "en", .ios, cameraNotAtLaunch),
+        ("photos-changed-in-settings", "17.4", "en", .ios, photosChangedInSettings),
+        ("photos-picker-arm", "17.4", "fr", .ios, photosPickerArm),
+        // The iPad is the segment the demo's targeting rules move to the contact access picker and the event editor.
+        ("contacts-access-picker-ipad", "18.1", "ja", .ipados, contactsAccessPickerIPad),
+        ("calendars-event-editor-ipad", "17.4", "en", .ipados, calendarsEventEditorIPad),
     ]
 
     // Ask less (docs/catalogue.md): the picker arm of photos-ask-vs-picker presents PhotosPicker, never asks, and
     // records no permission event; after a refusal made elsewhere too.
+    // The app marks the task (docs/client.md, "Marking a task"): both events carry the picker arm, and the server
+    // stores them for the experiment's task-success results.
     static func photosPickerArm(_ app: DemoApp) async throws {
+        try await app.flow.taskStarted(.photos, task: "attach-photo")
         let picker = try await app.flow.screen(for: .photos)
         try app.expect(picker, .permissionless, .permissionlessStrategy)
         guard picker.path == .photosPicker, picker.variant?.variant == "picker" else {
             throw DemoFailure(description: "\(app.name): \(picker.path.map(\.rawValue) ?? "no path") \(picker)")
         }
+        try await app.flow.taskCompleted(.photos, task: "attach-photo")  // a photo came back from PhotosPicker
         app.device.setStatus(.denied, for: .photos)
         try app.expect(try await app.flow.screen(for: .photos), .permissionless, .permissionlessStrategy)
         guard app.device.requests.isEmpty else { throw DemoFailure(description: "\(app.name): asked") }
-        try await app.expectEvents([])
+        try await app.expectEvents([.taskStarted, .taskCompleted])
+        guard await app.client.queuedEvents.allSatisfy({ $0.variant == "picker" && $0.task == "attach-photo" }) else {
+            throw DemoFailure(description: "\(app.name): task events \(await app.client.queuedEvents)")
+        }
+    }
+
+    // contact-access-button-ios18.ja on an iPad (rule contact-access-picker-ipad): limited contacts are extended in
+    // bulk with contactAccessPicker, on the upgrade screen's words; requesting access again would show nothing.
+    static func contactsAccessPickerIPad(_ app: DemoApp) async throws {
+        app.device.setStatus(.limited, for: .contacts)
+        let picker = try await app.flow.screen(for: .contacts)
+        try app.expect(picker, .contactAccessPicker, .partialUpgradeEligible)
+        guard picker.screen == .upgrade, picker.copy[.title] == "連絡先を追加で共有" else {
+            throw DemoFailure(description: "\(app.name): picker screen \(picker)")
+        }
+        try await app.flow.shown(.contacts)
+        // The person added friends in the picker: still limited, a larger set; the upgrade cadence now waits.
+        try app.expect(try await app.flow.buttonResult(.contacts, granted: true), .proceed, .partialUpgradeNotDue)
+        guard app.device.requests.isEmpty else { throw DemoFailure(description: "\(app.name): asked") }
+        try await app.expectEvents([.limitedPickerShown, .systemGranted])
+    }
+
+    // Ask less per segment (rule event-editor-ipad-ios17): on an iPad a booking is added with EventKitUI's editor,
+    // which needs no calendar access on iPadOS 17, whatever the status; the task is marked, and nothing is asked.
+    static func calendarsEventEditorIPad(_ app: DemoApp) async throws {
+        for status in [AuthorizationStatus.notDetermined, .writeOnly, .denied] {
+            app.device.setStatus(status, for: .calendars)
+            try await app.flow.taskStarted(.calendars, task: "add-booking")
+            let editor = try await app.flow.screen(for: .calendars)
+            try app.expect(editor, .permissionless, .permissionlessStrategy)
+            guard editor.path == .eventEditor else {
+                throw DemoFailure(description: "\(app.name): \(status): \(editor.path.map(\.rawValue) ?? "no path")")
+            }
+            try await app.flow.taskCompleted(.calendars, task: "add-booking")  // the person saved the event
+        }
+        guard app.device.requests.isEmpty else { throw DemoFailure(description: "\(app.name): asked") }
+        try await app.expectEvents(Array(repeating: [.taskStarted, .taskCompleted], count: 3).flatMap { $0 })
     }
 
     // permission-priming-camera.fr: priming, Continue, the system alert, granted.

@@ -42,7 +42,7 @@ do {
     for scenario in Scenarios.all {
         let demo = try DemoApp(
             name: scenario.name, server: server, app: app, run: run, os: scenario.os, locale: scenario.locale,
-            start: Date().timeIntervalSince1970 - 10 * 86_400)
+            platform: scenario.platform, start: Date().timeIntervalSince1970 - 10 * 86_400)
         let fetched = await demo.client.refresh()
         guard case .updated = fetched else { throw DemoFailure(description: "\(scenario.name): fetch \(fetched)") }
         try await scenario.play(demo)

@@ -52,6 +52,12 @@ import Testing
                 .unsupportedStrategy
             ),
             ("{\"defaults\": {\"strategy\": \"button\"}}", "/defaults/strategy", .unsupportedStrategy),
+            // Ask less exists only where the catalogue has a permissionless path (docs/catalogue.md).
+            (
+                "{\"features\": {\"microphone\": {\"strategy\": \"permissionless\"}}}",
+                "/features/microphone/strategy", .unsupportedStrategy
+            ),
+            ("{\"defaults\": {\"strategy\": \"permissionless\"}}", "/defaults/strategy", .unsupportedStrategy),
             (
                 "{\"features\": {\"microphone\": {\"strategy\": \"sometimes\"}}}", "/features/microphone/strategy",
                 .invalidValue
@@ -255,6 +261,10 @@ import Testing
             ),
             (
                 "{\"experiments\": [{\"key\": \"mic\", \"feature\": \"microphone\", \"variants\": [{\"name\": \"a\", \"weight\": 100, \"set\": {\"strategy\": \"button\"}}]}]}",
+                "/experiments/0/variants/0/set/strategy", .unsupportedStrategy
+            ),
+            (
+                "{\"experiments\": [{\"key\": \"mic\", \"feature\": \"microphone\", \"variants\": [{\"name\": \"a\", \"weight\": 100, \"set\": {\"strategy\": \"permissionless\"}}]}]}",
                 "/experiments/0/variants/0/set/strategy", .unsupportedStrategy
             ),
             (

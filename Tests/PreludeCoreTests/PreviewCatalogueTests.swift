@@ -57,6 +57,22 @@ import Testing
             let off = try #require(screens.first { $0.id == "locationWhenInUse/\(locale)/base/locationServicesOff" })
             #expect(off.screen == .servicesOff && off.missing.isEmpty, "\(locale)")
         }
+        // The rule that extends limited contacts with the bulk contact access picker draws it on the upgrade
+        // screen, with the rule's own words, in every locale.
+        for locale in ["en", "fr", "ja", "zh-Hans", "zh-Hant"] {
+            let rule = "rule:contact-access-picker-ipad"
+            #expect(
+                self.actions(screens, .contacts, locale, rule)
+                    == [.prime, .openSettings, .deniedScreen, .restrictedNotice, .contactAccessPicker], "\(locale)")
+            let picker = try #require(screens.first { $0.id == "contacts/\(locale)/\(rule)/contactAccessPicker" })
+            #expect(picker.screen == .upgrade && picker.missing.isEmpty, "\(locale)")
+            #expect(
+                picker.texts.first?.source?.description
+                    == "/features/contacts/targeting/1/set/copy/\(locale)/upgrade/title")
+        }
+        // The calendars ask-less rule: EventKitUI's editor is the system's own, so only the priming screen it falls
+        // back to on an unknown OS is drawn.
+        #expect(self.actions(screens, .calendars, "ja", "rule:event-editor-ipad-ios17") == [.prime])
         #expect(Set(screens.map(\.id)).count == screens.count, "one screen per id")
     }
 

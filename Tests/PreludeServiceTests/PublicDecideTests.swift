@@ -76,6 +76,29 @@ import Testing
         ),
         (#"{"features": [{"feature": "reminders", "status": "denied"}]}"#, 422, ["/features/0/feature"]),
         (#"{"features": [{"feature": "camera", "status": "provisional"}]}"#, 422, ["/features/0/status"]),
+        // The catalogue's states (docs/catalogue.md), each on a feature or an OS that cannot report it.
+        (#"{"features": [{"feature": "camera", "status": "deniedGlobally"}]}"#, 422, ["/features/0/status"]),
+        (#"{"features": [{"feature": "alarms", "status": "restricted"}]}"#, 422, ["/features/0/status"]),
+        (
+            #"{"features": [{"feature": "calendars", "status": "writeOnly", "osVersion": "16.7"}]}"#, 422,
+            ["/features/0/status"]
+        ),
+        (
+            #"{"features": [{"feature": "contacts", "status": "limited", "osVersion": "17.5"}]}"#, 422,
+            ["/features/0/status"]
+        ),
+        (
+            #"{"features": [{"feature": "alarms", "status": "notDetermined", "available": false}]}"#, 422,
+            ["/features/0/available"]
+        ),
+        (
+            #"{"features": [{"feature": "camera", "status": "notDetermined", "insufficientlyInUse": true}]}"#, 422,
+            ["/features/0/insufficientlyInUse"]
+        ),
+        (
+            #"{"features": [{"feature": "contacts", "status": "limited", "osVersion": "18.1", "preventsAutomaticLimitedAccessAlert": false}]}"#,
+            422, ["/features/0/preventsAutomaticLimitedAccessAlert"]
+        ),
     ])
     func refusedBodiesNameEveryProblem(body: String, status: Int, pointers: [String]) throws {
         let service = try fixture.startService()
