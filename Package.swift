@@ -102,6 +102,7 @@ let package = Package(
             name: "PreludePreviewTests", dependencies: ["PreludePreview", "PreludeCore", "PreludeTestSupport"],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings),
+        .testTarget(name: "PreludeLockingTests", dependencies: ["PreludeLocking"], swiftSettings: swiftSettings),
         .testTarget(
             name: "PreludeHTTPTests", dependencies: ["PreludeHTTP", "PreludeLocking"], swiftSettings: swiftSettings),
         .testTarget(

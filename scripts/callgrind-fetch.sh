@@ -3,7 +3,8 @@
 # runs under `valgrind --tool=callgrind`; one keep-alive client sends 200 warm-up fetches (gzip), the counters are
 # zeroed (`callgrind_control -z`), then FETCHES more, then dumped; Ir of the dump ÷ FETCHES.
 #
-# Usage: scripts/callgrind-fetch.sh [binary ...]   (default .build/release/prelude; several binaries run in turn)
+# Usage: scripts/callgrind-fetch.sh [binary ...]   (default .build/release/prelude; several binaries run in turn; a
+# binary may be a wrapper script that sets its own environment and execs prelude: valgrind follows the exec)
 # Settings: FETCHES=2000, OUT=/tmp/prelude-bench/callgrind, PORT=18451, READY_TIMEOUT=180 (seconds to wait for
 # /readyz under valgrind). Needs valgrind. Loopback only.
 set -euo pipefail
@@ -34,7 +35,7 @@ for bin in "$@"; do
     db="$OUT/$name.sqlite"
     rm -f "$db" "$db-wal" "$db-shm" "$OUT/$name.callgrind".*
     (cd "$ROOT" && env PRELUDE_PORT=$PORT PRELUDE_DATABASE="$db" PRELUDE_DEMO_POLICY="$ROOT/config/demo-policy.json" \
-        PRELUDE_LOG_LEVEL=warning valgrind --tool=callgrind --callgrind-out-file="$OUT/$name.callgrind.%p" \
+        PRELUDE_LOG_LEVEL=warning valgrind --tool=callgrind --trace-children=yes --callgrind-out-file="$OUT/$name.callgrind.%p" \
         "$bin" serve) >"$OUT/$name.log" 2>&1 &
     pid=$!
     # Bounded: each try gives up after 2 s (a server slowed by valgrind may accept and not answer yet), the whole

@@ -208,4 +208,65 @@ import Testing
         #expect(try database.read { try $0.scalar("SELECT count(*) FROM apps", as: Int64.self) } == 0)
         #expect(try ReplicaMirror.state(database) == .init(primary: "p", etag: "\"f-3\"", syncedAt: 12))
     }
+
+    /// A revision the primary's rules accepted travels with its stamp, and the replica stores it: a replica of a
+    /// build with the same rules reads it at start-up without validating it, as the primary does (validating
+    /// `lacksTexts` would find two problems). An unstamped revision travels without the member and is validated.
+    @Test func theStampTravelsSoAReplicaStartsWithoutValidatingAgain() throws {
+        let primaryFixture = PublicFixture()
+        let primary = try primaryFixture.makeDatabase()
+        defer { primary.close() }
+        try StartupRulesVersionTests.insert(
+            primary, text: StartupRulesVersionTests.lacksTexts, rulesVersion: PolicyValidator.rulesVersion)
+        let body = try primary.read { try ChangeFeed.read($0) }.jsonValue()
+        let tiny = try #require(body["apps"]?.arrayValue?.first { $0["id"]?.stringValue == "tiny" })
+        #expect(tiny["live"]?["rulesVersion"]?.intValue == PolicyValidator.rulesVersion)
+        let demo = try #require(body["apps"]?.arrayValue?.first { $0["id"]?.stringValue == "demo" })
+        #expect(demo["live"]?.objectValue?["rulesVersion"] == nil)  // the seeded demo is unstamped: no member
+
+        let replicaFixture = PublicFixture()
+        let replica = try replicaFixture.makeDatabase()
+        defer { replica.close() }
+        let feed = try ChangeFeed(parsing: Array(body.serialized().utf8))
+        try ReplicaMirror.apply(feed, replica, primary: "p", etag: "\"f-1\"", now: 1)
+        #expect(try StartupRulesVersionTests.storedRulesVersions(replica, app: "tiny") == [PolicyValidator.rulesVersion])
+        #expect(try StartupRulesVersionTests.storedRulesVersions(replica, app: "demo") == [nil])
+
+        let store = try StartupRulesVersionTests.started(replica)
+        let served = try #require(store.snapshot(app: "tiny"))
+        #expect(served.storedFindings.isEmpty && served.fallbacks.isEmpty)
+        #expect(served.canonicalBytes == Array(StartupRulesVersionTests.lacksTexts.utf8))
+        #expect(served.etag.headerValue == feed.apps.first { $0.id == "tiny" }?.live?.etag)
+    }
+
+    /// A replica whose primary sent no stamp (a build before the member, or an unstamped row) validates the copy.
+    @Test func aCopyWithoutAStampIsValidatedAtStartUp() throws {
+        let primaryFixture = PublicFixture()
+        let primary = try primaryFixture.makeDatabase()
+        defer { primary.close() }
+        try StartupRulesVersionTests.insert(
+            primary, text: StartupRulesVersionTests.lacksTexts, rulesVersion: PolicyValidator.rulesVersion)
+        var feed = try primary.read { try ChangeFeed.read($0) }
+        for index in feed.apps.indices { feed.apps[index].environments[0].live?.rulesVersion = nil }
+        let replicaFixture = PublicFixture()
+        let replica = try replicaFixture.makeDatabase()
+        defer { replica.close() }
+        try ReplicaMirror.apply(
+            try ChangeFeed(parsing: Array(try feed.jsonValue().serialized().utf8)), replica, primary: "p",
+            etag: "\"f-1\"", now: 1)
+        #expect(try StartupRulesVersionTests.storedRulesVersions(replica, app: "tiny") == [nil])
+        let served = try #require(try StartupRulesVersionTests.started(replica).snapshot(app: "tiny"))
+        #expect(served.storedFindings.map(\.code) == [.missingCopy, .missingCopy])
+    }
+
+    /// A stamp that is not a positive integer is a format error naming the member; nothing is applied.
+    @Test(arguments: [#""1""#, "0", "-2", "1.5", "true"])
+    func aMalformedStampIsRefused(stamp: String) throws {
+        let body = """
+            {"apps":[{"id":"a","name":"A","createdAtMs":1,"updatedAtMs":1,"lintStrict":false,"live":{"revision":1,\
+            "etag":"\\"r1\\"","createdAtMs":1,"author":"ops","message":null,"document":{},"rulesVersion":\(stamp)}}]}
+            """
+        let error = #expect(throws: ChangeFeed.FormatError.self) { try ChangeFeed(parsing: Array(body.utf8)) }
+        #expect(error?.description == "/apps/0/live/rulesVersion is not a positive integer")
+    }
 }

@@ -58,11 +58,15 @@ package struct PolicyRevision: Sendable {
 
     /// A revision of `document` whose canonical bytes are `canonical` (computed by the caller, outside any lock).
     ///
-    /// - Parameter keepsDocument: whether `document` stays in memory (a revision just written, about to be used) or
-    ///   is decoded again from `canonical` on first use (a revision loaded at start-up, maybe never asked for).
+    /// - Parameters:
+    ///   - keepsDocument: whether `document` stays in memory (a revision just written, about to be used) or is
+    ///     decoded again from `canonical` on first use (a revision loaded at start-up, maybe never asked for).
+    ///   - entityTag: `RevisionTag.make(revision: number, canonical: canonical)` when the caller already computed it
+    ///     (start-up's check of a stamped row hashes the bytes once); computed here when nil.
     package init(
         appID: String, environment: String = EnvironmentName.production, number: Int, document: PolicyDocument,
-        canonical: [UInt8], keepsDocument: Bool = true, createdAt: Int64, author: String, message: String?,
+        canonical: [UInt8], entityTag: String? = nil, keepsDocument: Bool = true, createdAt: Int64, author: String,
+        message: String?,
         storedFindings: [ValidationProblem] = [],
         fallbacks: [JSONPointer] = []
     ) {
@@ -72,7 +76,7 @@ package struct PolicyRevision: Sendable {
         decoded = DecodedDocument(keepsDocument ? document : nil)
         canonicalBytes = canonical
         keyShape = ResolutionKeyShape(document)
-        entityTag = RevisionTag.make(revision: number, canonical: canonical)
+        self.entityTag = entityTag ?? RevisionTag.make(revision: number, canonical: canonical)
         self.createdAt = createdAt
         self.author = author
         self.message = message
@@ -133,12 +137,13 @@ extension PolicyRevision {
     static func acceptedByTheseRules(_ row: PolicyRepository.LiveRow, revision: Int) -> PolicyRevision? {
         guard row.rulesVersion == PolicyValidator.rulesVersion, let text = row.document else { return nil }
         let bytes = Array(text.utf8)
-        guard row.etag == RevisionTag.quoted(revision: revision, canonical: bytes),
+        let tag = RevisionTag.make(revision: revision, canonical: bytes)
+        guard row.etag == "\"" + tag + "\"",
             let document = StoredPolicyReader.readAccepted(bytes: bytes), document.app.id == row.app
         else { return nil }
         return PolicyRevision(
             appID: row.app, environment: row.environment, number: revision, document: document, canonical: bytes,
-            keepsDocument: false, createdAt: row.createdAt, author: row.author, message: row.message)
+            entityTag: tag, keepsDocument: false, createdAt: row.createdAt, author: row.author, message: row.message)
     }
 }
 

@@ -7,7 +7,7 @@ import PreludeStorage
 /// ```json
 /// {"apps": [{"id": "demo", "name": "Demo", "createdAtMs": 1795…, "updatedAtMs": 1795…, "lintStrict": false,
 ///            "live": {"revision": 3, "etag": "\"r3-…\"", "createdAtMs": 1795…, "author": "ops", "message": null,
-///                     "document": {…}}}]}
+///                     "document": {…}, "rulesVersion": 1}}]}
 /// ```
 /// Times are integer milliseconds since the epoch, exactly as stored. Apps are sorted by id, so the same database state always gives the same bytes, and the feed's entity tag (a hash
 /// of those bytes) changes exactly when something a replica serves changed. The replica stores the revision rows as
@@ -65,6 +65,10 @@ package struct ChangeFeed: Sendable, Equatable {
         package var message: String?
         /// The document as stored (canonical JSON text).
         package var document: String
+        /// The primary's record that its rules accepted these bytes (``PreludeCore/PolicyValidator/rulesVersion``
+        /// when written; nil when unstamped). A replica stores it with the row, so a replica of a build with the same
+        /// rules starts without validating the revision again, as the primary does (docs/storage.md "Start-up").
+        package var rulesVersion: Int? = nil
     }
 
     /// Every app, sorted by id.
@@ -81,7 +85,7 @@ package struct ChangeFeed: Sendable, Equatable {
             """
             SELECT e.app_id, e.name, e.required_approvals, e.allow_self_approval, e.lint_strict,
                    e.created_at AS env_created, e.updated_at AS env_updated, e.live_revision,
-                   r.etag, r.created_at, r.author, r.message, r.document
+                   r.etag, r.created_at, r.author, r.message, r.document, r.rules_version
             FROM environments e LEFT JOIN policy_revisions r ON r.app_id = e.app_id AND r.number = e.live_revision
             ORDER BY e.app_id, e.name
             """)
@@ -95,7 +99,8 @@ package struct ChangeFeed: Sendable, Equatable {
                     number: Int(number), etag: try row.get("etag", as: String.self),
                     createdAt: try row.get("created_at", as: Int64.self),
                     author: try row.get("author", as: String.self),
-                    message: try row.get("message", as: String?.self), document: document)
+                    message: try row.get("message", as: String?.self), document: document,
+                    rulesVersion: try row.get("rules_version", as: Int64?.self).map(Int.init))
             }
             environments[try row.get("app_id", as: String.self), default: []].append(
                 Environment(
@@ -119,13 +124,15 @@ package struct ChangeFeed: Sendable, Equatable {
 
     private static func revisionJSON(_ live: Revision?) throws -> JSONValue {
         guard let live else { return .null }
-        return .object(
-            JSONObject([
-                ("revision", .integer(live.number)), ("etag", .string(live.etag)),
-                ("createdAtMs", .integer(Int(live.createdAt))), ("author", .string(live.author)),
-                ("message", live.message.map(JSONValue.string) ?? .null),
-                ("document", try JSONValue(parsing: live.document)),
-            ]))
+        var object = JSONObject([
+            ("revision", .integer(live.number)), ("etag", .string(live.etag)),
+            ("createdAtMs", .integer(Int(live.createdAt))), ("author", .string(live.author)),
+            ("message", live.message.map(JSONValue.string) ?? .null),
+            ("document", try JSONValue(parsing: live.document)),
+        ])
+        // Left out when unstamped, so a feed of unstamped rows reads as before this member existed.
+        if let rulesVersion = live.rulesVersion { object["rulesVersion"] = .integer(rulesVersion) }
+        return .object(object)
     }
 
     /// The feed as JSON; documents are embedded as JSON values. `lintStrict` and `live` of each app are its
@@ -194,12 +201,19 @@ package struct ChangeFeed: Sendable, Equatable {
                 let document = revision["document"], document.objectValue != nil
             else { throw FormatError(description: "\(at) needs a revision number and a document object") }
             let message = revision["message"]
+            var rulesVersion: Int?
+            if let stamp = revision["rulesVersion"], !stamp.isNull {
+                guard let version = stamp.intValue, version >= 1 else {
+                    throw FormatError(description: "\(at)/rulesVersion is not a positive integer")
+                }
+                rulesVersion = version
+            }
             return Revision(
                 number: number, etag: try text(revision["etag"], "\(at)/etag"),
                 createdAt: try time(revision["createdAtMs"], "\(at)/createdAtMs"),
                 author: try text(revision["author"], "\(at)/author"),
                 message: message == nil || message!.isNull ? nil : try text(message, "\(at)/message"),
-                document: document.serialized())
+                document: document.serialized(), rulesVersion: rulesVersion)
         }
         var apps: [App] = []
         for (index, item) in list.enumerated() {

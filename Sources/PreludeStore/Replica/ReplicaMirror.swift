@@ -77,14 +77,14 @@ package enum ReplicaMirror {
                         try db.statement(
                             """
                             INSERT INTO policy_revisions (app_id, number, document, etag, created_at, author, message,
-                                environment)
-                            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                                environment, rules_version)
+                            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                             ON CONFLICT (app_id, number) DO NOTHING
                             """
                         ).execute([
                             .text(app.id), .integer(Int64(live.number)), .text(live.document), .text(live.etag),
                             .integer(live.createdAt), .text(live.author), live.message.map(SQLValue.text) ?? .null,
-                            .text(environment.name),
+                            .text(environment.name), live.rulesVersion.map { .integer(Int64($0)) } ?? .null,
                         ])
                     }
                     try db.statement(
