@@ -209,51 +209,54 @@ import Testing
         #expect(try ReplicaMirror.state(database) == .init(primary: "p", etag: "\"f-3\"", syncedAt: 12))
     }
 
-    /// A revision the primary's rules accepted travels with its stamp, and the replica stores it: a replica of a
-    /// build with the same rules reads it at start-up without validating it, as the primary does (validating
-    /// `lacksTexts` would find two problems). An unstamped revision travels without the member and is validated.
-    @Test func theStampTravelsSoAReplicaStartsWithoutValidatingAgain() throws {
-        let primaryFixture = PublicFixture()
-        let primary = try primaryFixture.makeDatabase()
+    /// The change feed's body from a primary whose app `tiny` is `StartupRulesVersionTests.lacksTexts` stamped with
+    /// this build's rules, beside the seeded demo (unstamped).
+    private static func feedOfAStampedPrimary() throws -> JSONValue {
+        let fixture = PublicFixture()
+        let primary = try fixture.makeDatabase()
         defer { primary.close() }
         try StartupRulesVersionTests.insert(
             primary, text: StartupRulesVersionTests.lacksTexts, rulesVersion: PolicyValidator.rulesVersion)
-        let body = try primary.read { try ChangeFeed.read($0) }.jsonValue()
+        return try primary.read { try ChangeFeed.read($0) }.jsonValue()
+    }
+
+    /// A replica's database (in `fixture`) after it parsed and applied the feed `body`.
+    private static func replica(applying body: JSONValue, in fixture: PublicFixture) throws -> Database {
+        let replica = try fixture.makeDatabase()
+        try ReplicaMirror.apply(
+            try ChangeFeed(parsing: Array(body.serialized().utf8)), replica, primary: "p", etag: "\"f-1\"", now: 1)
+        return replica
+    }
+
+    /// A revision the primary's rules accepted travels with its stamp, and the replica stores it: a replica of a
+    /// build with the same rules reads it at start-up without validating it, as the primary does (validating
+    /// `lacksTexts` would find two problems). An unstamped revision travels without the member.
+    @Test func theStampTravelsSoAReplicaStartsWithoutValidatingAgain() throws {
+        let body = try Self.feedOfAStampedPrimary()
         let tiny = try #require(body["apps"]?.arrayValue?.first { $0["id"]?.stringValue == "tiny" })
         #expect(tiny["live"]?["rulesVersion"]?.intValue == PolicyValidator.rulesVersion)
         let demo = try #require(body["apps"]?.arrayValue?.first { $0["id"]?.stringValue == "demo" })
         #expect(demo["live"]?.objectValue?["rulesVersion"] == nil)  // the seeded demo is unstamped: no member
 
         let replicaFixture = PublicFixture()
-        let replica = try replicaFixture.makeDatabase()
+        let replica = try Self.replica(applying: body, in: replicaFixture)
         defer { replica.close() }
-        let feed = try ChangeFeed(parsing: Array(body.serialized().utf8))
-        try ReplicaMirror.apply(feed, replica, primary: "p", etag: "\"f-1\"", now: 1)
-        #expect(try StartupRulesVersionTests.storedRulesVersions(replica, app: "tiny") == [PolicyValidator.rulesVersion])
-        #expect(try StartupRulesVersionTests.storedRulesVersions(replica, app: "demo") == [nil])
+        let stamps = try ["tiny", "demo"].map { try StartupRulesVersionTests.storedRulesVersions(replica, app: $0) }
+        #expect(stamps == [[PolicyValidator.rulesVersion], [nil]])
 
-        let store = try StartupRulesVersionTests.started(replica)
-        let served = try #require(store.snapshot(app: "tiny"))
+        let served = try #require(try StartupRulesVersionTests.started(replica).snapshot(app: "tiny"))
         #expect(served.storedFindings.isEmpty && served.fallbacks.isEmpty)
         #expect(served.canonicalBytes == Array(StartupRulesVersionTests.lacksTexts.utf8))
-        #expect(served.etag.headerValue == feed.apps.first { $0.id == "tiny" }?.live?.etag)
+        #expect(served.etag.headerValue == tiny["live"]?["etag"]?.stringValue)
     }
 
     /// A replica whose primary sent no stamp (a build before the member, or an unstamped row) validates the copy.
     @Test func aCopyWithoutAStampIsValidatedAtStartUp() throws {
-        let primaryFixture = PublicFixture()
-        let primary = try primaryFixture.makeDatabase()
-        defer { primary.close() }
-        try StartupRulesVersionTests.insert(
-            primary, text: StartupRulesVersionTests.lacksTexts, rulesVersion: PolicyValidator.rulesVersion)
-        var feed = try primary.read { try ChangeFeed.read($0) }
+        var feed = try ChangeFeed(parsing: Array(try Self.feedOfAStampedPrimary().serialized().utf8))
         for index in feed.apps.indices { feed.apps[index].environments[0].live?.rulesVersion = nil }
         let replicaFixture = PublicFixture()
-        let replica = try replicaFixture.makeDatabase()
+        let replica = try Self.replica(applying: try feed.jsonValue(), in: replicaFixture)
         defer { replica.close() }
-        try ReplicaMirror.apply(
-            try ChangeFeed(parsing: Array(try feed.jsonValue().serialized().utf8)), replica, primary: "p",
-            etag: "\"f-1\"", now: 1)
         #expect(try StartupRulesVersionTests.storedRulesVersions(replica, app: "tiny") == [nil])
         let served = try #require(try StartupRulesVersionTests.started(replica).snapshot(app: "tiny"))
         #expect(served.storedFindings.map(\.code) == [.missingCopy, .missingCopy])
