@@ -18,6 +18,7 @@ Usage: openloop.py --port 8080 --rate 500 --duration 10 [--connections 64] [--ba
 """
 import argparse
 import asyncio
+import http.client
 import json
 import os
 import random
@@ -36,16 +37,65 @@ def uuid7(milliseconds, rng):
     return "%s-%s-%s-%s-%s" % (text[:8], text[8:12], text[12:16], text[16:20], text[20:])
 
 
-def make_body(run_id, number, batch, installs_per_batch, rng, ids, milliseconds, features, experiment):
+def fnv1a32(text, start=0x811C9DC5):
+    """32-bit FNV-1a over ASCII text (docs/bucketing.md; Bucketing.fnv1a32)."""
+    value = start
+    for byte in text.encode("ascii"):
+        value = ((value ^ byte) * 0x01000193) & 0xFFFFFFFF
+    return value
+
+
+class Assignment:
+    """One experiment's assignment of installs, as the server computes it (docs/bucketing.md, hashing version 2):
+    what a client that fetched the live policy labels its events with, so the benchmark's tagged events count in
+    their arms rather than as mislabelled (docs/results.md, "Assignment checks")."""
+
+    def __init__(self, experiment):
+        self.key = experiment["key"]
+        self.feature = experiment["feature"]
+        self.seed = experiment.get("seed") or self.key
+        names = [variant["name"] for variant in experiment["variants"]]
+        weights = [float(variant.get("weight", 1)) for variant in experiment["variants"]]
+        total = sum(weights)
+        if not 0.99 <= total <= 1.01:
+            weights = [weight / total for weight in weights]
+        coverage = min(max(float(experiment.get("coverage", 1)), 0.0), 1.0)
+        self.ranges, cumulative = [], 0.0
+        for name, weight in zip(names, weights):
+            self.ranges.append((cumulative, cumulative + coverage * weight, name))
+            cumulative += weight
+
+    def variant(self, install):
+        """The variant name `install` draws, or None outside the coverage."""
+        n = (fnv1a32(str(fnv1a32(self.seed + install))) % 10000) / 10000
+        return next((name for start, end, name in self.ranges if start <= n < end), None)
+
+    @staticmethod
+    def fetch(host, port, app, key):
+        """The experiment `key` of the app's live policy document."""
+        connection = http.client.HTTPConnection(host, port, timeout=10)
+        connection.request("GET", "/v1/apps/%s/policy/document" % app)
+        response = connection.getresponse()
+        document = json.loads(response.read())
+        assert response.status == 200, response.status
+        found = [experiment for experiment in document.get("experiments", []) if experiment["key"] == key]
+        if not found:
+            raise SystemExit("the live policy has no experiment %r" % key)
+        return Assignment(found[0])
+
+
+def make_body(run_id, number, batch, installs_per_batch, rng, ids, milliseconds, features, assignment):
     own = "%s-%016x" % (run_id, rng.getrandbits(64))
     events = []
     feature = features[number % len(features)]
-    tag = ""
-    if experiment and experiment[1] == feature:
-        tag = ',"experiment":"%s","variant":"%s"' % (experiment[0], ("control", "rollout")[number // len(features) % 2])
     for i in range(batch):
         install = own if installs_per_batch <= 1 else "%s-install-%d" % (run_id, rng.randrange(1000))
         event_id = uuid7(milliseconds, rng) if ids == "uuid7" else "%s-%d-%d" % (run_id, number, i)
+        tag = ""
+        if assignment and assignment.feature == feature:
+            variant = assignment.variant(install)
+            if variant is not None:
+                tag = ',"experiment":"%s","variant":"%s"' % (assignment.key, variant)
         events.append(
             '{"id":"%s","installId":"%s","type":"%s","feature":"%s"%s,"occurredAt":"2026-11-22T12:30:00Z"}'
             % (event_id, install, TYPES[i % len(TYPES)], feature, tag)
@@ -83,11 +133,11 @@ async def main():
     )
     parser.add_argument(
         "--experiment",
-        help="KEY:FEATURE: that feature's batches carry experiment KEY, variants control and rollout alternating",
+        help="KEY: the events of that live experiment's feature carry KEY and the variant each install draws",
     )
     args = parser.parse_args()
     features = args.features.split(",")
-    experiment = tuple(args.experiment.split(":", 1)) if args.experiment else None
+    assignment = Assignment.fetch(args.host, args.port, args.app, args.experiment) if args.experiment else None
 
     rng = random.Random(os.getpid())
     total = int(args.rate * args.duration)
@@ -102,7 +152,7 @@ async def main():
     begin = int(time.time() * 1000) + 200
     for n in range(total):
         due = begin + int(n * 1000 / args.rate)
-        body = make_body(args.run_id, n, args.batch, args.installs_per_batch, rng, args.ids, due, features, experiment)
+        body = make_body(args.run_id, n, args.batch, args.installs_per_batch, rng, args.ids, due, features, assignment)
         extra = segment % segments[n % len(segments)] if args.segments else ""
         requests.append((head % (extra, len(body))).encode() + body)
 

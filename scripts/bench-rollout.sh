@@ -6,9 +6,11 @@
 # 100 events per second with Benchmarks/openloop.py (open loop: latency from each batch's due time) for DURATION
 # seconds (batches alternate camera and microphone, each with the Prelude-OS-Major and Prelude-Locale headers the
 # client sends), then creates and starts a rollout on the microphone (held a day, so it stays at its first step), offers
-# the same load again (the microphone's batches now tagged with the rollout's experiment and its two arms, so the
-# guard's counts move), and prints both results with the number of guard evaluations the server made
-# (prelude_rollout_evaluations_total) and the server's CPU time per run. ROUNDS repeats the pair.
+# the same load again (the microphone's events now tagged with the rollout's experiment and the arm each install draws
+# under the live policy, computed as the server does, so they count in their arms and the guard's counts move), and
+# prints both results with the number of guard evaluations the server made (prelude_rollout_evaluations_total), the
+# server's CPU time per run and, with the rollout, the events the server found mislabelled (0 when the labels are
+# right). ROUNDS repeats the pair.
 #
 # Usage: scripts/bench-rollout.sh                       (release build, 10 s per run, 3 rounds)
 #        BENCH_BIN=.build/release/prelude DURATION=5 ROUNDS=2 scripts/bench-rollout.sh
@@ -73,5 +75,8 @@ for round in $(seq 1 "$ROUNDS"); do
         -d '{"feature": "microphone", "key": "bench-'"$round"'", "set": {"copy": {"en": {"prime": {"title": "Talk to us"}}}},
              "steps": [{"percent": 10, "minimumHoldSeconds": 86400}, {"percent": 100}], "start": true}' \
         | python3 -c 'import json, sys; print(json.load(sys.stdin)["id"])')
-    run "with-rollout-r$round" --experiment "bench-$round:microphone"
+    run "with-rollout-r$round" --experiment "bench-$round"
+    curl -s -H "Authorization: Bearer $TOKEN" \
+        "http://127.0.0.1:$PORT/v1/admin/apps/demo/experiments/bench-$round/results" |
+        python3 -c 'import json, sys; print("mislabelled events", json.load(sys.stdin)["mislabelled"]["events"])'
 done
