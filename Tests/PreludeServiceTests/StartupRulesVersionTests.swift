@@ -86,6 +86,24 @@ import Testing
         #expect(served.document == document)
     }
 
+    /// A write that no webhook listens to does not build the previous revision's JSON (the webhook diff's base), so
+    /// a revision loaded at start-up and replaced before anyone fetched it is never decoded.
+    @Test func aWriteNobodyIsToldAboutLeavesThePreviousDocumentUndecoded() throws {
+        let database = try fixture.makeDatabase()
+        defer { database.close() }
+        try Self.insert(database, text: Self.complete, rulesVersion: PolicyValidator.rulesVersion)
+        let store = try Self.started(database)
+        let previous = try #require(store.snapshot(app: "tiny"))
+        #expect(!previous.live.isDocumentDecoded)
+        var document = try #require(StoredPolicyReader.readAccepted(bytes: Array(Self.complete.utf8)))
+        document.app.name = "Tiny 2"
+        try store.commit(
+            app: "tiny", document: document, author: "ops", action: "policy.replace", message: nil,
+            precondition: nil, auditDetail: .null)
+        #expect(store.snapshot(app: "tiny")?.revision == 2)
+        #expect(!previous.live.isDocumentDecoded)
+    }
+
     /// The skip is taken: a revision stamped by these rules is read as stored, not validated (validating this one
     /// would find two problems). Only what this build's own writes stamp is trusted so.
     @Test func aRevisionStampedByTheseRulesIsNotValidatedAgain() throws {

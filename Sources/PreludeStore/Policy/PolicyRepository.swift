@@ -385,6 +385,7 @@ package struct PolicyRepository: Sendable {
     ///     is written in the same transaction, with the revision numbers before and after and the diff between them.
     ///   - previous: the live document as the caller read it (canonical JSON), the diff's base; nil reads the
     ///     stored text of the live revision (which an earlier build may have written in an older canonical form).
+    ///     Evaluated only when a webhook listens: a write nobody is told about never builds it.
     ///   - alongside: statements of the same change that must commit with the revision and its webhook deliveries or
     ///     not at all (a change request marked applied,
     ///     ``ChangeRequestRepository/markApplied(_:id:expectedVersion:revision:at:)``, and its own webhook event),
@@ -399,7 +400,7 @@ package struct PolicyRepository: Sendable {
     package func publish(
         app: String, environment: String, name: String, canonical: [UInt8], author: String, action: String,
         message: String?, detail: JSONValue, at now: Int64, requiringLive expected: Int?? = nil,
-        events: [WebhookEventType] = [.revisionPublished], previous: JSONValue? = nil,
+        events: [WebhookEventType] = [.revisionPublished], previous: @autoclosure () -> JSONValue? = nil,
         alongside: ((Connection, Int) throws -> Void)? = nil, rulesVersion: Int? = nil
     ) throws -> Int {
         try database.write { db -> Int in
@@ -411,7 +412,7 @@ package struct PolicyRepository: Sendable {
                 db, app: app, environment: environment, name: name, canonical: canonical, author: author,
                 action: action, message: message, detail: detail, now: now, rulesVersion: rulesVersion)
             try Self.enqueueWebhooks(
-                db, app: app, environment: environment, events: events, before: live, previous: previous,
+                db, app: app, environment: environment, events: events, before: live, previous: previous(),
                 after: revision, canonical: canonical, actor: author, action: action, message: message, now: now)
             try alongside?(db, revision)
             return revision
@@ -590,8 +591,8 @@ package struct PolicyRepository: Sendable {
     /// and diffed only when a webhook listens.
     private static func enqueueWebhooks(
         _ db: Connection, app: String, environment: String, events: [WebhookEventType], before: Int?,
-        previous: JSONValue?, after: Int, canonical: [UInt8], actor: String, action: String, message: String?,
-        now: Int64
+        previous: @autoclosure () -> JSONValue?, after: Int, canonical: [UInt8], actor: String, action: String,
+        message: String?, now: Int64
     ) throws {
         var listeners: [(WebhookEventType, [String])] = []
         for event in events {
@@ -599,6 +600,7 @@ package struct PolicyRepository: Sendable {
             if !webhooks.isEmpty { listeners.append((event, webhooks)) }
         }
         guard !listeners.isEmpty else { return }
+        let previous = previous()
         var oldValue = previous ?? .null
         if previous == nil, let before,
             let text = try db.scalar(
