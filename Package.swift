@@ -26,12 +26,13 @@ let package = Package(
     ],
     dependencies: [.package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")],
     targets: [
-        // System libraries (Debian: libsqlite3-dev, zlib1g-dev).
+        // System libraries (Debian: libsqlite3-dev, zlib1g-dev), the only -dev packages the build needs.
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CLinuxSystem", path: "Sources/CLinuxSystem"),
-        // libcurl with OpenSSL (Debian: libcurl4-openssl-dev) for the outbound client; docs/http.md says why.
-        .systemLibrary(name: "CCurl", path: "Sources/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // libcurl for the outbound client, loaded at run time from libcurl.so.4 (Debian: libcurl4, on every machine
+        // the toolchain runs on): no curl headers are needed to build (docs/http.md says why).
+        .target(name: "CCurl", path: "Sources/CCurl"),
 
         // Pure core: policy model, validation, locale, semver, bucketing, decision engine. No I/O, no dependencies.
         .target(name: "PreludeCore", swiftSettings: swiftSettings),

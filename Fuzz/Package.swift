@@ -15,7 +15,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         .systemLibrary(name: "CLinuxSystem", path: "Sources/CLinuxSystem"),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
-        .systemLibrary(name: "CCurl", path: "Sources/CCurl"),
+        .target(name: "CCurl", path: "Sources/CCurl"),
         .target(name: "PreludeCore", path: "Sources/PreludeCore"),
         .target(name: "PreludeLocking", path: "Sources/PreludeLocking"),
         .target(name: "PreludeHTTP", dependencies: ["CZlib", "CLinuxSystem", "PreludeLocking"], path: "Sources/PreludeHTTP"),

@@ -3,7 +3,8 @@
 # something is missing. The Swift toolchain itself is expected at /opt/swift or on PATH.
 set -euo pipefail
 
-packages=(libsqlite3-dev zlib1g-dev libcurl4-openssl-dev curl python3 python3-venv)
+# libcurl4 is loaded at run time by the outbound client (docs/http.md); no curl headers are needed to build.
+packages=(libsqlite3-dev zlib1g-dev libcurl4 curl python3 python3-venv)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

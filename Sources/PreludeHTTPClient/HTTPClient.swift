@@ -8,7 +8,7 @@ import Synchronization
 #endif
 
 /// The product's one outbound HTTP client (docs/http.md, "The outbound client"): blocking HTTP/1.1 and HTTPS over
-/// libcurl, used by `prelude healthcheck`, a read replica's change-feed sync and event forwarder, and the live tests.
+/// libcurl (loaded at run time from `libcurl.so.4`, so building needs no curl headers), used by `prelude healthcheck`, a read replica's change-feed sync and event forwarder, and the live tests.
 ///
 /// Every exchange is bounded: a total timeout, a connect timeout, a largest body. Certificates are verified (peer and
 /// host name) against the system's CA bundle or ``HTTPClientConfiguration/caFile``; there is no switch to turn
@@ -28,12 +28,8 @@ package final class HTTPClient: Sendable {
 
     /// A client with `configuration`.
     package init(configuration: HTTPClientConfiguration = HTTPClientConfiguration()) {
-        _ = Self.globalInitialization
         self.configuration = configuration
     }
-
-    // curl_global_init is not thread-safe against other libcurl calls: run it once, before any handle exists.
-    private static let globalInitialization: Void = { _ = prelude_curl_global_init() }()
 
     /// Aborts the exchanges in progress and makes every later one fail with ``HTTPClientError/Kind/aborted``.
     package func abort() {
@@ -65,18 +61,22 @@ package final class HTTPClient: Sendable {
         {
             throw HTTPClientError(.invalidRequest, url: url, detail: "invalid header field '\(name)'")
         }
+        // libcurl is loaded on the first exchange, not at start-up: a server that sends nothing never maps it.
+        if let failure = prelude_curl_load() {
+            throw HTTPClientError(.unavailable, url: url, detail: String(cString: failure))
+        }
         let transfer = Transfer(client: self, limit: configuration.maxResponseSize)
         // The callbacks hold `transfer` unretained: it must outlive curl_easy_cleanup (declared after, so run before).
         defer { withExtendedLifetime(transfer) {} }
-        guard let handle = curl_easy_init() else {
+        guard let handle = prelude_curl_easy_init() else {
             throw HTTPClientError(.transfer, url: url, detail: "curl_easy_init failed")
         }
-        defer { curl_easy_cleanup(handle) }
-        let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(prelude_curl_error_size))
-        errorBuffer.initialize(repeating: 0, count: Int(prelude_curl_error_size))
+        defer { prelude_curl_easy_cleanup(handle) }
+        let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(PRELUDE_CURL_ERROR_SIZE))
+        errorBuffer.initialize(repeating: 0, count: Int(PRELUDE_CURL_ERROR_SIZE))
         defer { errorBuffer.deallocate() }
-        var fields: UnsafeMutablePointer<curl_slist>?
-        defer { curl_slist_free_all(fields) }
+        var fields: OpaquePointer?
+        defer { prelude_curl_slist_free_all(fields) }
 
         let seconds = timeout ?? configuration.timeout
         let context = Unmanaged.passUnretained(transfer).toOpaque()
@@ -86,79 +86,82 @@ package final class HTTPClient: Sendable {
         var lines = headers.map { "\($0.0): \($0.1)" } + ["Expect:"]
         if !named.contains("content-type") { lines.append("Content-Type:") }
         if !named.contains("user-agent") { lines.append("User-Agent: \(configuration.userAgent)") }
-        for line in lines { fields = curl_slist_append(fields, line) }
+        for line in lines { fields = prelude_curl_slist_append(fields, line) }
 
-        var code = { () -> CURLcode in
-            var setup = CURLE_OK
-            func set(_ result: CURLcode) { if setup == CURLE_OK { setup = result } }
-            set(prelude_curl_setopt_string(handle, CURLOPT_URL, url))
-            set(prelude_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https"))
-            set(prelude_curl_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https"))
-            set(prelude_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, configuration.followRedirects ? 1 : 0))
-            set(prelude_curl_setopt_long(handle, CURLOPT_MAXREDIRS, configuration.maxRedirects))
+        var code = { () -> prelude_curl_code in
+            var setup = PRELUDE_CURLE_OK
+            func set(_ result: prelude_curl_code) { if setup == PRELUDE_CURLE_OK { setup = result } }
+            set(prelude_curl_setopt_string(handle, PRELUDE_CURLOPT_URL, url))
+            set(prelude_curl_setopt_string(handle, PRELUDE_CURLOPT_PROTOCOLS_STR, "http,https"))
+            set(prelude_curl_setopt_string(handle, PRELUDE_CURLOPT_REDIR_PROTOCOLS_STR, "http,https"))
+            set(prelude_curl_setopt_long(handle, PRELUDE_CURLOPT_FOLLOWLOCATION, configuration.followRedirects ? 1 : 0))
+            set(prelude_curl_setopt_long(handle, PRELUDE_CURLOPT_MAXREDIRS, configuration.maxRedirects))
             // Environment proxies are ignored: "" disables every proxy.
-            set(prelude_curl_setopt_string(handle, CURLOPT_PROXY, ""))
-            set(prelude_curl_setopt_long(handle, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1))
+            set(prelude_curl_setopt_string(handle, PRELUDE_CURLOPT_PROXY, ""))
+            set(prelude_curl_setopt_long(handle, PRELUDE_CURLOPT_HTTP_VERSION, PRELUDE_CURL_HTTP_VERSION_1_1))
             // No signals (libcurl's resolver timeout would use SIGALRM, which is not thread-safe).
-            set(prelude_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1))
-            set(prelude_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, Self.milliseconds(seconds)))
+            set(prelude_curl_setopt_long(handle, PRELUDE_CURLOPT_NOSIGNAL, 1))
+            set(prelude_curl_setopt_long(handle, PRELUDE_CURLOPT_TIMEOUT_MS, Self.milliseconds(seconds)))
             set(
                 prelude_curl_setopt_long(
-                    handle, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(min(seconds, configuration.connectTimeout))))
-            set(prelude_curl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1))
-            set(prelude_curl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2))
-            if let caFile = configuration.caFile { set(prelude_curl_setopt_string(handle, CURLOPT_CAINFO, caFile)) }
-            set(prelude_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer))
-            set(prelude_curl_setopt_list(handle, CURLOPT_HTTPHEADER, fields))
-            set(prelude_curl_setopt_long(handle, CURLOPT_TCP_NODELAY, 1))
+                    handle, PRELUDE_CURLOPT_CONNECTTIMEOUT_MS,
+                    Self.milliseconds(min(seconds, configuration.connectTimeout))))
+            set(prelude_curl_setopt_long(handle, PRELUDE_CURLOPT_SSL_VERIFYPEER, 1))
+            set(prelude_curl_setopt_long(handle, PRELUDE_CURLOPT_SSL_VERIFYHOST, 2))
+            if let caFile = configuration.caFile {
+                set(prelude_curl_setopt_string(handle, PRELUDE_CURLOPT_CAINFO, caFile))
+            }
+            set(prelude_curl_setopt_pointer(handle, PRELUDE_CURLOPT_ERRORBUFFER, errorBuffer))
+            set(prelude_curl_setopt_list(handle, PRELUDE_CURLOPT_HTTPHEADER, fields))
+            set(prelude_curl_setopt_long(handle, PRELUDE_CURLOPT_TCP_NODELAY, 1))
             // One exchange per handle: the connection closes inside curl_easy_perform, not later in a cache.
-            set(prelude_curl_setopt_long(handle, CURLOPT_FORBID_REUSE, 1))
+            set(prelude_curl_setopt_long(handle, PRELUDE_CURLOPT_FORBID_REUSE, 1))
             switch method {
             case "HEAD":
-                set(prelude_curl_setopt_long(handle, CURLOPT_NOBODY, 1))
+                set(prelude_curl_setopt_long(handle, PRELUDE_CURLOPT_NOBODY, 1))
             case "GET" where body.isEmpty:
-                set(prelude_curl_setopt_long(handle, CURLOPT_HTTPGET, 1))
+                set(prelude_curl_setopt_long(handle, PRELUDE_CURLOPT_HTTPGET, 1))
             default:
-                set(prelude_curl_setopt_string(handle, CURLOPT_CUSTOMREQUEST, method))
+                set(prelude_curl_setopt_string(handle, PRELUDE_CURLOPT_CUSTOMREQUEST, method))
                 if !body.isEmpty || method == "POST" || method == "PUT" || method == "PATCH" {
-                    set(prelude_curl_setopt_long(handle, CURLOPT_POSTFIELDSIZE, body.count))
+                    set(prelude_curl_setopt_long(handle, PRELUDE_CURLOPT_POSTFIELDSIZE, body.count))
                     // COPYPOSTFIELDS copies the bytes, so `body` need not outlive this call.
                     set(
                         body.withUnsafeBufferPointer { bytes in
                             bytes.withMemoryRebound(to: CChar.self) { text in
                                 guard let start = text.baseAddress else {
-                                    return prelude_curl_setopt_string(handle, CURLOPT_COPYPOSTFIELDS, "")
+                                    return prelude_curl_setopt_string(handle, PRELUDE_CURLOPT_COPYPOSTFIELDS, "")
                                 }
-                                return prelude_curl_setopt_string(handle, CURLOPT_COPYPOSTFIELDS, start)
+                                return prelude_curl_setopt_string(handle, PRELUDE_CURLOPT_COPYPOSTFIELDS, start)
                             }
                         })
                 }
             }
             // A Content-Length over the limit fails before any byte is read; a chunked body is counted as it comes.
-            set(prelude_curl_setopt_long(handle, CURLOPT_MAXFILESIZE, configuration.maxResponseSize))
-            set(prelude_curl_setopt_write(handle, CURLOPT_WRITEFUNCTION, receiveBody))
-            set(prelude_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, context))
-            set(prelude_curl_setopt_write(handle, CURLOPT_HEADERFUNCTION, receiveHeader))
-            set(prelude_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, context))
+            set(prelude_curl_setopt_long(handle, PRELUDE_CURLOPT_MAXFILESIZE, configuration.maxResponseSize))
+            set(prelude_curl_setopt_write(handle, PRELUDE_CURLOPT_WRITEFUNCTION, receiveBody))
+            set(prelude_curl_setopt_pointer(handle, PRELUDE_CURLOPT_WRITEDATA, context))
+            set(prelude_curl_setopt_write(handle, PRELUDE_CURLOPT_HEADERFUNCTION, receiveHeader))
+            set(prelude_curl_setopt_pointer(handle, PRELUDE_CURLOPT_HEADERDATA, context))
             set(prelude_curl_setopt_sockopt(handle, socketCreated))
-            set(prelude_curl_setopt_pointer(handle, CURLOPT_SOCKOPTDATA, context))
+            set(prelude_curl_setopt_pointer(handle, PRELUDE_CURLOPT_SOCKOPTDATA, context))
             set(prelude_curl_setopt_closesocket(handle, socketClosing))
-            set(prelude_curl_setopt_pointer(handle, CURLOPT_CLOSESOCKETDATA, context))
-            set(prelude_curl_setopt_long(handle, CURLOPT_NOPROGRESS, 0))
+            set(prelude_curl_setopt_pointer(handle, PRELUDE_CURLOPT_CLOSESOCKETDATA, context))
+            set(prelude_curl_setopt_long(handle, PRELUDE_CURLOPT_NOPROGRESS, 0))
             set(prelude_curl_setopt_progress(handle, progress))
-            set(prelude_curl_setopt_pointer(handle, CURLOPT_XFERINFODATA, context))
-            guard setup == CURLE_OK else { return setup }
-            return curl_easy_perform(handle)
+            set(prelude_curl_setopt_pointer(handle, PRELUDE_CURLOPT_XFERINFODATA, context))
+            guard setup == PRELUDE_CURLE_OK else { return setup }
+            return prelude_curl_easy_perform(handle)
         }()
-        if code == CURLE_OK {
+        if code == PRELUDE_CURLE_OK {
             var status = 0
-            code = prelude_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
-            if code == CURLE_OK {
+            code = prelude_curl_getinfo_long(handle, PRELUDE_CURLINFO_RESPONSE_CODE, &status)
+            if code == PRELUDE_CURLE_OK {
                 return HTTPClientResponse(status: status, headers: transfer.headers, body: transfer.body)
             }
         }
         let explanation =
-            errorBuffer.pointee != 0 ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(code))
+            errorBuffer.pointee != 0 ? String(cString: errorBuffer) : String(cString: prelude_curl_easy_strerror(code))
         throw HTTPClientError(
             Self.kind(of: code, transfer: transfer, aborted: aborted.load(ordering: .acquiring)), url: url,
             detail: transfer.tooLarge
@@ -166,19 +169,22 @@ package final class HTTPClient: Sendable {
     }
 
     /// The kind of failure a libcurl result code means.
-    static func kind(of code: CURLcode, transfer: Transfer, aborted: Bool) -> HTTPClientError.Kind {
+    static func kind(of code: prelude_curl_code, transfer: Transfer, aborted: Bool) -> HTTPClientError.Kind {
         if aborted { return .aborted }
         if transfer.tooLarge { return .tooLarge }
         switch code {
-        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT, CURLE_BAD_FUNCTION_ARGUMENT: return .invalidRequest
-        case CURLE_COULDNT_RESOLVE_HOST: return .resolve
-        case CURLE_COULDNT_CONNECT: return .connect
-        case CURLE_OPERATION_TIMEDOUT: return .timedOut
-        case CURLE_FILESIZE_EXCEEDED: return .tooLarge
-        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CERTPROBLEM,
-            CURLE_SSL_CIPHER, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS:
+        case PRELUDE_CURLE_UNSUPPORTED_PROTOCOL, PRELUDE_CURLE_URL_MALFORMAT, PRELUDE_CURLE_BAD_FUNCTION_ARGUMENT:
+            return .invalidRequest
+        case PRELUDE_CURLE_COULDNT_RESOLVE_HOST: return .resolve
+        case PRELUDE_CURLE_COULDNT_CONNECT: return .connect
+        case PRELUDE_CURLE_OPERATION_TIMEDOUT: return .timedOut
+        case PRELUDE_CURLE_FILESIZE_EXCEEDED: return .tooLarge
+        case PRELUDE_CURLE_PEER_FAILED_VERIFICATION, PRELUDE_CURLE_SSL_CONNECT_ERROR, PRELUDE_CURLE_SSL_CACERT_BADFILE,
+            PRELUDE_CURLE_SSL_CERTPROBLEM,
+            PRELUDE_CURLE_SSL_CIPHER, PRELUDE_CURLE_SSL_ISSUER_ERROR, PRELUDE_CURLE_SSL_PINNEDPUBKEYNOTMATCH,
+            PRELUDE_CURLE_SSL_INVALIDCERTSTATUS:
             return .tls
-        case CURLE_ABORTED_BY_CALLBACK: return .aborted
+        case PRELUDE_CURLE_ABORTED_BY_CALLBACK: return .aborted
         default: return .transfer
         }
     }
@@ -206,12 +212,12 @@ package final class HTTPClient: Sendable {
 
 // libcurl's callbacks: C function pointers, so no captures; the Transfer comes through the data pointer.
 
-private let receiveBody: curl_write_callback = { bytes, size, count, context in
+private let receiveBody: prelude_curl_write_callback = { bytes, size, count, context in
     let transfer = HTTPClient.Transfer.from(context)
     let length = size * count
     guard transfer.body.count + length <= transfer.limit else {
         transfer.tooLarge = true
-        return 0  // any other count than `length` ends the exchange with CURLE_WRITE_ERROR
+        return 0  // any other count than `length` ends the exchange with PRELUDE_CURLE_WRITE_ERROR
     }
     if let bytes, length > 0 {
         transfer.body.append(contentsOf: UnsafeRawBufferPointer(start: bytes, count: length))
@@ -219,7 +225,7 @@ private let receiveBody: curl_write_callback = { bytes, size, count, context in
     return length
 }
 
-private let receiveHeader: curl_write_callback = { bytes, size, count, context in
+private let receiveHeader: prelude_curl_write_callback = { bytes, size, count, context in
     let transfer = HTTPClient.Transfer.from(context)
     let length = size * count
     guard let bytes else { return length }
@@ -243,16 +249,16 @@ private let receiveHeader: curl_write_callback = { bytes, size, count, context i
     return length
 }
 
-private let socketCreated: curl_sockopt_callback = { context, fd, _ in
+private let socketCreated: prelude_curl_sockopt_callback = { context, fd, _ in
     let client = HTTPClient.Transfer.from(context).client
     return client.sockets.withLock { sockets in
-        if client.aborted.load(ordering: .acquiring) { return Int32(CURL_SOCKOPT_ERROR) }
+        if client.aborted.load(ordering: .acquiring) { return Int32(PRELUDE_CURL_SOCKOPT_ERROR) }
         sockets.insert(fd)
-        return Int32(CURL_SOCKOPT_OK)
+        return Int32(PRELUDE_CURL_SOCKOPT_OK)
     }
 }
 
-private let socketClosing: curl_closesocket_callback = { context, fd in
+private let socketClosing: prelude_curl_closesocket_callback = { context, fd in
     let client = HTTPClient.Transfer.from(context).client
     return client.sockets.withLock { sockets in
         sockets.remove(fd)
@@ -260,7 +266,7 @@ private let socketClosing: curl_closesocket_callback = { context, fd in
     }
 }
 
-private let progress: curl_xferinfo_callback = { context, _, _, _, _ in
-    // Non-zero ends the exchange with CURLE_ABORTED_BY_CALLBACK (libcurl calls this about once a second when idle).
+private let progress: prelude_curl_xferinfo_callback = { context, _, _, _, _ in
+    // Non-zero ends the exchange with PRELUDE_CURLE_ABORTED_BY_CALLBACK (libcurl calls this about once a second when idle).
     HTTPClient.Transfer.from(context).client.aborted.load(ordering: .acquiring) ? 1 : 0
 }

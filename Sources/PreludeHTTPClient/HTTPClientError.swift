@@ -17,6 +17,8 @@ package struct HTTPClientError: Error, Sendable, Equatable, CustomStringConverti
         case tooLarge
         /// ``HTTPClient/abort()`` ended it.
         case aborted
+        /// libcurl could not be loaded (`libcurl.so.4` missing: Debian's `libcurl4` package), so nothing was sent.
+        case unavailable
         /// Anything else: the connection dropped mid-response, a malformed response, ...
         case transfer
     }
