@@ -12,7 +12,7 @@ public actor PreludeClient {
     /// in the ``clientVersionHeader`` header, so a server can tell what the client can read: 0.1.0 clients send
     /// nothing and refuse a whole document that names a catalogue item they predate (docs/client.md, "What the
     /// client tells the server").
-    public static let version = "0.2.0"
+    public static let version = "0.3.0"
 
     /// The request header that carries ``version`` on the policy fetch.
     public static let clientVersionHeader = "Prelude-Client-Version"

@@ -5,5 +5,5 @@ public enum ServiceInfo {
     /// The release version: `prelude --version`, `/healthz`, `prelude_build_info`, the replica's User-Agent.
     /// Each release has a section in CHANGELOG.md (with its "Upgrading" note) and is the tag clients pin
     /// (docs/client.md).
-    public static let version = "0.2.0"
+    public static let version = "0.3.0"
 }

@@ -8,6 +8,18 @@ import Testing
         #expect(validation.problems.map(\.description) == [])
     }
 
+    /// Issue 35: a newcomer's first edit must not answer findings about things they did not touch. The demo says
+    /// what photos and contacts access is for (PA-9); the two infos left are what it demonstrates on purpose: the
+    /// picker arm's priming fallback below iOS 14 (vector photos-picker-arm) and the seeds' primed when-in-use
+    /// location flow.
+    @Test func lintsWithOnlyTheTwoInfosItDemonstrates() throws {
+        let findings = CopyLinter.lint(try PolicyFixtures.demo())
+        #expect(
+            findings.map { "\($0.ruleId) \($0.pointer)" }.sorted() == [
+                "OS-1 /experiments/1/variants/1/set/strategy", "PA-10 /features/locationWhenInUse",
+            ], "\(findings)")
+    }
+
     @Test func hasElevenFeaturesFiveLanguagesAndTwoExperiments() throws {
         let document = try PolicyFixtures.demo()
         #expect(document.app.id == "demo")

@@ -23,6 +23,25 @@ struct AdminWriteLintTests {
             }, "\(lint)")
     }
 
+    /// Issue 35: a write's findings say which the replaced policy already had, so an edit is not answered with
+    /// findings about things it did not touch as if it had caused them.
+    @Test func aWriteMarksTheFindingsThePolicyAlreadyHad() throws {
+        let server = try AdminServer()
+        let introduced = try server.send(
+            "PATCH", "/v1/admin/apps/demo/features/microphone", headers: [("If-Match", try server.etag())],
+            body: Self.germanAllow)
+        let first = try #require(introduced.object["lint"] as? [[String: Any]])
+        let german = try #require(first.first { $0["ruleId"] as? String == "PA-2" })
+        #expect(german["preexisting"] as? Bool == false, "\(first)")
+        let unrelated = try server.send(
+            "PATCH", "/v1/admin/apps/demo/features/camera", headers: [("If-Match", try server.etag())],
+            body: #"{"cadence": {"prime": {"maxShows": 2}}}"#)
+        #expect(unrelated.status == 200, "\(unrelated.body)")
+        let second = try #require(unrelated.object["lint"] as? [[String: Any]])
+        #expect(second.first { $0["ruleId"] as? String == "PA-2" }?["preexisting"] as? Bool == true, "\(second)")
+        #expect(second.allSatisfy { $0["preexisting"] as? Bool == true }, "\(second)")
+    }
+
     @Test func everyKindOfWriteAnswersLint() throws {
         let server = try AdminServer()
         let put = try server.send(

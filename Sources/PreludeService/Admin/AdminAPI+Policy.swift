@@ -121,9 +121,11 @@ extension AdminAPI {
                 "detail": .string(found.message),
             ]
         }
+        // Which findings the live policy already had: a first edit is not answered with findings it did not cause.
+        let earlier = live.map { Set(PublishChecks.lintCheckers.lint($0.document)) }
         return writeResponse(
             snapshot, changes: changes, changed: true, lint: findings, pretty: context.pretty, status: status,
-            findings: overrides, extraBody: extraBody)
+            findings: overrides, extraBody: extraBody, earlierLint: earlier)
     }
 
     /// Refuses a direct write to an environment that requires approvals (409 `approval-required`, naming the
@@ -150,17 +152,25 @@ extension AdminAPI {
 
     /// `{"app", "revision", "etag", "changed", "changes", "lint", "findings"}` with the new `ETag`; `lint` lists the
     /// findings of the policy now live, each `{"ruleId", "severity", "pointer", "message"}` as `prelude policy lint
-    /// --json` and the validate endpoint give them; `findings` the changed texts a running experiment's variant
-    /// overrides, each `{"code", "pointer", "experiment", "variant", "detail"}` (``VariantCopyOverride``).
+    /// --json` and the validate endpoint give them, plus `preexisting` when `earlierLint` (the findings of the
+    /// policy the write replaced) is given: true for a finding the replaced policy had too; `findings` the changed
+    /// texts a running experiment's variant overrides, each `{"code", "pointer", "experiment", "variant",
+    /// "detail"}` (``VariantCopyOverride``).
     func writeResponse(
         _ snapshot: ServedPolicy, changes: [JSONDiff.Change], changed: Bool, lint: [LintFinding], pretty: Bool,
-        status: HTTPStatus, findings: [JSONValue] = [], extraBody: JSONObject = JSONObject()
+        status: HTTPStatus, findings: [JSONValue] = [], extraBody: JSONObject = JSONObject(),
+        earlierLint: Set<LintFinding>? = nil
     ) -> HTTPResponse {
+        let lintJSON = lint.map { finding -> JSONValue in
+            guard let earlierLint, case .object(var object) = finding.jsonValue else { return finding.jsonValue }
+            object["preexisting"] = .bool(earlierLint.contains(finding))
+            return .object(object)
+        }
         var body: JSONValue = [
             "app": .string(snapshot.appID), "environment": .string(snapshot.environment),
             "revision": .integer(snapshot.revision),
             "etag": .string(snapshot.etag.headerValue), "changed": .bool(changed),
-            "changes": JSONDiff.jsonValue(changes), "lint": .array(lint.map(\.jsonValue)),
+            "changes": JSONDiff.jsonValue(changes), "lint": .array(lintJSON),
             "findings": .array(findings),
         ]
         if !extraBody.isEmpty, case .object(var object) = body {
