@@ -62,7 +62,8 @@ import Testing
         // Every policy fetch names the client's release, the server's own number (one release, CHANGELOG.md).
         #expect(PreludeClient.version == ServiceInfo.version)
         let fetches = fixture.transport.requests.filter { $0.0.method == "GET" }.map(\.0)
-        #expect(fetches.count == 2 && fetches.allSatisfy { $0.headers["Prelude-Client-Version"] == PreludeClient.version })
+        #expect(
+            fetches.count == 2 && fetches.allSatisfy { $0.headers["Prelude-Client-Version"] == PreludeClient.version })
         #expect(fixture.transport.requests.last?.1 == 304)
         #expect(await client.diagnostics().freshness == .fresh)
 
