@@ -38,7 +38,10 @@ import Testing
             #expect(segment.variants.map(\.grantRateInterval) == expected.variants.map(\.grantRateInterval))
             #expect(segment.variants.map(\.comparison) == expected.variants.map(\.comparison))
             // The whole analysis would decide fr-CA's big difference; a segment never does.
-            #expect(segment.variants.allSatisfy { $0.verdict == nil && $0.taskVerdict == nil })
+            #expect(
+                segment.variants.allSatisfy {
+                    $0.verdict == nil && $0.taskVerdict == nil && $0.additionalInstallsPerArm == nil
+                })
         }
         let french = try #require(breakdown.segments.first { $0.value == "fr-CA" }?.variants[1].comparison)
         #expect(french.sequentialInterval.lower > 0)
