@@ -19,6 +19,10 @@ public enum PHAuthorizationStatus: Int, Sendable {
 
 // https://developer.apple.com/documentation/photos/phphotolibrary
 open class PHPhotoLibrary: NSObject {
+    // https://developer.apple.com/documentation/photos/phphotolibrary/shared() (`class func shared() -> PHPhotoLibrary`;
+    // used by the Swift examples in docs/ only, scripts/check-doc-swift.sh)
+    open class func shared() -> PHPhotoLibrary { fatalError("stub") }
+
     // https://developer.apple.com/documentation/photos/phphotolibrary/authorizationstatus(for:)
     open class func authorizationStatus(for accessLevel: PHAccessLevel) -> PHAuthorizationStatus { fatalError("stub") }
 
