@@ -192,12 +192,17 @@ public struct Environment<Value> {
 }
 
 extension View {
+    // The task modifiers' `action` is also `@_inheritActorContext` in SwiftUI's module interface, an underscored
+    // attribute the documentation pages do not print: the closure runs on the view's actor (the main actor), which
+    // is how the pages' own examples assign `@State` inside it. The reimplementation of that interface in
+    // OpenSwiftUI declares `task(priority:_:)` and `task(id:priority:_:)` the same way
+    // (`@_inheritActorContext _ action: @escaping @Sendable () async -> Void`).
     // https://developer.apple.com/documentation/swiftui/view/task(name:priority:file:line:_:) (iOS 15)
     // (`nonisolated func task(name: String? = nil, priority: TaskPriority = .userInitiated, file: String = #fileID,
     // line: Int = #line, _ action: sending @escaping @isolated(any) () async -> Void) -> some View`)
     nonisolated public func task(
         name: String? = nil, priority: TaskPriority = .userInitiated, file: String = #fileID, line: Int = #line,
-        _ action: sending @escaping @isolated(any) () async -> Void
+        @_inheritActorContext _ action: sending @escaping @isolated(any) () async -> Void
     ) -> some View { fatalError("stub") }
 
     // https://developer.apple.com/documentation/swiftui/view/task(id:name:priority:file:line:_:) (iOS 15)
@@ -206,7 +211,7 @@ extension View {
     // -> some View where T : Equatable`)
     nonisolated public func task<T: Equatable>(
         id: T, name: String? = nil, priority: TaskPriority = .userInitiated, file: String = #fileID,
-        line: Int = #line, _ action: sending @escaping @isolated(any) () async -> Void
+        line: Int = #line, @_inheritActorContext _ action: sending @escaping @isolated(any) () async -> Void
     ) -> some View { fatalError("stub") }
 
     // https://developer.apple.com/documentation/swiftui/view/onchange(of:initial:_:)-4psgg (iOS 17)
