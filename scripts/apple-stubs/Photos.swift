@@ -1,5 +1,6 @@
-// Stub of Apple's Photos for scripts/check-apple-sources.sh: only the symbols Sources/PreludeClient uses,
-// each declaration transcribed from the Apple documentation page above it. Type-checked, never run.
+// Stub of Apple's Photos for scripts/check-apple-sources.sh: only the symbols Sources/PreludeClient uses (and
+// `shared()`, which the Swift examples in docs/ use: scripts/check-doc-swift.sh), each declaration transcribed from
+// the Apple documentation page above it. Type-checked, never run.
 @_exported import Foundation
 
 // https://developer.apple.com/documentation/photos/phaccesslevel (`enum PHAccessLevel: Int`)

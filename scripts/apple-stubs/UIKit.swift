@@ -1,5 +1,6 @@
-// Stub of Apple's UIKit for scripts/check-apple-sources.sh: only the symbols Sources/PreludeClient uses,
-// each declaration transcribed from the Apple documentation page above it. Type-checked, never run.
+// Stub of Apple's UIKit for scripts/check-apple-sources.sh: only the symbols Sources/PreludeClient uses (and, in
+// the last section, those the Swift examples in docs/ use: scripts/check-doc-swift.sh), each declaration
+// transcribed from the Apple documentation page above it. Type-checked, never run.
 // UIKit re-exports Foundation, as the real module does.
 @_exported import Foundation
 
