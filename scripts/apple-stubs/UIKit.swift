@@ -138,8 +138,8 @@ public enum UIModalPresentationStyle: Int, Sendable {
 // (`@MainActor class UINavigationController : UIViewController`)
 @MainActor open class UINavigationController: UIViewController {
     // https://developer.apple.com/documentation/uikit/uinavigationcontroller/popviewcontroller(animated:)
-    // (`func popViewController(animated: Bool) -> UIViewController?`; UIKit marks it @discardableResult)
-    @discardableResult open func popViewController(animated: Bool) -> UIViewController? { fatalError("stub") }
+    // (`func popViewController(animated: Bool) -> UIViewController?`; not discardable: an unused result warns)
+    open func popViewController(animated: Bool) -> UIViewController? { fatalError("stub") }
 }
 
 // https://developer.apple.com/documentation/uikit/uialertcontroller (`@MainActor class UIAlertController : UIViewController`)

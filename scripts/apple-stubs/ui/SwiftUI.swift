@@ -29,19 +29,17 @@ public struct ViewBuilder {
     // https://developer.apple.com/documentation/swiftui/viewbuilder/buildblock() (`static func buildBlock() -> EmptyView`)
     public static func buildBlock() -> EmptyView { EmptyView() }
     // https://developer.apple.com/documentation/swiftui/viewbuilder/buildblock(_:)
-    // (`static func buildBlock<Content>(_ content: Content) -> Content where Content : View`)
+    // (`static func buildBlock<Content>(_ content: Content) -> Content`; this page and the two below print the
+    // Xcode 27 ContentBuilder form without `where Content : View`, which the Xcode 26 ViewBuilder has)
     public static func buildBlock<Content: View>(_ content: Content) -> Content { content }
-    // https://developer.apple.com/documentation/swiftui/viewbuilder/buildblock(_:)-(_:) (the variadic form:
-    // `static func buildBlock<each Content>(_ content: repeat each Content) -> TupleView<(repeat each Content)>
+    // https://developer.apple.com/documentation/swiftui/viewbuilder/buildblock(_:)-2bj1g
+    // (`static func buildBlock<each Content>(_ content: repeat each Content) -> TupleView<(repeat each Content)>
     // where repeat each Content : View`)
     public static func buildBlock<each Content: View>(_ content: repeat each Content) -> TupleView<(repeat each Content)> {
         fatalError("stub")
     }
-    // https://developer.apple.com/documentation/swiftui/viewbuilder/buildexpression(_:)
-    // (`static func buildExpression<Content>(_ content: Content) -> Content where Content : View`)
-    public static func buildExpression<Content: View>(_ content: Content) -> Content { content }
     // https://developer.apple.com/documentation/swiftui/viewbuilder/buildif(_:)
-    // (`static func buildIf<Content>(_ content: Content?) -> Content? where Content : View`)
+    // (`static func buildIf<Content>(_ content: Content?) -> Content?`)
     public static func buildIf<Content: View>(_ content: Content?) -> Content? { content }
     // https://developer.apple.com/documentation/swiftui/viewbuilder/buildeither(first:)
     // (`static func buildEither<TrueContent, FalseContent>(first: TrueContent) -> _ConditionalContent<TrueContent, FalseContent>`)
@@ -100,7 +98,7 @@ public struct Color: View, Hashable, Sendable {
 // https://developer.apple.com/documentation/swiftui/text (`@frozen struct Text`)
 public struct Text: View, Equatable, Sendable {
     // https://developer.apple.com/documentation/swiftui/text/init(_:)-9d1g4
-    // (`nonisolated init<S>(_ content: S) where S : StringProtocol`)
+    // (`init<S>(_ content: S) where S : StringProtocol`)
     nonisolated public init<S: StringProtocol>(_ content: S) {}
     public typealias Body = Never
     nonisolated public var body: Never { fatalError("stub") }
@@ -115,8 +113,8 @@ public struct Button<Label: View>: View {
 
 extension Button where Label == Text {
     // https://developer.apple.com/documentation/swiftui/button/init(_:action:)-lpm7
-    // (`nonisolated init<S>(_ title: S, action: @escaping @MainActor () -> Void) where S : StringProtocol`)
-    nonisolated public init<S: StringProtocol>(_ title: S, action: @escaping @MainActor () -> Void) {}
+    // (`@preconcurrency nonisolated init<S>(_ title: S, action: @escaping @MainActor () -> Void) where S : StringProtocol`)
+    @preconcurrency nonisolated public init<S: StringProtocol>(_ title: S, action: @escaping @MainActor () -> Void) {}
 }
 
 // https://developer.apple.com/documentation/swiftui/binding (`@frozen @propertyWrapper @dynamicMemberLookup
