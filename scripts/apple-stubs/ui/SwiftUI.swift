@@ -154,8 +154,8 @@ public struct State<Value> {
 @MainActor @preconcurrency @propertyWrapper
 public struct StateObject<ObjectType: ObservableObject> {
     // https://developer.apple.com/documentation/swiftui/stateobject/init(wrappedvalue:)
-    // (`init(wrappedValue thunk: @autoclosure @escaping () -> ObjectType)`)
-    public init(wrappedValue thunk: @autoclosure @escaping () -> ObjectType) {}
+    // (`nonisolated init(wrappedValue thunk: @autoclosure @escaping () -> ObjectType)`)
+    nonisolated public init(wrappedValue thunk: @autoclosure @escaping () -> ObjectType) {}
     // https://developer.apple.com/documentation/swiftui/stateobject/wrappedvalue (`var wrappedValue: ObjectType { get }`)
     public var wrappedValue: ObjectType { fatalError("stub") }
 }
