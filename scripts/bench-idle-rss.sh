@@ -2,7 +2,7 @@
 # Idle RSS of a prelude binary (BENCHMARKS.md, "Issue 35"): starts it on port 0 with a fresh database, waits for
 # /readyz, sleeps 2 s, prints VmRSS in kB and how many libcurl/libssl mappings the process has; then stops it.
 #   scripts/bench-idle-rss.sh BINARY
-bin="$1"; res="$2"
+bin="$1"
 d=$(mktemp -d); PRELUDE_PORT=0 PRELUDE_DATABASE=$d/p.sqlite "$bin" serve 2>$d/log & pid=$!
 for i in $(seq 1 100); do port=$(grep -o '"port":[0-9]*' $d/log | grep -o '[0-9]*$' | head -1); [ -n "$port" ] && curl -fs -o /dev/null http://127.0.0.1:$port/readyz && break; sleep 0.1; done
 sleep 2; rss=$(awk '/VmRSS/{print $2}' /proc/$pid/status); libs=$(grep -c "libcurl\|libssl" /proc/$pid/maps)
