@@ -119,8 +119,9 @@ def rel(path: Path) -> str:
         return str(path)
 
 
-def tail(text: str, count: int) -> str:
-    return "\n".join(text.rstrip("\n").split("\n")[-count:])
+def tail(text: str, count: int, width: int = 400) -> str:
+    lines = text.rstrip("\n").split("\n")[-count:]
+    return "\n".join(line if len(line) <= width else line[:width] + " …" for line in lines)
 
 
 def indent(text: str) -> str:
@@ -431,8 +432,6 @@ def check_file(path: Path, binary: str) -> FileResult:
         env["DOCS_CHECK_DIR"] = str(root)
         env["DOCS_CHECK_BINARY"] = binary
         env["PATH"] = f"{bin_dir}:{env.get('PATH', '/usr/bin:/bin')}"
-        env["HOME"] = str(root / "home")
-        (root / "home").mkdir()
         server = Server(binary, root, env)
         result.live_version = server.healthz().get("version")
         env["DOCS_CHECK_SERVER_DATABASE"] = str(server.database)
