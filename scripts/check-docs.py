@@ -250,9 +250,12 @@ for arg in "$@"; do
         -*f*) [[ "$arg" =~ ^-[A-Za-z0-9#:]+$ ]] && fail=1 ;;
     esac
 done
-if [[ -n "$fail" ]]; then exec "$real" "$@"; fi
+for arg in "$@"; do
+    case "$arg" in -w|--write-out|-w*) exec "$real" $([[ -z "$fail" ]] && echo --fail-with-body) "$@" ;; esac
+done
+# The status line goes to stderr (shown only when the example fails).
 status=0
-"$real" --fail-with-body "$@" || status=$?
+"$real" $([[ -z "$fail" ]] && echo --fail-with-body) --write-out '%{stderr}docs-check: HTTP %{http_code} from %{method} %{url_effective}\n' "$@" || status=$?
 if [[ "$status" == 22 ]]; then
     echo "docs-check: curl got an HTTP error status (>= 400): curl $*" >&2
 fi
