@@ -48,7 +48,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 SHELL_LANGUAGES = {"sh", "bash", "shell", "console"}
-BLOCK_TIMEOUT = float(os.environ.get("DOCS_CHECK_BLOCK_TIMEOUT", "60"))
+BLOCK_TIMEOUT = float(os.environ.get("DOCS_CHECK_BLOCK_TIMEOUT", "120"))
 DEFAULT_ADDRESSES = re.compile(r"(?:127\.0\.0\.1|localhost):8080\b")
 SKIP = re.compile(r"^\s*<!--\s*docs-check:\s*skip\b\s*(?P<rest>.*?)\s*-->\s*$")
 DIRECTIVE = re.compile(r"^\s*<!--\s*docs-check:")
@@ -274,7 +274,7 @@ swift() {
     echo "docs-check: \`swift $*\` is not run by the docs check (only \`swift run prelude ARGS\`, which runs the binary under test); CI builds and tests in its own steps: mark the block <!-- docs-check: skip — REASON -->" >&2
     return 127
 }
-trap '__dc_status=$?; echo "docs-check: exit status $__dc_status at block line $LINENO: $BASH_COMMAND" >&2; if [[ "${BASH_SOURCE[0]-}" == "$DOCS_CHECK_DIR"/block-*.sh && ! -e "$DOCS_CHECK_DIR/failed-line" ]]; then echo "$LINENO" > "$DOCS_CHECK_DIR/failed-line"; fi' ERR
+trap '__dc_status=$?; if [[ "${BASH_SOURCE[0]-}" == "$DOCS_CHECK_DIR"/block-*.sh ]]; then echo "docs-check: exit status $__dc_status at line $LINENO of the block: $BASH_COMMAND" >&2; [[ -e "$DOCS_CHECK_DIR/failed-line" ]] || echo "$LINENO" > "$DOCS_CHECK_DIR/failed-line"; fi' ERR
 """
 
 
