@@ -1,5 +1,6 @@
-// Stub of Apple's Photos for scripts/check-apple-sources.sh: only the symbols Sources/PreludeClient uses,
-// each declaration transcribed from the Apple documentation page above it. Type-checked, never run.
+// Stub of Apple's Photos for scripts/check-apple-sources.sh: only the symbols Sources/PreludeClient uses (and
+// `shared()`, which the Swift examples in docs/ use: scripts/check-doc-swift.sh), each declaration transcribed from
+// the Apple documentation page above it. Type-checked, never run.
 @_exported import Foundation
 
 // https://developer.apple.com/documentation/photos/phaccesslevel (`enum PHAccessLevel: Int`)
@@ -19,6 +20,10 @@ public enum PHAuthorizationStatus: Int, Sendable {
 
 // https://developer.apple.com/documentation/photos/phphotolibrary
 open class PHPhotoLibrary: NSObject {
+    // https://developer.apple.com/documentation/photos/phphotolibrary/shared() (`class func shared() -> PHPhotoLibrary`;
+    // used by the Swift examples in docs/ only, scripts/check-doc-swift.sh)
+    open class func shared() -> PHPhotoLibrary { fatalError("stub") }
+
     // https://developer.apple.com/documentation/photos/phphotolibrary/authorizationstatus(for:)
     open class func authorizationStatus(for accessLevel: PHAccessLevel) -> PHAuthorizationStatus { fatalError("stub") }
 
