@@ -569,6 +569,10 @@ def main(argv: list[str]) -> int:
         return 2
     if len(argv) > 2:
         paths = [Path(p).resolve() for p in argv[2:]]
+        missing = [str(p) for p in paths if not p.is_file()]
+        if missing:
+            print(f"check-docs: no such file: {', '.join(missing)}", file=sys.stderr)
+            return 2
     else:
         paths = [REPO / "README.md"] + sorted((REPO / "docs").glob("*.md"))
     started = time.monotonic()
