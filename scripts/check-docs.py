@@ -413,6 +413,31 @@ def base_environment() -> dict[str, str]:
     return env
 
 
+FIXED_INSTANT = re.compile(r"\b20\d\d-[01]\d-[0-3]\d(?:[T ][0-2]\d:[0-5]\d(?::[0-5]\d)?(?:\.\d+)?(?:Z|[+-][0-2]\d:?[0-5]\d)?)?")
+TRAILING_COMMENT = re.compile(r"\s#\s.*$")
+
+
+def fixed_instants(block: Block) -> list[Failure]:
+    """A date or instant written into a command goes stale: examples compute times from now (`date -u -d …`)."""
+    failures = []
+    for number, line in enumerate(block.script().split("\n"), 1):
+        code = line.strip()
+        if code.startswith("#"):
+            continue
+        code = TRAILING_COMMENT.sub("", code)
+        match = FIXED_INSTANT.search(code)
+        if match:
+            failures.append(
+                Failure(
+                    block,
+                    f"a fixed date or instant in a command ({match.group(0)}): compute it from now, "
+                    "e.g. at=\"$(date -u -d '+1 hour' +%Y-%m-%dT%H:%M:%SZ)\"",
+                    block.fence_line + number,
+                )
+            )
+    return failures
+
+
 def check_file(path: Path, binary: str) -> FileResult:
     result = FileResult(path)
     started = time.monotonic()
@@ -420,6 +445,8 @@ def check_file(path: Path, binary: str) -> FileResult:
     for block in blocks:
         if block.problem:
             result.failures.append(Failure(block, block.problem))
+        elif block.skip_reason is None:
+            result.failures += fixed_instants(block)
     runnable = [b for b in blocks if b.skip_reason is None and b.problem is None]
     result.skipped = [b for b in blocks if b.skip_reason is not None]
     if not runnable:
