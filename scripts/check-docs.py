@@ -308,9 +308,13 @@ class Server:
             stderr=self.log,
             start_new_session=True,
         )
-        self.port = self._wait_for_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self._wait_ready()
+        try:
+            self.port = self._wait_for_port()
+            self.url = f"http://127.0.0.1:{self.port}"
+            self._wait_ready()
+        except BaseException:
+            self.stop()  # never leave a server behind
+            raise
 
     def _wait_for_port(self) -> int:
         deadline = time.monotonic() + 30
@@ -357,13 +361,19 @@ class Server:
         return tail(self.log_path.read_text(errors="replace"), 40)
 
     def stop(self) -> None:
+        if self.log.closed:
+            return
         if self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)
+            os.killpg(self.process.pid, signal.SIGINT)  # its own process group (start_new_session)
             try:
                 self.process.wait(timeout=15)
             except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+                pass
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)  # whatever is left of the group
+        except ProcessLookupError:
+            pass
+        self.process.wait()
         self.log.close()
 
 
@@ -602,6 +612,8 @@ def main(argv: list[str]) -> int:
             return 2
     else:
         paths = [REPO / "README.md"] + sorted((REPO / "docs").glob("*.md"))
+    # `timeout` in CI sends SIGTERM: unwind, so that every server and session is stopped (the finally blocks).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(124))
     started = time.monotonic()
     results: list[FileResult] = []
     for path in paths:
