@@ -221,7 +221,7 @@ if [[ -z "$port" ]]; then
 fi
 ready=""
 for _ in $(seq 1 150); do
-    if [[ "$(/usr/bin/env curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/readyz")" == 200 ]]; then ready=1; break; fi
+    if [[ "$(__CURL__ -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/readyz")" == 200 ]]; then ready=1; break; fi
     sleep 0.1
 done
 kill -INT "$pid"
@@ -404,7 +404,9 @@ def prepare_directory(root: Path, binary: str) -> tuple[Path, Path]:
     real_curl = shutil.which("curl")
     if real_curl is None:
         raise RuntimeError("curl is not on PATH")
-    (bin_dir / "prelude").write_text(PRELUDE_WRAPPER.replace("__BINARY__", shell_quote(binary)))
+    (bin_dir / "prelude").write_text(
+        PRELUDE_WRAPPER.replace("__BINARY__", shell_quote(binary)).replace("__CURL__", shell_quote(real_curl))
+    )
     (bin_dir / "curl").write_text(CURL_WRAPPER.replace("__CURL__", shell_quote(real_curl)))
     for tool in ("prelude", "curl"):
         (bin_dir / tool).chmod(0o755)
