@@ -483,7 +483,7 @@ package final class ChangeRequests: Sendable {
             state: record.state.rawValue, version: record.version, author: record.author, message: record.message,
             baseRevision: record.baseRevision, approvers: record.approvals.map(\.approver),
             scheduledAt: record.scheduledAt.map(AdminTime.iso8601), reason: record.reason, revision: revision,
-            changes: changes)
+            changes: changes, kind: record.kind)
     }
 
     /// The canonical proposed document, the patch text and the lint findings (JSON text) of `proposal` over revision
