@@ -183,6 +183,39 @@ import Testing
         #expect(try server.send("GET", "/v1/admin/apps/demo/policy").body.contains("Scan it"))
     }
 
+    @Test func anApprovedPlanCanBeScheduledAndThePrimaryStartsIt() throws {
+        let (server, alice, bob, _) = try Self.gated()
+        let created = try server.send(
+            "POST", Self.production + "/rollouts", token: alice, headers: Self.json, body: Self.rolloutBody)
+        let rollout = try #require(created.object["id"] as? Int)
+        let request = try #require((created.object["changeRequest"] as? [String: Any])?["id"] as? Int)
+        #expect(try server.send("POST", "\(Self.requests)/\(request)/approve", token: bob).status == 200)
+        let at = AdminTime.iso8601(ChangeServer.start + 60_000)
+        let scheduled = try server.send(
+            "POST", "\(Self.requests)/\(request)/schedule", token: alice, headers: Self.json,
+            body: #"{"at": "\#(at)"}"#)
+        #expect(scheduled.status == 200, "\(scheduled.body)")
+        server.setClock(secondsAfterStart: 60)
+        #expect(server.service.admin.scheduler.runOnce().due == [Int64(request)])
+        let running = try server.send("GET", "\(Self.production)/rollouts/\(rollout)", token: alice)
+        #expect(running.object["status"] as? String == "running")
+        #expect(try server.audit("rollout.step").last?.actor == "scheduler")
+    }
+
+    @Test func abortingADraftCancelsTheRequestCarryingItsPlan() throws {
+        let (server, alice, bob, _) = try Self.gated()
+        let created = try server.send(
+            "POST", Self.production + "/rollouts", token: alice, headers: Self.json, body: Self.rolloutBody)
+        #expect(created.status == 202, "\(created.body)")
+        let rollout = try #require(created.object["id"] as? Int)
+        let request = try #require((created.object["changeRequest"] as? [String: Any])?["id"] as? Int)
+        let aborted = try server.send("POST", "\(Self.production)/rollouts/\(rollout)/abort", token: alice)
+        #expect(aborted.status == 200, "\(aborted.body)")
+        let shown = try server.send("GET", "\(Self.requests)/\(request)", token: bob)
+        #expect(shown.object["state"] as? String == "cancelled")
+        #expect(shown.object["reason"] as? String == "rollout \(rollout) was aborted directly")
+    }
+
     @Test func aBypassTokenStartsARolloutDirectlyAndAWriterMayAbortIt() throws {
         let (server, alice, _, ops) = try Self.gated()
         let created = try server.send(

@@ -85,12 +85,22 @@ extension AdminAPI {
                 let target = context.target
                 _ = try knownApp(target)
                 let id = try Self.rolloutID(context)
+                let open =
+                    operation == .start || operation == .abort
+                    ? try changes.openRolloutRequest(app: target.app, environment: target.environment, rollout: id)
+                    : nil
                 let rollout = try controller.operate(
                     operation, id: id, appID: target.app, environment: target.environment, actor: context.token.name,
-                    authority: Self.mayBypass(context.token) ? .bypass : .writer,
-                    openChangeRequest: operation == .start
-                        ? try changes.openRolloutRequest(
-                            app: target.app, environment: target.environment, rollout: id) : nil)
+                    authority: Self.mayBypass(context.token) ? .bypass : .writer, openChangeRequest: open)
+                // A plan waiting for approval has nothing left to approve once the draft is started (bypass) or
+                // aborted: its request is cancelled, so it cannot be applied later.
+                if let open {
+                    let record = try changes.record(
+                        app: target.app, environment: target.environment, id: String(open))
+                    _ = try changes.cancel(
+                        record, reason: "rollout \(id) was \(operation == .start ? "started" : "aborted") directly",
+                        by: Self.actor(context))
+                }
                 return AdminResponse.json(try controller.view(rollout), pretty: context.pretty)
             }
         }
