@@ -356,7 +356,14 @@ struct ChangesApplyCommand: ParsableCommand {
         try ChangeRequestCommandLine.with(options, address) { changes in
             let record = try changes.record(app: address.app, environment: address.environment, id: id)
             let outcome = try changes.apply(record, bypass: false, by: ChangeRequestCommandLine.actor)
-            let (applied, snapshot) = (outcome.record, outcome.snapshot)
+            let applied = outcome.record
+            // A settings request publishes no revision; a rollout request's first step is the live one.
+            guard let snapshot = outcome.snapshot, applied.kind != .settings else {
+                try ChangeRequestCommandLine.report(
+                    applied, changes: changes, json: address.json,
+                    line: "\(ChangeRequestCommandLine.name(applied)) applied.", extra: JSONObject())
+                return
+            }
             try ChangeRequestCommandLine.report(
                 applied, changes: changes, json: address.json,
                 line: "\(ChangeRequestCommandLine.name(applied)) applied: revision \(snapshot.revision), "

@@ -41,7 +41,7 @@ import Testing
             applied.jsonValue.serialized()
                 == #"{"app":"demo","environment":"production","actor":"scheduler","action":"changeRequest.apply","#
                 + #""changeRequest":{"id":4,"state":"applied","version":5,"author":"alice","message":"shorter","#
-                + #""baseRevision":7,"approvers":["bob"],"scheduledAt":null,"reason":null},"#
+                + #""baseRevision":7,"approvers":["bob"],"scheduledAt":null,"reason":null,"kind":"policy"},"#
                 + #""revision":{"before":7,"after":8},"diff":{"changeCount":1,"changes":[{"op":"replace","#
                 + #""pointer":"/features/camera/copy/en/prime/title","from":"a","to":"b"}]}}"#)
         let approved = ChangeRequestEvent(

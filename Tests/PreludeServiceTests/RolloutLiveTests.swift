@@ -271,6 +271,52 @@ import Testing
         #expect(try Self.liveExperiment(service, key: key) == nil)
     }
 
+    /// On an environment that requires approvals the plan is approved once, through a change request; after that
+    /// the guard's rollback needs nothing (issue 35, docs/rollouts.md "Approval").
+    @Test func aGuardRollbackNeedsNoApprovalOnAGatedEnvironment() throws {
+        let service = try Service()
+        let key = "mic-title-gated"
+        func send(_ method: String, _ target: String, token: String, json: String? = nil) throws
+            -> PublicClient.Response
+        {
+            var headers = [("Authorization", "Bearer \(token)")]
+            if json != nil { headers.append(("Content-Type", "application/json")) }
+            return try service.client.send(method, target, headers: headers, body: Array((json ?? "").utf8))
+        }
+        func token(_ body: String) throws -> String {
+            let created = try service.adminJSON("POST", "/v1/admin/tokens", json: body)
+            return try #require(created["token"]?.stringValue)
+        }
+        let alice = try token(#"{"name": "alice", "scope": "write"}"#)
+        let bob = try token(#"{"name": "bob", "scope": "read", "approve": true}"#)
+        let gated = try service.admin(
+            "PATCH", "/v1/admin/apps/demo/environments/production", json: #"{"requiredApprovals": 1}"#)
+        #expect(gated.status == 200, "\(gated.text)")
+
+        let created = try send(
+            "POST", "/v1/admin/apps/demo/rollouts", token: alice,
+            json: #"{"feature": "microphone", "key": "\#(key)", "set": \#(Self.change), \#(Self.plan), "start": true}"#)
+        #expect(created.status == 202, "\(created.text)")
+        let json = try JSONParser().parse(created.text)
+        let id = try #require(json["id"]?.intValue)
+        let request = try #require(json["changeRequest"]?["id"]?.intValue)
+        #expect(try Self.liveExperiment(service, key: key) == nil)
+        let base = "/v1/admin/apps/demo/environments/production/change-requests/\(request)"
+        #expect(try send("POST", base + "/approve", token: bob).status == 200)
+        let applied = try send("POST", base + "/apply", token: alice)
+        #expect(applied.status == 200, "\(applied.text)")
+        #expect(try Self.liveExperiment(service, key: key)?["coverage"] == .double(0.2))
+
+        let newArm = Self.installs(100, key: key, arm: 1, coverage: 0.2, prefix: "n")
+        let control = Self.installs(100, key: key, arm: 0, coverage: 0.2, prefix: "c")
+        try service.post(
+            Self.interleaved(control: control, rollout: newArm, grantedControl: 100, grantedRollout: 0), key: key)
+        service.service.rollouts.evaluateAll()
+        let stopped = try service.adminJSON("GET", "/v1/admin/apps/demo/rollouts/\(id)")
+        #expect(stopped["status"] == "rolledBack", "\(stopped)")
+        #expect(try Self.liveExperiment(service, key: key) == nil, "rolled back without an approval")
+    }
+
     @Test func aRestartMidRolloutResumesWhereItWas() throws {
         let service = try Service()
         let key = "mic-title-restart"

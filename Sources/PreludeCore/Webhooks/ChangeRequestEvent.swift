@@ -32,13 +32,17 @@ package struct ChangeRequestEvent: Sendable, Equatable {
     package var revision: (before: Int?, after: Int)?
     /// The changes it makes to its base; nil when the event does not carry them.
     package var changes: [JSONDiff.Change]?
+    /// What it proposes: a policy document, settings, or a rollout's plan.
+    package var kind: ChangeRequestKind
 
     /// An event with these members; `revision` and `changes` only where the event carries them.
     package init(
         app: String, environment: String, actor: String, action: String, id: Int64, state: String, version: Int,
         author: String, message: String?, baseRevision: Int?, approvers: [String], scheduledAt: String?,
-        reason: String?, revision: (before: Int?, after: Int)? = nil, changes: [JSONDiff.Change]? = nil
+        reason: String?, revision: (before: Int?, after: Int)? = nil, changes: [JSONDiff.Change]? = nil,
+        kind: ChangeRequestKind = .policy
     ) {
+        self.kind = kind
         self.app = app
         self.environment = environment
         self.actor = actor
@@ -77,7 +81,7 @@ package struct ChangeRequestEvent: Sendable, Equatable {
     }
 
     /// `{"app", "environment", "actor", "action", "changeRequest": {"id", "state", "version", "author", "message",
-    /// "baseRevision", "approvers", "scheduledAt", "reason"}, "revision"?: {"before", "after"}, "diff"?:
+    /// "baseRevision", "approvers", "scheduledAt", "reason", "kind"}, "revision"?: {"before", "after"}, "diff"?:
     /// {"changeCount", "changes", "truncated"?}}`; the diff holds at most ``RevisionChangeEvent/maxChanges`` changes.
     package var jsonValue: JSONValue {
         var request = JSONObject()
@@ -90,6 +94,7 @@ package struct ChangeRequestEvent: Sendable, Equatable {
         request["approvers"] = .array(approvers.map(JSONValue.string))
         request["scheduledAt"] = scheduledAt.map(JSONValue.string) ?? .null
         request["reason"] = reason.map(JSONValue.string) ?? .null
+        request["kind"] = .string(kind.rawValue)
         var object = JSONObject()
         object["app"] = .string(app)
         object["environment"] = .string(environment)

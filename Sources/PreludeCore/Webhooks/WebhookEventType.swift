@@ -29,6 +29,8 @@ public enum WebhookEventType: String, Sendable, CaseIterable, Hashable, Comparab
     case rolloutGuardTripped = "rollout.guardTripped"
     /// A guarded rollout reached its last step.
     case rolloutCompleted = "rollout.completed"
+    /// An environment's governance settings (`requiredApprovals`, `allowSelfApproval`, `lintStrict`) changed.
+    case environmentUpdated = "environment.updated"
 
     /// Orders by raw value, so lists of types read the same in every answer.
     public static func < (lhs: WebhookEventType, rhs: WebhookEventType) -> Bool { lhs.rawValue < rhs.rawValue }

@@ -26,12 +26,13 @@ extension AdminAPI {
                 throw PolicyStoreProblem.preconditionFailed(current: nil)
             }
             if let strict, strict != before {
-                let now = self.now
-                let detail: JSONValue = ["lintStrict": ["from": .bool(before), "to": .bool(strict)]]
+                // The same gate as the environment's own settings: turning lintStrict off where approvals are
+                // required needs `bypass` (or a change request of kind settings).
                 do {
-                    try apps.setLintStrict(
-                        app: app, environment: EnvironmentName.production, to: strict, actor: context.token.name,
-                        detail: detail, at: now)
+                    _ = try changes.updateSettings(
+                        app: app, environment: EnvironmentName.production,
+                        change: EnvironmentSettings.Change(lintStrict: strict), action: "app.settings",
+                        authority: Self.mayBypass(context.token) ? .bypass : .writer, by: Self.actor(context))
                 } catch PolicyRepository.Refusal.unknownApp {
                     throw PolicyStoreProblem.unknownApp(app)
                 }

@@ -8,7 +8,9 @@ extension AdminAPI {
 
     /// `GET`/`POST /v1/admin/apps/{app}/environments` and `GET`/`PATCH`/`PUT
     /// /v1/admin/apps/{app}/environments/{env}`: list, create, show and change the settings of an app's environments.
-    /// Each write is audited (`environment.create`, `environment.settings`).
+    /// Each write is audited (`environment.create`, `environment.settings`); loosening the governance of an environment
+    /// that requires approvals needs the `bypass` capability (else 403 `settings-approval-required`: propose it as a
+    /// change request of kind settings), and every settings change is told to webhooks as `environment.updated`.
     func registerEnvironmentRoutes(on router: inout Router) {
         add(&router, .get, "/v1/admin/apps/{app}/environments", query: []) { [self] context in
             let app = context.parameter("app")
@@ -32,9 +34,12 @@ extension AdminAPI {
                 auditDetail: .object(detail))
             var settings = try currentEnvironment(PolicyStore.Key(app: app, environment: request.name))
             if !request.settings.isEmpty {
-                settings = try store.updateEnvironment(
-                    app: app, name: request.name, change: request.settings, actor: context.token.name,
-                    detail: Self.settingsDetail(before: settings, change: request.settings), at: now)
+                // A new environment required nothing a moment ago: its first settings loosen nothing.
+                settings =
+                    try changes.updateSettings(
+                        app: app, environment: request.name, change: request.settings, authority: .writer,
+                        by: Self.actor(context)
+                    ).after
             }
             context.logger.info(
                 "environment created", ["app": app, "environment": request.name, "by": context.token.name])
@@ -61,9 +66,13 @@ extension AdminAPI {
                 let before = try currentEnvironment(target)
                 var after = before
                 if !change.isEmpty {
-                    after = try store.updateEnvironment(
-                        app: target.app, name: target.environment, change: change, actor: context.token.name,
-                        detail: Self.settingsDetail(before: before, change: change), at: now)
+                    // Loosening a gated environment needs `bypass` (or a change request of kind settings); the gate
+                    // is judged in the write's transaction (docs/change-management.md, "Who may do what").
+                    after =
+                        try changes.updateSettings(
+                            app: target.app, environment: target.environment, change: change,
+                            authority: Self.mayBypass(context.token) ? .bypass : .writer, by: Self.actor(context)
+                        ).after
                     context.logger.info(
                         "environment settings changed",
                         ["app": target.app, "environment": target.environment, "by": context.token.name])
@@ -218,21 +227,6 @@ extension AdminAPI {
         }
         guard problems.isEmpty else { throw invalid(problems, consequence: "nothing was changed") }
         return change
-    }
-
-    /// `{"requiredApprovals": {"from": 0, "to": 2}, ...}` for the settings `change` sets.
-    static func settingsDetail(before: EnvironmentSettings, change: EnvironmentSettings.Change) -> JSONValue {
-        var detail = JSONObject()
-        if let value = change.requiredApprovals {
-            detail["requiredApprovals"] = ["from": .integer(before.requiredApprovals), "to": .integer(value)]
-        }
-        if let value = change.allowSelfApproval {
-            detail["allowSelfApproval"] = ["from": .bool(before.allowSelfApproval), "to": .bool(value)]
-        }
-        if let value = change.lintStrict {
-            detail["lintStrict"] = ["from": .bool(before.lintStrict), "to": .bool(value)]
-        }
-        return .object(detail)
     }
 
     /// 422 listing `problems`, then `consequence`.

@@ -58,7 +58,8 @@ package final class AdminAPI: Sendable {
         self.followURL = followURL
         self.rollouts =
             rollouts ?? RolloutController(database: database, store: store, clock: clock, logger: logger)
-        changes = ChangeRequests(database: database, store: store, rules: changeRules, clock: clock, logger: logger)
+        changes = ChangeRequests(
+            database: database, store: store, rules: changeRules, clock: clock, logger: logger, rollouts: self.rollouts)
         scheduler = PublishSchedulerTask(
             changes: changes, role: followURL == nil ? .primary : .replica, clock: clock, logger: logger)
         webhooks = WebhookStore(database: database)

@@ -6,7 +6,7 @@ import PreludeStore
 /// (docs/change-management.md): create, list, show, edit, submit, approve, reject, schedule, apply, rebase, cancel.
 extension AdminAPI {
     /// The request body members each route accepts.
-    private static let createMembers = ["document", "patch", "message", "draft"]
+    private static let createMembers = ["document", "patch", "settings", "rollout", "message", "draft"]
     private static let editMembers = ["document", "patch", "message"]
 
     func registerChangeRequestRoutes(on router: inout Router) {
@@ -38,17 +38,40 @@ extension AdminAPI {
         add(&router, .post, prefix, query: []) { [self] context in
             let (app, environment) = Self.address(context)
             let body = try Self.changeBody(context.request, allowed: Self.createMembers, required: true)
-            let proposal = try Self.proposal(body)
-            guard let proposal else {
-                throw AdminProblem.invalidRequest(
-                    "give the proposed policy as \"document\" (the whole document) or \"patch\" (a JSON Merge Patch "
-                        + "of the live document)", pointer: "/document", code: "value.missing",
-                    status: .unprocessableContent)
-            }
             let draft = try Self.bool(body, "draft") ?? false
-            let record = try changes.create(
-                app: app, environment: environment, proposal: proposal, message: try Self.text(body, "message"),
-                submit: !draft, by: Self.actor(context))
+            let message = try Self.text(body, "message")
+            let record: ChangeRequestRecord
+            switch try Self.kindOfProposal(body) {
+            case .settings:
+                let change = try Self.settingsChange(body["settings"] ?? .null, complete: false)
+                guard !change.isEmpty else {
+                    throw AdminProblem.invalidRequest(
+                        "\"settings\" must set at least one of \(Self.environmentSettings.joined(separator: ", "))",
+                        pointer: "/settings", code: "value.missing", status: .unprocessableContent)
+                }
+                record = try changes.proposeSettings(
+                    app: app, environment: environment, change: change, message: message, submit: !draft,
+                    by: Self.actor(context))
+            case .rollout:
+                guard let id = body["rollout"]?.intValue, id > 0 else {
+                    throw AdminProblem.invalidRequest(
+                        "\"rollout\" is the id of a draft rollout of this environment", pointer: "/rollout",
+                        code: "type.mismatch", status: .unprocessableContent)
+                }
+                record = try changes.proposeRollout(
+                    app: app, environment: environment, rollout: Int64(id), message: message, submit: !draft,
+                    by: Self.actor(context))
+            case .policy:
+                guard let proposal = try Self.proposal(body) else {
+                    throw AdminProblem.invalidRequest(
+                        "give the proposed policy as \"document\" (the whole document) or \"patch\" (a JSON Merge "
+                            + "Patch of the live document), or \"settings\" or \"rollout\"", pointer: "/document",
+                        code: "value.missing", status: .unprocessableContent)
+                }
+                record = try changes.create(
+                    app: app, environment: environment, proposal: proposal, message: message, submit: !draft,
+                    by: Self.actor(context))
+            }
             return try changeResponse(
                 record, context: context, status: .created,
                 location: context.request.path.split(separator: "?").first.map { "\($0)/\(record.id)" })
@@ -141,9 +164,12 @@ extension AdminAPI {
             if bypass { try Self.requireBypass(context) }
             let applied = try changes.apply(record, bypass: bypass, by: Self.actor(context))
             var extra = JSONObject()
-            extra["policy"] = [
-                "revision": .integer(applied.snapshot.revision), "etag": .string(applied.snapshot.etag.headerValue),
-            ]
+            // A settings request publishes nothing; a rollout request's first step is the revision now live.
+            if let snapshot = applied.snapshot, record.kind != .settings {
+                extra["policy"] = [
+                    "revision": .integer(snapshot.revision), "etag": .string(snapshot.etag.headerValue),
+                ]
+            }
             return try changeResponse(applied.record, context: context, diff: applied.changes, extra: extra)
         }
     }
@@ -237,6 +263,24 @@ extension AdminAPI {
                 })
         }
         return object
+    }
+
+    /// Which kind of request a create body proposes: `settings`, `rollout`, or a policy (`document`/`patch`); 422
+    /// when it mixes them.
+    private static func kindOfProposal(_ body: JSONObject) throws(ProblemDetails) -> ChangeRequestKind {
+        let given = ["document", "patch", "settings", "rollout"].filter { body[$0] != nil }
+        let kinds = Set(given.map { $0 == "patch" ? "document" : $0 })
+        guard kinds.count <= 1 else {
+            throw AdminProblem.invalidRequest(
+                "give one of \"document\" or \"patch\" (a policy), \"settings\" or \"rollout\", not "
+                    + given.joined(separator: " and "), pointer: "/" + (given.last ?? ""), code: "value.conflict",
+                status: .unprocessableContent)
+        }
+        switch kinds.first {
+        case "settings": return .settings
+        case "rollout": return .rollout
+        default: return .policy
+        }
     }
 
     private static func proposal(_ body: JSONObject) throws(ProblemDetails) -> ChangeRequests.Proposal? {

@@ -23,6 +23,10 @@ package enum ChangeRequestProblem {
     package static let changedType = "urn:prelude:problem:change-request-changed"
     /// A direct write to an environment that requires approval.
     package static let approvalRequiredType = "urn:prelude:problem:approval-required"
+    /// Loosening the governance of an environment that requires approvals, without `bypass` or a change request.
+    package static let settingsApprovalRequiredType = "urn:prelude:problem:settings-approval-required"
+    /// A transition that a request of this kind does not have (editing the proposal of a settings request).
+    package static let wrongKindType = "urn:prelude:problem:change-request-kind"
 
     /// 404 for an unknown request.
     package static func unknown(_ id: String, app: String, environment: String) -> ProblemDetails {
@@ -93,5 +97,64 @@ package enum ChangeRequestProblem {
                 + "\(required == 1 ? "" : "s") for every change: propose it with POST "
                 + "/v1/admin/apps/\(app)/environments/\(environment)/change-requests (a token with the bypass scope "
                 + "may write directly; that is audited); nothing was changed")
+    }
+
+    /// 403 for a settings change that loosens the gate of an environment requiring approvals, from a token without
+    /// `bypass` (docs/change-management.md, "Who may do what"): names each loosened member (also in `errors`, with
+    /// its pointer) and the two ways to make the change.
+    package static func settingsApprovalRequired(
+        app: String, environment: String, members: [String], requiredApprovals: Int, change: JSONValue
+    ) -> ProblemDetails {
+        let named = members.map { member in
+            switch member {
+            case "requiredApprovals": "lowering requiredApprovals"
+            case "allowSelfApproval": "turning allowSelfApproval on"
+            case "lintStrict": "turning lintStrict off"
+            default: member
+            }
+        }
+        return ProblemDetails(
+            status: .forbidden, type: settingsApprovalRequiredType,
+            title: "Loosening this environment's governance needs approval",
+            detail: "environment \"\(environment)\" of app \"\(app)\" requires \(requiredApprovals) approval"
+                + "\(requiredApprovals == 1 ? "" : "s"), and \(named.joined(separator: " and ")) loosens its gate: "
+                + "that needs a write token with the bypass capability, or an approved change request — POST "
+                + "/v1/admin/apps/\(app)/environments/\(environment)/change-requests with {\"settings\": "
+                + "\(change.serialized())}, approved by someone else, then applied. Tightening needs neither; "
+                + "nothing was changed",
+            errors: members.map { member in
+                FieldProblem(
+                    pointer: "/" + member, code: "governance.loosened",
+                    detail: "\(member) loosens the approval gate of \(environment)")
+            },
+            headers: ["WWW-Authenticate": #"Bearer realm="prelude", error="insufficient_scope", scope="bypass""#])
+    }
+
+    /// 409 for starting a rollout on an environment that requires approvals without an approved plan.
+    package static func rolloutApprovalRequired(
+        app: String, environment: String, rollout: Int64, requiredApprovals: Int, changeRequest: Int64?
+    ) -> ProblemDetails {
+        let path = "/v1/admin/apps/\(app)/environments/\(environment)/change-requests"
+        let how =
+            if let changeRequest {
+                "its plan waits for approval in change request \(changeRequest) (\(path)/\(changeRequest)); applying "
+                    + "that request once approved starts it"
+            } else {
+                "propose its plan with POST \(path) {\"rollout\": \(rollout)}; applying that request once approved "
+                    + "starts it"
+            }
+        return ProblemDetails(
+            status: .conflict, type: approvalRequiredType, title: "This environment requires approval",
+            detail: "environment \"\(environment)\" of app \"\(app)\" requires \(requiredApprovals) approval"
+                + "\(requiredApprovals == 1 ? "" : "s") for every change, a rollout's plan included: \(how) (a token "
+                + "with the bypass capability may start it directly; that is audited); nothing was changed")
+    }
+
+    /// 409 for a transition a request of `kind` does not have.
+    package static func wrongKind(id: Int64, kind: ChangeRequestKind, action: String) -> ProblemDetails {
+        ProblemDetails(
+            status: .conflict, type: wrongKindType, title: "Not possible for this kind of change request",
+            detail: "change request \(id) proposes \(kind == .settings ? "environment settings" : "a rollout plan"); "
+                + "it cannot be \(action): cancel it and propose another; nothing was changed")
     }
 }

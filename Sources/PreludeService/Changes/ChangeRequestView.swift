@@ -18,11 +18,13 @@ package enum ChangeRequestView {
         object["id"] = .integer(Int(record.id))
         object["app"] = .string(record.app)
         object["environment"] = .string(record.environment)
+        object["kind"] = .string(record.kind.rawValue)
         object["state"] = .string(record.state.rawValue)
         object["version"] = .integer(record.version)
         object["etag"] = .string(etag(record))
         object["baseRevision"] = record.baseRevision.map { .integer($0) } ?? .null
-        object["baseIsLive"] = .bool(record.baseRevision == live)
+        // Settings and a rollout's plan are not based on a revision: they never go stale.
+        object["baseIsLive"] = .bool(!record.kind.isBasedOnRevision || record.baseRevision == live)
         object["author"] = .string(record.author)
         object["message"] = record.message.map(JSONValue.string) ?? .null
         object["approvals"] = .array(
@@ -47,7 +49,7 @@ package enum ChangeRequestView {
     package static func detail(
         _ record: ChangeRequestRecord, changes: ChangeRequests, diff: [JSONDiff.Change]? = nil
     ) throws -> JSONObject {
-        let rules = try changes.rules(app: record.app, environment: record.environment)
+        let rules = try changes.rules(for: record)
         let live = changes.liveRevision(app: record.app, environment: record.environment)
         var object = summary(record, live: live).objectValue ?? JSONObject()
         object["liveRevision"] = live.map { .integer($0) } ?? .null
@@ -57,9 +59,10 @@ package enum ChangeRequestView {
             rules.approval.counted(record.approvals.map(\.approver), author: record.author).count)
         let document = (try? JSONValue(parsing: record.document)) ?? .null
         let problems: [ValidationProblem]
-        switch changes.checked.check(canonical: record.document) {
-        case .success: problems = []
-        case .failure(let failure): problems = failure.problems
+        // Only a policy document is validated; settings and a rollout's plan were checked when proposed.
+        switch record.kind == .policy ? changes.checked.check(canonical: record.document) : nil {
+        case .some(.failure(let failure)): problems = failure.problems
+        default: problems = []
         }
         object["findings"] = [
             "validation": .array(problems.map(\.jsonValue)),

@@ -45,6 +45,8 @@ package final class ChangeRequests: Sendable {
     package let repository: ChangeRequestRepository
     /// The environments' rules.
     let rules: EnvironmentRules.Source
+    /// The rollouts a `rollout` request starts when applied.
+    package let rollouts: RolloutController
     /// Proposals this process validated and linted, reused by apply and show.
     package let checked = CheckedProposals()
     /// Audit and schedule times.
@@ -52,10 +54,14 @@ package final class ChangeRequests: Sendable {
     let logger: Logger
 
     /// Change management over `database`, publishing through `store`.
+    /// `rollouts` is the process's one rollout controller (its operations are serialised there); nil makes one
+    /// (the command line).
     package init(
         database: Database, store: PolicyStore, rules: EnvironmentRules.Source? = nil, clock: ServiceClock = .system,
-        logger: Logger
+        logger: Logger, rollouts: RolloutController? = nil
     ) {
+        self.rollouts =
+            rollouts ?? RolloutController(database: database, store: store, clock: clock, logger: logger)
         self.store = store
         policies = PolicyRepository(database: database)
         repository = ChangeRequestRepository(database: database)
@@ -72,6 +78,15 @@ package final class ChangeRequests: Sendable {
             throw ChangeRequestProblem.unknownEnvironment(environment, app: app)
         }
         return found
+    }
+
+    /// The approval rules `record` follows now: its environment's, as its kind applies them
+    /// (``ChangeRequestKind/rules(_:)``), with the environment's other rules.
+    package func rules(for record: ChangeRequestRecord) throws -> (
+        environment: EnvironmentRules, approval: ApprovalRules
+    ) {
+        let rules = try rules(app: record.app, environment: record.environment)
+        return (rules, record.kind.rules(rules.approval))
     }
 
     /// Request `id` (its path segment) of `app`'s `environment`; 404 when there is none.
@@ -103,8 +118,21 @@ package final class ChangeRequests: Sendable {
         return PolicyValidator.validate(stored).document?.jsonValue ?? stored
     }
 
-    /// The changes the request makes to its base revision.
+    /// The changes the request makes to its base revision; for a `settings` request, to the settings it sets as
+    /// they are now; for a `rollout` request, its whole plan (added).
     package func diff(_ record: ChangeRequestRecord) throws -> [JSONDiff.Change] {
+        let proposed = (try? JSONValue(parsing: record.document)) ?? .null
+        switch record.kind {
+        case .policy: break
+        case .settings:
+            var current = JSONObject()
+            if let settings = try policies.environment(app: record.app, name: record.environment) {
+                let now = EnvironmentUpdatedEvent.json(settings.governance)
+                for key in proposed.objectValue?.keys ?? [] { current[key] = now[key] ?? .null }
+            }
+            return JSONDiff.changes(from: .object(current), to: proposed)
+        case .rollout: return JSONDiff.changes(from: .object(JSONObject()), to: proposed)
+        }
         let base =
             try revisionDocument(app: record.app, environment: record.environment, number: record.baseRevision)
             ?? .null
@@ -179,6 +207,9 @@ package final class ChangeRequests: Sendable {
         if let message { next.message = message }
         var detail = JSONObject()
         if let proposal {
+            guard record.kind == .policy else {
+                throw ChangeRequestProblem.wrongKind(id: record.id, kind: record.kind, action: "edited")
+            }
             let rules = try rules(app: record.app, environment: record.environment)
             next.status = try machine { try ChangeRequestMachine.edit(record.status, rules: rules.approval) }
             (next.document, next.patch, next.findings) = try prepare(
@@ -192,7 +223,7 @@ package final class ChangeRequests: Sendable {
 
     /// `draft → review` (or `approved` where no approval is required).
     package func submit(_ record: ChangeRequestRecord, by actor: Actor) throws -> ChangeRequestRecord {
-        let rules = try rules(app: record.app, environment: record.environment)
+        let rules = try rules(for: record)
         var next = record
         next.status = try machine { try ChangeRequestMachine.submit(record.status, rules: rules.approval) }
         return try save(next, action: "changeRequest.submit", by: actor, detail: JSONObject())
@@ -202,7 +233,7 @@ package final class ChangeRequests: Sendable {
     package func approve(_ record: ChangeRequestRecord, comment: String?, by actor: Actor) throws
         -> ChangeRequestRecord
     {
-        let rules = try rules(app: record.app, environment: record.environment)
+        let rules = try rules(for: record)
         let status = try machine {
             try ChangeRequestMachine.approve(record.status, by: actor.name, rules: rules.approval)
         }
@@ -248,7 +279,7 @@ package final class ChangeRequests: Sendable {
     package func schedule(_ record: ChangeRequestRecord, at instant: Int64?, by actor: Actor) throws
         -> ChangeRequestRecord
     {
-        let rules = try rules(app: record.app, environment: record.environment)
+        let rules = try rules(for: record)
         var next = record
         let now = clock.milliseconds
         next.status = try machine {
@@ -263,6 +294,9 @@ package final class ChangeRequests: Sendable {
     /// live document; one made from a whole document keeps it (its diff now shows what it changes against the live
     /// revision, reverts included). Approvals and the schedule are cleared; it goes back to review.
     package func rebase(_ record: ChangeRequestRecord, by actor: Actor) throws -> ChangeRequestRecord {
+        guard record.kind == .policy else {
+            throw ChangeRequestProblem.wrongKind(id: record.id, kind: record.kind, action: "re-based")
+        }
         let rules = try rules(app: record.app, environment: record.environment)
         let live = liveRevision(app: record.app, environment: record.environment)
         var next = record
@@ -290,6 +324,7 @@ package final class ChangeRequests: Sendable {
     ///
     /// - Returns: the applied request, the snapshot now served and what the request changed.
     package func apply(_ record: ChangeRequestRecord, bypass: Bool, by actor: Actor) throws -> Applied {
+        guard record.kind == .policy else { return try applyGovernance(record, bypass: bypass, by: actor) }
         let rules = try rules(app: record.app, environment: record.environment)
         // One snapshot for the check and the commit's precondition, so a publish in between makes the commit stale.
         let served = store.snapshot(app: record.app, environment: record.environment)
@@ -382,8 +417,8 @@ package final class ChangeRequests: Sendable {
     package struct Applied: Sendable {
         /// The request, now `applied`.
         package var record: ChangeRequestRecord
-        /// The policy served now: the new revision.
-        package var snapshot: ServedPolicy
+        /// The policy served now: the new revision (a `settings` request publishes none: the live one, if any).
+        package var snapshot: ServedPolicy?
         /// The changes the new revision made to the one it replaced (the request's base).
         package var changes: [JSONDiff.Change]
     }
@@ -422,7 +457,7 @@ package final class ChangeRequests: Sendable {
     /// Stores the next version of a request with its audit record and, for the actions webhooks hear of
     /// (``ChangeRequestEvent/type(forAction:)``), its deliveries, in one transaction. `reason` replaces the
     /// request's own in the event (a refused scheduled apply).
-    private func save(
+    func save(
         _ record: ChangeRequestRecord, action: String, by actor: Actor, detail: JSONObject, reason: String? = nil
     ) throws -> ChangeRequestRecord {
         let notice = ChangeRequestEvent.type(forAction: action).map { type in
@@ -439,7 +474,7 @@ package final class ChangeRequests: Sendable {
     }
 
     /// The webhook payload of a change to `record` (as stored after it) by `actor`.
-    private func event(
+    func event(
         _ record: ChangeRequestRecord, action: String, by actor: Actor, revision: (before: Int?, after: Int)? = nil,
         changes: [JSONDiff.Change]? = nil
     ) -> ChangeRequestEvent {
@@ -448,7 +483,7 @@ package final class ChangeRequests: Sendable {
             state: record.state.rawValue, version: record.version, author: record.author, message: record.message,
             baseRevision: record.baseRevision, approvers: record.approvals.map(\.approver),
             scheduledAt: record.scheduledAt.map(AdminTime.iso8601), reason: record.reason, revision: revision,
-            changes: changes)
+            changes: changes, kind: record.kind)
     }
 
     /// The canonical proposed document, the patch text and the lint findings (JSON text) of `proposal` over revision
@@ -488,7 +523,7 @@ package final class ChangeRequests: Sendable {
     }
 
     /// Runs a transition of ``ChangeRequestMachine``, its refusal thrown as the problem answering it.
-    private func machine<T>(_ body: () throws -> T) throws -> T {
+    func machine<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let refusal as ChangeRequestRefusal {
@@ -496,7 +531,7 @@ package final class ChangeRequests: Sendable {
         }
     }
 
-    private func storing<T>(_ body: () throws -> T) throws -> T {
+    func storing<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch ChangeRequestRepository.Refusal.changed(let id) {

@@ -97,8 +97,9 @@ package final class PublishSchedulerTask: Sendable {
             do {
                 let snapshot = try changes.apply(record, bypass: false, by: .scheduler).snapshot
                 logger.info(
-                    "scheduled change request applied", ["app": record.app, "environment": record.environment],
-                    numbers: ["changeRequest": Double(id), "revision": Double(snapshot.revision)])
+                    "scheduled change request applied",
+                    ["app": record.app, "environment": record.environment, "kind": record.kind.rawValue],
+                    numbers: ["changeRequest": Double(id), "revision": Double(snapshot?.revision ?? 0)])
                 return true
             } catch let problem as ProblemDetails {
                 switch problem.type {

@@ -392,15 +392,20 @@ package final class PolicyStore: Sendable {
         }
     }
 
-    /// Changes the settings of environment `name` of `app` (``PolicyRepository/updateEnvironment(app:name:change:actor:detail:at:)``:
-    /// one transaction with its audit record), then bumps ``changes``: the change feed carries the settings, so a
-    /// replica's held poll answers with them at once rather than when it times out.
+    /// Changes the settings of environment `name` of `app` (``PolicyRepository/updateEnvironment(app:name:change:actor:action:at:check:alongside:)``:
+    /// one transaction with the gate's `check` over the settings it read, its audit record, its `environment.updated`
+    /// deliveries and `alongside`), then bumps ``changes``: the change feed carries the settings, so a replica's held
+    /// poll answers with them at once rather than when it times out.
     package func updateEnvironment(
-        app: String, name: String, change: EnvironmentSettings.Change, actor: String, detail: JSONValue, at now: Int64
-    ) throws -> EnvironmentSettings {
+        app: String, name: String, change: EnvironmentSettings.Change, actor: String,
+        action: String = "environment.settings", at now: Int64,
+        check: (EnvironmentSettings) throws -> GovernanceGate.Authority = { _ in .writer },
+        alongside: (Connection) throws -> Void = { _ in }
+    ) throws -> PolicyRepository.SettingsUpdate {
         try locked {
             let stored = try repository.updateEnvironment(
-                app: app, name: name, change: change, actor: actor, detail: detail, at: now)
+                app: app, name: name, change: change, actor: actor, action: action, at: now, check: check,
+                alongside: alongside)
             changes.bump()
             return stored
         }

@@ -7,7 +7,9 @@ extension AdminAPI {
     /// The rollout routes (docs/rollouts.md, "API"), for the app's production environment under
     /// `/v1/admin/apps/{app}` and for any environment under `/v1/admin/apps/{app}/environments/{env}`:
     ///
-    /// - `POST …/rollouts` (write): create, 201 with the rollout;
+    /// - `POST …/rollouts` (write): create, 201 with the rollout; on an environment that requires approvals a
+    ///   `start` without the `bypass` capability leaves it a draft and opens a change request carrying its plan
+    ///   (202 with the rollout and `changeRequest`);
     /// - `GET …/rollouts` (read): every rollout of the environment, newest first;
     /// - `GET …/rollouts/{id}` (read): state, step, figures and next evaluation in one answer;
     ///   with `Accept: text/html`, the rollout's page (``RolloutPage``);
@@ -21,15 +23,34 @@ extension AdminAPI {
             let target = context.target
             _ = try servedPolicy(target)
             let body = try AdminRequestBody.parse(context.request)
-            let rollout = try controller.create(
-                appID: target.app, environment: target.environment, body: body, actor: context.token.name)
+            let created = try controller.create(
+                appID: target.app, environment: target.environment, body: body, actor: context.token.name,
+                authority: Self.mayBypass(context.token) ? .bypass : .writer)
+            let rollout = created.rollout
             let location =
                 context.request.pathParameter("env") == nil
                 ? "/v1/admin/apps/\(target.app)/rollouts/\(rollout.id)"
                 : "/v1/admin/apps/\(target.app)/environments/\(target.environment)/rollouts/\(rollout.id)"
+            guard created.awaitsApproval else {
+                return AdminResponse.json(
+                    try controller.view(rollout), pretty: context.pretty, status: .created,
+                    headers: ["Location": location])
+            }
+            // The environment requires approvals: the rollout stays a draft and its plan goes to review as a
+            // change request; applying that request once approved starts it (docs/rollouts.md, "Approval").
+            let request = try changes.proposeRollout(
+                app: target.app, environment: target.environment, rollout: rollout.id, message: nil, submit: true,
+                by: Self.actor(context))
+            var object = try controller.view(rollout).objectValue ?? JSONObject()
+            let requestPath =
+                "/v1/admin/apps/\(target.app)/environments/\(target.environment)/change-requests/\(request.id)"
+            object["changeRequest"] = [
+                "id": .integer(Int(request.id)), "state": .string(request.state.rawValue),
+                "location": .string(requestPath),
+            ]
             return AdminResponse.json(
-                try controller.view(rollout), pretty: context.pretty, status: .created,
-                headers: ["Location": location])
+                .object(object), pretty: context.pretty, status: .accepted,
+                headers: ["Location": location, "Link": "<\(requestPath)>; rel=\"approval\""])
         }
         addEnvironmental(&router, .get, "/rollouts", query: []) { [self] context in
             let target = context.target
@@ -64,8 +85,22 @@ extension AdminAPI {
                 let target = context.target
                 _ = try knownApp(target)
                 let id = try Self.rolloutID(context)
+                let open =
+                    operation == .start || operation == .abort
+                    ? try changes.openRolloutRequest(app: target.app, environment: target.environment, rollout: id)
+                    : nil
                 let rollout = try controller.operate(
-                    operation, id: id, appID: target.app, environment: target.environment, actor: context.token.name)
+                    operation, id: id, appID: target.app, environment: target.environment, actor: context.token.name,
+                    authority: Self.mayBypass(context.token) ? .bypass : .writer, openChangeRequest: open)
+                // A plan waiting for approval has nothing left to approve once the draft is started (bypass) or
+                // aborted: its request is cancelled, so it cannot be applied later.
+                if let open {
+                    let record = try changes.record(
+                        app: target.app, environment: target.environment, id: String(open))
+                    _ = try changes.cancel(
+                        record, reason: "rollout \(id) was \(operation == .start ? "started" : "aborted") directly",
+                        by: Self.actor(context))
+                }
                 return AdminResponse.json(try controller.view(rollout), pretty: context.pretty)
             }
         }

@@ -47,9 +47,23 @@ package final class RolloutController: Sendable {
 
     // MARK: - Operator requests
 
+    /// What ``create(appID:environment:body:actor:authority:)`` did.
+    package struct Created: Sendable {
+        /// The rollout as stored.
+        package var rollout: Rollout
+        /// True when the body asked to start it but its environment requires approval and `authority` was a plain
+        /// writer: it stays a draft until a change request carrying its plan is approved and applied.
+        package var awaitsApproval: Bool
+    }
+
     /// Creates a draft (or, with `start`, a running) rollout of `app` from a request body (docs/rollouts.md,
-    /// "API"). Throws a problem naming the member for bad input; nothing is stored then.
-    package func create(appID: String, environment: String, body: JSONValue, actor: String) throws -> Rollout {
+    /// "API"). Throws a problem naming the member for bad input; nothing is stored then. On an environment that
+    /// requires approvals, `start` starts it only with `authority` `bypass` (audited); otherwise it stays a draft
+    /// and ``Created/awaitsApproval`` says so (the caller proposes its plan as a change request).
+    package func create(
+        appID: String, environment: String, body: JSONValue, actor: String,
+        authority: GovernanceGate.Authority = .writer
+    ) throws -> Created {
         let request = try RolloutRequest(body)
         return try serial.withLock { _ in
             let live = try served(appID, environment: environment)
@@ -91,27 +105,57 @@ package final class RolloutController: Sendable {
                     status: .conflict,
                     detail: "experiment key \"\(key)\" already has counted installs; choose another key")
             }
-            if request.start {
-                rollout = try operateLocked(.start, rollout: rollout, actor: actor, now: now)
+            guard request.start else { return Created(rollout: rollout, awaitsApproval: false) }
+            do {
+                let verdict = try GovernanceGate.rolloutStart(
+                    try governance(appID, environment: environment), authority: authority)
+                rollout = try operateLocked(.start, rollout: rollout, actor: actor, now: now, verdict: verdict)
+                return Created(rollout: rollout, awaitsApproval: false)
+            } catch GovernanceGate.Refusal.rolloutNeedsApproval {
+                return Created(rollout: rollout, awaitsApproval: true)
             }
-            return rollout
         }
     }
 
-    /// Applies an operator's request (start, pause, resume, complete, abort) to rollout `id` of `app`.
+    /// Applies an operator's request (start, pause, resume, complete, abort) to rollout `id` of `app`. Starting
+    /// one on an environment that requires approvals needs `authority` `bypass` or the approved change request
+    /// carrying its plan (409 `approval-required` otherwise, naming `openChangeRequest` when one waits); the other
+    /// operations only ever run the approved plan or restore, and need `write` alone.
     package func operate(
-        _ operation: RolloutMachine.Operation, id: Int64, appID: String, environment: String, actor: String
+        _ operation: RolloutMachine.Operation, id: Int64, appID: String, environment: String, actor: String,
+        authority: GovernanceGate.Authority = .writer, openChangeRequest: Int64? = nil
     ) throws -> Rollout {
         try serial.withLock { _ in
             guard let rollout = try repository.rollout(id: id, appID: appID, environment: environment) else {
                 throw AdminProblem.notFound("app \"\(appID)\" has no rollout \(id)")
             }
-            return try operateLocked(operation, rollout: rollout, actor: actor, now: clock.milliseconds)
+            var verdict = GovernanceGate.Verdict.allowed
+            if operation == .start, rollout.state.status == .draft {
+                do {
+                    verdict = try GovernanceGate.rolloutStart(
+                        try governance(appID, environment: environment), authority: authority)
+                } catch GovernanceGate.Refusal.rolloutNeedsApproval(let required) {
+                    throw ChangeRequestProblem.rolloutApprovalRequired(
+                        app: appID, environment: environment, rollout: id, requiredApprovals: required,
+                        changeRequest: openChangeRequest)
+                }
+            }
+            return try operateLocked(
+                operation, rollout: rollout, actor: actor, now: clock.milliseconds, verdict: verdict)
         }
     }
 
+    /// The governance settings of the environment a rollout ramps.
+    private func governance(_ app: String, environment: String) throws -> GovernanceGate.Settings {
+        guard let settings = try apps.environment(app: app, name: environment) else {
+            throw ChangeRequestProblem.unknownEnvironment(environment, app: app)
+        }
+        return settings.governance
+    }
+
     private func operateLocked(
-        _ operation: RolloutMachine.Operation, rollout: Rollout, actor: String, now: Int64
+        _ operation: RolloutMachine.Operation, rollout: Rollout, actor: String, now: Int64,
+        verdict: GovernanceGate.Verdict = .allowed
     ) throws -> Rollout {
         let arms = try repository.arms(of: rollout)
         let transition: (state: RolloutState, action: RolloutMachine.Action?)
@@ -127,8 +171,22 @@ package final class RolloutController: Sendable {
         if operation == .start {
             next.baseRevision = store.snapshot(app: rollout.appID, environment: rollout.environment)?.revision
         }
+        // What allowed a start on an environment that requires approvals goes into its audit record.
+        var authorityDetail = JSONObject()
+        if case .allowedBy(let authority) = verdict {
+            switch authority {
+            case .writer: break
+            case .bypass:
+                authorityDetail["bypass"] = .bool(true)
+                logger.warning(
+                    "rollout started without an approved plan (bypass)",
+                    ["app": rollout.appID, "environment": rollout.environment, "by": actor],
+                    numbers: ["rollout": Double(rollout.id)])
+            case .changeRequest(let id): authorityDetail["changeRequest"] = .integer(Int(id))
+            }
+        }
         if let action = transition.action {
-            try publish(action, of: next, actor: actor, now: now, reading: nil)
+            try publish(action, of: next, actor: actor, now: now, reading: nil, extra: authorityDetail)
         }
         try repository.save(next, at: now)
         logger.info(
@@ -215,7 +273,8 @@ package final class RolloutController: Sendable {
     /// Publishes what `action` asks for `rollout` through the policy store (no revision when the live document is
     /// already that), with its audit record.
     private func publish(
-        _ action: RolloutMachine.Action, of rollout: Rollout, actor: String, now: Int64, reading: RolloutReading?
+        _ action: RolloutMachine.Action, of rollout: Rollout, actor: String, now: Int64, reading: RolloutReading?,
+        extra: JSONObject = JSONObject()
     ) throws {
         let live = try served(rollout.appID, environment: rollout.environment)
         let document = try candidate(for: action, of: rollout, live: live)
@@ -244,6 +303,7 @@ package final class RolloutController: Sendable {
             events.append(.rolloutCompleted)
         case .abort: auditAction = "rollout.abort"
         }
+        for (key, value) in extra { detail[key] = value }
         if let reading { detail["figures"] = reading.jsonValue }
         if !findings.isEmpty { detail["lint"] = .array(findings.map(\.jsonValue)) }
         try store.commit(

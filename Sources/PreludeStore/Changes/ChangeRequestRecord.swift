@@ -8,13 +8,16 @@ package struct ChangeRequestRecord: Sendable, Equatable {
     package var app: String
     /// The environment it changes.
     package var environment: String
+    /// What it proposes (migration 0016): a policy document, settings, or a rollout's plan.
+    package var kind: ChangeRequestKind
     /// Its state.
     package var state: ChangeRequestState
     /// Bumped by every change; the request's ETag is built from it.
     package var version: Int
     /// The live revision it was based on (nil: none was live).
     package var baseRevision: Int?
-    /// The proposed document, canonical JSON text.
+    /// The proposed document, canonical JSON text (for a `settings` request the settings it sets, for a `rollout`
+    /// request the rollout's id and plan).
     package var document: String
     /// The JSON Merge Patch (text) it was made from, if it was.
     package var patch: String?
@@ -46,11 +49,12 @@ package struct ChangeRequestRecord: Sendable, Equatable {
         id: Int64, app: String, environment: String, state: ChangeRequestState, version: Int, baseRevision: Int?,
         document: String, patch: String?, author: String, authorTokenID: Int64?, message: String?, findings: String,
         approvals: [ChangeRequestApproval], scheduledAt: Int64?, appliedRevision: Int?, closedBy: String?,
-        reason: String?, createdAt: Int64, updatedAt: Int64
+        reason: String?, createdAt: Int64, updatedAt: Int64, kind: ChangeRequestKind = .policy
     ) {
         self.id = id
         self.app = app
         self.environment = environment
+        self.kind = kind
         self.state = state
         self.version = version
         self.baseRevision = baseRevision

@@ -48,7 +48,7 @@ package struct ChangeRequestRepository: Sendable {
 
     private static let columns = """
         id, app_id, environment, state, version, base_revision, document, patch, author, author_token_id, message,
-        findings, approvals, scheduled_at, applied_revision, closed_by, reason, created_at, updated_at
+        findings, approvals, scheduled_at, applied_revision, closed_by, reason, created_at, updated_at, kind
         """
 
     // MARK: - Reading
@@ -119,13 +119,13 @@ package struct ChangeRequestRepository: Sendable {
 
     // MARK: - Writing
 
-    /// Stores a new request (version 1) with its `changeRequest.create` audit record (`detail` plus the request's
-    /// id, environment and state) and the webhook deliveries of `notice`, in one transaction. Throws
+    /// Stores a new request (version 1) of `kind` with its `changeRequest.create` audit record (`detail` plus the
+    /// request's id, kind, environment and state) and the webhook deliveries of `notice`, in one transaction. Throws
     /// ``Refusal/unknownApp(_:)``.
     package func create(
-        app: String, environment: String, status: ChangeRequestStatus, document: String, patch: String?,
-        authorTokenID: Int64?, message: String?, findings: String, detail: JSONObject, notice: Notice? = nil,
-        at now: Int64
+        app: String, environment: String, kind: ChangeRequestKind = .policy, status: ChangeRequestStatus,
+        document: String, patch: String?, authorTokenID: Int64?, message: String?, findings: String,
+        detail: JSONObject, notice: Notice? = nil, at now: Int64
     ) throws -> ChangeRequestRecord {
         try database.write { db in
             guard try db.queryOne("SELECT 1 FROM apps WHERE id = ?", [.text(app)]) != nil else {
@@ -133,18 +133,20 @@ package struct ChangeRequestRepository: Sendable {
             }
             try db.execute(
                 """
-                INSERT INTO change_requests (app_id, environment, state, version, base_revision, document, patch,
+                INSERT INTO change_requests (app_id, environment, kind, state, version, base_revision, document, patch,
                     author, author_token_id, message, findings, approvals, created_at, updated_at)
-                VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, '[]', ?, ?)
+                VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, '[]', ?, ?)
                 """,
                 [
-                    .text(app), .text(environment), .text(status.state.rawValue),
+                    .text(app), .text(environment), .text(kind.rawValue), .text(status.state.rawValue),
                     status.baseRevision.map { .integer(Int64($0)) } ?? .null, .text(document),
                     patch.map(SQLValue.text) ?? .null, .text(status.author),
                     authorTokenID.map(SQLValue.integer) ?? .null, message.map(SQLValue.text) ?? .null,
                     .text(findings), .integer(now), .integer(now),
                 ])
             let id = db.lastInsertRowID
+            var detail = detail
+            if kind != .policy { detail["kind"] = .string(kind.rawValue) }
             try AuditLog.append(
                 db, actor: status.author, app: app, environment: environment, action: "changeRequest.create",
                 revision: status.baseRevision.map(Int64.init),
@@ -212,6 +214,17 @@ package struct ChangeRequestRepository: Sendable {
             data: notice.data(record), at: now)
     }
 
+    /// Inside the transaction applying a `settings` or `rollout` request (on `db`): marks request `id` applied
+    /// (no revision), provided it is still at `expectedVersion`; otherwise throws ``Refusal/changed(id:)``.
+    package static func markApplied(_ db: Connection, id: Int64, expectedVersion: Int, at now: Int64) throws {
+        try db.execute(
+            """
+            UPDATE change_requests SET state = 'applied', version = version + 1, scheduled_at = NULL, updated_at = ?
+            WHERE id = ? AND version = ? AND state IN ('draft', 'review', 'approved')
+            """, [.integer(now), .integer(id), .integer(Int64(expectedVersion))])
+        guard db.changes == 1 else { throw Refusal.changed(id: id) }
+    }
+
     /// Inside the transaction publishing `revision` (on `db`): marks request `id` applied, provided it is still at
     /// `expectedVersion`; otherwise throws ``Refusal/changed(id:)`` and the whole transaction, revision included,
     /// rolls back. This is what makes a scheduled publish fire once even when two processes race for it.
@@ -258,6 +271,8 @@ package struct ChangeRequestRepository: Sendable {
             approvals: approvals, scheduledAt: try row.get("scheduled_at", as: Int64?.self),
             appliedRevision: try row.get("applied_revision", as: Int64?.self).map(Int.init),
             closedBy: try row.get("closed_by", as: String?.self), reason: try row.get("reason", as: String?.self),
-            createdAt: try row.get("created_at", as: Int64.self), updatedAt: try row.get("updated_at", as: Int64.self))
+            createdAt: try row.get("created_at", as: Int64.self), updatedAt: try row.get("updated_at", as: Int64.self),
+            // The table's CHECK admits only these kinds (migration 0016).
+            kind: ChangeRequestKind(rawValue: try row.get("kind", as: String.self)) ?? .policy)
     }
 }

@@ -1,3 +1,5 @@
+import PreludeCore
+
 /// One environment of an app as stored (`environments`, migration 0011): its live revision and the rules a change
 /// to it follows. The change-request path reads ``requiredApprovals`` and ``allowSelfApproval``; every publishing
 /// path reads ``lintStrict``.
@@ -58,5 +60,45 @@ package struct EnvironmentSettings: Sendable, Equatable {
 
         /// Whether the change sets nothing.
         package var isEmpty: Bool { requiredApprovals == nil && allowSelfApproval == nil && lintStrict == nil }
+    }
+
+    /// The governance settings (``GovernanceGate``).
+    package var governance: GovernanceGate.Settings {
+        GovernanceGate.Settings(
+            requiredApprovals: requiredApprovals, allowSelfApproval: allowSelfApproval, lintStrict: lintStrict)
+    }
+}
+
+extension EnvironmentSettings.Change {
+    /// `settings` with this change applied.
+    package func applied(to settings: GovernanceGate.Settings) -> GovernanceGate.Settings {
+        GovernanceGate.Settings(
+            requiredApprovals: requiredApprovals ?? settings.requiredApprovals,
+            allowSelfApproval: allowSelfApproval ?? settings.allowSelfApproval,
+            lintStrict: lintStrict ?? settings.lintStrict)
+    }
+
+    /// `{"requiredApprovals": {"from": 1, "to": 0}, ...}` for the members this change sets.
+    package func auditDetail(before: EnvironmentSettings) -> JSONObject {
+        var detail = JSONObject()
+        if let value = requiredApprovals {
+            detail["requiredApprovals"] = ["from": .integer(before.requiredApprovals), "to": .integer(value)]
+        }
+        if let value = allowSelfApproval {
+            detail["allowSelfApproval"] = ["from": .bool(before.allowSelfApproval), "to": .bool(value)]
+        }
+        if let value = lintStrict {
+            detail["lintStrict"] = ["from": .bool(before.lintStrict), "to": .bool(value)]
+        }
+        return detail
+    }
+
+    /// The change as stored in a `settings` change request: `{"requiredApprovals": 0, ...}`, the members it sets.
+    package var jsonValue: JSONValue {
+        var object = JSONObject()
+        if let requiredApprovals { object["requiredApprovals"] = .integer(requiredApprovals) }
+        if let allowSelfApproval { object["allowSelfApproval"] = .bool(allowSelfApproval) }
+        if let lintStrict { object["lintStrict"] = .bool(lintStrict) }
+        return .object(object)
     }
 }

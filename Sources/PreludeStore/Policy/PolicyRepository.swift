@@ -480,18 +480,37 @@ package struct PolicyRepository: Sendable {
         }
     }
 
-    /// Changes the environment's settings (nil members of `change` stay) with an `environment.settings` audit record
-    /// (`detail`), in one transaction; returns the settings now stored.
+    /// What ``updateEnvironment(app:name:change:actor:action:at:check:alongside:)`` did: the settings before and
+    /// after, read in its transaction.
+    package struct SettingsUpdate: Sendable, Equatable {
+        /// The settings before the change.
+        package var before: EnvironmentSettings
+        /// The settings now stored.
+        package var after: EnvironmentSettings
+    }
+
+    /// Changes the environment's settings (nil members of `change` stay), in one transaction: reads the settings
+    /// now, asks `check` whether the change is allowed over them (it throws to refuse, or returns what allowed it),
+    /// writes them, appends the audit record (`action`, detail `{member: {from, to}}` for each member `change` sets,
+    /// plus `bypass: true` or `changeRequest` when that allowed it), enqueues `environment.updated` for the webhooks
+    /// that listen when a value changed, and runs `alongside` (a change request marked applied). Throws
+    /// ``Refusal/unknownApp(_:)`` or ``Refusal/unknownEnvironment(app:environment:)``.
     package func updateEnvironment(
-        app: String, name: String, change: EnvironmentSettings.Change, actor: String, detail: JSONValue, at now: Int64
-    ) throws -> EnvironmentSettings {
+        app: String, name: String, change: EnvironmentSettings.Change, actor: String,
+        action: String = "environment.settings", at now: Int64,
+        check: (EnvironmentSettings) throws -> GovernanceGate.Authority = { _ in .writer },
+        alongside: (Connection) throws -> Void = { _ in }
+    ) throws -> SettingsUpdate {
         if let approvals = change.requiredApprovals {
             precondition((0...EnvironmentSettings.maximumApprovals).contains(approvals), "validated by the caller")
         }
-        try database.write { db in
-            guard try Self.liveRevision(db, app: app, environment: name) != nil else {
-                throw try Self.missing(db, app: app, environment: name)
-            }
+        return try database.write { db in
+            guard
+                let before = try db.queryOne(
+                    Self.environmentSelect + " WHERE e.app_id = ? AND e.name = ?", [.text(app), .text(name)]
+                ).map(Self.environmentSettings)
+            else { throw try Self.missing(db, app: app, environment: name) }
+            let authority = try check(before)
             try db.execute(
                 """
                 UPDATE environments SET required_approvals = coalesce(?, required_approvals),
@@ -504,14 +523,36 @@ package struct PolicyRepository: Sendable {
                     change.allowSelfApproval.map { .integer($0 ? 1 : 0) } ?? .null,
                     change.lintStrict.map { .integer($0 ? 1 : 0) } ?? .null, .integer(now), .text(app), .text(name),
                 ])
+            guard
+                let after = try db.queryOne(
+                    Self.environmentSelect + " WHERE e.app_id = ? AND e.name = ?", [.text(app), .text(name)]
+                ).map(Self.environmentSettings)
+            else { throw Refusal.unknownEnvironment(app: app, environment: name) }
+            var detail = change.auditDetail(before: before)
+            switch authority {
+            case .writer: break
+            // The members' from/to already say what the environment required before.
+            case .bypass: detail["bypass"] = .bool(true)
+            case .changeRequest(let id): detail["changeRequest"] = .integer(Int(id))
+            }
             try AuditLog.append(
-                db, actor: actor, app: app, environment: name, action: "environment.settings", revision: nil,
-                detail: detail, at: now)
+                db, actor: actor, app: app, environment: name, action: action, revision: nil, detail: .object(detail),
+                at: now)
+            if before.governance != after.governance {
+                let webhooks = try WebhookOutbox.subscribers(
+                    db, app: app, environment: name, type: .environmentUpdated)
+                if !webhooks.isEmpty {
+                    let event = EnvironmentUpdatedEvent(
+                        app: app, environment: name, actor: actor, action: action, before: before.governance,
+                        after: after.governance, authority: authority)
+                    try WebhookOutbox.enqueue(
+                        db, webhooks: webhooks, app: app, environment: name, type: .environmentUpdated,
+                        data: event.jsonValue, at: now)
+                }
+            }
+            try alongside(db)
+            return SettingsUpdate(before: before, after: after)
         }
-        guard let stored = try environment(app: app, name: name) else {
-            throw Refusal.unknownEnvironment(app: app, environment: name)
-        }
-        return stored
     }
 
     /// Deletes `app`, its environments, revisions and events (foreign-key cascade) with an `app.delete` audit record
