@@ -74,7 +74,7 @@ class Block:
     def script(self) -> str:
         """The block as bash source, line k of the script being markdown line fence_line + k."""
         if self.language != "console":
-            return "\n".join(self.lines) + "\n"
+            return "\n".join(expect_statuses(self.lines)) + "\n"
         out: list[str] = []
         continuing = False
         for line in self.lines:
@@ -88,6 +88,45 @@ class Block:
             else:
                 out.append("")  # output shown in the docs, not a command
         return "\n".join(out) + "\n"
+
+
+EXPECTED_STATUS = re.compile(r"#\s*→\s*([45]\d\d)\b")
+
+
+def expect_statuses(lines: list[str]) -> list[str]:
+    """A `curl` command the docs say is refused — `# → 403 …` at the end of its last line, or on the comment line
+    right after it — must get exactly that status: its first line is prefixed with `DOCS_CHECK_EXPECT=403`, which the
+    curl wrapper checks instead of failing on every status >= 400. Nothing else in the line changes."""
+    out = list(lines)
+    start: int | None = None  # first line of the command being read
+    last_command: int | None = None  # first line of the last complete command
+    for index, line in enumerate(lines):
+        stripped = line.strip()
+        if start is None and stripped.startswith("#"):
+            found = EXPECTED_STATUS.match(stripped)
+            if found and last_command is not None:
+                out[last_command] = prefix_expectation(out[last_command], found.group(1))
+            last_command = None if not found else last_command
+            continue
+        if start is None:
+            if not stripped:
+                last_command = None
+                continue
+            start = index
+        if not line.rstrip().endswith("\\"):
+            found = EXPECTED_STATUS.search("#" + line.split(" #", 1)[1]) if " #" in line else None
+            if found:
+                out[start] = prefix_expectation(out[start], found.group(1))
+            last_command = start
+            start = None
+    return out
+
+
+def prefix_expectation(line: str, status: str) -> str:
+    stripped = line.lstrip()
+    if not stripped.startswith("curl "):
+        return line
+    return line[: len(line) - len(stripped)] + f"DOCS_CHECK_EXPECT={status} " + stripped
 
 
 @dataclass
@@ -253,6 +292,15 @@ done
 for arg in "$@"; do
     case "$arg" in -w|--write-out|-w*) exec "$real" $([[ -z "$fail" ]] && echo --fail-with-body) "$@" ;; esac
 done
+# An example that shows a refusal (`# → 409 …`) must get exactly that status (expect_statuses in check-docs.py).
+if [[ -n "${DOCS_CHECK_EXPECT-}" ]]; then
+    got="$("$real" --write-out '%{http_code}' --output "${TMPDIR:-/tmp}/docs-check-expected-body.$$" "$@")" || {
+        echo "docs-check: curl failed before an answer: curl $*" >&2; exit 1; }
+    cat "${TMPDIR:-/tmp}/docs-check-expected-body.$$"; rm -f "${TMPDIR:-/tmp}/docs-check-expected-body.$$"
+    echo "docs-check: HTTP $got, the example says $DOCS_CHECK_EXPECT: curl $*" >&2
+    [[ "$got" == "$DOCS_CHECK_EXPECT" ]] || { echo "docs-check: expected HTTP $DOCS_CHECK_EXPECT, got $got" >&2; exit 1; }
+    exit 0
+fi
 # The status line goes to stderr (shown only when the example fails).
 status=0
 "$real" $([[ -z "$fail" ]] && echo --fail-with-body) --write-out '%{stderr}docs-check: HTTP %{http_code} from %{method} %{url_effective}\n' "$@" || status=$?

@@ -204,8 +204,13 @@ struct ChangesShowCommand: ParsableCommand {
             if let closedBy = record.closedBy {
                 print("Closed by \(closedBy)\(record.reason.map { ": \($0)" } ?? "")")
             }
-            let validation = PolicyValidator.validate(text: record.document)
-            for problem in validation.problems { print("problem \(problem.description)") }
+            if record.kind == .policy {
+                let validation = PolicyValidator.validate(text: record.document)
+                for problem in validation.problems { print("problem \(problem.description)") }
+            } else {
+                // A settings or rollout request carries its proposal, not a policy document (docs/change-management.md).
+                print("Kind: \(record.kind.rawValue), proposing \(record.document)")
+            }
             if let lint = try? JSONValue(parsing: record.findings), let findings = lint.arrayValue {
                 for finding in findings {
                     let object = finding.objectValue ?? JSONObject()
