@@ -30,9 +30,11 @@ import Testing
     static func curlRequests(_ blocks: [String]) -> [(method: String, path: String)] {
         blocks.flatMap { $0.components(separatedBy: "\n") }.filter { $0.hasPrefix("curl ") }.compactMap { line in
             guard let url = line.firstMatch(of: /"\$PRELUDE_URL(\/[^"?]*)/) else { return nil }
+            // A command substitution (`$(date -u -d '-7 days' …)` computing a time) is not curl's data flag.
+            let own = line.replacing(/\$\([^)]*\)/, with: "")
             let method =
-                line.firstMatch(of: /\s-X\s([A-Z]+)\s/).map { String($0.output.1) }
-                ?? (line.contains(" -d ") || line.contains("--data") ? "POST" : "GET")
+                own.firstMatch(of: /\s-X\s([A-Z]+)\s/).map { String($0.output.1) }
+                ?? (own.contains(" -d ") || own.contains("--data") ? "POST" : "GET")
             return (method, String(url.output.1))
         }
     }
