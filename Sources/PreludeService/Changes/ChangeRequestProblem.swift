@@ -87,9 +87,9 @@ package enum ChangeRequestProblem {
             detail: "change request \(id) and \(liveName) both changed \(count) member\(count == 1 ? "" : "s") since "
                 + "\(baseName), differently: "
                 + conflicts.prefix(5).map(\.pointer.description).joined(separator: ", ")
-                + (count > 5 ? ", …" : "") + ". Nothing was changed: edit the request so it leaves "
-                + "\(count == 1 ? "this member" : "these members") as \(baseName) had them and re-base it, or cancel it "
-                + "and propose the change again from \(liveName)",
+                + (count > 5 ? ", …" : "") + ". Nothing was changed: decide what "
+                + "\(count == 1 ? "this member" : "these members") should hold, cancel the request and propose the "
+                + "change again from \(liveName)",
             errors: conflicts.map { conflict in
                 FieldProblem(
                     pointer: conflict.pointer.description, code: "rebase.conflict",
