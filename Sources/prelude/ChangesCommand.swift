@@ -88,7 +88,8 @@ enum ChangeRequestCommandLine {
         extra: JSONObject = JSONObject()
     ) throws {
         if json {
-            var object = try ChangeRequestView.detail(record, changes: changes)
+            // As the API answers a transition: the state and links; `show --json` prints the whole request.
+            var object = try ChangeRequestView.state(record, changes: changes)
             for (key, value) in extra { object[key] = value }
             print(JSONValue.object(object).serialized(.pretty), terminator: "")
         } else {

@@ -113,8 +113,7 @@ import Testing
         #expect(promotion.object["state"] as? String == "review")
         #expect(promotion.object["message"] as? String == "promotion from staging")
         #expect(promotion.headers["location"]?.contains("/environments/production/change-requests/") == true)
-        let diff = try #require(promotion.object["diff"] as? [[String: Any]])
-        #expect(diff.contains { $0["pointer"] as? String == "/features/camera/copy/en/prime/title" })
+        #expect(promotion.object["changedPointers"] as? [String] == ["/features/camera/copy/en/prime/title"])
         // Nothing was published: production still serves its own title until the request is approved and applied.
         #expect(try server.revisionCount() == revisions)
         #expect(!(try server.send("GET", "/v1/apps/demo/policy/document").body.contains("Promoted title")))

@@ -117,6 +117,24 @@ import Testing
         #expect(before.request == "cancelled v2 -")
     }
 
+    @Test func aRebaseConflictExitsOneNamingThePointerAndChangesNothing() throws {
+        #expect(try run(["changes", "create", fixture.path("title.json"), "--patch"]).status == 0)
+        // Another request changes the same title differently and is applied first.
+        fixture.write(
+            "other.json", #"{"features": {"camera": {"copy": {"en": {"prime": {"title": "Scan now"}}}}}}"#)
+        #expect(try run(["changes", "create", fixture.path("other.json"), "--patch"]).status == 0)
+        #expect(try run(["changes", "apply", "2"]).status == 0)
+        #expect(try run(["changes", "apply", "1"]).status == 1)
+        let before = try stored()
+
+        let conflict = try run(["changes", "rebase", "1"])
+        #expect(conflict.status == 1)
+        #expect(conflict.stderr.contains("/features/camera/copy/en/prime/title: rebase.conflict"), "\(conflict.stderr)")
+        #expect(conflict.stderr.contains("(urn:prelude:problem:rebase-conflict)"), "\(conflict.stderr)")
+        #expect(try stored() == before)
+        #expect(before.request == "stale v2 -")
+    }
+
     @Test func aStaleRequestIsNotAppliedAndRebaseBringsItBack() throws {
         #expect(try run(["changes", "create", fixture.path("title.json"), "--patch"]).status == 0)
         // Someone publishes first: the request's base is no longer live.

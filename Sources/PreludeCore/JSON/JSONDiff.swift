@@ -43,11 +43,21 @@ package enum JSONDiff {
         }
     }
 
+    /// How arrays are compared.
+    package enum Arrays: Sendable {
+        /// Element by element: editing one element is one change at its index (what a reader wants to see).
+        case elements
+        /// As whole values: any difference is one `replace` of the array. What a patch that is re-applied to
+        /// another revision records (``JSONMerge``): an index names another element once either side inserted or
+        /// removed one.
+        case whole
+    }
+
     /// Every change turning `old` into `new`, in document order.
-    package static func changes(from old: JSONValue, to new: JSONValue) -> [Change] {
+    package static func changes(from old: JSONValue, to new: JSONValue, arrays: Arrays = .elements) -> [Change] {
         var changes: [Change] = []
         var tokens: [String] = []
-        compare(old, new, tokens: &tokens, into: &changes)
+        compare(old, new, arrays: arrays, tokens: &tokens, into: &changes)
         return changes
     }
 
@@ -67,14 +77,14 @@ package enum JSONDiff {
     /// ``JSONPointer`` made only for a change (the admin API diffs every write against the live policy, where most
     /// values are unchanged). `JSONDiffTests` compares it with the walk that makes a pointer for every value.
     private static func compare(
-        _ old: JSONValue, _ new: JSONValue, tokens: inout [String], into changes: inout [Change]
+        _ old: JSONValue, _ new: JSONValue, arrays: Arrays, tokens: inout [String], into changes: inout [Change]
     ) {
         switch (old, new) {
         case (.object(let a), .object(let b)):
             for (key, value) in a {
                 tokens.append(key)
                 if let other = b[key] {
-                    compare(value, other, tokens: &tokens, into: &changes)
+                    compare(value, other, arrays: arrays, tokens: &tokens, into: &changes)
                 } else {
                     changes.append(Change(op: .remove, pointer: JSONPointer(tokens: tokens), from: value, to: nil))
                 }
@@ -83,10 +93,10 @@ package enum JSONDiff {
             for (key, value) in b where a[key] == nil {
                 changes.append(Change(op: .add, pointer: JSONPointer(tokens: tokens + [key]), from: nil, to: value))
             }
-        case (.array(let a), .array(let b)):
+        case (.array(let a), .array(let b)) where arrays == .elements:
             for index in 0..<min(a.count, b.count) {
                 tokens.append(String(index))
-                compare(a[index], b[index], tokens: &tokens, into: &changes)
+                compare(a[index], b[index], arrays: arrays, tokens: &tokens, into: &changes)
                 tokens.removeLast()
             }
             // Removals from the end backwards, so applying them in order keeps the indices valid.
@@ -112,8 +122,18 @@ package enum JSONDiff {
         }
     }
 
-    private static func equal(_ a: JSONValue, _ b: JSONValue) -> Bool {
-        if let x = a.doubleValue, let y = b.doubleValue { return x == y }
-        return a == b
+    /// Whether `a` and `b` are the same JSON: numbers by value (`72` equals `72.0`) at every depth, object members
+    /// in any order.
+    package static func equal(_ a: JSONValue, _ b: JSONValue) -> Bool {
+        switch (a, b) {
+        case (.object(let x), .object(let y)):
+            guard x.count == y.count else { return false }
+            return x.allSatisfy { member in y[member.key].map { equal(member.value, $0) } ?? false }
+        case (.array(let x), .array(let y)):
+            return x.count == y.count && zip(x, y).allSatisfy { equal($0, $1) }
+        default:
+            if let x = a.doubleValue, let y = b.doubleValue { return x == y }
+            return a == b
+        }
     }
 }

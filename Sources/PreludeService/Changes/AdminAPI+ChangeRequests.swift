@@ -3,7 +3,8 @@ import PreludeHTTP
 import PreludeStore
 
 /// `/v1/admin/apps/{app}/environments/{env}/change-requests…` and its `production` alias without an environment
-/// (docs/change-management.md): create, list, show, edit, submit, approve, reject, schedule, apply, rebase, cancel.
+/// (docs/change-management.md): create, list, show (and its proposed document), edit, submit, approve, reject,
+/// schedule, apply, rebase, cancel.
 extension AdminAPI {
     /// The request body members each route accepts.
     private static let createMembers = ["document", "patch", "settings", "rollout", "message", "draft"]
@@ -85,7 +86,20 @@ extension AdminAPI {
             {
                 return notModified
             }
-            return try changeResponse(record, context: context)
+            return AdminResponse.json(
+                .object(try ChangeRequestView.detail(record, changes: changes)), pretty: context.pretty,
+                headers: headers)
+        }
+        add(&router, .get, item + "/document", query: []) { [self] context in
+            let record = try changeRecord(context)
+            var headers = HTTPHeaders()
+            headers.set("ETag", Self.changeETag(record))
+            if let notModified = ConditionalRequest.notModified(
+                context.request, etag: Self.changeTag(record), headers: headers)
+            {
+                return notModified
+            }
+            return AdminResponse.json(storedText: record.document, pretty: context.pretty, headers: headers)
         }
         add(&router, .patch, item, query: []) { [self] context in
             let record = try changeRecord(context)
@@ -170,7 +184,7 @@ extension AdminAPI {
                     "revision": .integer(snapshot.revision), "etag": .string(snapshot.etag.headerValue),
                 ]
             }
-            return try changeResponse(applied.record, context: context, diff: applied.changes, extra: extra)
+            return try changeResponse(applied.record, context: context, extra: extra)
         }
     }
 
@@ -328,12 +342,13 @@ extension AdminAPI {
         return flag
     }
 
-    /// The whole request as ``ChangeRequestView`` renders it, with its `ETag`.
+    /// The answer to a write of a request: its state and links (``ChangeRequestView/state(_:changes:)``, plus
+    /// `extra`), with its `ETag`. The whole request, document included, is the GET's.
     func changeResponse(
         _ record: ChangeRequestRecord, context: Context, status: HTTPStatus = .ok, location: String? = nil,
-        diff: [JSONDiff.Change]? = nil, extra: JSONObject = JSONObject()
+        extra: JSONObject = JSONObject()
     ) throws -> HTTPResponse {
-        var object = try ChangeRequestView.detail(record, changes: changes, diff: diff)
+        var object = try ChangeRequestView.state(record, changes: changes)
         for (key, value) in extra { object[key] = value }
         var headers = HTTPHeaders()
         headers.set("ETag", Self.changeETag(record))

@@ -27,6 +27,8 @@ package enum ChangeRequestProblem {
     package static let settingsApprovalRequiredType = "urn:prelude:problem:settings-approval-required"
     /// A transition that a request of this kind does not have (editing the proposal of a settings request).
     package static let wrongKindType = "urn:prelude:problem:change-request-kind"
+    /// A re-base where the request and the live revision changed the same member differently.
+    package static let rebaseConflictType = "urn:prelude:problem:rebase-conflict"
 
     /// 404 for an unknown request.
     package static func unknown(_ id: String, app: String, environment: String) -> ProblemDetails {
@@ -74,6 +76,30 @@ package enum ChangeRequestProblem {
             detail: "change request \(id) was based on revision \(base.map(String.init) ?? "none"), but revision "
                 + "\(live.map(String.init) ?? "none") is live now; it is marked stale and was not applied. "
                 + "POST …/change-requests/\(id)/rebase to base it on the live revision and review it again")
+    }
+
+    /// 409: re-basing request `id` from revision `base` onto `live` met `conflicts` (``JSONMerge``): each is a field
+    /// problem at its pointer saying what each side holds there. Nothing was changed.
+    package static func rebaseConflict(id: Int64, base: Int?, live: Int?, conflicts: [JSONMerge.Conflict])
+        -> ProblemDetails
+    {
+        let baseName = base.map { "revision \($0)" } ?? "no revision"
+        let liveName = live.map { "revision \($0)" } ?? "the live revision"
+        let count = conflicts.count
+        return ProblemDetails(
+            status: .conflict, type: rebaseConflictType, title: "The change request conflicts with the live revision",
+            detail: "change request \(id) and \(liveName) both changed \(count) member\(count == 1 ? "" : "s") since "
+                + "\(baseName), differently: "
+                + conflicts.prefix(5).map(\.pointer.description).joined(separator: ", ")
+                + (count > 5 ? ", …" : "") + ". Nothing was changed: decide what "
+                + "\(count == 1 ? "this member" : "these members") should hold, cancel the request and propose the "
+                + "change again from \(liveName)",
+            errors: conflicts.map { conflict in
+                FieldProblem(
+                    pointer: conflict.pointer.description, code: "rebase.conflict",
+                    detail: "this request makes it \(conflict.ours), \(liveName) has \(conflict.theirs) "
+                        + "(\(baseName) had \(conflict.base))")
+            })
     }
 
     /// 412/409: the request changed since the caller read it.

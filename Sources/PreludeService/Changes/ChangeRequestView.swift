@@ -43,20 +43,47 @@ package enum ChangeRequestView {
         return .object(object)
     }
 
-    /// The whole request: the summary, the environment's approval rules now, the findings (validation with this
-    /// build, lint as stored), the diff against its base, the patch it was made from and the proposed document.
-    /// `diff` is the diff when the caller has it (an apply).
-    package static func detail(
-        _ record: ChangeRequestRecord, changes: ChangeRequests, diff: [JSONDiff.Change]? = nil
-    ) throws -> JSONObject {
+    /// The paths of request `record`: itself and its proposed document.
+    package static func links(_ record: ChangeRequestRecord) -> JSONValue {
+        let path = "/v1/admin/apps/\(record.app)/environments/\(record.environment)/change-requests/\(record.id)"
+        return ["self": .string(path), "document": .string(path + "/document")]
+    }
+
+    /// At most this many changed pointers in a transition's answer (``state(_:changes:)``); the GET has them all.
+    package static let pointerLimit = 100
+
+    /// The request's state and links: what every write (create, edit, each transition, a promotion that became a
+    /// request) answers (docs/change-management.md, "API"). The summary, the environment's live revision and
+    /// approval count, the patch's summary (`changeCount` and at most ``pointerLimit`` `changedPointers`, with
+    /// `changedPointersTruncated` when there are more) and `links` to GET the whole request and its document; never
+    /// the document, diff or findings.
+    package static func state(_ record: ChangeRequestRecord, changes: ChangeRequests) throws -> JSONObject {
         let rules = try changes.rules(for: record)
         let live = changes.liveRevision(app: record.app, environment: record.environment)
         var object = summary(record, live: live).objectValue ?? JSONObject()
         object["liveRevision"] = live.map { .integer($0) } ?? .null
         object["requiredApprovals"] = .integer(rules.approval.requiredApprovals)
-        object["allowSelfApproval"] = .bool(rules.approval.allowSelfApproval)
         object["approvalsCounted"] = .integer(
             rules.approval.counted(record.approvals.map(\.approver), author: record.author).count)
+        let patch = try changes.patch(record)
+        object["changeCount"] = .integer(patch.count)
+        object["changedPointers"] = .array(patch.prefix(pointerLimit).map { .string($0.pointer.description) })
+        if patch.count > pointerLimit { object["changedPointersTruncated"] = .bool(true) }
+        object["links"] = links(record)
+        return object
+    }
+
+    /// The whole request (the GET and `prelude changes show --json`): its ``state(_:changes:)``, the environment's
+    /// `allowSelfApproval`, the findings (validation with this build, lint as stored), the diff against its base,
+    /// the merge patch it was made from, its patch (`changes`: what a re-base re-applies) and the proposed
+    /// document.
+    /// `diff` is the diff when the caller has it (an apply).
+    package static func detail(
+        _ record: ChangeRequestRecord, changes: ChangeRequests, diff: [JSONDiff.Change]? = nil
+    ) throws -> JSONObject {
+        let rules = try changes.rules(for: record)
+        var object = try state(record, changes: changes)
+        object["allowSelfApproval"] = .bool(rules.approval.allowSelfApproval)
         let document = (try? JSONValue(parsing: record.document)) ?? .null
         let problems: [ValidationProblem]
         // Only a policy document is validated; settings and a rollout's plan were checked when proposed.
@@ -70,6 +97,7 @@ package enum ChangeRequestView {
         ]
         object["diff"] = JSONDiff.jsonValue(try diff ?? changes.diff(record))
         object["patch"] = record.patch.flatMap { try? JSONValue(parsing: $0) } ?? .null
+        object["changes"] = JSONDiff.jsonValue(try changes.patch(record))
         object["document"] = document
         return object
     }

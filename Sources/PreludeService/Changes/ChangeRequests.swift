@@ -118,6 +118,22 @@ package final class ChangeRequests: Sendable {
         return PolicyValidator.validate(stored).document?.jsonValue ?? stored
     }
 
+    /// The request's patch against its base revision (``JSONMerge``): as stored, or, for a request stored by a build
+    /// before migration 0017, derived from its base revision and its document. A `settings` or `rollout` request has
+    /// no base revision: its patch is its ``diff(_:)``.
+    package func patch(_ record: ChangeRequestRecord) throws -> [JSONDiff.Change] {
+        guard record.kind == .policy else { return try diff(record) }
+        if let text = record.changes, let stored = try? JSONValue(parsing: text),
+            let patch = JSONMerge.patch(parsing: stored)
+        {
+            return patch
+        }
+        let base =
+            try revisionDocument(app: record.app, environment: record.environment, number: record.baseRevision)
+            ?? .null
+        return JSONMerge.patch(from: base, to: (try? JSONValue(parsing: record.document)) ?? .null)
+    }
+
     /// The changes the request makes to its base revision; for a `settings` request, to the settings it sets as
     /// they are now; for a `rollout` request, its whole plan (added).
     package func diff(_ record: ChangeRequestRecord) throws -> [JSONDiff.Change] {
@@ -176,7 +192,7 @@ package final class ChangeRequests: Sendable {
     ) throws -> ChangeRequestRecord {
         let rules = try rules(app: app, environment: environment)
         let base = liveRevision(app: app, environment: environment)
-        let (document, patch, findings) = try prepare(
+        let (document, patch, changes, findings) = try prepare(
             proposal, app: app, environment: environment, base: base, rules: rules)
         let status = ChangeRequestMachine.create(
             author: actor.name, baseRevision: base, submit: submit, rules: rules.approval)
@@ -188,7 +204,8 @@ package final class ChangeRequests: Sendable {
         let record = try storing {
             try repository.create(
                 app: app, environment: environment, status: status, document: document, patch: patch,
-                authorTokenID: actor.tokenID, message: message, findings: findings, detail: detail, notice: notice,
+                changes: changes, authorTokenID: actor.tokenID, message: message, findings: findings, detail: detail,
+                notice: notice,
                 at: clock.milliseconds)
         }
         logger.info(
@@ -212,7 +229,7 @@ package final class ChangeRequests: Sendable {
             }
             let rules = try rules(app: record.app, environment: record.environment)
             next.status = try machine { try ChangeRequestMachine.edit(record.status, rules: rules.approval) }
-            (next.document, next.patch, next.findings) = try prepare(
+            (next.document, next.patch, next.changes, next.findings) = try prepare(
                 proposal, app: record.app, environment: record.environment, base: record.baseRevision, rules: rules)
             detail["approvalsCleared"] = .integer(record.approvals.count)
         } else if record.state.isFinal {
@@ -290,9 +307,11 @@ package final class ChangeRequests: Sendable {
         return try save(next, action: "changeRequest.schedule", by: actor, detail: detail)
     }
 
-    /// Bases the request on the live revision: a request made from a merge patch gets the patch re-applied to the
-    /// live document; one made from a whole document keeps it (its diff now shows what it changes against the live
-    /// revision, reverts included). Approvals and the schedule are cleared; it goes back to review.
+    /// Bases the request on the live revision by a three-way merge (``JSONMerge``): its patch (what it changes
+    /// against its base revision, ``patch(_:)``) is re-applied to the live document, so whatever was published in
+    /// between survives. Refused with 409 `rebase-conflict` naming every pointer where both changed the same member
+    /// differently, and with 422 and the validator's problems when the merged document does not validate; nothing
+    /// changes then. Approvals and the schedule are cleared; it goes back to review.
     package func rebase(_ record: ChangeRequestRecord, by actor: Actor) throws -> ChangeRequestRecord {
         guard record.kind == .policy else {
             throw ChangeRequestProblem.wrongKind(id: record.id, kind: record.kind, action: "re-based")
@@ -303,14 +322,16 @@ package final class ChangeRequests: Sendable {
         next.status = try machine {
             try ChangeRequestMachine.rebase(record.status, liveRevision: live, rules: rules.approval)
         }
-        let proposal: Proposal =
-            if let patch = record.patch, let value = try? JSONValue(parsing: patch) {
-                .patch(value)
-            } else {
-                .document((try? JSONValue(parsing: record.document)) ?? .null)
-            }
-        (next.document, next.patch, next.findings) = try prepare(
-            proposal, app: record.app, environment: record.environment, base: live, rules: rules)
+        let theirs = try revisionDocument(app: record.app, environment: record.environment, number: live) ?? .null
+        let merged: JSONValue
+        switch JSONMerge.apply(try patch(record), onto: theirs) {
+        case .merged(let document): merged = document
+        case .conflicts(let conflicts):
+            throw ChangeRequestProblem.rebaseConflict(
+                id: record.id, base: record.baseRevision, live: live, conflicts: conflicts)
+        }
+        (next.document, _, next.changes, next.findings) = try prepare(
+            .document(merged), app: record.app, environment: record.environment, base: live, rules: rules)
         var detail = JSONObject()
         detail["from"] = record.baseRevision.map { .integer($0) } ?? .null
         detail["to"] = live.map { .integer($0) } ?? .null
@@ -486,17 +507,18 @@ package final class ChangeRequests: Sendable {
             changes: changes, kind: record.kind)
     }
 
-    /// The canonical proposed document, the patch text and the lint findings (JSON text) of `proposal` over revision
-    /// `base`, after the checks a direct write makes.
+    /// The canonical proposed document, the merge patch text, the request's patch against `base` (``JSONMerge``) and
+    /// the lint findings (JSON text) of `proposal` over revision `base`, after the checks a direct write makes.
     private func prepare(
         _ proposal: Proposal, app: String, environment: String, base: Int?, rules: EnvironmentRules
-    ) throws -> (document: String, patch: String?, findings: String) {
+    ) throws -> (document: String, patch: String?, changes: String, findings: String) {
         let candidate: JSONValue
         var patchText: String?
+        let baseDocument = try revisionDocument(app: app, environment: environment, number: base)
         switch proposal {
         case .document(let value): candidate = value
         case .patch(let patch):
-            guard let baseDocument = try revisionDocument(app: app, environment: environment, number: base) else {
+            guard let baseDocument else {
                 throw AdminProblem.invalidRequest(
                     "there is no live revision to apply a merge patch to; propose a whole document",
                     pointer: "/patch", code: "patch.noBase", status: .unprocessableContent)
@@ -519,7 +541,11 @@ package final class ChangeRequests: Sendable {
         let findings = try PublishChecks.check(
             document, canonicalSize: canonical.utf8.count, lintStrict: rules.lintStrict)
         checked.remember(canonical: canonical, document: document, findings: findings)
-        return (canonical, patchText, JSONValue.array(findings.map(\.jsonValue)).serialized())
+        let changes = JSONMerge.patch(from: baseDocument ?? .null, to: document.jsonValue)
+        return (
+            canonical, patchText, JSONDiff.jsonValue(changes).serialized(),
+            JSONValue.array(findings.map(\.jsonValue)).serialized()
+        )
     }
 
     /// Runs a transition of ``ChangeRequestMachine``, its refusal thrown as the problem answering it.

@@ -21,6 +21,9 @@ package struct ChangeRequestRecord: Sendable, Equatable {
     package var document: String
     /// The JSON Merge Patch (text) it was made from, if it was.
     package var patch: String?
+    /// Its patch against the base revision, JSON text (`[{op, pointer, from?, to?}]`, `JSONMerge.patch`): what a
+    /// re-base re-applies. nil for a request stored by a build before migration 0017 (derived when needed).
+    package var changes: String?
     /// Who proposed it (a token name, `cli` from the command line).
     package var author: String
     /// The proposing token's id.
@@ -47,7 +50,8 @@ package struct ChangeRequestRecord: Sendable, Equatable {
     /// A record.
     package init(
         id: Int64, app: String, environment: String, state: ChangeRequestState, version: Int, baseRevision: Int?,
-        document: String, patch: String?, author: String, authorTokenID: Int64?, message: String?, findings: String,
+        document: String, patch: String?, changes: String? = nil, author: String, authorTokenID: Int64?,
+        message: String?, findings: String,
         approvals: [ChangeRequestApproval], scheduledAt: Int64?, appliedRevision: Int?, closedBy: String?,
         reason: String?, createdAt: Int64, updatedAt: Int64, kind: ChangeRequestKind = .policy
     ) {
@@ -60,6 +64,7 @@ package struct ChangeRequestRecord: Sendable, Equatable {
         self.baseRevision = baseRevision
         self.document = document
         self.patch = patch
+        self.changes = changes
         self.author = author
         self.authorTokenID = authorTokenID
         self.message = message

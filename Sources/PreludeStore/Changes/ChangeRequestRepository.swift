@@ -1,8 +1,8 @@
 import PreludeCore
 import PreludeStorage
 
-/// The `change_requests` table (migration 0013): every statement about change requests. Each write changes one
-/// request and appends its audit record (``AuditLog``) in one transaction, guarded by the request's version, so two
+/// The `change_requests` table (migrations 0013, 0016 and 0017): every statement about change requests. Each write
+/// changes one request and appends its audit record (``AuditLog``) in one transaction, guarded by the request's version, so two
 /// concurrent transitions of one request cannot both succeed. Applying one is part of the revision's own transaction
 /// (``markApplied(_:id:expectedVersion:revision:at:)``, called through
 /// ``PolicyRepository/publish(app:environment:name:canonical:author:action:message:detail:at:requiringLive:events:previous:alongside:)``).
@@ -47,8 +47,8 @@ package struct ChangeRequestRepository: Sendable {
     package init(database: Database) { self.database = database }
 
     private static let columns = """
-        id, app_id, environment, state, version, base_revision, document, patch, author, author_token_id, message,
-        findings, approvals, scheduled_at, applied_revision, closed_by, reason, created_at, updated_at, kind
+        id, app_id, environment, state, version, base_revision, document, patch, changes, author, author_token_id,
+        message, findings, approvals, scheduled_at, applied_revision, closed_by, reason, created_at, updated_at, kind
         """
 
     // MARK: - Reading
@@ -124,7 +124,7 @@ package struct ChangeRequestRepository: Sendable {
     /// ``Refusal/unknownApp(_:)``.
     package func create(
         app: String, environment: String, kind: ChangeRequestKind = .policy, status: ChangeRequestStatus,
-        document: String, patch: String?, authorTokenID: Int64?, message: String?, findings: String,
+        document: String, patch: String?, changes: String?, authorTokenID: Int64?, message: String?, findings: String,
         detail: JSONObject, notice: Notice? = nil, at now: Int64
     ) throws -> ChangeRequestRecord {
         try database.write { db in
@@ -134,13 +134,13 @@ package struct ChangeRequestRepository: Sendable {
             try db.execute(
                 """
                 INSERT INTO change_requests (app_id, environment, kind, state, version, base_revision, document, patch,
-                    author, author_token_id, message, findings, approvals, created_at, updated_at)
-                VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, '[]', ?, ?)
+                    changes, author, author_token_id, message, findings, approvals, created_at, updated_at)
+                VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, '[]', ?, ?)
                 """,
                 [
                     .text(app), .text(environment), .text(kind.rawValue), .text(status.state.rawValue),
                     status.baseRevision.map { .integer(Int64($0)) } ?? .null, .text(document),
-                    patch.map(SQLValue.text) ?? .null, .text(status.author),
+                    patch.map(SQLValue.text) ?? .null, changes.map(SQLValue.text) ?? .null, .text(status.author),
                     authorTokenID.map(SQLValue.integer) ?? .null, message.map(SQLValue.text) ?? .null,
                     .text(findings), .integer(now), .integer(now),
                 ])
@@ -173,13 +173,14 @@ package struct ChangeRequestRepository: Sendable {
             try db.execute(
                 """
                 UPDATE change_requests SET state = ?, version = version + 1, base_revision = ?, document = ?, patch = ?,
-                    message = ?, findings = ?, approvals = ?, scheduled_at = ?, closed_by = ?, reason = ?,
-                    updated_at = ?
+                    changes = ?, message = ?, findings = ?, approvals = ?, scheduled_at = ?, closed_by = ?,
+                    reason = ?, updated_at = ?
                 WHERE id = ? AND version = ?
                 """,
                 [
                     .text(record.state.rawValue), record.baseRevision.map { .integer(Int64($0)) } ?? .null,
                     .text(record.document), record.patch.map(SQLValue.text) ?? .null,
+                    record.changes.map(SQLValue.text) ?? .null,
                     record.message.map(SQLValue.text) ?? .null, .text(record.findings),
                     .text(JSONValue.array(record.approvals.map(\.jsonValue)).serialized()),
                     record.scheduledAt.map(SQLValue.integer) ?? .null, record.closedBy.map(SQLValue.text) ?? .null,
@@ -265,6 +266,7 @@ package struct ChangeRequestRepository: Sendable {
             version: Int(try row.get("version", as: Int64.self)),
             baseRevision: try row.get("base_revision", as: Int64?.self).map(Int.init),
             document: try row.get("document", as: String.self), patch: try row.get("patch", as: String?.self),
+            changes: try row.get("changes", as: String?.self),
             author: try row.get("author", as: String.self),
             authorTokenID: try row.get("author_token_id", as: Int64?.self),
             message: try row.get("message", as: String?.self), findings: try row.get("findings", as: String.self),
