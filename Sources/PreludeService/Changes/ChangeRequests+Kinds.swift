@@ -154,7 +154,8 @@ extension ChangeRequests {
         let record = try storing {
             try repository.create(
                 app: app, environment: environment, kind: kind, status: status, document: payload.serialized(),
-                patch: nil, changes: nil, authorTokenID: actor.tokenID, message: message, findings: "[]", detail: detail,
+                patch: nil, changes: nil, authorTokenID: actor.tokenID, message: message, findings: "[]",
+                detail: detail,
                 notice: notice, at: clock.milliseconds)
         }
         logger.info(
