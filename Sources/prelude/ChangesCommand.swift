@@ -316,7 +316,7 @@ struct ChangesScheduleCommand: ParsableCommand {
     @Argument(help: "The change request's id.")
     var id: String
 
-    @Option(help: "An ISO 8601 instant with a zone, in the future: 2026-11-26T09:00:00Z.")
+    @Option(help: "An RFC 3339 date-time with seconds and a zone (Z or ±hh:mm), in the future: 2026-11-26T09:00:00Z.")
     var at: String?
 
     @Flag(help: "Remove the schedule.")
@@ -332,7 +332,8 @@ struct ChangesScheduleCommand: ParsableCommand {
 
     func run() throws {
         try ChangeRequestCommandLine.with(options, address) { changes in
-            let instant = try at.map { text throws(ProblemDetails) in try ChangeRequests.instant(text) }
+            let now = ServiceClock.system.milliseconds
+            let instant = try at.map { text throws(ProblemDetails) in try ChangeRequests.instant(text, now: now) }
             let record = try changes.record(app: address.app, environment: address.environment, id: id)
             let next = try changes.schedule(record, at: instant, by: ChangeRequestCommandLine.actor)
             try ChangeRequestCommandLine.report(

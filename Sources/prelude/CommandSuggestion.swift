@@ -1,4 +1,5 @@
 import ArgumentParser
+import PreludeCore
 
 #if canImport(FoundationEssentials)
     import Dispatch
@@ -39,18 +40,6 @@ enum CommandSuggestion {
         command.configuration.commandName ?? String(describing: command).lowercased()
     }
 
-    /// The Levenshtein distance: insertions, deletions and substitutions turning `a` into `b`.
-    static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a)
-        let b = Array(b)
-        var previous = Array(0...b.count)
-        for (i, left) in a.enumerated() {
-            var current = [i + 1]
-            for (j, right) in b.enumerated() {
-                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (left == right ? 0 : 1)))
-            }
-            previous = current
-        }
-        return previous[b.count]
-    }
+    /// The Levenshtein distance turning `a` into `b`: the core's, which every "did you mean …?" of the service uses.
+    static func distance(_ a: String, _ b: String) -> Int { TypoSuggestion.editDistance(Array(a), Array(b)) }
 }

@@ -54,6 +54,13 @@ struct TokenCreateCommand: ParsableCommand {
     @Flag(help: "The token may apply changes without their required approvals (needs --scope write; audited).")
     var bypass = false
 
+    @Flag(
+        help: """
+            Grant --app/--environment names that do not exist yet (an app or environment created later); without it \
+            such a name is refused with the closest existing one.
+            """)
+    var allowMissing = false
+
     @OptionGroup var options: DatabaseOptions
 
     func validate() throws {
@@ -68,7 +75,15 @@ struct TokenCreateCommand: ParsableCommand {
     }
 
     func run() throws {
-        try TokenDatabase.with(options) { tokens in
+        try TokenDatabase.with(options) { tokens, policies in
+            // A typo (`--app demoo`) would otherwise create a token that may touch nothing, silently.
+            if !allowMissing,
+                let unknown = try TokenGrantReferences.check(
+                    apps: apps.isEmpty ? nil : apps, environments: environments.isEmpty ? nil : environments,
+                    repository: policies)
+            {
+                throw TokenGrantRefusal(references: unknown)
+            }
             let grant = TokenGrant(
                 apps: apps.isEmpty ? nil : apps, environments: environments.isEmpty ? nil : environments,
                 approve: approve, bypass: bypass)
@@ -159,12 +174,31 @@ enum TokenDatabase {
     static var now: Int64 { ServiceClock.system.milliseconds }
 
     static func with(_ options: DatabaseOptions, _ body: (TokenStore) throws -> Void) throws {
+        try with(options) { tokens, _ in try body(tokens) }
+    }
+
+    /// The token store and the apps (to check the names a grant gives) of the database `options` name.
+    static func with(_ options: DatabaseOptions, _ body: (TokenStore, PolicyRepository) throws -> Void) throws {
         let database = try options.openMigratedDatabase().database
         defer { database.close() }
         do {
-            try body(TokenStore(database: database))
+            try body(TokenStore(database: database), PolicyRepository(database: database))
         } catch {
             throw Failure.exit(error, code: Failure.code(for: error))
         }
+    }
+}
+
+/// `prelude token create` naming an app or environment that does not exist, without `--allow-missing`.
+struct TokenGrantRefusal: Error, CustomStringConvertible {
+    let references: TokenGrantReferences
+
+    var description: String {
+        let apps = references.apps.map { "--app: \($0.description(kind: "app", known: references.knownApps))" }
+        let environments = references.environments.map {
+            "--environment: \($0.description(kind: "environment", known: references.knownEnvironments))"
+        }
+        return (apps + environments).joined(separator: "; ")
+            + ". No token was created; --allow-missing grants names for apps or environments created later."
     }
 }

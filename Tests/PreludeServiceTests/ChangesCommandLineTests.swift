@@ -135,6 +135,22 @@ import Testing
         #expect(before.request == "stale v2 -")
     }
 
+    /// Issue 35: `--at` without a zone or without seconds scheduled the date's midnight UTC; now refused like the
+    /// API (`/at`, an example from now), and an offset schedules exactly the instant it names.
+    @Test func scheduleTakesOnlyRFC3339DateTimes() throws {
+        #expect(try run(["changes", "create", fixture.path("title.json"), "--patch"]).status == 0)
+        for text in ["2099-01-01T09:00:00", "2099-01-01T09:00Z"] {
+            let refused = try run(["changes", "schedule", "1", "--at", text])
+            #expect(refused.status == 1, "\(text): \(refused.stdout)")
+            #expect(refused.stderr.contains("/at: value.invalid:"), "\(refused.stderr)")
+            #expect(refused.stderr.contains("such as 20"), "\(refused.stderr)")
+        }
+        #expect(try stored().audit.last == "cli changeRequest.create")
+        let scheduled = try run(["changes", "schedule", "1", "--at", "2099-01-01T10:00:00+01:00"])
+        #expect(scheduled.status == 0, "\(scheduled.stderr)")
+        #expect(scheduled.stdout.contains("scheduled for 2099-01-01T09:00:00.000Z"), "\(scheduled.stdout)")
+    }
+
     @Test func aStaleRequestIsNotAppliedAndRebaseBringsItBack() throws {
         #expect(try run(["changes", "create", fixture.path("title.json"), "--patch"]).status == 0)
         // Someone publishes first: the request's base is no longer live.

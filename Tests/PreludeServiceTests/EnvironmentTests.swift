@@ -1,4 +1,5 @@
 import Foundation
+import PreludeCore
 import PreludeStorage
 import PreludeStore
 import Testing
@@ -231,6 +232,89 @@ import Testing
         #expect(badGrant.status == 422)
         let pointers = (badGrant.object["errors"] as? [[String: Any]] ?? []).compactMap { $0["pointer"] as? String }
         #expect(Set(pointers) == ["/environments/0", "/bypass"])
+    }
+
+    /// Issue 35: a staging-only token read production's live revision and ETag in `GET /v1/admin/apps`. Lists show
+    /// only what a grant covers: production's members are absent, each app lists the environments granted.
+    @Test func appListShowsOnlyTheGrantedEnvironments() throws {
+        let server = try Self.serverWithStaging()
+        let productionETag = try server.etag()
+        let stagingETag = try Self.stagingETag(server)
+        let created = try server.send(
+            "POST", "/v1/admin/tokens",
+            body: #"{"name": "stager", "scope": "read", "apps": ["demo"], "environments": ["staging"]}"#)
+        let token = try #require(created.object["token"] as? String, "\(created.body)")
+        let list = try server.send("GET", "/v1/admin/apps", token: token)
+        #expect(list.status == 200)
+        #expect(!list.body.contains(productionETag), "\(list.body)")
+        let entry = try #require((list.object["apps"] as? [[String: Any]])?.first)
+        #expect(entry["id"] as? String == "demo")
+        for member in ["liveRevision", "etag", "status", "features", "revisionCount"] {
+            #expect(entry[member] == nil, "\(member)")
+        }
+        let environments = try #require(entry["environments"] as? [[String: Any]])
+        #expect(environments.compactMap { $0["name"] as? String } == ["staging"])
+        #expect(environments.first?["etag"] as? String == stagingETag)
+
+        // The bootstrap token (every environment) keeps production's members and sees both environments.
+        let full = try server.send("GET", "/v1/admin/apps")
+        let all = try #require((full.object["apps"] as? [[String: Any]])?.first)
+        #expect(all["etag"] as? String == productionETag)
+        #expect(
+            (all["environments"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == [
+                "production", "staging",
+            ])
+    }
+
+    /// Webhooks that hear only environments outside a token's grant are absent from its list and not found.
+    @Test func webhookListShowsOnlyWebhooksOfGrantedEnvironments() throws {
+        let server = try Self.serverWithStaging()
+        let store = WebhookStore(database: server.service.database)
+        let stagingHook = try store.create(
+            app: "demo", url: "https://hooks.example/staging", secret: "s", events: [.revisionPublished],
+            environments: ["staging"], description: nil, enabled: false, actor: "test", at: 0)
+        let everyHook = try store.create(
+            app: "demo", url: "https://hooks.example/all", secret: "s", events: [.revisionPublished],
+            description: nil, enabled: false, actor: "test", at: 0)
+        let created = try server.send(
+            "POST", "/v1/admin/tokens",
+            body: #"{"name": "prod-reader", "scope": "read", "environments": ["production"]}"#)
+        let token = try #require(created.object["token"] as? String, "\(created.body)")
+        let list = try server.send("GET", "/v1/admin/apps/demo/webhooks", token: token)
+        #expect(list.status == 200)
+        let ids = (list.object["webhooks"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+        #expect(ids == [everyHook.id], "\(list.body)")
+        #expect(try server.send("GET", "/v1/admin/apps/demo/webhooks/\(stagingHook.id)", token: token).status == 404)
+        let bootstrap = try server.send("GET", "/v1/admin/apps/demo/webhooks")
+        #expect((bootstrap.object["webhooks"] as? [[String: Any]])?.count == 2)
+    }
+
+    /// Issue 35: a grant naming an app or environment that does not exist was accepted silently; now 422 naming each
+    /// with the closest existing name, unless `allowMissing` says they come later.
+    @Test func tokenGrantNamingMissingAppsOrEnvironmentsIsRefused() throws {
+        let server = try Self.serverWithStaging()
+        let refused = try server.send(
+            "POST", "/v1/admin/tokens",
+            body: #"{"name": "typo", "scope": "read", "apps": ["demoo"], "environments": ["production", "stagng"]}"#)
+        #expect(refused.status == 422, "\(refused.body)")
+        #expect(refused.headers["content-type"] == "application/problem+json")
+        let errors = refused.object["errors"] as? [[String: Any]] ?? []
+        #expect(errors.compactMap { $0["pointer"] as? String } == ["/apps/0", "/environments/1"])
+        let details = errors.compactMap { $0["detail"] as? String }
+        let expected =
+            "no app is named 'demoo' (did you mean 'demo'?); \"allowMissing\": true grants it for an app created later"
+        #expect(details.first == expected)
+        #expect(details.last?.contains("did you mean 'staging'?") == true, "\(details)")
+        #expect(try TokenStore(database: server.service.database).list().map(\.name).contains("typo") == false)
+
+        let later = try server.send(
+            "POST", "/v1/admin/tokens",
+            body: #"{"name": "later", "scope": "read", "apps": ["newapp"], "allowMissing": true}"#)
+        #expect(later.status == 201, "\(later.body)")
+        let badFlag = try server.send(
+            "POST", "/v1/admin/tokens", body: #"{"name": "flag", "scope": "read", "allowMissing": "yes"}"#)
+        #expect(badFlag.status == 422)
+        #expect(badFlag.body.contains("/allowMissing"))
     }
 
     @Test func promotionAnswersTheDiffAndRefusesAStaleIfMatch() throws {

@@ -77,7 +77,7 @@ import Testing
             in: fixture.directory)
         #expect(ok.status == 0, "\(ok.stderr)")
         #expect(ok.stdout.contains("Migrations: none pending."))
-        #expect(ok.stdout.contains("demo r1 (live): served as written"), "\(ok.stdout)")
+        #expect(ok.stdout.contains("demo r1 (production, live): served as written"), "\(ok.stdout)")
         // A revision written for a future schema: this build cannot serve it, and says so before an upgrade.
         try Self.writeFutureRevision(database)
         let refused = try CommandLineTests.runPrelude(
@@ -88,8 +88,38 @@ import Testing
             in: fixture.directory)
         #expect(refused.status == 1)
         #expect(
-            refused.stdout.contains("demo r2 (live): cannot be served: it was written for another schema"),
+            refused.stdout.contains("demo r2 (production, live): cannot be served: it was written for another schema"),
             "\(refused.stdout)")
+    }
+
+    /// Issue 35: two live revisions of one app (production's and staging's) were listed as `demo r1 (live)` and
+    /// `demo r2 (live)`, without saying whose.
+    @Test func migrateCheckNamesTheEnvironmentOfEachRevision() throws {
+        let database = try migratedDatabase()
+        let db = try PreludeStorage.Database(path: database, readerCount: 1)
+        try db.write {
+            try $0.execute(
+                """
+                INSERT INTO policy_revisions (app_id, number, document, etag, created_at, author, message, environment)
+                SELECT app_id, 2, document, '"staging"', created_at, 'ops', NULL, 'staging'
+                FROM policy_revisions WHERE app_id = 'demo' AND number = 1
+                """)
+            try $0.execute(
+                """
+                INSERT INTO environments (app_id, name, live_revision, created_at, updated_at)
+                VALUES ('demo', 'staging', 2, 0, 0)
+                """)
+        }
+        db.close()
+        let check = try CommandLineTests.runPrelude(
+            [
+                "migrate", "--check", "--database", database, "--migrations-dir",
+                ServiceFixture.repositoryRoot + "/migrations",
+            ],
+            in: fixture.directory)
+        #expect(check.status == 0, "\(check.stderr)")
+        #expect(check.stdout.contains("demo r1 (production, live): served as written"), "\(check.stdout)")
+        #expect(check.stdout.contains("demo r2 (staging, live): served as written"), "\(check.stdout)")
     }
 
     /// A revision this build cannot serve: `/readyz` is 503 naming the app and what to do, so a rolling update

@@ -99,4 +99,36 @@ import Testing
         #expect(server.service.admin.scheduler.runOnce().due.isEmpty)
         #expect(try server.revisionCount() == 1)
     }
+
+    /// Issue 35: a time without a zone or without seconds scheduled the date's midnight UTC (a date-only fallback),
+    /// hours early. Over the real server: 422 at `/at` with an example an hour after the server's now.
+    @Test(arguments: ["2027-01-20T23:00:00", "2027-01-20T23:00Z", "2027-01-20", "2027-01-20 23:00:00Z"])
+    func scheduleRefusesWhatIsNotAnRFC3339DateTime(at: String) throws {
+        let server = try ChangeServer()
+        let id = try ChangeRequestTests.id(try server.propose(title: "Scan receipts"))
+        let refused = try server.send("POST", "\(Self.base)/\(id)/schedule", body: #"{"at": "\#(at)"}"#)
+        #expect(refused.status == 422, "\(refused.body)")
+        #expect(refused.headers["content-type"] == "application/problem+json")
+        let problem = try #require((refused.object["errors"] as? [[String: Any]])?.first)
+        #expect(problem["pointer"] as? String == "/at")
+        let detail = try #require(problem["detail"] as? String)
+        // ChangeServer.start is 2027-01-15T08:00:00Z.
+        #expect(detail.contains("such as 2027-01-15T09:00:00Z"), "\(detail)")
+        #expect(detail.contains(at), "\(detail)")
+        #expect(try server.send("GET", "\(Self.base)/\(id)").object["scheduledAt"] is NSNull)
+    }
+
+    /// An instant with an offset schedules exactly that instant (shown in UTC) and fires then, not a second before.
+    @Test func scheduleTakesExactlyTheInstantGiven() throws {
+        let server = try ChangeServer()
+        let id = try ChangeRequestTests.id(try server.propose(title: "Scan receipts"))
+        let response = try server.send(
+            "POST", "\(Self.base)/\(id)/schedule", body: #"{"at": "2027-01-15t10:00:00+01:00"}"#)
+        #expect(response.status == 200, "\(response.body)")
+        #expect(response.object["scheduledAt"] as? String == "2027-01-15T09:00:00.000Z")
+        server.setClock(secondsAfterStart: 3599)
+        #expect(server.service.admin.scheduler.runOnce().due.isEmpty)
+        server.setClock(secondsAfterStart: 3600)
+        #expect(server.service.admin.scheduler.runOnce().due == [Int64(id)])
+    }
 }

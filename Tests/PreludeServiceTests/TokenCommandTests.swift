@@ -57,9 +57,10 @@ import Testing
         func prelude(_ arguments: [String]) throws -> CommandLineTests.Run {
             try CommandLineTests.runPrelude(arguments + ["--database", fixture.path("prelude.sqlite")], in: nil)
         }
+        // staging does not exist yet (the token creates it below): --allow-missing grants it.
         let created = try prelude([
             "token", "create", "--name", "staging-ci", "--scope", "write", "--app", "demo", "--environment", "staging",
-            "--approve",
+            "--approve", "--allow-missing",
         ])
         #expect(created.status == 0, "\(created.stderr)")
         let secret = created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -100,5 +101,38 @@ import Testing
         #expect(badEnvironment.status == 64)
         #expect(badEnvironment.stderr.contains("is not an environment name"), "\(badEnvironment.stderr)")
         #expect(try TokenStore(database: service.database).list().map(\.name).sorted() == ["staging-ci"])
+    }
+
+    /// Issue 35: `--app demoo --environment stagng` created a token that may touch nothing, silently. Refused now,
+    /// naming each unknown name with the closest existing one; `--allow-missing` grants names created later.
+    @Test func createRefusesAGrantNamingWhatDoesNotExist() throws {
+        #expect(try run(["migrate"]).status == 0)
+        let database = try Database(path: fixture.path("tokens.sqlite"), readerCount: 1)
+        let path = ServiceFixture.repositoryRoot + "/config/demo-policy.json"
+        _ = try DemoSeeder.seedIfEmpty(
+            database, documentText: String(contentsOfFile: path, encoding: .utf8), sourcePath: path)
+        database.close()
+
+        let typo = try run([
+            "token", "create", "--name", "typo", "--scope", "read", "--app", "demoo", "--environment", "prodction",
+        ])
+        #expect(typo.status == 1, "\(typo.stdout)")
+        #expect(typo.stdout.isEmpty)
+        #expect(typo.stderr.contains("--app: no app is named 'demoo' (did you mean 'demo'?)"), "\(typo.stderr)")
+        #expect(
+            typo.stderr.contains("--environment: no environment is named 'prodction' (did you mean 'production'?)"),
+            "\(typo.stderr)")
+        #expect(typo.stderr.contains("--allow-missing"), "\(typo.stderr)")
+        let far = try run(["token", "create", "--name", "far", "--scope", "read", "--environment", "qa"])
+        #expect(far.status == 1)
+        #expect(far.stderr.contains("no environment is named 'qa' (existing: 'production')"), "\(far.stderr)")
+        #expect(!(try run(["token", "list"]).stdout.contains("typo")))
+
+        let later = try run([
+            "token", "create", "--name", "later", "--scope", "read", "--app", "newapp", "--allow-missing",
+        ])
+        #expect(later.status == 0, "\(later.stderr)")
+        let fine = try run(["token", "create", "--name", "fine", "--scope", "read", "--app", "demo"])
+        #expect(fine.status == 0, "\(fine.stderr)")
     }
 }

@@ -66,3 +66,26 @@ import Testing
                 == .failure(.hostNotAllowed("localhost")))
     }
 }
+
+/// Issue 35: a refusal for a host on the allowlist with another port named the host only.
+@Suite struct WebhookAllowlistPortTests {
+    static func refusal(_ allowlist: WebhookAllowlist, _ url: String) -> String? {
+        guard case .failure(let refusal) = allowlist.check(url) else { return nil }
+        return refusal.description
+    }
+
+    @Test func aListedHostOnAnotherPortNamesThePortThatDiffers() throws {
+        let allowlist = try WebhookAllowlist(parsing: "receiver.internal:8443, receiver.internal:9443, other.example")
+        let detail = try #require(Self.refusal(allowlist, "https://receiver.internal/hook"))
+        #expect(detail.contains("port 443 of host 'receiver.internal'"), "\(detail)")
+        #expect(detail.contains("only on ports 8443, 9443"), "\(detail)")
+        #expect(detail.contains("'receiver.internal:443'"), "\(detail)")
+        let wildcard = try WebhookAllowlist(parsing: "*.hooks.example:8443")
+        let sub = try #require(Self.refusal(wildcard, "https://a.hooks.example:444/"))
+        #expect(sub.contains("port 444 of host 'a.hooks.example'") && sub.contains("only on port 8443"), "\(sub)")
+        // A host not listed at all is still refused as a host.
+        let elsewhere = Self.refusal(allowlist, "https://elsewhere.example/")
+        #expect(elsewhere?.contains("host 'elsewhere.example' is not") == true)
+        #expect(Self.refusal(allowlist, "https://receiver.internal:8443/") == nil)
+    }
+}

@@ -1,4 +1,4 @@
-// Targets over PreludeCore's parsers: `json`, `policy`, `accept-language`, `locale-tag`, `semver`, `timestamp`.
+// Targets over PreludeCore's parsers: `json`, `policy`, `accept-language`, `locale-tag`, `semver`, `timestamp`, `instant`.
 import PreludeCore
 
 @testable import PreludeService
@@ -112,5 +112,34 @@ func fuzzTimestamp(_ bytes: UnsafeBufferPointer<UInt8>) {
     }
     guard EventTimestamp.parseRFC3339(String(decoding: bytes, as: UTF8.self)) == milliseconds else {
         fuzzFailure("the String and byte parsers disagree", String(decoding: bytes, as: UTF8.self))
+    }
+}
+
+/// `instant`: the one RFC 3339 parser and writer (``RFC3339``: schedules, audit filters, events, OFREP). Whatever it
+/// accepts lies within years 0000-9999, is accepted the same way where a space separator is allowed, and round-trips:
+/// parse → write → parse gives the same instant, and writing that again gives the same text; without fractions the
+/// written text reads as the instant cut to the second.
+func fuzzInstant(_ bytes: UnsafeBufferPointer<UInt8>) {
+    let strict = RFC3339.milliseconds(bytes: bytes)
+    let lenient = RFC3339.milliseconds(bytes: bytes, allowingSpaceSeparator: true)
+    let text = String(decoding: bytes, as: UTF8.self)
+    if let strict, lenient != strict {
+        fuzzFailure("the lenient parser reads a strict date-time differently", text)
+    }
+    guard let milliseconds = strict else { return }
+    guard milliseconds >= RFC3339.earliestMilliseconds, milliseconds <= RFC3339.latestMilliseconds else {
+        fuzzFailure("an instant RFC 3339 cannot write", "\(milliseconds) from \(text)")
+    }
+    let written = RFC3339.string(milliseconds: milliseconds)
+    guard RFC3339.milliseconds(written) == milliseconds else {
+        fuzzFailure("parse → write → parse changed the instant", "\(text) → \(written)")
+    }
+    guard RFC3339.string(milliseconds: RFC3339.milliseconds(written) ?? 0) == written else {
+        fuzzFailure("writing is not stable", "\(text) → \(written)")
+    }
+    let whole = RFC3339.string(milliseconds: milliseconds, fractionalSeconds: false)
+    let floored = milliseconds - ((milliseconds % 1000) + 1000) % 1000
+    guard RFC3339.milliseconds(whole) == floored else {
+        fuzzFailure("the text without fractions is not the instant cut to the second", "\(text) → \(whole)")
     }
 }

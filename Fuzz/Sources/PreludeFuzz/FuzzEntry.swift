@@ -17,6 +17,7 @@ let fuzzTargets: [String: @Sendable (UnsafeBufferPointer<UInt8>) -> Void] = [
     "locale-tag": fuzzLocaleTag,
     "semver": fuzzSemanticVersion,
     "timestamp": fuzzTimestamp,
+    "instant": fuzzInstant,
     "results": fuzzResults,
     "router": fuzzRouter,
     "ofrep": fuzzOFREP,

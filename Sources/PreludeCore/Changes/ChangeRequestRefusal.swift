@@ -22,7 +22,8 @@ package enum ChangeRequestRefusal: Error, Sendable, Equatable, CustomStringConve
         case .notApproved(let required, let counted):
             "the change request needs \(required) approval\(required == 1 ? "" : "s") and has \(counted)"
         case .scheduleInPast(let at, let now):
-            "the schedule instant (\(at) ms) is not after now (\(now) ms); apply it instead"
+            "the schedule instant (\(RFC3339.string(milliseconds: at))) is not after now "
+                + "(\(RFC3339.string(milliseconds: now))); apply it instead"
         }
     }
 

@@ -9,7 +9,7 @@ public enum TypoSuggestion {
     }
 
     /// Levenshtein distance (insertions, deletions, substitutions).
-    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+    public static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
         guard !a.isEmpty else { return b.count }
         guard !b.isEmpty else { return a.count }
         var previous = Array(0...b.count)

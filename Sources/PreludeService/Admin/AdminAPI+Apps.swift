@@ -6,8 +6,10 @@ extension AdminAPI {
     /// `GET /v1/admin/apps`, `POST /v1/admin/apps`, `GET`/`DELETE /v1/admin/apps/{app}`.
     func registerAppRoutes(on router: inout Router) {
         add(&router, .get, "/v1/admin/apps", query: []) { [self] context in
-            let rows = try apps.appIDs().filter { context.token.grant.covers(app: $0) }
-            return AdminResponse.json(["apps": .array(try rows.map(appSummary))], pretty: context.pretty)
+            let grant = context.token.grant
+            let rows = try apps.appIDs().filter { grant.covers(app: $0) }
+            return AdminResponse.json(
+                ["apps": .array(try rows.map { try appListEntry($0, grant: grant) })], pretty: context.pretty)
         }
         add(&router, .get, "/v1/admin/apps/{app}", query: []) { [self] context in
             let app = context.parameter("app")
@@ -53,6 +55,33 @@ extension AdminAPI {
                 ["app": .string(app), "deleted": .bool(true), "revisionCount": .integer(Int(revisions))],
                 pretty: context.pretty)
         }
+    }
+
+    /// The members of production's live policy in an app's summary: what a token not granted production must not
+    /// read in the app list.
+    static let productionMembers = [
+        "liveRevision", "etag", "status", "reason", "storedFindings", "fallbacks", "features", "revisionCount",
+    ]
+
+    /// An app of `GET /v1/admin/apps` as `grant` may see it: the summary, without production's members when the grant
+    /// does not cover production, and `environments`, the app's environments the grant covers (`name`,
+    /// `liveRevision`, `etag`), never one outside it.
+    func appListEntry(_ app: String, grant: TokenGrant) throws -> JSONValue {
+        guard var object = try appSummary(app).objectValue else { return .null }
+        if !grant.covers(app: app, environment: EnvironmentName.production) {
+            for member in Self.productionMembers { object[member] = nil }
+        }
+        let covered = (try apps.environments(app: app) ?? []).filter { grant.covers(app: app, environment: $0.name) }
+        object["environments"] = .array(
+            covered.map { settings in
+                let live = store.snapshot(app: app, environment: settings.name)
+                return [
+                    "name": .string(settings.name),
+                    "liveRevision": (live?.revision ?? settings.liveRevision).map { .integer($0) } ?? .null,
+                    "etag": live.map { .string($0.etag.headerValue) } ?? .null,
+                ]
+            })
+        return .object(object)
     }
 
     /// `{"id", "name", "liveRevision", "etag", "status", "features", "revisionCount", "lintStrict", "createdAt",

@@ -13,6 +13,19 @@ extension AdminAPI {
         add(&router, .post, "/v1/admin/tokens", query: [], maxBodySize: 4096) { [self] context in
             let body = try AdminRequestBody.parse(context.request)
             let (name, scope, grant) = try Self.tokenRequest(body)
+            // A grant naming an app or environment that does not exist is refused (a typo would otherwise give a
+            // token that may touch nothing), unless the body says they come later.
+            if body["allowMissing"] != .bool(true),
+                let unknown = try TokenGrantReferences.check(
+                    apps: body["apps"]?.arrayValue?.compactMap(\.stringValue),
+                    environments: body["environments"]?.arrayValue?.compactMap(\.stringValue), repository: apps)
+            {
+                throw ProblemDetails(
+                    status: .unprocessableContent, type: AdminProblem.invalidRequestType,
+                    title: "The request is not valid",
+                    detail: "the grant names \(unknown.description); no token was created",
+                    errors: unknown.fieldProblems)
+            }
             let (token, secret) = try tokens.create(
                 name: name, scope: scope, grant: grant, actor: context.token.name, now: now)
             context.logger.info(
@@ -30,8 +43,8 @@ extension AdminAPI {
     }
 
     /// `{"name": "...", "scope": "read"|"replica"|"write", "apps"?: [...] | "*", "environments"?: [...] | "*",
-    /// "approve"?: bool, "bypass"?: bool}`; every problem at once, with pointers. Without `apps`/`environments` the
-    /// token may touch every app and environment.
+    /// "approve"?: bool, "bypass"?: bool, "allowMissing"?: bool}`; every problem at once, with pointers. Without
+    /// `apps`/`environments` the token may touch every app and environment.
     static func tokenRequest(_ body: JSONValue) throws(ProblemDetails) -> (String, TokenScope, TokenGrant) {
         guard let object = body.objectValue else {
             throw AdminProblem.invalidRequest(
@@ -39,7 +52,8 @@ extension AdminAPI {
                 code: "type.mismatch", status: .unprocessableContent)
         }
         var problems: [FieldProblem] = []
-        for key in object.keys where !["name", "scope", "apps", "environments", "approve", "bypass"].contains(key) {
+        for key in object.keys
+        where !["name", "scope", "apps", "environments", "approve", "bypass", "allowMissing"].contains(key) {
             problems.append(FieldProblem(pointer: "/\(key)", code: "member.unknown", detail: "unknown member '\(key)'"))
         }
         let name = object["name"]?.stringValue
@@ -90,6 +104,7 @@ extension AdminAPI {
             }
             return flag
         }
+        _ = flag("allowMissing")  // read by the route: only its type is checked here
         let grant = TokenGrant(apps: apps, environments: environments, approve: flag("approve"), bypass: flag("bypass"))
         if grant.bypass, scope != .write {
             problems.append(

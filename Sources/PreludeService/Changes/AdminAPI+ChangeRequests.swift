@@ -153,10 +153,11 @@ extension AdminAPI {
             let instant: Int64?
             switch body["at"] {
             case .null: instant = nil
-            case .string(let text): instant = try ChangeRequests.instant(text)
+            case .string(let text): instant = try ChangeRequests.instant(text, now: now)
             default:
                 throw AdminProblem.invalidRequest(
-                    "\"at\" is required: an ISO 8601 instant (2026-11-26T09:00:00Z), or null to unschedule",
+                    "\"at\" is required: an RFC 3339 date-time with seconds and a zone, such as "
+                        + "\(RFC3339.example(now: now)), or null to unschedule",
                     pointer: "/at", code: body["at"] == nil ? "value.missing" : "type.mismatch",
                     status: .unprocessableContent)
             }

@@ -155,12 +155,14 @@ package final class ChangeRequests: Sendable {
         return JSONDiff.changes(from: base, to: (try? JSONValue(parsing: record.document)) ?? .null)
     }
 
-    /// A schedule's instant (epoch milliseconds) from ISO 8601 with a time and a zone (`2026-11-26T09:00:00Z`);
-    /// 422 at `/at` otherwise. A date alone is refused: "on the 26th" does not say when.
-    package static func instant(_ text: String) throws(ProblemDetails) -> Int64 {
-        guard let parsed = AdminTime.parse(text), text.contains("T") else {
+    /// A schedule's instant (epoch milliseconds) from an RFC 3339 date-time (``RFC3339``: seconds and a zone required,
+    /// `2026-11-26T09:00:00Z`); anything else is 422 at `/at` whose detail shows an instant an hour after `now`. A
+    /// date alone, a time without a zone or without seconds is refused, never read as midnight.
+    package static func instant(_ text: String, now: Int64) throws(ProblemDetails) -> Int64 {
+        guard let parsed = RFC3339.milliseconds(text) else {
             throw AdminProblem.invalidRequest(
-                "\"at\" must be an ISO 8601 instant with a zone (2026-11-26T09:00:00Z), not '\(text)'",
+                "\"at\" must be an RFC 3339 date-time with seconds and a zone (Z or ±hh:mm), such as "
+                    + "\(RFC3339.example(now: now)), not '\(text)'",
                 pointer: "/at", code: "value.invalid", status: .unprocessableContent)
         }
         return parsed

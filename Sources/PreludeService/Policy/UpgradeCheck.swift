@@ -10,16 +10,19 @@ package struct UpgradeCheck: Sendable {
     package struct Revision: Sendable {
         /// The app.
         package let app: String
+        /// The environment whose chain holds it.
+        package let environment: String
         /// The revision number.
         package let number: Int
-        /// Whether it is the app's live revision.
+        /// Whether it is its environment's live revision.
         package let isLive: Bool
         /// How this build reads it.
         package let reading: StoredPolicyReader.Reading
 
-        /// One line: `demo r3 (live): served as written`, `… served with 2 findings …`, `… cannot be served: …`.
+        /// One line: `demo r3 (production, live): served as written`, `demo r2 (staging): served with 2 findings …`,
+        /// `… cannot be served: …`: an app's environments each have a live revision, so each line names its own.
         package var line: String {
-            let head = "\(app) r\(number)\(isLive ? " (live)" : "")"
+            let head = "\(app) r\(number) (\(environment)\(isLive ? ", live" : ""))"
             if reading.document == nil { return "\(head): cannot be served: \(reading.refusal ?? "")" }
             if reading.findings.isEmpty { return "\(head): served as written" }
             let count = reading.findings.count
@@ -46,7 +49,7 @@ package struct UpgradeCheck: Sendable {
         pendingMigrations = try migrator.pendingMigrations(database).map(\.name)
         revisions = try PolicyRepository(database: database).allRevisions().map { stored in
             Revision(
-                app: stored.app, number: stored.number, isLive: stored.isLive,
+                app: stored.app, environment: stored.environment, number: stored.number, isLive: stored.isLive,
                 reading: StoredPolicyReader.read(text: stored.document))
         }
     }

@@ -118,7 +118,7 @@ package enum OFREPRoutes {
     private static func checkChangeMetadata(_ request: HTTPRequest) throws(OFREPFailure) {
         guard let value = request.queryValue("flagConfigLastModified") else { return }
         if !value.isEmpty, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) { return }
-        if EventTimestamp.parseRFC3339(value) != nil { return }
+        if RFC3339.milliseconds(value) != nil { return }
         throw .parse(
             "flagConfigLastModified: expected Unix seconds or an RFC 3339 date-time, found '\(value)'", key: nil)
     }

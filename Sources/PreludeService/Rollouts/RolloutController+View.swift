@@ -18,8 +18,8 @@ extension RolloutController {
             step["percent"] = .number(current.percent)
             step["weights"] = .array(weights.map { .number($0) })
             step["coverage"] = .number(coverage)
-            step["startedAt"] = state.stepStartedAt.map { .integer(Int($0)) } ?? .null
-            step["holdEndsAt"] = state.stepStartedAt.map { .integer(Int($0 + current.minimumHoldMillis)) } ?? .null
+            step["startedAt"] = AdminTime.json(state.stepStartedAt)
+            step["holdEndsAt"] = AdminTime.json(state.stepStartedAt.map { $0 + current.minimumHoldMillis })
             step["exposedSinceStart"] = .integer(arms.rollout.exposed - state.stepStartExposed)
             step["minimumExposed"] = .integer(current.minimumExposed)
         }
@@ -32,7 +32,7 @@ extension RolloutController {
                 let current = guarded[state.step]
                 let holdEnds = started + current.minimumHoldMillis
                 let missing = current.minimumExposed - (arms.rollout.exposed - state.stepStartExposed)
-                next["stepMayAdvanceAt"] = .integer(Int(max(holdEnds, now)))
+                next["stepMayAdvanceAt"] = AdminTime.json(max(holdEnds, now))
                 let waiting: String =
                     if now < holdEnds {
                         "the step's minimum hold"
@@ -64,10 +64,10 @@ extension RolloutController {
                 ("figures", reading.jsonValue),
                 ("thresholds", thresholds(rollout.plan)),
                 ("lastDecision", rollout.lastReading ?? .null),
-                ("lastDecisionAt", rollout.lastEvaluatedAt.map { .integer(Int($0)) } ?? .null),
+                ("lastDecisionAt", AdminTime.json(rollout.lastEvaluatedAt)),
                 ("nextEvaluation", next.isEmpty ? .null : .object(next)),
-                ("createdBy", .string(rollout.createdBy)), ("createdAt", .integer(Int(rollout.createdAt))),
-                ("updatedAt", .integer(Int(rollout.updatedAt))),
+                ("createdBy", .string(rollout.createdBy)), ("createdAt", AdminTime.json(rollout.createdAt)),
+                ("updatedAt", AdminTime.json(rollout.updatedAt)),
             ]))
     }
 

@@ -14,8 +14,10 @@ extension AdminAPI {
         add(&router, .get, base, query: []) { [self] context in
             let app = context.parameter("app")
             guard let list = try webhooks.webhooks(app: app) else { throw PolicyStoreProblem.unknownApp(app) }
+            // A token limited to some environments sees the webhooks that hear one of them.
+            let visible = list.filter { Self.grant(context.token.grant, covers: $0) }
             return AdminResponse.json(
-                ["webhooks": .array(list.map { Self.webhookJSON($0, secret: nil) })], pretty: context.pretty)
+                ["webhooks": .array(visible.map { Self.webhookJSON($0, secret: nil) })], pretty: context.pretty)
         }
         add(&router, .post, base, query: [], maxBodySize: 16 << 10) { [self] context in
             let app = context.parameter("app")
@@ -106,11 +108,20 @@ extension AdminAPI {
     }
 
     /// The webhook the path names; 404 naming the app or the webhook otherwise.
+    /// The webhook addressed, as a token may see it: one that hears no environment its grant covers is not found.
     private func existingWebhook(_ context: Context) throws -> Webhook {
-        guard let webhook = try webhooks.webhook(app: context.parameter("app"), id: context.parameter("webhook")) else {
+        guard let webhook = try webhooks.webhook(app: context.parameter("app"), id: context.parameter("webhook")),
+            Self.grant(context.token.grant, covers: webhook)
+        else {
             throw try missingWebhook(context)
         }
         return webhook
+    }
+
+    /// Whether `grant` covers an environment `webhook` hears (every environment when it names none).
+    static func grant(_ grant: TokenGrant, covers webhook: Webhook) -> Bool {
+        guard let environments = webhook.environments else { return grant.covers(app: webhook.app) }
+        return environments.contains { grant.covers(app: webhook.app, environment: $0) }
     }
 
     private func missingWebhook(_ context: Context) throws -> ProblemDetails {

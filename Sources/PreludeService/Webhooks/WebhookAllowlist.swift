@@ -64,6 +64,8 @@ package struct WebhookAllowlist: Sendable, Equatable {
         case malformed(String)
         /// The host is not on the list.
         case hostNotAllowed(String)
+        /// The host is on the list, but only with other ports (`allowed`, sorted) than the URL's `port`.
+        case portNotAllowed(host: String, port: Int, allowed: [Int])
         /// Plain HTTP to a host whose entry does not allow it.
         case plainHTTPNotAllowed(String)
 
@@ -73,6 +75,10 @@ package struct WebhookAllowlist: Sendable, Equatable {
             case .malformed(let reason): reason
             case .hostNotAllowed(let host):
                 "host '\(host)' is not in webhookAllowedHosts (PRELUDE_WEBHOOK_ALLOWED_HOSTS); an empty list allows none"
+            case .portNotAllowed(let host, let port, let allowed):
+                "port \(port) of host '\(host)' is not in webhookAllowedHosts, which allows '\(host)' only on port"
+                    + "\(allowed.count == 1 ? "" : "s") \(allowed.map(String.init).joined(separator: ", ")); "
+                    + "list '\(host):\(port)' to allow it"
             case .plainHTTPNotAllowed(let host):
                 "plain http:// to '\(host)' is not allowed: use https://, or list the host as 'http://\(host)' in "
                     + "webhookAllowedHosts"
@@ -88,7 +94,17 @@ package struct WebhookAllowlist: Sendable, Equatable {
         case .failure(let invalid): return .failure(.malformed(invalid.reason))
         }
         let matching = entries.filter { $0.matches(url) }
-        guard !matching.isEmpty else { return .failure(.hostNotAllowed(url.host)) }
+        guard !matching.isEmpty else {
+            // The host is listed with other ports only (an entry without a port would have matched): name the port
+            // that differs, not just the host.
+            let ports = entries.filter { entry in
+                var anyPort = entry
+                anyPort.port = nil
+                return anyPort.matches(url)
+            }.compactMap(\.port)
+            guard !ports.isEmpty else { return .failure(.hostNotAllowed(url.host)) }
+            return .failure(.portNotAllowed(host: url.host, port: url.port, allowed: Set(ports).sorted()))
+        }
         if !url.isHTTPS, !matching.contains(where: \.plainHTTP) { return .failure(.plainHTTPNotAllowed(url.host)) }
         return .success(url)
     }
