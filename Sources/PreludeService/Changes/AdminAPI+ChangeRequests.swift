@@ -78,28 +78,16 @@ extension AdminAPI {
                 location: context.request.path.split(separator: "?").first.map { "\($0)/\(record.id)" })
         }
         add(&router, .get, item, query: []) { [self] context in
-            let record = try changeRecord(context)
-            var headers = HTTPHeaders()
-            headers.set("ETag", Self.changeETag(record))
-            if let notModified = ConditionalRequest.notModified(
-                context.request, etag: Self.changeTag(record), headers: headers)
-            {
-                return notModified
+            try conditionalRead(context) { record, headers in
+                AdminResponse.json(
+                    .object(try ChangeRequestView.detail(record, changes: changes)), pretty: context.pretty,
+                    headers: headers)
             }
-            return AdminResponse.json(
-                .object(try ChangeRequestView.detail(record, changes: changes)), pretty: context.pretty,
-                headers: headers)
         }
         add(&router, .get, item + "/document", query: []) { [self] context in
-            let record = try changeRecord(context)
-            var headers = HTTPHeaders()
-            headers.set("ETag", Self.changeETag(record))
-            if let notModified = ConditionalRequest.notModified(
-                context.request, etag: Self.changeTag(record), headers: headers)
-            {
-                return notModified
+            try conditionalRead(context) { record, headers in
+                AdminResponse.json(storedText: record.document, pretty: context.pretty, headers: headers)
             }
-            return AdminResponse.json(storedText: record.document, pretty: context.pretty, headers: headers)
         }
         add(&router, .patch, item, query: []) { [self] context in
             let record = try changeRecord(context)
@@ -345,6 +333,22 @@ extension AdminAPI {
 
     /// The answer to a write of a request: its state and links (``ChangeRequestView/state(_:changes:)``, plus
     /// `extra`), with its `ETag`. The whole request, document included, is the GET's.
+    /// A GET of the request in `context` or of part of it: its `ETag`, 304 for a matching `If-None-Match`, else what
+    /// `body` answers with those headers.
+    private func conditionalRead(
+        _ context: Context, body: (ChangeRequestRecord, HTTPHeaders) throws -> HTTPResponse
+    ) throws -> HTTPResponse {
+        let record = try changeRecord(context)
+        var headers = HTTPHeaders()
+        headers.set("ETag", Self.changeETag(record))
+        if let notModified = ConditionalRequest.notModified(
+            context.request, etag: Self.changeTag(record), headers: headers)
+        {
+            return notModified
+        }
+        return try body(record, headers)
+    }
+
     func changeResponse(
         _ record: ChangeRequestRecord, context: Context, status: HTTPStatus = .ok, location: String? = nil,
         extra: JSONObject = JSONObject()

@@ -148,9 +148,7 @@ extension ChangeRequests {
             author: actor.name, baseRevision: nil, submit: submit, rules: kind.rules(rules.approval))
         var detail = JSONObject()
         if let message { detail["message"] = .string(message) }
-        let notice = ChangeRequestRepository.Notice(.changeRequestCreated) { [self] stored in
-            event(stored, action: "changeRequest.create", by: actor, changes: (try? diff(stored)) ?? []).jsonValue
-        }
+        let notice = creationNotice(by: actor)
         let record = try storing {
             try repository.create(
                 app: app, environment: environment, kind: kind, status: status, document: payload.serialized(),

@@ -200,9 +200,7 @@ package final class ChangeRequests: Sendable {
             author: actor.name, baseRevision: base, submit: submit, rules: rules.approval)
         var detail = JSONObject()
         if let message { detail["message"] = .string(message) }
-        let notice = ChangeRequestRepository.Notice(.changeRequestCreated) { [self] stored in
-            event(stored, action: "changeRequest.create", by: actor, changes: (try? diff(stored)) ?? []).jsonValue
-        }
+        let notice = creationNotice(by: actor)
         let record = try storing {
             try repository.create(
                 app: app, environment: environment, status: status, document: document, patch: patch,
@@ -507,6 +505,13 @@ package final class ChangeRequests: Sendable {
             baseRevision: record.baseRevision, approvers: record.approvals.map(\.approver),
             scheduledAt: record.scheduledAt.map(AdminTime.iso8601), reason: record.reason, revision: revision,
             changes: changes, kind: record.kind)
+    }
+
+    /// The `changeRequest.created` webhook notice of a request `actor` opens (any kind): built from the stored record.
+    func creationNotice(by actor: Actor) -> ChangeRequestRepository.Notice {
+        ChangeRequestRepository.Notice(.changeRequestCreated) { [self] stored in
+            event(stored, action: "changeRequest.create", by: actor, changes: (try? diff(stored)) ?? []).jsonValue
+        }
     }
 
     /// The canonical proposed document, the merge patch text, the request's patch against `base` (``JSONMerge``) and
