@@ -2,7 +2,7 @@
 # Checks every libcurl number declared in Sources/CCurl/include/CCurl.h against Debian's curl.h, and that the
 # declared function types match curl's own prototypes. The product builds without curl.h (it loads libcurl.so.4 at
 # run time, docs/http.md); this check fetches the headers into a temporary folder (`apt-get download`, no install)
-# unless curl.h is already on the machine. Run by .ci/run's fresh-machine step.
+# unless curl.h is already on the machine (CURL_ABI_DOWNLOAD=1 fetches them anyway). Run by .ci/run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,8 +10,15 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
 include_flags=()
-if [[ ! -f /usr/include/x86_64-linux-gnu/curl/curl.h && ! -f /usr/include/curl/curl.h ]]; then
-    (cd "$work" && apt-get download -qq libcurl4-openssl-dev >/dev/null)
+if [[ -n "${CURL_ABI_DOWNLOAD-}" || ( ! -f /usr/include/x86_64-linux-gnu/curl/curl.h && ! -f /usr/include/curl/curl.h ) ]]; then
+    download() { (cd "$work" && apt-get download -qq libcurl4-openssl-dev >/dev/null 2>&1); }
+    if ! download; then
+        # A fresh machine may have no package lists yet (apt-get download then finds nothing): fetch them once.
+        sudo_cmd=()
+        if [[ "$(id -u)" != 0 ]]; then sudo_cmd=(sudo); fi
+        "${sudo_cmd[@]}" apt-get update -qq
+        download
+    fi
     dpkg-deb -x "$work"/libcurl4-openssl-dev_*.deb "$work/root"
     include_flags=(-isystem "$work/root/usr/include" -isystem "$work/root/usr/include/x86_64-linux-gnu")
 fi
