@@ -10,6 +10,9 @@ public enum AnalyticsEvent: String, CaseIterable, Hashable, Sendable, Codable {
     case systemGranted
     /// The system alert was answered with a refusal.
     case systemDenied
+    /// The system's request returned without a decision: tracking's expanded request (iOS 27.2) left through its
+    /// "Additional Information" action. Not an answer: the ledger is unchanged, no `systemDenied` is sent.
+    case systemExitedWithoutDecision
     /// The Settings nudge appeared after a denial.
     case settingsShown
     /// The user tapped the Settings nudge's action and the app opened its Settings page.

@@ -24,6 +24,9 @@ public struct ClientState: Hashable, Sendable {
     /// client does not say (clients before this member). `false` means the OS re-asks about the limited library
     /// itself, so the policy adds no re-ask of its own.
     public var preventsAutomaticLimitedAccessAlert: Bool?
+    /// The storefront's country; nil when unknown. Taken from the request's context (``DecideContract``), like the
+    /// OS version: tracking's expanded request on iOS 27.2 depends on it (docs/catalogue.md).
+    public var region: StorefrontRegion?
 
     /// Creates a client state; unspecified history means "never shown".
     public init(
@@ -35,7 +38,8 @@ public struct ClientState: Hashable, Sendable {
         trackingPromptShown: Bool = false,
         origin: RequestOrigin = .featureUse,
         insufficientlyInUse: Bool = false,
-        preventsAutomaticLimitedAccessAlert: Bool? = nil
+        preventsAutomaticLimitedAccessAlert: Bool? = nil,
+        region: StorefrontRegion? = nil
     ) {
         self.feature = feature
         self.status = status
@@ -46,6 +50,7 @@ public struct ClientState: Hashable, Sendable {
         self.origin = origin
         self.insufficientlyInUse = insufficientlyInUse
         self.preventsAutomaticLimitedAccessAlert = preventsAutomaticLimitedAccessAlert
+        self.region = region
     }
 
     /// The history of `kind`, `.never` when the client sent none.

@@ -8,12 +8,14 @@ public enum DecideContract {
     ///   decoding reads the wire value the same way).
     /// - An entry without its own OS version takes the context's, unless the context's platform numbers its
     ///   versions otherwise: the engine counts in iOS versions, another platform's numbering says nothing of them.
+    /// - The state's storefront `region` is the context's.
     public static func completed(_ state: ClientState, context: ClientContext) -> ClientState {
         var state = state
         if state.feature == .locationWhenInUse, state.status == .whenInUse { state.status = .authorized }
         if state.osVersion == nil, context.platform?.usesIOSVersions ?? true {
             state.osVersion = context.osVersion
         }
+        if state.region == nil { state.region = context.region }
         return state
     }
 

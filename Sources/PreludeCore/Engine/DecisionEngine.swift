@@ -74,6 +74,10 @@ public enum DecisionEngine {
             return context.show(.permissionless, .permissionlessStrategy, path: path.path)
         }
 
+        if capabilities.kind == .appConsent {
+            return decideConsent(context)
+        }
+
         switch state.status {
         case .authorized:
             return context.show(.proceed, .authorized)
@@ -87,6 +91,12 @@ public enum DecisionEngine {
             return context.show(.locationServicesOff, .locationServicesOff, screen: hasOwnCopy ? .servicesOff : .denied)
         case .notDetermined:
             if capabilities.promptRecordedByClient && state.trackingPromptShown {
+                if capabilities.systemMayReask(osVersion: state.osVersion, region: state.region) {
+                    // Tracking's expanded request (iOS 27.2, EU storefronts): the person answered once and the
+                    // status reads notDetermined again — the system reopened the question itself. Its request shows
+                    // the system's re-ask; no priming or cadence of ours leads to it.
+                    return context.show(.systemPrompt, .systemReask)
+                }
                 if capabilities.asksOnce {
                     // TR-2: the one prompt happened (the status lags); never a cadence, never a re-ask.
                     return context.show(.deniedScreen, .trackingAskedOnce, screen: .denied)
@@ -101,8 +111,11 @@ public enum DecisionEngine {
             return decideNotDetermined(context, capabilities: capabilities)
         case .denied:
             if capabilities.asksOnce {
-                // TR-2: tracking gets no Settings nudge cadence after its one prompt.
-                return context.show(.deniedScreen, .trackingAskedOnce, screen: .denied)
+                // TR-2: tracking gets no Settings nudge cadence after its one prompt. Where the system may ask
+                // again by itself (iOS 27.2, EU storefronts) the answer is the same, named for what it is: the
+                // re-ask is the system's, never our cadence's.
+                let reask = capabilities.systemMayReask(osVersion: state.osVersion, region: state.region)
+                return context.show(.deniedScreen, reask ? .systemOwnsReask : .trackingAskedOnce, screen: .denied)
             }
             return decideDenied(context)
         case .limited, .provisional, .ephemeral, .whenInUse, .reducedAccuracy, .writeOnly:
@@ -140,6 +153,31 @@ public enum DecisionEngine {
         case .prime:
             // The resolver already replaced `button` by `prime` when its context's OS lacked the button.
             return decidePriming(context, fallback: context.policy.buttonFallback ? .buttonUnavailableFallback : nil)
+        }
+    }
+
+    /// An app-level consent: the priming screen is the whole request (there is no system prompt behind it), an
+    /// answer the app recorded is final, and there is no Settings page to send anyone to.
+    private static func decideConsent(_ context: Context) -> Decision {
+        switch context.state.status {
+        case .authorized:
+            return context.show(.proceed, .consentGranted)
+        case .denied:
+            // Declining is an answer: explain what stays off; the app's own settings may offer to change it.
+            return context.show(.deniedScreen, .consentDeclined, screen: .denied)
+        default:
+            // notDetermined (the catalogue lists no other status for a consent): the consent screen, by the
+            // priming cadence, whatever the strategy says (there is nothing to ask `direct`ly).
+            switch CadenceEvaluator.verdict(
+                rule: context.policy.cadence.prime, history: context.state.history(of: .prime), now: context.now)
+            {
+            case .eligible:
+                return context.show(.prime, .consentScreen, screen: .prime)
+            case .notBefore(let instant):
+                return context.show(.wait, .primeCadenceWaiting, eligibleAt: instant)
+            case .exhausted:
+                return context.show(.wait, .primeCadenceExhausted)
+            }
         }
     }
 

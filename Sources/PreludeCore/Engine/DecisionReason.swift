@@ -59,4 +59,16 @@ public enum DecisionReason: String, CaseIterable, Hashable, Sendable, Codable {
     /// Photos limited, the app does not set PHPhotoLibraryPreventAutomaticLimitedAccessAlert: the OS re-asks
     /// about the selection itself, so the policy adds nothing.
     case systemOwnsLimitedReask
+    /// Tracking on iOS 27.2 in a storefront where the system may ask again: the person answered once and the status
+    /// reads notDetermined again, so the system reopened the question; its request shows the system's re-ask.
+    case systemReask
+    /// Tracking denied where the system may ask again by itself (iOS 27.2, EU storefronts): the denied explanation,
+    /// no Settings nudge, and no re-ask of ours — any re-ask is the system's.
+    case systemOwnsReask
+    /// An app-level consent the app recorded as granted.
+    case consentGranted
+    /// An app-level consent the app recorded as declined: an answer, never re-asked by a cadence.
+    case consentDeclined
+    /// An app-level consent not yet answered: the app's consent screen (the priming screen) is due.
+    case consentScreen
 }

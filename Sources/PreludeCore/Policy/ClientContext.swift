@@ -12,6 +12,12 @@ public struct ClientContext: Sendable, Hashable {
     public var acceptLanguage: String?
     /// A stable per-install id; without it the client is enrolled in no experiment.
     public var installId: String?
+    /// The App Store storefront's country (`Storefront.countryCode`), sent like the OS version: targeting
+    /// (`when.region`) and the engine's storefront-dependent rules read it (docs/catalogue.md).
+    public var region: StorefrontRegion?
+    /// The age band the person declared (Declared Age Range), only when the app asked for it: targeting
+    /// (`when.ageRange`) reads it; nothing else does.
+    public var ageRange: AgeRange?
 
     /// A context with the given fields.
     public init(
@@ -20,7 +26,9 @@ public struct ClientContext: Sendable, Hashable {
         appVersion: SemanticVersion? = nil,
         locale: String? = nil,
         acceptLanguage: String? = nil,
-        installId: String? = nil
+        installId: String? = nil,
+        region: StorefrontRegion? = nil,
+        ageRange: AgeRange? = nil
     ) {
         self.platform = platform
         self.osVersion = osVersion
@@ -28,6 +36,8 @@ public struct ClientContext: Sendable, Hashable {
         self.locale = locale
         self.acceptLanguage = acceptLanguage
         self.installId = installId
+        self.region = region
+        self.ageRange = ageRange
     }
 
     /// The locale the client prefers, whether or not the app has copy for it: the explicit locale when it parses,

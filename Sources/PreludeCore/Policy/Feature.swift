@@ -17,6 +17,10 @@ public enum Feature: String, CaseIterable, Sendable, Hashable, Codable, CustomSt
     case localNetwork
     /// AlarmKit (iOS 26): alarms and timers that sound through Focus and silent mode.
     case alarms
+    /// An app-level consent (kind ``FeatureKind/appConsent``): sending personal data to a third-party AI service
+    /// (App Review 5.1.2(i), November 2025). No OS prompt: the app's own consent screen asks, and the app records
+    /// the answer.
+    case aiDataSharing
 
     /// The JSON name.
     public var description: String { rawValue }

@@ -30,6 +30,31 @@ public struct FeatureCapabilities: Sendable, Hashable {
     public let purposeStrings: [String]
     /// Apple's documentation page for the feature's authorization API (docs/catalogue.md).
     public let applePage: String
+    /// An OS permission or an app-level consent.
+    public let kind: FeatureKind
+    /// Where the system itself may ask again after the person answered (tracking's expanded request, iOS 27.2):
+    /// from which OS version, in which storefront regions (codes or group names such as `EU`); nil when never.
+    /// Such a re-ask is the system's: no cadence of the policy ever triggers it.
+    public let systemReask: SystemReask?
+    /// A partial grant the app reports because no API does (HealthKit's limited history, iOS 27): documented in
+    /// docs/catalogue.md; nil when none.
+    public let reportedPartialGrant: String?
+
+    /// Where and since when the system may ask again by itself.
+    public struct SystemReask: Sendable, Hashable {
+        /// The first OS version (iOS numbering) where it may.
+        public let since: SemanticVersion
+        /// The storefront regions where it may: codes or group names (``StorefrontRegion/groups``).
+        public let regions: [String]
+    }
+
+    /// Whether the system may ask again by itself on `osVersion` in `region`. Unknown OS: no (the old rule
+    /// holds); unknown region on an OS that may: yes — the engine must not assume the prompt can never come back.
+    public func systemMayReask(osVersion: SemanticVersion?, region: StorefrontRegion?) -> Bool {
+        guard let systemReask, let osVersion, osVersion >= systemReask.since else { return false }
+        guard let region else { return true }
+        return systemReask.regions.contains(where: region.matches(selector:))
+    }
 
     /// The partial statuses this feature can report.
     public var partialStatuses: [AuthorizationStatus] {

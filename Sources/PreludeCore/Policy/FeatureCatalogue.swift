@@ -53,6 +53,9 @@ public enum FeatureCatalogue {
             statusKnowable: Bool = true,
             upgradeAsksOnce: Bool = false,
             permissionless: (PermissionlessPath, SemanticVersion)? = nil,
+            kind: FeatureKind = .osPermission,
+            systemReask: FeatureCapabilities.SystemReask? = nil,
+            reportedPartialGrant: String? = nil,
             purposeStrings: [String],
             page: String
         ) -> FeatureCapabilities {
@@ -68,7 +71,10 @@ public enum FeatureCatalogue {
                 upgradeAsksOnce: upgradeAsksOnce,
                 permissionless: permissionless.map { (path: $0.0, since: $0.1) },
                 purposeStrings: purposeStrings,
-                applePage: "https://developer.apple.com/documentation/" + page
+                applePage: page.hasPrefix("https://") ? page : "https://developer.apple.com/documentation/" + page,
+                kind: kind,
+                systemReask: systemReask,
+                reportedPartialGrant: reportedPartialGrant
             )
         }
         switch feature {
@@ -118,10 +124,13 @@ public enum FeatureCatalogue {
             return make(
                 v(10, 0), extra: [.provisional: v(12, 0), .ephemeral: v(14, 0)], restricted: false,
                 purposeStrings: [], page: "usernotifications/unauthorizationstatus")
-        // ATTrackingManager (iOS 14): the system alert shows once per install, only while the app is active.
+        // ATTrackingManager (iOS 14): the system alert shows once per install, only while the app is active. iOS
+        // 27.2's expanded request: Apple's header no longer calls the request one-time, and (reported, secondary
+        // sources only) the system may ask again in EU storefronts — a re-ask of the system's, never of a cadence.
         case .tracking:
             return make(
                 v(14, 0), asksOnce: true, promptRecordedByClient: true,
+                systemReask: FeatureCapabilities.SystemReask(since: v(27, 2), regions: ["EU"]),
                 purposeStrings: ["NSUserTrackingUsageDescription"],
                 page: "apptrackingtransparency/attrackingmanager/authorizationstatus")
         // CBManager.authorization (iOS 13); the radio may be unsupported or off. AccessorySetupKit (iOS 18)
@@ -145,7 +154,9 @@ public enum FeatureCatalogue {
             return make(
                 v(6, 0), purposeStrings: ["NSRemindersFullAccessUsageDescription"],
                 page: "eventkit/ekauthorizationstatus")
-        // CMMotionActivityManager.authorizationStatus (iOS 11); isActivityAvailable may be false.
+        // CMMotionActivityManager.authorizationStatus (iOS 11); isActivityAvailable may be false. iOS 27.2 adds
+        // CMMotionManager.authorizationStatus for raw sensor data: the same CMAuthorizationStatus, the same
+        // NSMotionUsageDescription and the same Motion & Fitness switch, so the same feature (docs/catalogue.md).
         case .motion:
             return make(
                 v(11, 0), mayBeUnavailable: true, purposeStrings: ["NSMotionUsageDescription"],
@@ -155,15 +166,24 @@ public enum FeatureCatalogue {
             return make(
                 v(10, 0), mayBeUnavailable: true, purposeStrings: ["NSSpeechRecognitionUsageDescription"],
                 page: "speech/sfspeechrecognizerauthorizationstatus")
-        // HealthKit (iOS 8): per-type sharing statuses, no restricted; unavailable on some iPads.
+        // HealthKit (iOS 8): per-type sharing statuses, no restricted; unavailable on some iPads. Read access is
+        // never reported ("your app doesn't know whether someone granted or denied permission to read data"): after
+        // the request the ledger says it happened and nothing more is claimed. iOS 27: a person may grant only
+        // recent history (`earliestAuthorizedSampleDate(for:)`), which the app reports as `limited`.
         case .health:
             return make(
-                v(8, 0), restricted: false, mayBeUnavailable: true, purposeStrings: ["NSHealthShareUsageDescription"],
-                page: "healthkit/hkauthorizationstatus")
-        // Local network privacy (iOS 14): no status API, only the outcome of the first access (TN3179).
+                v(8, 0), extra: [.limited: v(27, 0)], restricted: false, mayBeUnavailable: true,
+                promptRecordedByClient: true, statusKnowable: false,
+                reportedPartialGrant: "limited: read access to recent history only (HealthKit, iOS 27)",
+                purposeStrings: ["NSHealthShareUsageDescription"],
+                page: "healthkit/authorizing-access-to-health-data")
+        // Local network privacy (iOS 14): no status API, only the outcome of the first access (TN3179). Wi-Fi Aware
+        // (iOS 26) pairs a nearby device through DeviceDiscoveryUI or AccessorySetupKit, the pairing being the
+        // consent.
         case .localNetwork:
             return make(
                 v(14, 0), restricted: false, promptRecordedByClient: true, statusKnowable: false,
+                permissionless: (.wifiAwarePairing, v(26, 0)),
                 purposeStrings: ["NSLocalNetworkUsageDescription"],
                 page: "technotes/tn3179-understanding-local-network-privacy")
         // AlarmManager.AuthorizationState (iOS 26): notDetermined, denied, authorized; requestAuthorization()
@@ -174,6 +194,12 @@ public enum FeatureCatalogue {
                 purposeStrings: ["NSAlarmKitUsageDescription"],
                 page: "alarmkit/alarmmanager/authorizationstate-swift.enum"
             )
+        // An app-level consent: no OS API at all. Asked on the app's own screen (the priming screen), answered
+        // once (declining is an answer: no cadence, no Settings nudge), recorded by the app.
+        case .aiDataSharing:
+            return make(
+                v(0, 0), restricted: false, asksOnce: true, kind: .appConsent, purposeStrings: [],
+                page: "https://developer.apple.com/app-store/review/guidelines/#data-collection-and-storage")
         }
     }
 }

@@ -10,6 +10,9 @@ public enum PermissionlessPath: String, CaseIterable, Sendable, Hashable, Codabl
     /// AccessorySetupKit's picker (`ASAccessorySession.showPicker`, iOS 18): per-accessory consent, no Bluetooth
     /// (or Wi-Fi, or local network) prompt.
     case accessorySetup
+    /// Wi-Fi Aware pairing (iOS 26) through DeviceDiscoveryUI (or AccessorySetupKit for an accessory): the person
+    /// picks the device in system UI, and the app talks to it peer to peer with no local network prompt.
+    case wifiAwarePairing
 
     /// The JSON name.
     public var description: String { rawValue }

@@ -130,7 +130,7 @@ struct PolicyDocumentDecoder {
     }
 
     private mutating func decodeCondition(_ object: JSONObject, at pointer: JSONPointer) -> TargetingCondition {
-        checkMembers(object, at: pointer, allowed: ["platform", "os", "appVersion", "locales"])
+        checkMembers(object, at: pointer, allowed: ["platform", "os", "appVersion", "locales", "region", "ageRange"])
         var condition = TargetingCondition()
         if let platform = object["platform"] {
             // One platform as a string, or several as an array.
@@ -153,6 +153,32 @@ struct PolicyDocumentDecoder {
                 if let tag = localeTag(value, at: pointer.appending("locales").appending(index)) {
                     condition.locales.append(tag)
                 }
+            }
+        }
+        if let regions = object["region"], let list = array(regions, at: pointer.appending("region")) {
+            for (index, value) in list.enumerated() {
+                let at = pointer.appending("region").appending(index)
+                guard let text = string(value, at: at) else { continue }
+                if StorefrontRegion.groups[text] != nil {
+                    condition.regions.append(text)
+                } else if let region = StorefrontRegion(text), region.code == text {
+                    condition.regions.append(region.code)
+                } else {
+                    report(
+                        at, .invalidValue,
+                        "Expected a storefront country as StoreKit reports it (ISO 3166-1 alpha-3, upper case, such as"
+                            + " \"FRA\") or a group: " + StorefrontRegion.groups.keys.sorted().joined(separator: ", ")
+                            + ".")
+                }
+            }
+        }
+        if let ageRange = object["ageRange"], let text = string(ageRange, at: pointer.appending("ageRange")) {
+            if let parsed = AgeCondition(text) {
+                condition.ageRange = parsed
+            } else {
+                report(
+                    pointer.appending("ageRange"), .invalidValue,
+                    "Expected \">=N\" (the declared band is N or older) or \"<N\" (younger than N), N from 1 to 150.")
             }
         }
         return condition

@@ -8,15 +8,22 @@ public struct TargetingCondition: Sendable, Hashable {
     public var appVersion: VersionRange?
     /// Locales that match the client's preferred locale or one of its fallbacks (`zh` matches `zh-Hant-TW`).
     public var locales: [LocaleTag]
+    /// Storefront regions that match: ISO 3166-1 alpha-3 codes or group names (`EU`); empty means any.
+    public var regions: [String]
+    /// The declared age band that matches (`>=18`, `<18`); nil means any, including an unknown age.
+    public var ageRange: AgeCondition?
 
     /// A condition with the given criteria.
     public init(
-        platforms: [Platform] = [], os: VersionRange? = nil, appVersion: VersionRange? = nil, locales: [LocaleTag] = []
+        platforms: [Platform] = [], os: VersionRange? = nil, appVersion: VersionRange? = nil, locales: [LocaleTag] = [],
+        regions: [String] = [], ageRange: AgeCondition? = nil
     ) {
         self.platforms = platforms
         self.os = os
         self.appVersion = appVersion
         self.locales = locales
+        self.regions = regions
+        self.ageRange = ageRange
     }
 
     /// Whether the client matches. A criterion the client did not report (no OS version, no locale) does not match.
@@ -34,6 +41,12 @@ public struct TargetingCondition: Sendable, Hashable {
             guard let preferred = context.preferredLocale else { return false }
             let chain = preferred.fallbackChain
             guard locales.contains(where: chain.contains) else { return false }
+        }
+        if !regions.isEmpty {
+            guard let region = context.region, regions.contains(where: region.matches(selector:)) else { return false }
+        }
+        if let ageRange {
+            guard let band = context.ageRange, ageRange.matches(band) else { return false }
         }
         return true
     }

@@ -12,6 +12,8 @@ extension TargetingRule {
         if let os = when.os { whenObject["os"] = .string(os.description) }
         if let appVersion = when.appVersion { whenObject["appVersion"] = .string(appVersion.description) }
         if !when.locales.isEmpty { whenObject["locales"] = .array(when.locales.map { .string($0.description) }) }
+        if !when.regions.isEmpty { whenObject["region"] = .array(when.regions.map { .string($0) }) }
+        if let ageRange = when.ageRange { whenObject["ageRange"] = .string(ageRange.description) }
         object["when"] = .object(whenObject)
         object["set"] = set.jsonValue
         return .object(object)

@@ -15,6 +15,10 @@ public struct ResolutionKey: Hashable, Sendable {
     public let osVersion: SemanticVersion?
     /// The app version, only when a rule looks at it.
     public let appVersion: SemanticVersion?
+    /// The storefront region, only when a rule targets regions.
+    public let region: StorefrontRegion?
+    /// The declared age band, only when a rule targets age bands.
+    public let ageRange: AgeRange?
     /// Per experiment in document order, the index of the variant drawn, or -1 when not enrolled.
     public let variants: [Int]
 
@@ -40,6 +44,8 @@ public struct ResolutionKey: Hashable, Sendable {
         platform = context.platform
         osVersion = shape.usesOSVersion ? context.osVersion : nil
         appVersion = shape.usesAppVersion ? context.appVersion : nil
+        region = shape.usesRegion ? context.region : nil
+        ageRange = shape.usesAgeRange ? context.ageRange : nil
         if shape.experiments.isEmpty {
             variants = []
         } else if let installId = context.installId, !installId.isEmpty {
@@ -73,6 +79,11 @@ extension ResolutionKey {
         digest = Self.fold(digest, UInt64(variants.count))
         hasher.combine(digest)
         hasher.combine(platform)
+        // Absent unless a rule targets them: no cost for the documents that do not.
+        if region != nil || ageRange != nil {
+            hasher.combine(region)
+            hasher.combine(ageRange)
+        }
     }
 
     /// A version's numbers folded in (5 for none).

@@ -52,6 +52,10 @@ public struct ResolutionKeyShape: Sendable {
     public let usesOSVersion: Bool
     /// True when a rule matches on the app version.
     public let usesAppVersion: Bool
+    /// True when a rule matches on the storefront region.
+    public let usesRegion: Bool
+    /// True when a rule matches on the declared age band.
+    public let usesAgeRange: Bool
     /// The experiments, in document order.
     public let experiments: [ExperimentInputs]
     /// Every locale with copy in the document, plus its default locale (what the served locale is chosen from).
@@ -64,12 +68,16 @@ public struct ResolutionKeyShape: Sendable {
         var locales = false
         var os = document.defaults.strategy == .button
         var app = false
+        var region = false
+        var age = false
         for policy in document.features.values {
             if policy.settings.strategy == .button { os = true }
             for rule in policy.targeting {
                 if !rule.when.locales.isEmpty { locales = true }
                 if rule.when.os != nil { os = true }
                 if rule.when.appVersion != nil { app = true }
+                if !rule.when.regions.isEmpty { region = true }
+                if rule.when.ageRange != nil { age = true }
                 if rule.set.strategy == .button { os = true }
             }
         }
@@ -80,6 +88,8 @@ public struct ResolutionKeyShape: Sendable {
         usesPreferredLocale = locales
         usesOSVersion = os
         usesAppVersion = app
+        usesRegion = region
+        usesAgeRange = age
         experiments = document.experiments.map {
             ExperimentInputs(seed: $0.hashSeed, weights: $0.variants.map(\.weight), coverage: $0.coverage)
         }
