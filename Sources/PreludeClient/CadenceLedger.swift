@@ -11,6 +11,9 @@ public struct CadenceLedger: Sendable, Hashable, Codable {
     private var screens: [String: [String: ScreenHistory]] = [:]
     /// Features whose one system prompt already happened (tracking).
     private var promptedFeatures: Set<String> = []
+    /// App-level consents the app recorded (feature raw name → granted); optional so that ledgers written before
+    /// consents existed still load.
+    private var consents: [String: Bool]?
 
     /// An empty ledger.
     public init() {}
@@ -49,6 +52,18 @@ public struct CadenceLedger: Sendable, Hashable, Codable {
     /// Records that `feature`'s system prompt was shown.
     public mutating func recordSystemPrompt(_ feature: Feature) {
         promptedFeatures.insert(feature.rawValue)
+    }
+
+    /// An app-level consent's status: `authorized` (granted), `denied` (declined) or `notDetermined` (never
+    /// answered). The app's own record is the status: no OS reports it.
+    public func consentStatus(_ feature: Feature) -> AuthorizationStatus {
+        guard let granted = consents?[feature.rawValue] else { return .notDetermined }
+        return granted ? .authorized : .denied
+    }
+
+    /// Records the person's answer to an app-level consent (`granted` false: declined, or withdrawn later).
+    public mutating func recordConsent(_ feature: Feature, granted: Bool) {
+        consents = (consents ?? [:]).merging([feature.rawValue: granted]) { _, new in new }
     }
 
     /// How many screens were recorded in all (for the debug description).

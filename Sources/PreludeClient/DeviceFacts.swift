@@ -23,14 +23,20 @@ public struct DeviceFacts: Sendable, Hashable {
     /// The context these facts describe, each given argument overriding them: platform `ios` or `ipados`, the OS
     /// and app versions when they parse, and the preferred languages as an `Accept-Language` value (`fr-CA,
     /// en-US;q=0.9, …`, at most ten), so locale fallback sees every language the person reads.
+    ///
+    /// `region` (the storefront, ``PreludeCore/StorefrontRegion``'s `current()` on Apple platforms) and `ageRange`
+    /// (only what the app obtained by asking Declared Age Range) are passed through: no device fact gives them
+    /// without an asynchronous call or a request the app decides to make.
     public func context(
         installId: String? = nil, platform: Platform? = nil, osVersion: SemanticVersion? = nil,
-        appVersion: SemanticVersion? = nil, locale: String? = nil, acceptLanguage: String? = nil
+        appVersion: SemanticVersion? = nil, locale: String? = nil, acceptLanguage: String? = nil,
+        region: StorefrontRegion? = nil, ageRange: AgeRange? = nil
     ) -> ClientContext {
         ClientContext(
             platform: platform ?? (isPad ? .ipados : .ios), osVersion: osVersion ?? SemanticVersion(systemVersion),
             appVersion: appVersion ?? shortVersion.flatMap { SemanticVersion($0) }, locale: locale,
-            acceptLanguage: acceptLanguage ?? preferredAcceptLanguage, installId: installId)
+            acceptLanguage: acceptLanguage ?? preferredAcceptLanguage, installId: installId, region: region,
+            ageRange: ageRange)
     }
 
     /// The segment events are sent with (``PreludeClientConfiguration/segment``): the OS major version of

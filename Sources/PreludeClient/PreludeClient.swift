@@ -146,6 +146,10 @@ public actor PreludeClient {
         if decision.feature.capabilities.promptRecordedByClient, step == .granted || step == .denied {
             ledger.recordSystemPrompt(decision.feature)
         }
+        // An app-level consent has no OS to remember the answer: the ledger is its record.
+        if decision.feature.capabilities.kind == .appConsent, step == .granted || step == .denied {
+            ledger.recordConsent(decision.feature, granted: step == .granted)
+        }
         if ledger != self.ledger {
             try ledger.store(ledgerPath)
             self.ledger = ledger
@@ -156,6 +160,36 @@ public actor PreludeClient {
             id: EventID.make(milliseconds: occurredAt), installId: installId, type: type, feature: decision.feature,
             experiment: decision.variant?.experiment, variant: decision.variant?.variant, occurredAt: occurredAt)
         return try queue.append(event) ? event : nil
+    }
+
+    /// Records that the system's request for `decision` returned without a decision — tracking's expanded request
+    /// (iOS 27.2) left through its "Additional Information" action: queues `systemExitedWithoutDecision`, and
+    /// changes nothing else. It is not an answer: no `systemDenied`, the ledger untouched (the prompt is not
+    /// recorded as shown), so the next decision is what it was before the request.
+    ///
+    /// - Returns: the event queued, nil when the queue was full (then it is counted as dropped).
+    @discardableResult
+    public func recordExitWithoutDecision(for decision: Decision) throws -> QueuedEvent? {
+        let occurredAt = Int64((configuration.clock.now().secondsSinceEpoch * 1000).rounded())
+        let event = QueuedEvent(
+            id: EventID.make(milliseconds: occurredAt), installId: installId, type: .systemExitedWithoutDecision,
+            feature: decision.feature, experiment: decision.variant?.experiment, variant: decision.variant?.variant,
+            occurredAt: occurredAt)
+        return try queue.append(event) ? event : nil
+    }
+
+    /// The status of the app-level consent `feature` (``PreludeCore/FeatureKind/appConsent``) as the ledger
+    /// records it: `authorized` (granted), `denied` (declined or withdrawn), `notDetermined`.
+    public func consentStatus(_ feature: Feature) -> AuthorizationStatus { ledger.consentStatus(feature) }
+
+    /// Withdraws (or, with `granted: true`, gives from the app's own settings) the app-level consent `feature`
+    /// outside its consent screen: the ledger changes, no event is sent (nothing was shown).
+    public func setConsent(_ feature: Feature, granted: Bool) throws {
+        var ledger = self.ledger
+        ledger.recordConsent(feature, granted: granted)
+        guard ledger != self.ledger else { return }
+        try ledger.store(ledgerPath)
+        self.ledger = ledger
     }
 
     /// Marks the start or the end of a task the feature serves — attaching a photo, adding a calendar event —

@@ -59,7 +59,7 @@ public actor PermissionFlow {
     public func screen(for feature: Feature, origin: RequestOrigin = .featureUse, osVersion: SemanticVersion? = nil)
         async throws -> Decision
     {
-        let status = await device.status(of: feature)
+        let status = await status(of: feature)
         return try await decide(feature, status: status, origin: origin, osVersion: osVersion)
     }
 
@@ -70,7 +70,7 @@ public actor PermissionFlow {
     public func answer(for feature: Feature, origin: RequestOrigin = .featureUse, osVersion: SemanticVersion? = nil)
         async -> ScreenAnswer
     {
-        let status = await device.status(of: feature)
+        let status = await status(of: feature)
         let source: ScreenAnswer.Source = await client.diagnostics().source == .bootstrap ? .bootstrap : .cached
         do {
             let decision = try await decide(feature, status: status, origin: origin, osVersion: osVersion)
@@ -99,6 +99,11 @@ public actor PermissionFlow {
     public func continued(_ feature: Feature) async throws -> Decision? {
         guard let entry = flows[feature] else { return nil }
         try await record(.continued, feature)
+        if feature.capabilities.kind == .appConsent && entry.decision.action == .prime {
+            // The consent screen is the whole request: continuing is the grant, recorded by the ledger.
+            try await record(.granted, feature)
+            return try await decide(feature, status: .authorized, origin: .featureUse, osVersion: entry.osVersion)
+        }
         switch entry.decision.action {
         case .prime, .upgrade, .systemPrompt:
             return try await requestAccess(feature)
@@ -128,6 +133,11 @@ public actor PermissionFlow {
             try await record(step, feature)
         }
         let requestedFrom = flows[feature]?.decision
+        if feature == .tracking && before == .notDetermined && status == .notDetermined, let requestedFrom {
+            // The expanded request (iOS 27.2) left through "Additional Information": no answer to record, only
+            // the exit; the ledger stays as it was.
+            try await client.recordExitWithoutDecision(for: requestedFrom)
+        }
         let next = try await decide(feature, status: status, origin: .featureUse, osVersion: flows[feature]?.osVersion)
         if feature == .tracking && status != .authorized {
             // ATT prompts only while the app is active, and iOS 17.4 returned before the person chose: read the
@@ -144,6 +154,17 @@ public actor PermissionFlow {
         try await record(granted ? .granted : .denied, feature)
         let status = await device.status(of: feature)
         return try await decide(feature, status: status, origin: .featureUse, osVersion: flows[feature]?.osVersion)
+    }
+
+    /// The person declined an app-level consent on its screen (the screen's cancel label): recorded as the answer
+    /// (`primeDismissed` and `systemDenied`, the ledger's consent declined); returns the next decision. For any
+    /// other feature it is ``dismissed(_:)``.
+    @discardableResult
+    public func declined(_ feature: Feature) async throws -> Decision? {
+        try await record(.dismissed, feature)
+        guard feature.capabilities.kind == .appConsent, let entry = flows[feature] else { return flows[feature]?.decision }
+        try await record(.denied, feature)
+        return try await decide(feature, status: .denied, origin: .featureUse, osVersion: entry.osVersion)
     }
 
     /// The person left the screen without acting (navigated away, backgrounded): recorded for cadence, no event.
@@ -222,7 +243,7 @@ public actor PermissionFlow {
     private func reread() async throws -> [Feature: Decision] {
         var changed: [Feature: Decision] = [:]
         for (feature, entry) in flows.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            let status = await device.status(of: feature)
+            let status = await status(of: feature)
             guard status != entry.status else { continue }
             if entry.openedSettings && Self.answer(status) == .granted {
                 try await client.record(.granted, for: entry.decision)
@@ -259,6 +280,12 @@ public actor PermissionFlow {
                 origin: origin))
         flows[feature] = Entry(decision: decision, status: status, origin: origin, osVersion: osVersion)
         return decision
+    }
+
+    /// The live status: the OS's, or for an app-level consent the ledger's (no OS knows it).
+    private func status(of feature: Feature) async -> AuthorizationStatus {
+        if feature.capabilities.kind == .appConsent { return await client.consentStatus(feature) }
+        return await device.status(of: feature)
     }
 
     private func record(_ step: FlowStep, _ feature: Feature) async throws {

@@ -57,6 +57,8 @@ public struct UsageDescriptionCheck: Sendable {
         case .health: return ["NSHealthShareUsageDescription"]
         case .localNetwork: return ["NSLocalNetworkUsageDescription"]
         case .alarms: return ["NSAlarmKitUsageDescription"]
+        // An app-level consent has no OS request, so no purpose string.
+        case .aiDataSharing: return []
         }
     }
 

@@ -20,7 +20,9 @@ package struct DecideRequest: Sendable {
     /// The most features in one request (the catalogue's size).
     package static let maxFeatures = Feature.allCases.count
 
-    private static let members = ["installId", "platform", "os", "appVersion", "locale", "features"]
+    private static let members = [
+        "installId", "platform", "os", "appVersion", "locale", "region", "ageRange", "features",
+    ]
 
     /// Parses `body`; `acceptLanguage` is used when the body gives no `locale`.
     ///
@@ -78,6 +80,21 @@ package struct DecideRequest: Sendable {
             }
         }
 
+        if let text = string("region") {
+            if let region = StorefrontRegion(text) {
+                context.region = region
+            } else {
+                report("/region", "value.invalid", regionProblem(text))
+            }
+        }
+        if let text = string("ageRange") {
+            if let band = AgeRange(text) {
+                context.ageRange = band
+            } else {
+                report("/ageRange", "value.invalid", ageRangeProblem(text))
+            }
+        }
+
         var states: [ClientState] = []
         switch object["features"] {
         case nil:
@@ -107,5 +124,17 @@ package struct DecideRequest: Sendable {
         }
         guard problems.isEmpty else { throw PublicProblem.unprocessable(problems) }
         return DecideRequest(context: context, states: states)
+    }
+}
+
+extension DecideRequest {
+    /// Why `text` is not a storefront region (decide, OFREP and the policy query say the same).
+    package static func regionProblem(_ text: String) -> String {
+        "'\(text)' is not a storefront country; send StoreKit's Storefront.countryCode (ISO 3166-1 alpha-3, such as FRA)"
+    }
+
+    /// Why `text` is not a declared age band.
+    package static func ageRangeProblem(_ text: String) -> String {
+        "'\(text)' is not an age band; send \"13-15\" (both bounds, inclusive) or \"18+\" (no upper bound)"
     }
 }

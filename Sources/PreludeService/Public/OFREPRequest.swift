@@ -4,7 +4,7 @@ import PreludeHTTP
 /// An OFREP evaluation request (docs/openfeature.md) read as the decide request it stands for.
 ///
 /// OFREP sends `{"context": {...}}`. The context uses the decide endpoint's names: `targetingKey` is the install id,
-/// `platform`, `os`, `appVersion` and `locale` are decide's members of the same names. For one flag, the feature's
+/// `platform`, `os`, `appVersion`, `locale`, `region` and `ageRange` are decide's members of the same names. For one flag, the feature's
 /// state is read from the context's `status`, `available`, `osVersion`, `history`, `trackingPromptShown`,
 /// `origin`, `insufficientlyInUse` and `preventsAutomaticLimitedAccessAlert`; for the bulk call, from `features` (`{"camera": {"status": "denied"}, ...}`). A feature without a
 /// state (no `status`) is evaluated as `notDetermined`. Other context members are ignored: the specification lets
@@ -17,7 +17,7 @@ package enum OFREPRequest {
     /// The context members that are decide's top-level members, with decide's name for each.
     private static let contextMembers = [
         ("targetingKey", "installId"), ("platform", "platform"), ("os", "os"), ("appVersion", "appVersion"),
-        ("locale", "locale"),
+        ("locale", "locale"), ("region", "region"), ("ageRange", "ageRange"),
     ]
     /// The context members that make up one feature's state (single-flag evaluation).
     private static let stateMembers = [

@@ -5,7 +5,7 @@ import PreludeHTTP
 /// each with the pointer `/query/<name>`.
 package enum PolicyQuery {
     /// The parameters the resolved-policy endpoint reads.
-    package static let parameters = ["platform", "os", "appVersion", "locale", "installId"]
+    package static let parameters = ["platform", "os", "appVersion", "locale", "installId", "region", "ageRange"]
     /// The longest install id accepted.
     package static let maxInstallIdLength = 128
 
@@ -79,11 +79,27 @@ package enum PolicyQuery {
                             pointer: pointer, code: "locale.invalid",
                             detail: "'\(value)' is not a locale tag such as fr-CA or zh-Hant-TW"))
                 }
-            default:  // installId
+            case 4:  // installId
                 if let problem = installIdProblem(value) {
                     problems.append(FieldProblem(pointer: pointer, code: "value.invalid", detail: problem))
                 } else {
                     context.installId = value
+                }
+            case 5:  // region
+                if let region = StorefrontRegion(value) {
+                    context.region = region
+                } else {
+                    problems.append(
+                        FieldProblem(
+                            pointer: pointer, code: "value.invalid", detail: DecideRequest.regionProblem(value)))
+                }
+            default:  // ageRange
+                if let band = AgeRange(value) {
+                    context.ageRange = band
+                } else {
+                    problems.append(
+                        FieldProblem(
+                            pointer: pointer, code: "value.invalid", detail: DecideRequest.ageRangeProblem(value)))
                 }
             }
         }
@@ -121,9 +137,15 @@ package enum PolicyQuery {
                 guard let explicit = locales.explicitLocale(text) else { return false }
                 context.locale = text
                 explicitLocale = explicit
-            default:  // installId
+            case 4:  // installId
                 guard isPlainInstallId(value) else { return false }
                 context.installId = String(decoding: value, as: UTF8.self)
+            case 5:  // region
+                guard let region = StorefrontRegion(String(decoding: value, as: UTF8.self)) else { return false }
+                context.region = region
+            default:  // ageRange ("18+" arrives as "18%2B" and takes the decoded path)
+                guard let band = AgeRange(String(decoding: value, as: UTF8.self)) else { return false }
+                context.ageRange = band
             }
             return true
         }
@@ -151,23 +173,26 @@ package enum PolicyQuery {
             && value.allSatisfy { $0 >= 0x21 && $0 <= 0x7E && $0 != UInt8(ascii: "%") && $0 != UInt8(ascii: "+") }
     }
 
-    /// The position of a name's raw bytes in ``parameters``, or nil: the five names differ in length, so one
-    /// comparison.
+    /// The position of a name's raw bytes in ``parameters``, or nil: the length picks one or two candidates.
     static func parameterIndex(_ name: UnsafeBufferPointer<UInt8>) -> Int? {
-        let index: Int
+        let candidates: (Int, Int?)
         switch name.count {
-        case 8: index = 0
-        case 2: index = 1
-        case 10: index = 2
-        case 6: index = 3
-        case 9: index = 4
+        case 8: candidates = (0, 6)
+        case 2: candidates = (1, nil)
+        case 10: candidates = (2, nil)
+        case 6: candidates = (3, 5)
+        case 9: candidates = (4, nil)
         default: return nil
         }
-        return RawQuery.bytes(name, equal: parameterLiterals[index]) ? index : nil
+        if RawQuery.bytes(name, equal: parameterLiterals[candidates.0]) { return candidates.0 }
+        if let other = candidates.1, RawQuery.bytes(name, equal: parameterLiterals[other]) { return other }
+        return nil
     }
 
     /// ``parameters`` as literals, compared with raw bytes.
-    private static let parameterLiterals: [StaticString] = ["platform", "os", "appVersion", "locale", "installId"]
+    private static let parameterLiterals: [StaticString] = [
+        "platform", "os", "appVersion", "locale", "installId", "region", "ageRange",
+    ]
 
     /// The position of `name` in ``parameters``, or nil, compared as UTF-8 (no other text equals one of these names:
     /// none has a letter with a canonical singleton such as the Kelvin sign for K).

@@ -114,7 +114,8 @@
                 #else
                     return nil
                 #endif
-            case .locationWhenInUse, .locationAlways, .bluetooth, .motion, .speech, .health, .localNetwork:
+            case .locationWhenInUse, .locationAlways, .bluetooth, .motion, .speech, .health, .localNetwork,
+                .aiDataSharing:
                 return nil
             }
         }
@@ -135,7 +136,7 @@
             case .tracking: return tracking()
             case .calendars, .reminders: return eventKit(feature)
             case .alarms: return alarms()
-            case .bluetooth, .motion, .speech, .health, .localNetwork: return nil
+            case .bluetooth, .motion, .speech, .health, .localNetwork, .aiDataSharing: return nil
             }
         }
 

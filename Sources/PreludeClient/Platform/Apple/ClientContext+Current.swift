@@ -7,10 +7,12 @@
     extension ClientContext {
         /// The running app's context: platform (`ipados` on an iPad, else `ios`), `UIDevice`'s system version, the
         /// bundle's `CFBundleShortVersionString` and `Locale.preferredLanguages` (as `acceptLanguage`). Every
-        /// argument given overrides what the device says.
+        /// argument given overrides what the device says. `region` comes from `await StorefrontRegion.current()`
+        /// (StoreKit, asynchronous), `ageRange` only from a Declared Age Range request the app made.
         @MainActor public static func current(
             installId: String? = nil, platform: Platform? = nil, osVersion: SemanticVersion? = nil,
-            appVersion: SemanticVersion? = nil, locale: String? = nil, acceptLanguage: String? = nil
+            appVersion: SemanticVersion? = nil, locale: String? = nil, acceptLanguage: String? = nil,
+            region: StorefrontRegion? = nil, ageRange: AgeRange? = nil
         ) -> ClientContext {
             let device = UIDevice.current
             let facts = DeviceFacts(
@@ -19,7 +21,7 @@
                 preferredLanguages: Locale.preferredLanguages)
             return facts.context(
                 installId: installId, platform: platform, osVersion: osVersion, appVersion: appVersion,
-                locale: locale, acceptLanguage: acceptLanguage)
+                locale: locale, acceptLanguage: acceptLanguage, region: region, ageRange: ageRange)
         }
     }
 #endif
