@@ -124,7 +124,7 @@ import Testing
         let after = try Self.decide(policy, .notDetermined, promptShown: true)
         #expect(after.action == .proceed)
         #expect(after.reason == .statusNotKnowable)
-        #expect(FeatureCatalogue.all.filter { !$0.statusKnowable }.map(\.feature) == [.localNetwork])
+        #expect(FeatureCatalogue.all.filter { !$0.statusKnowable }.map(\.feature) == [.health, .localNetwork])
     }
 
     @Test func calendarsUpgradeIsAskedOnce() throws {

@@ -22,11 +22,11 @@ import Testing
 
     /// The row the catalogue renders for `capabilities`, cell by cell as docs/catalogue.md writes it.
     static func row(_ capabilities: FeatureCapabilities) -> String {
-        func version(_ v: SemanticVersion) -> String { "\(v.major).\(v.minor)" }
+        func version(_ v: SemanticVersion) -> String { v == SemanticVersion(major: 0, minor: 0) ? "any" : "\(v.major).\(v.minor)" }
         let statuses = AuthorizationStatus.allCases.compactMap { status in
             capabilities.statuses[status].map { "\(status) (\(version($0)))" }
         }
-        var strategies = ["prime", "direct"]
+        var strategies = capabilities.strategies.filter { $0 == .prime || $0 == .direct }.map(\.rawValue)
         if let button = capabilities.button { strategies.append("button: \(button.kind) (\(version(button.since)))") }
         if let path = capabilities.permissionless {
             strategies.append("permissionless: \(path.path) (\(version(path.since)))")
@@ -37,6 +37,11 @@ import Testing
         if capabilities.promptRecordedByClient { traits.append("prompt recorded by the client") }
         if !capabilities.statusKnowable { traits.append("status not knowable") }
         if capabilities.upgradeAsksOnce { traits.append("upgrade asked once") }
+        if let reask = capabilities.systemReask {
+            traits.append("system may re-ask (\(version(reask.since)), \(reask.regions.joined(separator: ", ")))")
+        }
+        if capabilities.reportedPartialGrant != nil { traits.append("partial grant reported by the app") }
+        if capabilities.kind == .appConsent { traits.append("app-level consent (no OS prompt)") }
         let purpose =
             capabilities.purposeStrings.isEmpty
             ? "—" : capabilities.purposeStrings.map { "`\($0)`" }.joined(separator: ", ")
@@ -58,7 +63,11 @@ import Testing
 
     @Test func everyApplePageIsApplesDocumentation() {
         for capabilities in FeatureCatalogue.all {
-            #expect(capabilities.applePage.hasPrefix("https://developer.apple.com/documentation/"))
+            // An app-level consent has no API page: its source is App Review's guideline.
+            let prefix =
+                capabilities.kind == .appConsent
+                ? "https://developer.apple.com/app-store/review/guidelines/" : "https://developer.apple.com/documentation/"
+            #expect(capabilities.applePage.hasPrefix(prefix), "\(capabilities.feature)")
         }
     }
 

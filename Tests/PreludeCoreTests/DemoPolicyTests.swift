@@ -20,14 +20,14 @@ import Testing
             ], "\(findings)")
     }
 
-    @Test func hasElevenFeaturesFiveLanguagesAndTwoExperiments() throws {
+    @Test func hasTwelveFeaturesFiveLanguagesAndTwoExperiments() throws {
         let document = try PolicyFixtures.demo()
         #expect(document.app.id == "demo")
         #expect(document.app.name == "Prelude Demo")
         #expect(
             Set(document.features.keys) == [
                 .camera, .photos, .contacts, .locationWhenInUse, .microphone, .notifications, .tracking,
-                .bluetooth, .calendars, .localNetwork, .alarms,
+                .bluetooth, .calendars, .localNetwork, .alarms, .aiDataSharing,
             ])
         #expect(Set(document.availableLocales.map(\.description)) == ["en", "fr", "ja", "zh-Hans", "zh-Hant"])
         #expect(document.experiments.map(\.key) == ["camera-prime-copy", "photos-ask-vs-picker"])
@@ -36,6 +36,12 @@ import Testing
         #expect(document.experiments[1].variants.map(\.name) == ["ask", "picker"])
         #expect(document.experiments[1].variants.map(\.set.strategy) == [nil, .permissionless])
         #expect(document.features[.tracking]?.settings.cadence.isEmpty == true)
+        // Never prime tracking for a declared age below 18 (docs/catalogue.md, "Declared Age Range").
+        let minors = try #require(document.features[.tracking]?.targeting.first)
+        #expect(minors.when.ageRange == AgeCondition("<18"))
+        #expect(minors.set.cadence[.prime]?.maxShows == 0)
+        // The app-level consent asks on a two-button screen of its own (AC-1).
+        #expect(document.features[.aiDataSharing]?.settings.style == .twoButton)
     }
 
     /// Every language has every text English has, for every feature and variant: nothing falls back to English.
@@ -76,7 +82,8 @@ import Testing
     @Test func usesASingleContinueActionOnEveryPrimingScreen() throws {
         let document = try PolicyFixtures.demo()
         #expect(document.defaults.style == .single)
-        for policy in document.orderedFeatures {
+        // An app-level consent is no priming screen: it grants on its own screen and must offer a decline (AC-1).
+        for policy in document.orderedFeatures where policy.feature.capabilities.kind == .osPermission {
             #expect(policy.settings.style == nil || policy.settings.style == .single)
             for (_, set) in document.defaults.merging(policy.settings).copy {
                 #expect(set[.prime, .cancelLabel] == nil)

@@ -5,7 +5,7 @@ import Testing
 @Suite struct FeatureCatalogueTests {
     @Test func coversEveryFeature() {
         #expect(FeatureCatalogue.all.map(\.feature) == Feature.allCases)
-        #expect(Feature.allCases.count == 16)
+        #expect(Feature.allCases.count == 17)
     }
 
     @Test(
@@ -47,7 +47,10 @@ import Testing
     }
 
     @Test func trackingAsksOnceAndOthersDoNot() {
-        #expect(Feature.allCases.filter { $0.capabilities.asksOnce } == [.tracking])
+        // Among OS permissions; an app-level consent is answered once too (declining is an answer).
+        let permissions = Feature.allCases.filter { $0.capabilities.kind == .osPermission }
+        #expect(permissions.filter { $0.capabilities.asksOnce } == [.tracking])
+        #expect(Feature.aiDataSharing.capabilities.asksOnce)
     }
 
     @Test func allowsPickerActionsOnlyWhereTheyExist() {

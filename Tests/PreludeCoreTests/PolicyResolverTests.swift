@@ -228,7 +228,7 @@ import Testing
         let json = resolved.jsonValue
         #expect(json["app"]?["id"] == "demo")
         #expect(json["locale"] == "ja")
-        #expect(json["features"]?.objectValue?.count == 11)
+        #expect(json["features"]?.objectValue?.count == 12)
         let camera = try #require(json["features"]?["camera"])
         #expect(camera["strategy"] == "prime")
         #expect(camera["style"] == "single")

@@ -56,11 +56,14 @@ public enum CopyLinter {
     ) -> [LintFinding] {
         var findings: [LintFinding] = []
         let isTracking = feature == .tracking
+        // An app-level consent's screen grants on the app's own screen and must let people decline (AC-1, AC-2):
+        // the priming rules about the system alert (PA-1 to PA-4 on its labels) do not apply to it.
+        let isConsent = feature?.capabilities.kind == .appConsent
         // TR-1: for tracking, PA-1 to PA-7 are errors.
         let primingSeverity: LintSeverity? = isTracking ? .error : nil
         let softSeverity: LintSeverity = isTracking ? .error : .warning
 
-        if layer.style == .twoButton {
+        if layer.style == .twoButton && !isConsent {
             let stylePointer = pointer.appending("style")
             if isTracking || defaultsReachTracking {
                 findings.append(
@@ -81,6 +84,9 @@ public enum CopyLinter {
             // TR-2: the system asks once per install; a cadence would schedule re-asks it will never show.
             for kind in CadenceKind.allCases.sorted(by: { $0.rawValue < $1.rawValue }) where layer.cadence[kind] != nil
             {
+                // `maxShows: 0` schedules nothing at all: "never prime here" (a targeting rule's way to keep the
+                // priming screen and its prompt from a segment, such as a declared age below 18).
+                if kind == .prime, layer.cadence[kind]?.maxShows == 0 { continue }
                 findings.append(
                     LintFinding(
                         rule: .tr2, pointer: pointer.appending("cadence", kind.rawValue),
@@ -98,7 +104,7 @@ public enum CopyLinter {
                 // (and its pointer is made only when it has findings: most texts have none).
                 let checked = LintCheckers.CheckedText(
                     language: checker.language, key: key, text: text, primingSeverity: primingSeverity,
-                    softSeverity: softSeverity)
+                    softSeverity: softSeverity, consent: isConsent)
                 if let known = checkers.findings(
                     of: checked, at: localePointer.appending(key.screen.rawValue, key.field.rawValue))
                 {
@@ -106,9 +112,12 @@ public enum CopyLinter {
                     continue
                 }
                 let textPointer = localePointer.appending(key.screen.rawValue, key.field.rawValue)
-                let found = lintText(
-                    text, key: key, checker: checker, at: textPointer,
-                    primingSeverity: primingSeverity, softSeverity: softSeverity)
+                let found =
+                    isConsent && key.screen == .prime && (key.field == .continueLabel || key.field == .cancelLabel)
+                    ? lintConsentLabel(text, key: key, checker: checker, at: textPointer)
+                    : lintText(
+                        text, key: key, checker: checker, at: textPointer,
+                        primingSeverity: primingSeverity, softSeverity: softSeverity)
                 checkers.remember(found, of: checked)
                 findings += found
             }
@@ -148,6 +157,24 @@ public enum CopyLinter {
         return findings
     }
 
+    /// AC-2 for a consent screen's action: a neutral Continue/Next hides what is being agreed to. The decline label
+    /// is free (it is the visible way out AC-1 asks for).
+    private static func lintConsentLabel(_ text: String, key: CopyKey, checker: TextChecker, at pointer: JSONPointer)
+        -> [LintFinding]
+    {
+        guard key.field == .continueLabel else { return [] }
+        let trimmed = TextChecker.trim(text)
+        let neutral =
+            CopyLexicon.continueLabels(.english) + (checker.language.map(CopyLexicon.continueLabels) ?? [])
+        guard neutral.contains(where: { $0.lowercased() == trimmed.lowercased() }) else { return [] }
+        return [
+            LintFinding(
+                rule: .ac2, pointer: pointer,
+                message: "The consent action \"\(trimmed)\" does not say what the person agrees to; name it "
+                    + "(\"Allow sharing\", \"Agree\"): the app records this answer as the consent itself.")
+        ]
+    }
+
     // MARK: Whole feature
 
     private static func lintFeature(_ policy: FeaturePolicy, in document: PolicyDocument, at pointer: JSONPointer)
@@ -155,6 +182,16 @@ public enum CopyLinter {
     {
         var findings: [LintFinding] = []
         let merged = document.defaults.merging(policy.settings)
+        if policy.feature.capabilities.kind == .appConsent {
+            // AC-1: explicit consent offers a visible decline (App Review 5.1.2(i)); the single style has none.
+            if merged.style != .twoButton {
+                findings.append(
+                    LintFinding(
+                        rule: .ac1, pointer: pointer.appending("style"),
+                        message: "\(policy.feature) is an app-level consent: use style \"twoButton\" so the screen "
+                            + "has a visible way to decline beside the action that grants."))
+            }
+        }
         if policy.feature == .locationWhenInUse, merged.strategy != .button {
             findings.append(
                 LintFinding(

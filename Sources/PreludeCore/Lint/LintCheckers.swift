@@ -22,6 +22,8 @@ package struct LintCheckers {
         let text: String
         let primingSeverity: LintSeverity?
         let softSeverity: LintSeverity
+        /// An app-level consent's screen, whose labels follow the AC rules instead of the priming ones.
+        var consent = false
     }
 
     /// No list compiled yet.

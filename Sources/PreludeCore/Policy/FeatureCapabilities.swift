@@ -64,8 +64,10 @@ public struct FeatureCapabilities: Sendable, Hashable {
     /// Whether the feature can report `status` at all.
     public func reports(_ status: AuthorizationStatus) -> Bool { statuses[status] != nil }
 
-    /// The strategies the feature supports (every feature supports `prime` and `direct`).
+    /// The strategies the feature supports (every OS permission supports `prime` and `direct`; a consent `prime`).
     public var strategies: [Strategy] {
+        // An app-level consent has no system prompt to ask `direct`ly: its screen is the request.
+        if kind == .appConsent { return [.prime] }
         var strategies: [Strategy] = [.prime, .direct]
         if button != nil { strategies.append(.button) }
         if permissionless != nil { strategies.append(.permissionless) }

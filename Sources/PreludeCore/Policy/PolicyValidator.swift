@@ -286,6 +286,12 @@ private struct Checker {
                     "\"permissionless\" depends on the feature's path; set it on features, not in defaults.")
             }
         }
+        if settings.strategy == .direct, let feature, feature.capabilities.kind == .appConsent {
+            report(
+                pointer.appending("strategy"), .unsupportedStrategy,
+                "\(feature) is an app-level consent: there is no system prompt to ask directly; its screen (the "
+                    + "priming screen) is the request, so use \"prime\".")
+        }
         if settings.strategy == .button {
             if let feature, feature.capabilities.button == nil {
                 report(
