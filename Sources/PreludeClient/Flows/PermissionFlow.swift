@@ -18,6 +18,8 @@ public actor PermissionFlow {
     private var activation: Task<[Feature: Decision], any Error>?
     private var listeners: [UInt64: AsyncStream<[Feature: Decision]>.Continuation] = [:]
     private var nextListener: UInt64 = 0
+    /// Features whose purpose-string findings a debug build already printed.
+    private var reportedPurposeStrings: Set<Feature> = []
 
     /// What the flow knows of one feature: the decision on screen, the status it was made for, and whether the
     /// person went to Settings from it.
@@ -124,6 +126,13 @@ public actor PermissionFlow {
     public func requestAccess(_ feature: Feature) async throws -> Decision {
         let missing = usageDescriptions.missingKeys(for: feature, osVersion: flows[feature]?.osVersion)
         guard missing.isEmpty else { throw MissingUsageDescription(feature: feature, keys: missing) }
+        #if DEBUG
+            // Debug builds only: what App Review would say of the strings the system prompt is about to show.
+            for finding in purposeStringFindings(feature) where !reportedPurposeStrings.contains(feature) {
+                print("Prelude (debug build): \(finding)")
+            }
+            reportedPurposeStrings.insert(feature)
+        #endif
         let before = flows[feature]?.status
         let status = await device.requestAccess(feature)
         if before == status && status.isPartial {
@@ -154,6 +163,14 @@ public actor PermissionFlow {
         try await record(granted ? .granted : .denied, feature)
         let status = await device.status(of: feature)
         return try await decide(feature, status: status, origin: .featureUse, osVersion: flows[feature]?.osVersion)
+    }
+
+    /// What App Review would object to in the app's purpose strings for `feature`
+    /// (``UsageDescriptionCheck/reviewFindings(for:osVersion:locale:)``): a generic string, one that is not a
+    /// sentence, the Markdown tracking string's unsupported constructs. Debug builds print them once per feature
+    /// before the first system prompt; release builds never check.
+    public func purposeStringFindings(_ feature: Feature) -> [LintFinding] {
+        usageDescriptions.reviewFindings(for: feature, osVersion: flows[feature]?.osVersion)
     }
 
     /// The person declined an app-level consent on its screen (the screen's cancel label): recorded as the answer

@@ -62,6 +62,32 @@ public struct UsageDescriptionCheck: Sendable {
         }
     }
 
+    /// The optional keys `feature`'s request reads on `osVersion` (nil: the newest OS) beside the required ones:
+    /// tracking's Markdown purpose string on iOS 27.2, shown in the full-page sheet, which falls back to
+    /// `NSUserTrackingUsageDescription` without it
+    /// (https://developer.apple.com/documentation/bundleresources/information-property-list/nsusertrackingmarkdownusagedescription).
+    public static func optionalKeys(for feature: Feature, osVersion: SemanticVersion? = nil) -> [String] {
+        guard feature == .tracking else { return [] }
+        let expanded = osVersion.map { $0 >= SemanticVersion(major: 27, minor: 2) } ?? true
+        return expanded ? [PurposeStringKey.trackingMarkdown] : []
+    }
+
+    /// What App Review would object to in the app's purpose strings for `feature` — a generic "This app needs
+    /// access" (5.1.1: say what the access is for, with an example), a string that is not a sentence, the Markdown
+    /// string's constructs outside its subset (PS-11) — checked as `locale` text (the development language). The
+    /// flow checks it before the system prompt in debug builds (``PermissionFlow/purposeStringFindings(_:)``).
+    public func reviewFindings(for feature: Feature, osVersion: SemanticVersion? = nil, locale: String = "en")
+        -> [LintFinding]
+    {
+        var strings: [String: String] = [:]
+        for key in Self.requiredKeys(for: feature, osVersion: osVersion)
+            + Self.optionalKeys(for: feature, osVersion: osVersion)
+        {
+            if let value = lookup(key), !value.allSatisfy(\.isWhitespace) { strings[key] = value }
+        }
+        return strings.isEmpty ? [] : PurposeStringLinter.lint(strings: strings, locale: locale)
+    }
+
     /// The keys `feature`'s request needs that are absent or blank, in table order; empty when it may request.
     public func missingKeys(for feature: Feature, osVersion: SemanticVersion? = nil) -> [String] {
         Self.requiredKeys(for: feature, osVersion: osVersion).filter { key in

@@ -30,6 +30,7 @@ public enum CopyLinter {
                     checkers: &checkers)
             }
             findings += lintFeature(policy, in: document, at: pointer)
+            findings += lintPurposeStrings(policy, at: pointer.appending("purposeStrings"))
             findings += AccessLinter.lint(policy, at: pointer)
         }
         findings += CatalogueLinter.lint(document)
@@ -173,6 +174,19 @@ public enum CopyLinter {
                 message: "The consent action \"\(trimmed)\" does not say what the person agrees to; name it "
                     + "(\"Allow sharing\", \"Agree\"): the app records this answer as the consent itself.")
         ]
+    }
+
+    /// The intended purpose strings, checked as an app's CI checks its Info.plist (PS-1 to PS-11), at their
+    /// pointers in the document.
+    private static func lintPurposeStrings(_ policy: FeaturePolicy, at pointer: JSONPointer) -> [LintFinding] {
+        guard !policy.purposeStrings.isEmpty else { return [] }
+        var byLocale: [String: [String: String]] = [:]
+        for (locale, strings) in policy.purposeStrings { byLocale[locale.description] = strings }
+        return PurposeStringLinter.lint(stringsByLocale: byLocale).map { finding in
+            var moved = finding
+            moved.pointer = JSONPointer(tokens: pointer.tokens + finding.pointer.tokens)
+            return moved
+        }
     }
 
     // MARK: Whole feature

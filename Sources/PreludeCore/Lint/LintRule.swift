@@ -20,6 +20,7 @@ public enum LintRule: String, CaseIterable, Hashable, Sendable, Codable {
     case ps8 = "PS-8"
     case ps9 = "PS-9"
     case ps10 = "PS-10"
+    case ps11 = "PS-11"
     case dn1 = "DN-1"
     case dn2 = "DN-2"
     case tr1 = "TR-1"
@@ -37,7 +38,7 @@ public enum LintRule: String, CaseIterable, Hashable, Sendable, Codable {
     /// The severity the reference gives; some rules are raised to error for tracking (TR-1).
     public var severity: LintSeverity {
         switch self {
-        case .pa1, .pa2, .pa3, .pa4, .pa5, .ps1, .ps4, .ps5, .ps6, .ps8, .dn2, .tr1, .tr2, .ac1: .error
+        case .pa1, .pa2, .pa3, .pa4, .pa5, .ps1, .ps4, .ps5, .ps6, .ps8, .dn2, .tr1, .tr2, .ac1, .ps11: .error
         case .pa6, .pa7, .pa8, .pa9, .ps2, .ps3, .ps9, .ps10, .dn1, .os1, .ln1, .ls1, .ct1, .ac2: .warning
         case .pa10, .ps7: .info
         }
@@ -66,6 +67,7 @@ public enum LintRule: String, CaseIterable, Hashable, Sendable, Codable {
         case .ps8: "One string per resource, localised for every supported language."
         case .ps9: "No marketing text or feature lists."
         case .ps10: "Keep it short."
+        case .ps11: "The Markdown tracking string uses only bold, italic, bullet lists and paragraphs."
         case .dn1: "A denied screen links to Settings only on user action and offers an alternative."
         case .dn2: "Restricted users are never re-prompted and get no Settings button."
         case .tr1: "The tracking pre-prompt is informational only; PA-1 to PA-7 apply as errors."
@@ -96,6 +98,7 @@ public enum LintRule: String, CaseIterable, Hashable, Sendable, Codable {
         case .ps5: "H1, H2"
         case .ps6, .ps7, .ps8, .ps9: "H2"
         case .ps10: "H1"
+        case .ps11: "NSUserTrackingMarkdownUsageDescription (Apple, iOS 27.2)"
         case .dn1: "H3 5.1.1(iv), Q12"
         case .dn2: "A1-A7"
         case .tr1: "H1, H4"

@@ -7,7 +7,7 @@ public enum PurposeStringKey {
         "NSContactsUsageDescription",
         "NSLocationWhenInUseUsageDescription", "NSLocationAlwaysAndWhenInUseUsageDescription",
         "NSLocationAlwaysUsageDescription", "NSLocationUsageDescription",
-        "NSUserTrackingUsageDescription",
+        "NSUserTrackingUsageDescription", "NSUserTrackingMarkdownUsageDescription",
         "NSBluetoothAlwaysUsageDescription", "NSBluetoothPeripheralUsageDescription",
         "NSCalendarsUsageDescription", "NSCalendarsFullAccessUsageDescription",
         "NSCalendarsWriteOnlyAccessUsageDescription",
@@ -21,4 +21,8 @@ public enum PurposeStringKey {
         "NSFallDetectionUsageDescription", "NSIdentityUsageDescription", "NSUserNotificationsUsageDescription",
         "NSAlarmKitUsageDescription",
     ]
+
+    /// The tracking purpose string in Markdown (iOS 27.2), shown in the full-page sheet; optional, the system falls
+    /// back to `NSUserTrackingUsageDescription` without it.
+    public static let trackingMarkdown = "NSUserTrackingMarkdownUsageDescription"
 }

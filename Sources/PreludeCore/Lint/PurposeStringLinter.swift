@@ -1,6 +1,6 @@
 /// Lints Info.plist purpose strings (usage descriptions), so an app's CI can check the strings compiled into it.
 ///
-/// Rules PS-1 to PS-10 of docs/lint.md; pointers are `/<key>` for one locale and
+/// Rules PS-1 to PS-11 of docs/lint.md; pointers are `/<key>` for one locale and
 /// `/<locale>/<key>` for several.
 public enum PurposeStringLinter {
     /// Lints the purpose strings of one locale (`["NSCameraUsageDescription": "We use the camera to scan receipts."]`).
@@ -45,6 +45,21 @@ public enum PurposeStringLinter {
                     LintFinding(
                         rule: .ps1, pointer: pointer,
                         message: "The purpose string for \(key) is empty; iOS shows it in the system alert."))
+                continue
+            }
+            if key == PurposeStringKey.trackingMarkdown {
+                // The full-page sheet's longer text: its Markdown subset (PS-11), then the words it shows, checked
+                // like any purpose string but for the length (it is meant to be longer than the alert's).
+                for violation in MarkdownSubset.violations(in: text) {
+                    findings.append(
+                        LintFinding(
+                            rule: .ps11, pointer: pointer,
+                            message: "\(key) uses \(violation.construct) (\"\(violation.line)\"); the full-page "
+                                + "sheet renders only bold, italic, bullet lists and paragraphs."))
+                }
+                let plain = MarkdownSubset.plainText(text)
+                findings += checker.checkSentence(plain, pointer: pointer).filter { $0.ruleId != LintRule.ps10.id }
+                findings += checker.checkPurpose(plain, pointer: pointer)
                 continue
             }
             findings += checker.checkSentence(text, pointer: pointer)

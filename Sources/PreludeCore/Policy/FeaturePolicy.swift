@@ -8,6 +8,10 @@ public struct FeaturePolicy: Sendable, Hashable {
     public var targeting: [TargetingRule]
     /// When and why the feature asks (`access`); not overridden by targeting or variants.
     public var access: FeatureAccess
+    /// The Info.plist purpose strings the team intends to ship for this feature, per locale (key → text): linted
+    /// like the copy (PS rules, the Markdown subset of `NSUserTrackingMarkdownUsageDescription`) and drawn by the
+    /// preview. Only the server reads them: the client document leaves them out.
+    public var purposeStrings: [LocaleTag: [String: String]] = [:]
 
     /// A feature entry with the given parts.
     public init(

@@ -19,18 +19,22 @@ extension PolicyDocument {
     /// copy screens and fields in their declared order, unset optional members left out.
     ///
     /// What is stored, exported and shown by the admin API; clients fetch ``clientJSONValue``.
-    public var jsonValue: JSONValue { jsonValue(experiment: \.jsonValue) }
+    public var jsonValue: JSONValue { jsonValue(experiment: \.jsonValue, purposeStrings: true) }
 
     /// The document clients fetch (`GET /v1/apps/{app}/policy/document`): the canonical form without the members
     /// only the server's analysis reads, the experiments' `alpha` and `minimumEffect` (docs/policy.md, "What
     /// clients receive"). A client release that predates a member it does not need never sees it, so it keeps
     /// accepting the document; when no experiment names such a member, the same bytes as ``jsonValue``.
-    public var clientJSONValue: JSONValue { jsonValue(experiment: \.clientJSONValue) }
+    /// The features' intended `purposeStrings` (lint and preview only) are left out the same way.
+    public var clientJSONValue: JSONValue { jsonValue(experiment: \.clientJSONValue, purposeStrings: false) }
 
-    /// Whether ``clientJSONValue`` differs from ``jsonValue``: some experiment names an analysis setting.
-    public var hasServerOnlyMembers: Bool { experiments.contains(where: \.hasAnalysisSettings) }
+    /// Whether ``clientJSONValue`` differs from ``jsonValue``: some experiment names an analysis setting, or some
+    /// feature carries intended purpose strings.
+    public var hasServerOnlyMembers: Bool {
+        experiments.contains(where: \.hasAnalysisSettings) || features.values.contains { !$0.purposeStrings.isEmpty }
+    }
 
-    private func jsonValue(experiment encode: (Experiment) -> JSONValue) -> JSONValue {
+    private func jsonValue(experiment encode: (Experiment) -> JSONValue, purposeStrings: Bool) -> JSONValue {
         var root = JSONObject()
         root["schemaVersion"] = .integer(schemaVersion)
         var appObject = JSONObject()
@@ -46,6 +50,17 @@ extension PolicyDocument {
             if !policy.access.isDefault { body["access"] = policy.access.jsonValue }
             if !policy.targeting.isEmpty {
                 body["targeting"] = .array(policy.targeting.map(\.jsonValue))
+            }
+            if purposeStrings && !policy.purposeStrings.isEmpty {
+                var byLocale = JSONObject()
+                for locale in policy.purposeStrings.keys.sorted(by: { $0.description < $1.description }) {
+                    var strings = JSONObject()
+                    for (key, text) in (policy.purposeStrings[locale] ?? [:]).sorted(by: { $0.key < $1.key }) {
+                        strings[key] = .string(text)
+                    }
+                    byLocale[locale.description] = .object(strings)
+                }
+                body["purposeStrings"] = .object(byLocale)
             }
             featuresObject[policy.feature.rawValue] = .object(body)
         }

@@ -96,7 +96,10 @@ struct PolicyDocumentDecoder {
         -> FeaturePolicy
     {
         var policy = FeaturePolicy(feature: feature)
-        policy.settings = decodeOverride(object, at: pointer, extraMembers: ["targeting", "access"])
+        policy.settings = decodeOverride(object, at: pointer, extraMembers: ["targeting", "access", "purposeStrings"])
+        if let strings = object["purposeStrings"] {
+            policy.purposeStrings = decodePurposeStrings(strings, at: pointer.appending("purposeStrings"))
+        }
         if let access = object["access"] {
             let decoded = FeatureAccess.decode(access, feature: feature, at: pointer.appending("access"))
             policy.access = decoded.access
@@ -249,6 +252,31 @@ struct PolicyDocumentDecoder {
         }
         // An experiment on an unknown feature is reported above and dropped.
         return feature == nil ? nil : experiment
+    }
+
+    /// `{"en": {"NSUserTrackingUsageDescription": "…"}, …}`: locales, then known purpose-string keys with text.
+    private mutating func decodePurposeStrings(_ value: JSONValue, at pointer: JSONPointer) -> [LocaleTag: [String: String]]
+    {
+        guard let byLocale = object(value, at: pointer) else { return [:] }
+        var result: [LocaleTag: [String: String]] = [:]
+        for (name, stringsValue) in byLocale {
+            let localePointer = pointer.appending(name)
+            guard let locale = localeTag(.string(name), at: localePointer),
+                let strings = object(stringsValue, at: localePointer)
+            else { continue }
+            var decoded: [String: String] = [:]
+            for (key, text) in strings {
+                guard PurposeStringKey.known.contains(key) else {
+                    report(
+                        localePointer.appending(key), .unknownMember,
+                        "\(key) is not a known purpose-string key; check its spelling against Apple's list.")
+                    continue
+                }
+                if let text = string(text, at: localePointer.appending(key)) { decoded[key] = text }
+            }
+            result[locale] = decoded
+        }
+        return result
     }
 
     mutating func decodeOverride(_ object: JSONObject, at pointer: JSONPointer, extraMembers: [String] = [])

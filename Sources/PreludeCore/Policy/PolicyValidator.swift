@@ -123,7 +123,7 @@ private struct Checker {
     }
 
     /// Every string the document stores (values and member names), in its canonical form: no control characters
-    /// or noncharacters (``StoredText``); a line feed only in copy messages.
+    /// or noncharacters (``StoredText``); a line feed only in copy messages and the Markdown tracking purpose string.
     ///
     /// Walks with one token stack (`tokens`, the pointer of `value`), making a ``JSONPointer`` only for a problem:
     /// every stored revision is checked again at start-up, so this walk is on the path to ready.
@@ -136,7 +136,11 @@ private struct Checker {
         switch value {
         case .string(let text):
             let isMessage = tokens.count >= 4 && tokens[tokens.count - 4] == "copy" && tokens.last == "message"
-            if let problem = StoredText.problem(in: text, allowingNewline: isMessage) {
+            // The Markdown tracking string has paragraphs and bullet lists, one per line.
+            let isMarkdown =
+                tokens.count >= 3 && tokens[tokens.count - 3] == "purposeStrings"
+                && tokens.last == PurposeStringKey.trackingMarkdown
+            if let problem = StoredText.problem(in: text, allowingNewline: isMessage || isMarkdown) {
                 report(JSONPointer(tokens: tokens), .forbiddenCharacter, problem)
             }
         case .array(let elements):
