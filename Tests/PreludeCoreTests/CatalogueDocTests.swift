@@ -22,7 +22,9 @@ import Testing
 
     /// The row the catalogue renders for `capabilities`, cell by cell as docs/catalogue.md writes it.
     static func row(_ capabilities: FeatureCapabilities) -> String {
-        func version(_ v: SemanticVersion) -> String { v == SemanticVersion(major: 0, minor: 0) ? "any" : "\(v.major).\(v.minor)" }
+        func version(_ v: SemanticVersion) -> String {
+            v == SemanticVersion(major: 0, minor: 0) ? "any" : "\(v.major).\(v.minor)"
+        }
         let statuses = AuthorizationStatus.allCases.compactMap { status in
             capabilities.statuses[status].map { "\(status) (\(version($0)))" }
         }
@@ -66,7 +68,8 @@ import Testing
             // An app-level consent has no API page: its source is App Review's guideline.
             let prefix =
                 capabilities.kind == .appConsent
-                ? "https://developer.apple.com/app-store/review/guidelines/" : "https://developer.apple.com/documentation/"
+                ? "https://developer.apple.com/app-store/review/guidelines/"
+                : "https://developer.apple.com/documentation/"
             #expect(capabilities.applePage.hasPrefix(prefix), "\(capabilities.feature)")
         }
     }

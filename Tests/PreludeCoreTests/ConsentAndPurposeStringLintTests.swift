@@ -98,7 +98,10 @@ import Testing
             """#
         let findings = try Self.lint(patch)
         let pointer = "/features/tracking/purposeStrings/en/NSUserTrackingMarkdownUsageDescription"
-        #expect(findings.filter { $0.pointer.description.hasPrefix("/features/tracking/purposeStrings") }.map(\.ruleId) == ["PS-11"])
+        #expect(
+            findings.filter { $0.pointer.description.hasPrefix("/features/tracking/purposeStrings") }.map(\.ruleId) == [
+                "PS-11"
+            ])
         #expect(findings.contains { $0.pointer.description == pointer })
         // Server-only: the client document leaves them out; the stored form keeps them.
         let document = try #require(PolicyValidator.validate(try Self.document(patch)).document)

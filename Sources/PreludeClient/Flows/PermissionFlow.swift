@@ -179,7 +179,9 @@ public actor PermissionFlow {
     @discardableResult
     public func declined(_ feature: Feature) async throws -> Decision? {
         try await record(.dismissed, feature)
-        guard feature.capabilities.kind == .appConsent, let entry = flows[feature] else { return flows[feature]?.decision }
+        guard feature.capabilities.kind == .appConsent, let entry = flows[feature] else {
+            return flows[feature]?.decision
+        }
         try await record(.denied, feature)
         return try await decide(feature, status: .denied, origin: .featureUse, osVersion: entry.osVersion)
     }

@@ -255,7 +255,8 @@ struct PolicyDocumentDecoder {
     }
 
     /// `{"en": {"NSUserTrackingUsageDescription": "…"}, …}`: locales, then known purpose-string keys with text.
-    private mutating func decodePurposeStrings(_ value: JSONValue, at pointer: JSONPointer) -> [LocaleTag: [String: String]]
+    private mutating func decodePurposeStrings(_ value: JSONValue, at pointer: JSONPointer) -> [LocaleTag: [String:
+        String]]
     {
         guard let byLocale = object(value, at: pointer) else { return [:] }
         var result: [LocaleTag: [String: String]] = [:]
