@@ -109,8 +109,8 @@ import Testing
 
     @Test func everyContractVectorIsAnArgument() throws {
         let vectors = try ContractVector.all()
-        // Tests/ContractVectors holds 19 files; raise this with each vector added.
-        #expect(vectors.count == 19)
+        // Tests/ContractVectors holds 23 files; raise this with each vector added.
+        #expect(vectors.count == 23)
         #expect(Self.contractVectorNames == vectors.map(\.name))
     }
 
@@ -121,7 +121,8 @@ import Testing
             platform: vector.context["platform"]?.stringValue.flatMap(Platform.init(rawValue:)),
             osVersion: vector.context["os"]?.stringValue.flatMap(SemanticVersion.init),
             appVersion: vector.context["appVersion"]?.stringValue.flatMap(SemanticVersion.init),
-            locale: vector.context["locale"]?.stringValue, installId: vector.context["installId"]?.stringValue)
+            locale: vector.context["locale"]?.stringValue, installId: vector.context["installId"]?.stringValue,
+            region: vector.context["region"]?.stringValue.flatMap(StorefrontRegion.init))
         // The app's Info.plist sets PHPhotoLibraryPreventAutomaticLimitedAccessAlert where a step says it does.
         var strings = Dictionary(
             Feature.allCases.flatMap { UsageDescriptionCheck.requiredKeys(for: $0) }.map { ($0, "Set.") },
@@ -160,7 +161,14 @@ import Testing
                 case "shown": try await h.flow.shown(feature)
                 case "continued": try await h.flow.continued(feature)
                 case "left": try await h.flow.left(feature)
-                case "dismissed": try await h.flow.dismissed(feature)
+                case "dismissed":
+                    // Declining an app-level consent is its answer; elsewhere "Not Now".
+                    if feature.capabilities.kind == .appConsent {
+                        _ = try await h.flow.declined(feature)
+                    } else {
+                        try await h.flow.dismissed(feature)
+                    }
+                case "exitedWithoutDecision": break  // the flow saw the request return undecided in continued()
                 default:  // granted, denied: the answer to what the screen led to
                     switch decision.action {
                     case .prime, .upgrade, .systemPrompt: break  // answered through continued()

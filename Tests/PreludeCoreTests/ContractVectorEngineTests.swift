@@ -22,7 +22,8 @@ import Testing
             platform: vector.context["platform"]?.stringValue.flatMap(Platform.init(rawValue:)),
             osVersion: vector.context["os"]?.stringValue.flatMap(SemanticVersion.init),
             appVersion: vector.context["appVersion"]?.stringValue.flatMap(SemanticVersion.init),
-            locale: vector.context["locale"]?.stringValue, installId: vector.context["installId"]?.stringValue)
+            locale: vector.context["locale"]?.stringValue, installId: vector.context["installId"]?.stringValue,
+            region: vector.context["region"]?.stringValue.flatMap(StorefrontRegion.init))
         var ledger = ContractLedger()
         for (index, step) in vector.steps.enumerated() {
             let (decoded, problems) = ClientState.decode(step.state)

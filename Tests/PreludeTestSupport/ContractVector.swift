@@ -84,11 +84,16 @@ public struct ContractVector: Sendable {
     }
 
     /// The user actions a step may list.
-    public static let userActions: Set<String> = ["shown", "continued", "left", "dismissed", "granted", "denied"]
+    public static let userActions: Set<String> = [
+        "shown", "continued", "left", "dismissed", "granted", "denied", "exitedWithoutDecision",
+    ]
 
     /// The events a decision's `events` plan names for `user`, in order (a step the plan lacks emits nothing).
     public static func events(plan: JSONValue?, user: [String]) -> [String] {
         user.compactMap { action -> String? in
+            // The system's request returned undecided (tracking's "Additional Information"): its own event, whatever
+            // the plan, and no answer.
+            if action == "exitedWithoutDecision" { return AnalyticsEvent.systemExitedWithoutDecision.rawValue }
             let member: String? =
                 switch action {
                 case "shown": "onShow"
