@@ -2,7 +2,7 @@
 # Type-checks PreludeClient's Apple-only files on Linux (docs/client.md, "What is compiled only on Apple platforms").
 #
 # 1. Builds each stub in scripts/apple-stubs/ (AVFoundation, Photos, Contacts, CoreLocation, UserNotifications,
-#    AppTrackingTransparency, EventKit, UIKit: only the symbols the client uses, each transcribed from the Apple
+#    AppTrackingTransparency, EventKit, StoreKit, DeclaredAgeRange, UIKit: only the symbols the client uses, each transcribed from the Apple
 #    documentation page cited above it) into a module in a scratch directory.
 # 2. Emits PreludeCore's module, then type-checks every file of Sources/PreludeClient with the stubs on the import
 #    path, so `canImport(UIKit)` and the per-framework `canImport(...)` guards are true and the Apple-only files
@@ -21,10 +21,12 @@ scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
 flags=(-swift-version 6 -enable-upcoming-feature ExistentialAny -package-name prelude)
 
-stubs=(scripts/apple-stubs/*.swift)
+# UIKit first: DeclaredAgeRange's request takes a UIViewController.
+stubs=(scripts/apple-stubs/UIKit.swift)
+for stub in scripts/apple-stubs/*.swift; do [[ "$stub" == */UIKit.swift ]] || stubs+=("$stub"); done
 for stub in "${stubs[@]}"; do
     name="$(basename "$stub" .swift)"
-    swiftc "${flags[@]}" -parse-as-library -emit-module -module-name "$name" \
+    swiftc "${flags[@]}" -parse-as-library -emit-module -module-name "$name" -I "$scratch" \
         -emit-module-path "$scratch/$name.swiftmodule" "$stub"
 done
 echo "built ${#stubs[@]} stub modules: $(for s in "${stubs[@]}"; do basename "$s" .swift; done | tr '\n' ' ')"

@@ -38,7 +38,10 @@ flags=(-swift-version 6 -enable-upcoming-feature ExistentialAny)
 modules="${DOC_SWIFT_MODULES:-$scratch}"
 if [[ -z "${DOC_SWIFT_MODULES:-}" ]]; then
 # 1. Stub modules, the UI frameworks last (they import UIKit, Photos, Contacts, Combine, SwiftUI).
-stubs=(scripts/apple-stubs/*.swift scripts/apple-stubs/ui/Combine.swift scripts/apple-stubs/ui/SwiftUI.swift
+# UIKit before the others (DeclaredAgeRange's request takes a UIViewController).
+stubs=(scripts/apple-stubs/UIKit.swift)
+for stub in scripts/apple-stubs/*.swift; do [[ "$stub" == */UIKit.swift ]] || stubs+=("$stub"); done
+stubs+=(scripts/apple-stubs/ui/Combine.swift scripts/apple-stubs/ui/SwiftUI.swift
     scripts/apple-stubs/ui/PhotosUI.swift scripts/apple-stubs/ui/ContactsUI.swift)
 for stub in "${stubs[@]}"; do
     name="$(basename "$stub" .swift)"

@@ -25,4 +25,12 @@ open class ATTrackingManager: NSObject {
     open class func requestTrackingAuthorization() async -> ATTrackingManager.AuthorizationStatus {
         fatalError("stub")
     }
+
+    // https://developer.apple.com/documentation/apptrackingtransparency/attrackingmanager/requesttrackingauthorization(usingexpandedinterface:additionalinformationaction:completionhandler:)
+    // (iOS 27.2; the async form: `class func requestTrackingAuthorization(usingExpandedInterface
+    //  preferExpandedInterface: Bool, additionalInformationAction: (() -> Void)?) async ->
+    //  ATTrackingManager.AuthorizationStatus`)
+    open class func requestTrackingAuthorization(
+        usingExpandedInterface preferExpandedInterface: Bool, additionalInformationAction: (() -> Void)?
+    ) async -> ATTrackingManager.AuthorizationStatus { fatalError("stub") }
 }

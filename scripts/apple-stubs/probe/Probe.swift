@@ -2,6 +2,7 @@
 // whose guard silently turned false fails the check instead of vanishing from it.
 import Foundation
 import PreludeCore
+import UIKit
 
 @MainActor func probeAppleOnlyAPI() async throws {
     let device = AppleDevice(usageDescriptions: .mainBundle)
@@ -12,6 +13,8 @@ import PreludeCore
     _ = await SettingsOpener.open(afterMilliseconds: 0)
     _ = ClientContext.current(installId: "i")
     _ = EventSegment.current()
+    _ = await StorefrontRegion.current()
+    if #available(iOS 26.0, *) { _ = try await AgeRange.request(ageGates: 13, 16, 18, in: UIViewController()) }
 }
 
 @MainActor func probeForeground(_ directory: URL) throws -> PreludeClient {

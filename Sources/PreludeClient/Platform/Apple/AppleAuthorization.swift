@@ -80,6 +80,14 @@
                 #endif
             case .tracking:
                 #if canImport(AppTrackingTransparency)
+                    // iOS 27.2: the expanded, full-page request (NSUserTrackingMarkdownUsageDescription, falling back
+                    // to NSUserTrackingUsageDescription). A return still notDetermined is the "Additional
+                    // Information" exit, which PermissionFlow records as such.
+                    if #available(iOS 27.2, *) {
+                        let status = await ATTrackingManager.requestTrackingAuthorization(
+                            usingExpandedInterface: true, additionalInformationAction: nil)
+                        return AppleStatusMapping.tracking(Int(status.rawValue))
+                    }
                     let status = await ATTrackingManager.requestTrackingAuthorization()
                     return AppleStatusMapping.tracking(Int(status.rawValue))
                 #else
