@@ -25,7 +25,55 @@ enum Scenarios {
         // The iPad is the segment the demo's targeting rules move to the contact access picker and the event editor.
         ("contacts-access-picker-ipad", "18.1", "ja", .ipados, contactsAccessPickerIPad),
         ("calendars-event-editor-ipad", "17.4", "en", .ipados, calendarsEventEditorIPad),
+        // iOS 27 (docs/catalogue.md): tracking's expanded request, and an app-level consent.
+        ("tracking-exit-without-decision", "27.2", "en", .ios, trackingExitWithoutDecision),
+        ("tracking-system-reask-ios27", "27.2", "en", .ios, trackingSystemReask),
+        ("consent-ai-data-sharing", "17.4", "fr", .ios, consentAIDataSharing),
     ]
+
+    // The expanded request left through "Additional Information": only the exit event, and the next decision is the
+    // system alert the person agreed to, answered this time.
+    static func trackingExitWithoutDecision(_ app: DemoApp) async throws {
+        try app.expect(try await app.flow.screen(for: .tracking), .prime)
+        try await app.flow.shown(.tracking)
+        // No answer: the request returns with the status still notDetermined.
+        try app.expect(try await app.flow.continued(.tracking), .systemPrompt, .primeAlreadyAccepted)
+        app.device.answerNextRequest(.tracking, with: .authorized)
+        try app.expect(try await app.flow.continued(.tracking), .proceed, .authorized)
+        try await app.expectEvents([.primeShown, .primeAccepted, .systemExitedWithoutDecision, .systemGranted])
+    }
+
+    // iOS 27.2 with no storefront known (the reference client reads none): the system may ask again, so a refusal is
+    // `systemOwnsReask`, and later (a week here: the server refuses events dated far ahead of its clock), the status
+    // reopened by the system, its own re-ask — never ours.
+    static func trackingSystemReask(_ app: DemoApp) async throws {
+        try app.expect(try await app.flow.screen(for: .tracking), .prime)
+        try await app.flow.shown(.tracking)
+        app.device.answerNextRequest(.tracking, with: .denied)
+        try app.expect(try await app.flow.continued(.tracking), .deniedScreen, .systemOwnsReask)
+        app.clock.advance(hours: 24 * 7)
+        app.device.setStatus(.notDetermined, for: .tracking)
+        try app.expect(try await app.flow.screen(for: .tracking), .systemPrompt, .systemReask)
+        app.device.answerNextRequest(.tracking, with: .authorized)
+        try app.expect(try await app.flow.continued(.tracking), .proceed, .authorized)
+        try await app.expectEvents([.primeShown, .primeAccepted, .systemDenied, .systemGranted])
+    }
+
+    // The demo's "Smart summaries" consent (App Review 5.1.2(i)): declined on its own screen, explained, then given
+    // from the app's settings. No OS prompt at any point.
+    static func consentAIDataSharing(_ app: DemoApp) async throws {
+        let screen = try await app.flow.screen(for: .aiDataSharing)
+        try app.expect(screen, .prime, .consentScreen)
+        guard screen.copy[.cancelLabel] == "Ne pas autoriser" else {
+            throw DemoFailure(description: "\(app.name): consent screen \(screen)")
+        }
+        try await app.flow.shown(.aiDataSharing)
+        try app.expect(try await app.flow.declined(.aiDataSharing), .deniedScreen, .consentDeclined)
+        try await app.client.setConsent(.aiDataSharing, granted: true)
+        try app.expect(try await app.flow.screen(for: .aiDataSharing), .proceed, .consentGranted)
+        guard app.device.requests.isEmpty else { throw DemoFailure(description: "\(app.name): asked the OS") }
+        try await app.expectEvents([.primeShown, .primeDismissed, .systemDenied])
+    }
 
     // Ask less (docs/catalogue.md): the picker arm of photos-ask-vs-picker presents PhotosPicker, never asks, and
     // records no permission event; after a refusal made elsewhere too.

@@ -128,7 +128,8 @@ public actor PermissionFlow {
         guard missing.isEmpty else { throw MissingUsageDescription(feature: feature, keys: missing) }
         #if DEBUG
             // Debug builds only: what App Review would say of the strings the system prompt is about to show.
-            for finding in purposeStringFindings(feature) where !reportedPurposeStrings.contains(feature) {
+            for finding in purposeStringFindings(feature)
+            where !reportedPurposeStrings.contains(feature) && finding.severity != .info {
                 print("Prelude (debug build): \(finding)")
             }
             reportedPurposeStrings.insert(feature)
@@ -168,7 +169,7 @@ public actor PermissionFlow {
     /// What App Review would object to in the app's purpose strings for `feature`
     /// (``UsageDescriptionCheck/reviewFindings(for:osVersion:locale:)``): a generic string, one that is not a
     /// sentence, the Markdown tracking string's unsupported constructs. Debug builds print them once per feature
-    /// before the first system prompt; release builds never check.
+    /// before the first system prompt (warnings and errors); release builds never check.
     public func purposeStringFindings(_ feature: Feature) -> [LintFinding] {
         usageDescriptions.reviewFindings(for: feature, osVersion: flows[feature]?.osVersion)
     }
