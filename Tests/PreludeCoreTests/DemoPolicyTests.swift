@@ -20,14 +20,14 @@ import Testing
             ], "\(findings)")
     }
 
-    @Test func hasTwelveFeaturesFiveLanguagesAndTwoExperiments() throws {
+    @Test func hasThirteenFeaturesFiveLanguagesAndTwoExperiments() throws {
         let document = try PolicyFixtures.demo()
         #expect(document.app.id == "demo")
         #expect(document.app.name == "Prelude Demo")
         #expect(
             Set(document.features.keys) == [
                 .camera, .photos, .contacts, .locationWhenInUse, .microphone, .notifications, .tracking,
-                .bluetooth, .calendars, .localNetwork, .alarms, .aiDataSharing,
+                .bluetooth, .calendars, .localNetwork, .alarms, .health, .aiDataSharing,
             ])
         #expect(Set(document.availableLocales.map(\.description)) == ["en", "fr", "ja", "zh-Hans", "zh-Hant"])
         #expect(document.experiments.map(\.key) == ["camera-prime-copy", "photos-ask-vs-picker"])

@@ -32,6 +32,8 @@ import Testing
             .calendars: [.prime, .openSettings, .deniedScreen, .restrictedNotice, .upgrade],
             .localNetwork: [.prime, .openSettings, .deniedScreen, .unsupported],
             .alarms: [.prime, .openSettings, .deniedScreen, .unsupported],
+            // HealthKit: no restricted status, supported since iOS 8; the read answer is never known.
+            .health: [.prime, .openSettings, .deniedScreen, .unsupported],
             // An app-level consent: its screen, and the explanation once declined; no Settings page.
             .aiDataSharing: [.prime, .deniedScreen],
         ]
