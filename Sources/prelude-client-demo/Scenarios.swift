@@ -29,7 +29,25 @@ enum Scenarios {
         ("tracking-exit-without-decision", "27.2", "en", .ios, trackingExitWithoutDecision),
         ("tracking-system-reask-ios27", "27.2", "en", .ios, trackingSystemReask),
         ("consent-ai-data-sharing", "17.4", "fr", .ios, consentAIDataSharing),
+        ("health-read-not-knowable", "27.0", "en", .ios, healthReadNotKnowable),
     ]
+
+    // HealthKit on iOS 27 (docs/catalogue.md): the person shares recent history only, which the app reports as
+    // `limited` (earliestAuthorizedSampleDate); later nothing tells the read answer and the app reports
+    // notDetermined. No decision claims to know it: proceed as partial, then `statusNotKnowable`, never a re-prime.
+    static func healthReadNotKnowable(_ app: DemoApp) async throws {
+        try app.expect(try await app.flow.screen(for: .health), .prime)
+        try await app.flow.shown(.health)
+        app.device.answerNextRequest(.health, with: .limited)
+        try app.expect(try await app.flow.continued(.health), .proceed, .partialProceed)
+        app.clock.advance(hours: 24)
+        app.device.setStatus(.notDetermined, for: .health)
+        try app.expect(try await app.flow.screen(for: .health), .proceed, .statusNotKnowable)
+        guard app.device.requests == [.health] else {
+            throw DemoFailure(description: "\(app.name): requests \(app.device.requests)")
+        }
+        try await app.expectEvents([.primeShown, .primeAccepted, .systemGranted])
+    }
 
     // The expanded request left through "Additional Information": only the exit event, and the next decision is the
     // system alert the person agreed to, answered this time.
