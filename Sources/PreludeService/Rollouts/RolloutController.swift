@@ -22,6 +22,24 @@ package final class RolloutController: Sendable {
     package let guardTrips = MetricCounter(
         name: "prelude_rollout_guard_trips_total",
         help: "Rollouts the guard stopped and rolled back (harm or sample-ratio mismatch).")
+    /// `prelude_rollout_holds_total`: rollouts the guard held (paused) on a finding whose action is `hold`.
+    package let holds = MetricCounter(
+        name: "prelude_rollout_holds_total", help: "Rollouts the guard held (paused and notified) on a finding.")
+    /// `prelude_rollout_warnings_total`: warnings the guard raised (findings whose action is `warn`).
+    package let warnings = MetricCounter(
+        name: "prelude_rollout_warnings_total", help: "Findings the rollout guard warned about without acting.")
+    /// `prelude_rollout_segment_exclusions_total`: segments carved out of rollouts.
+    package let segmentExclusions = MetricCounter(
+        name: "prelude_rollout_segment_exclusions_total",
+        help: "Segments the rollout guard carved out (kept on the old screen) while the rest ramped on.")
+    /// `prelude_rollout_budget_exceeded_total`: rollouts whose harm bound exceeded their harm budget.
+    package let budgetExceeded = MetricCounter(
+        name: "prelude_rollout_budget_exceeded_total",
+        help: "Rollouts whose bound on extra denied installs exceeded their harm budget.")
+    /// Every counter of the controller, for the metrics registry.
+    package var counters: [MetricCounter] {
+        [guardTrips, evaluations, holds, warnings, segmentExclusions, budgetExceeded]
+    }
     /// `prelude_rollout_evaluations_total`: guard evaluations of live rollouts.
     package let evaluations = MetricCounter(
         name: "prelude_rollout_evaluations_total", help: "Guard evaluations of live rollouts.")
@@ -239,33 +257,97 @@ package final class RolloutController: Sendable {
         guard let rollout = try repository.rollout(id: id, appID: stale.appID, environment: stale.environment) else {
             return false
         }
-        let arms = try repository.arms(of: rollout)
+        let observation = try repository.observation(of: rollout)
         evaluations.add()
         let evaluation = RolloutMachine.evaluate(
-            rollout.state, plan: rollout.plan, control: arms.control, rollout: arms.rollout, now: now)
-        guard evaluation.state != rollout.state || evaluation.action != nil else { return false }
+            rollout.state, plan: rollout.plan, observation: observation, now: now,
+            carvable: RolloutCarveOut.carvableDimensions(rollout.change))
+        guard evaluation.state != rollout.state || !evaluation.actions.isEmpty else { return false }
         var next = rollout
         next.state = evaluation.state
         next.lastReading = evaluation.reading.jsonValue
         next.lastEvaluatedAt = now
-        if let action = evaluation.action {
-            try publish(action, of: next, actor: Self.guardActor, now: now, reading: evaluation.reading)
+        var notices: [RolloutRepository.Notice] = []
+        let budget = evaluation.reading.findings.contains(.harmBudgetExceeded)
+        for action in evaluation.actions {
+            switch action {
+            case .publishStep, .rollBack, .complete, .abort, .excludeSegments:
+                try publish(action, of: next, actor: Self.guardActor, now: now, reading: evaluation.reading)
+            case .hold(let findings, let reading):
+                notices.append(
+                    notice(
+                        "rollout.held", of: next, findings: findings, reading: reading,
+                        events: [.rolloutHeld] + (budget && findings.contains(.harmBudgetExceeded)
+                            ? [.rolloutBudgetExceeded] : [])))
+            case .warn(let findings, let reading):
+                notices.append(
+                    notice(
+                        "rollout.warned", of: next, findings: findings, reading: reading,
+                        events: budget && findings.contains(.harmBudgetExceeded) ? [.rolloutBudgetExceeded] : []))
+            }
         }
-        try repository.save(next, at: now)
-        if case .rollBack(let reading) = evaluation.action {
-            guardTrips.add()
-            // The publication below enqueues `rollout.guardTripped` (and `revision.published`) webhook deliveries in
-            // its transaction, beside the audit record; the metric counts it.
-            logger.warning(
-                "rollout guard tripped",
-                ["app": rollout.appID, "findings": reading.findings.map(\.rawValue).joined(separator: ",")],
-                numbers: ["rollout": Double(rollout.id)])
-        } else {
+        try repository.save(next, at: now, notices: notices)
+        for action in evaluation.actions {
+            let fields = ["app": rollout.appID, "environment": rollout.environment]
+            let numbers = ["rollout": Double(rollout.id)]
+            switch action {
+            case .rollBack(let reading):
+                guardTrips.add()
+                if reading.findings.contains(.harmBudgetExceeded) { budgetExceeded.add() }
+                // The publication enqueued `rollout.guardTripped` (and `revision.published`) webhook deliveries in
+                // its transaction, beside the audit record; the metric counts it.
+                logger.warning(
+                    "rollout guard tripped",
+                    fields.merging(["findings": reading.findings.map(\.rawValue).joined(separator: ",")]) { $1 },
+                    numbers: numbers)
+            case .hold(let findings, _):
+                holds.add()
+                if findings.contains(.harmBudgetExceeded) { budgetExceeded.add() }
+                logger.warning(
+                    "rollout held", fields.merging(["findings": findings.map(\.rawValue).joined(separator: ",")]) { $1 },
+                    numbers: numbers)
+            case .warn(let findings, _):
+                warnings.add()
+                if findings.contains(.harmBudgetExceeded) { budgetExceeded.add() }
+                logger.warning(
+                    "rollout warning",
+                    fields.merging(["findings": findings.map(\.rawValue).joined(separator: ",")]) { $1 },
+                    numbers: numbers)
+            case .excludeSegments(let segments, _):
+                segmentExclusions.add(UInt64(segments.count))
+                logger.warning(
+                    "rollout segment excluded",
+                    fields.merging(["segments": segments.map(\.description).joined(separator: ",")]) { $1 },
+                    numbers: numbers)
+            case .publishStep, .complete, .abort:
+                logger.info(
+                    "rollout advanced", fields.merging(["status": next.state.status.rawValue]) { $1 },
+                    numbers: numbers.merging(["step": Double(next.state.step)]) { $1 })
+            }
+        }
+        if evaluation.actions.isEmpty {
             logger.info(
                 "rollout advanced", ["app": rollout.appID, "status": next.state.status.rawValue],
                 numbers: ["rollout": Double(rollout.id), "step": Double(next.state.step)])
         }
         return true
+    }
+
+    /// The audit record and webhook payload of a hold or warning: the rollout, what was found and the figures.
+    private func notice(
+        _ action: String, of rollout: Rollout, findings: [RolloutReading.Finding], reading: RolloutReading,
+        events: [WebhookEventType]
+    ) -> RolloutRepository.Notice {
+        RolloutRepository.Notice(
+            actor: Self.guardActor, action: action,
+            detail: .object(
+                JSONObject([
+                    ("app", .string(rollout.appID)), ("environment", .string(rollout.environment)),
+                    ("rollout", .integer(Int(rollout.id))), ("experiment", .string(rollout.experimentKey)),
+                    ("action", .string(action)), ("status", .string(rollout.state.status.rawValue)),
+                    ("findings", .array(findings.map { .string($0.rawValue) })), ("figures", reading.jsonValue),
+                ])),
+            events: events)
     }
 
     // MARK: - Publishing
@@ -294,14 +376,23 @@ package final class RolloutController: Sendable {
             auditAction = "rollout.step"
             detail["step"] = .integer(step)
             detail["percent"] = .number(rollout.plan.guardedSteps[step].percent)
-        case .rollBack:
+        case .rollBack(let reading):
             auditAction = "rollout.guardTripped"
             events.append(.rolloutGuardTripped)
+            if reading.findings.contains(.harmBudgetExceeded) { events.append(.rolloutBudgetExceeded) }
             detail["baseRevision"] = rollout.baseRevision.map { .integer($0) } ?? .null
         case .complete:
             auditAction = "rollout.complete"
             events.append(.rolloutCompleted)
         case .abort: auditAction = "rollout.abort"
+        case .excludeSegments(let segments, _):
+            auditAction = "rollout.segmentExcluded"
+            events.append(.rolloutSegmentExcluded)
+            detail["segments"] = .array(segments.map(\.jsonValue))
+            detail["rules"] = .array(
+                segments.map { .string(RolloutCarveOut.ruleName(experimentKey: rollout.experimentKey, segment: $0)) })
+        case .hold, .warn:
+            return
         }
         for (key, value) in extra { detail[key] = value }
         if let reading { detail["figures"] = reading.jsonValue }
@@ -314,7 +405,10 @@ package final class RolloutController: Sendable {
 
     /// The live document after `action`: the rollout's experiment at the step (added or replaced), removed
     /// (rollback, abort), or removed with its change merged into the feature (complete: RFC 7396, as concluding an
-    /// experiment with a winner does). 422 listing the problems when the result is not a valid policy.
+    /// experiment with a winner does). Carved-out segments (``RolloutState/excludedSegments``) keep their targeting
+    /// rules (``RolloutCarveOut/keepRule(segment:change:base:feature:experimentKey:)``) while the rollout is
+    /// served and after completion; a rollback or abort removes them with the experiment. 422 listing the problems
+    /// when the result is not a valid policy.
     private func candidate(for action: RolloutMachine.Action, of rollout: Rollout, live: ServedPolicy) throws
         -> PolicyDocument
     {
@@ -322,17 +416,51 @@ package final class RolloutController: Sendable {
         var experiments = (json["experiments"]?.arrayValue ?? []).filter {
             $0["key"]?.stringValue != rollout.experimentKey
         }
+        let rulePrefix = rollout.experimentKey + "-keep-"
+        var keepRules: [JSONValue] = []
         switch action {
         case .publishStep(let step):
             experiments.append(rollout.experiment(step: step))
-        case .rollBack, .abort:
+        case .excludeSegments:
+            experiments.append(rollout.experiment(step: rollout.state.step))
+        case .rollBack, .abort, .hold, .warn:
             break
         case .complete:
-            json = json.mergePatch(["features": .object(JSONObject([(rollout.feature.rawValue, rollout.change)]))])
+            json = json.mergePatch(
+                ["features": .object(JSONObject([(rollout.feature.rawValue, rollout.servedChange)]))])
         }
         if case .object(var root) = json {
             root["experiments"] = .array(experiments)
             json = .object(root)
+        }
+        switch action {
+        case .publishStep, .excludeSegments, .complete:
+            if !rollout.state.excludedSegments.isEmpty {
+                // Old texts as the live policy without the rollout's experiment and rules gives them (before
+                // completion merged the change).
+                var stripped = live.document.jsonValue
+                Self.setRules(of: rollout.feature, in: &stripped) {
+                    $0.filter { !Self.isRule($0, prefix: rulePrefix) }
+                }
+                if case .object(var root) = stripped {
+                    root["experiments"] = .array(
+                        (root["experiments"]?.arrayValue ?? []).filter {
+                            $0["key"]?.stringValue != rollout.experimentKey
+                        })
+                    stripped = .object(root)
+                }
+                if let document = PolicyValidator.validate(stripped).document {
+                    keepRules = rollout.state.excludedSegments.compactMap {
+                        RolloutCarveOut.keepRule(
+                            segment: $0, change: rollout.change, base: document, feature: rollout.feature,
+                            experimentKey: rollout.experimentKey)
+                    }
+                }
+            }
+        default: break
+        }
+        Self.setRules(of: rollout.feature, in: &json) { rules in
+            rules.filter { !Self.isRule($0, prefix: rulePrefix) } + keepRules
         }
         let validation = PolicyValidator.validate(json)
         guard let document = validation.document else {
@@ -343,6 +471,26 @@ package final class RolloutController: Sendable {
                     + "refer to it; the change is the rollout variant's set); nothing was changed")
         }
         return document
+    }
+
+    private static func isRule(_ rule: JSONValue, prefix: String) -> Bool {
+        rule["name"]?.stringValue?.hasPrefix(prefix) == true
+    }
+
+    /// Rewrites the `targeting` array of `feature` in `json` (left out when it becomes empty and was absent).
+    private static func setRules(
+        of feature: Feature, in json: inout JSONValue, _ transform: ([JSONValue]) -> [JSONValue]
+    ) {
+        guard case .object(var root) = json, case .object(var features) = root["features"] ?? .null,
+            case .object(var entry) = features[feature.rawValue] ?? .null
+        else { return }
+        let before = entry["targeting"]?.arrayValue
+        let after = transform(before ?? [])
+        if before == nil && after.isEmpty { return }
+        entry["targeting"] = .array(after)
+        features[feature.rawValue] = .object(entry)
+        root["features"] = .object(features)
+        json = .object(root)
     }
 
     /// The live policy of the environment a rollout ramps (a rollout of staging starts from, and publishes to,
