@@ -66,7 +66,7 @@ struct RolloutSimulator {
     static let arrivalsPerHour = 10_000
     static let batch = 100
     /// The locales and OS versions installs come from, with their shares.
-    static let locales: [(String, Double)] = [("en", 0.5), ("de", 0.2), ("fr", 0.15), ("ja", 0.15)]
+    static let locales: [(String, Double)] = [("en", 0.55), ("de", 0.1), ("fr", 0.2), ("ja", 0.15)]
     static let osMajors: [(String, Double)] = [("18", 0.6), ("17", 0.3), ("16", 0.1)]
 
     var generator: SplitMix64
@@ -210,7 +210,7 @@ struct RolloutSimulator {
         Scenario(name: "equal, 7 segments guarded", effect: 0, guardsSegments: true),
         Scenario(name: "worse by 5 points, 7 segments guarded", effect: -0.05, guardsSegments: true),
         Scenario(
-            name: "worse by 15 points in de only, 7 segments guarded", effect: 0, localeEffect: ("de", -0.15),
+            name: "worse by 20 points in de only, 7 segments guarded", effect: 0, localeEffect: ("de", -0.20),
             guardsSegments: true),
     ]
 

@@ -14,6 +14,8 @@ import Synchronization
 package final class RolloutController: Sendable {
     /// The stored rollouts.
     package let repository: RolloutRepository
+    /// The environments' rollout templates.
+    package let templates: RolloutTemplateRepository
     private let store: PolicyStore
     private let apps: PolicyRepository
     private let clock: ServiceClock
@@ -57,6 +59,7 @@ package final class RolloutController: Sendable {
     /// A controller over `database`, publishing through `store`, at `clock`'s time.
     package init(database: Database, store: PolicyStore, clock: ServiceClock, logger: Logger) {
         repository = RolloutRepository(database: database)
+        templates = RolloutTemplateRepository(database: database)
         apps = PolicyRepository(database: database)
         self.store = store
         self.clock = clock
@@ -82,7 +85,33 @@ package final class RolloutController: Sendable {
         appID: String, environment: String, body: JSONValue, actor: String,
         authority: GovernanceGate.Authority = .writer
     ) throws -> Created {
-        let request = try RolloutRequest(body)
+        var template: (name: String, plan: JSONObject)?
+        if let named = body["template"] {
+            guard let name = named.stringValue,
+                let stored = try templates.template(appID: appID, environment: environment, name: name),
+                case .object(let plan) = stored.plan
+            else {
+                throw AdminProblem.invalidRequest(
+                    "environment \"\(environment)\" has no rollout template \(named.serialized()) (GET "
+                        + "…/environments/\(environment)/rollout-templates lists them)",
+                    pointer: "/template", code: "template.unknown", status: .unprocessableContent)
+            }
+            template = (name, plan)
+        }
+        let request = try RolloutRequest(body, template: template)
+        if let floor = try templates.template(appID: appID, environment: environment, name: RolloutTemplate.floorName) {
+            let problems = RolloutTemplate.floorProblems(request.plan, floor: floor.plan)
+            if !problems.isEmpty {
+                throw ProblemDetails(
+                    status: .unprocessableContent, type: PublicProblem.validation,
+                    title: "The plan is weaker than the environment's floor",
+                    detail: "\(problems.count) member\(problems.count == 1 ? "" : "s") below the floor of \(environment) "
+                        + "(its rollout template \"floor\"); nothing was changed",
+                    errors: problems.map {
+                        FieldProblem(pointer: "/" + $0.member, code: "plan.belowFloor", detail: $0.message)
+                    })
+            }
+        }
         return try serial.withLock { _ in
             let live = try served(appID, environment: environment)
             let document = live.document
@@ -107,8 +136,9 @@ package final class RolloutController: Sendable {
                 id: 0, appID: appID, environment: environment, experimentKey: key, feature: request.feature,
                 change: request.change, plan: request.plan, state: RolloutState(), baseRevision: nil,
                 lastReading: nil, lastEvaluatedAt: nil, createdBy: actor, createdAt: now, updatedAt: now)
-            _ = try candidate(for: .publishStep(0), of: provisional, live: live)
+            let first = try candidate(for: .publishStep(0), of: provisional, live: live)
             _ = try candidate(for: .complete, of: provisional, live: live)
+            if request.start { try contentGate(first, experimentKey: key) }
             var rollout: Rollout
             do {
                 rollout = try repository.create(
@@ -171,10 +201,26 @@ package final class RolloutController: Sendable {
         return settings.governance
     }
 
+    /// Content gate (docs/rollouts.md): the new arm's copy must have no lint error in any locale. Throws 422
+    /// `rollout-content` naming each error's pointer in `document` (the first step's policy).
+    private func contentGate(_ document: PolicyDocument, experimentKey: String) throws {
+        guard let index = document.experiments.firstIndex(where: { $0.key == experimentKey }) else { return }
+        let prefix = "/experiments/\(index)/variants/"
+        let errors = PublishChecks.lintCheckers.lint(document).filter {
+            $0.severity == .error && $0.pointer.description.hasPrefix(prefix)
+        }
+        if !errors.isEmpty { throw AdminProblem.rolloutContentErrors(errors) }
+    }
+
     private func operateLocked(
         _ operation: RolloutMachine.Operation, rollout: Rollout, actor: String, now: Int64,
         verdict: GovernanceGate.Verdict = .allowed
     ) throws -> Rollout {
+        if operation == .start, rollout.state.status == .draft {
+            let live = try served(rollout.appID, environment: rollout.environment)
+            try contentGate(
+                try candidate(for: .publishStep(0), of: rollout, live: live), experimentKey: rollout.experimentKey)
+        }
         let arms = try repository.arms(of: rollout)
         let transition: (state: RolloutState, action: RolloutMachine.Action?)
         do {

@@ -196,6 +196,33 @@ package struct RolloutRepository: Sendable {
         return (counts(Rollout.controlVariant), counts(Rollout.rolloutVariant))
     }
 
+    /// The feature's recent traffic and rates in the environment, from its experiments' daily aggregates (every
+    /// experiment and arm on the feature, the last `days` days with data up to `today`): exposed, granted and
+    /// denied installs and how many days they span; nil when nothing was counted.
+    package func baseline(appID: String, environment: String, feature: Feature, today: Int, days: Int = 14) throws
+        -> (exposed: Int, granted: Int, denied: Int, days: Int)?
+    {
+        try database.read { db in
+            guard
+                let row = try db.queryOne(
+                    """
+                    SELECT coalesce(sum(exposed), 0), coalesce(sum(granted), 0), coalesce(sum(system_denied), 0),
+                        count(DISTINCT day), min(day)
+                    FROM experiment_daily_counts
+                    WHERE app_id = ? AND environment = ? AND feature = ? AND day > ? AND day <= ?
+                    """,
+                    [
+                        .text(appID), .text(environment), .text(feature.rawValue), .integer(Int64(today - days)),
+                        .integer(Int64(today)),
+                    ])
+            else { return nil }
+            let exposed = try row.get(0, as: Int.self)
+            guard exposed > 0, let first = try row.get(4, as: Int?.self) else { return nil }
+            // The span from the first day with data through today (today counts whole: a lower traffic estimate).
+            return (exposed, try row.get(1, as: Int.self), try row.get(2, as: Int.self), today - first + 1)
+        }
+    }
+
     private static let liveStatuses = "('draft', 'running', 'paused', 'awaitingApproval')"
 
     private static let columns = """
