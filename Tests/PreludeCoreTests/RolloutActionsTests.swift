@@ -143,11 +143,17 @@ import Testing
         let base = try #require(
             PolicyValidator.validate(
                 try JSONValue(
-                    parsing: #"{"schemaVersion": 1, "app": {"id": "a", "name": "A"}, "features": {"camera": {"copy": {"en": {"prime": {"title": "Old"}}}}}}"#)
+                    parsing: #"""
+                        {"schemaVersion":1,"app":{"id":"tiny"},"features":{"health":{"strategy":"direct","copy":{"en":{
+                          "prime":{"title":"Old"},
+                          "settings":{"title":"Health is off","message":"Open Settings.","openLabel":"Open Settings","cancelLabel":"Not Now"},
+                          "denied":{"title":"Health is off","message":"Turn it on in Settings."},
+                          "unsupported":{"title":"No Health","message":"No Health app."}}}}}}
+                        """#)
             ).document)
         let rule = try #require(
             RolloutCarveOut.keepRule(
-                segment: RolloutSegment(.locale, "de"), change: change, base: base, feature: .camera,
+                segment: RolloutSegment(.locale, "de"), change: change, base: base, feature: .health,
                 experimentKey: "k"))
         #expect(rule["name"] == "k-keep-de" && rule["when"]?["locales"] == ["de"])
         #expect(rule["set"]?["copy"]?["de"]?["prime"]?["title"] == "Old")
@@ -168,6 +174,7 @@ import Testing
         #expect(
             Set(bad.problems.map(\.member))
                 == ["harmBudget", "segments/0", "actions/harm", "actions/srm"], "\(bad.problems)")
+        #expect(RolloutPlan.decode(try JSONValue(parsing: #"{"steps": [{"percent": 5}], "harmBudget": 1}"#)).plan != nil)
         let exclude = RolloutPlan.decode(
             try JSONValue(parsing: #"{"steps": [{"percent": 5}], "actions": {"harmBudget": "exclude"}}"#))
         #expect(exclude.problems.map(\.member) == ["actions/harmBudget"])

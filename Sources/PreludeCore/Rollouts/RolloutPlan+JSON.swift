@@ -59,7 +59,7 @@ extension RolloutPlan {
             }
         }
         if let value = object["harmBudget"], value != .null {
-            if case .integer(let count) = value {
+            if case .integer(let count) = value, count >= 1, count <= largestHarmBudget {
                 plan.harmBudget = count
             } else {
                 problems.append(("harmBudget", "installs, an integer from 1 to \(largestHarmBudget)"))
