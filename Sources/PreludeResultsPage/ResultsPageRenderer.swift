@@ -25,6 +25,7 @@ public enum ResultsPageRenderer {
             </header><main>
 
             """
+        if let panel = input.rollout { html += rollout(panel) }
         html += health(input)
         html += arms(report)
         html += overTime(input)
@@ -47,6 +48,24 @@ public enum ResultsPageRenderer {
     private static func cell(_ field: String, _ text: String, value: String? = nil, numeric: Bool = true) -> String {
         let data = value.map { " data-value=\"\(HTMLEscaping.escape($0))\"" } ?? ""
         return "<td data-field=\"\(field)\"\(data)\(numeric ? " class=\"num\"" : "")>\(HTMLEscaping.escape(text))</td>"
+    }
+
+    // MARK: - Rollout
+
+    private static func rollout(_ panel: ResultsPageInput.RolloutPanel) -> String {
+        var html = "<section id=\"rollout\"><h2>Rollout</h2>"
+        html +=
+            "<div class=\"banner \(panel.tone)\" role=\"status\"><strong>\(HTMLEscaping.escape(panel.headline))</strong>"
+        if !panel.details.isEmpty {
+            html += "<ul>" + panel.details.map { "<li>\(HTMLEscaping.escape($0))</li>" }.joined() + "</ul>"
+        }
+        html += "</div>"
+        if let chart = panel.chart {
+            html +=
+                "<figure class=\"chart-box\"><figcaption>\(HTMLEscaping.escape(chart.title))</figcaption>"
+                + chart.render() + "</figure>"
+        }
+        return html + "<p class=\"note\">\(HTMLEscaping.escape(panel.note))</p></section>\n"
     }
 
     // MARK: - Health checks

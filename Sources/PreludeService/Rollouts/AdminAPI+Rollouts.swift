@@ -123,12 +123,17 @@ extension AdminAPI {
 
     /// The rollout's page (``RolloutPage``): its experiment's results with its steps and guard decisions marked.
     private func rolloutPage(_ rollout: Rollout) throws -> HTTPResponse {
+        // The rollout's own analysis settings, so page and guard read the same α and minimum effect.
         let results = try resultsReader.results(
-            appID: rollout.appID, environment: rollout.environment, experiment: rollout.experimentKey)
-        let markers = RolloutPage.markers(
-            try AuditLog(database: database).rolloutRecords(
-                app: rollout.appID, rollout: rollout.id))
-        let input = results.pageInput(markers: markers, note: RolloutPage.summary(rollout))
+            appID: rollout.appID, environment: rollout.environment, experiment: rollout.experimentKey,
+            minimumEffect: rollout.plan.minimumEffect, alpha: rollout.plan.alpha)
+        let records = try AuditLog(database: database).rolloutRecords(app: rollout.appID, rollout: rollout.id)
+        let markers = RolloutPage.markers(records)
+        var input = results.pageInput(markers: markers, note: RolloutPage.summary(rollout))
+        let observation = try rollouts.repository.observation(of: rollout)
+        let reading = RolloutGuard.read(
+            observation, plan: rollout.plan, excluded: Set(rollout.state.excludedSegments))
+        input.rollout = RolloutPage.panel(rollout, reading: reading, records: records)
         return ResultsRoutes.page(ResultsPageRenderer.render(input))
     }
 
