@@ -60,7 +60,8 @@ enum ResultsPageStyleSheet {
         /* A phone: the chart's viewBox shrinks its text with it, so ticks are drawn larger to stay ~11 px; the
            verdict column stays in view while the table scrolls. */
         @media (max-width: 600px) {
-          svg.chart .tick { font-size: 20px; }
+          svg.chart { overflow: visible; } figure.chart-box { padding-left: 30px; }
+          svg.chart .tick { font-size: 19px; }
           table.arms td:last-child, table.arms th:last-child { position: sticky; right: 0; background: var(--card);
             box-shadow: -6px 0 6px -6px var(--line); }
         }

@@ -109,6 +109,19 @@ import Testing
         #expect(microphone?["targeting"]?.arrayValue?.contains { $0["name"] == .string("\(key)-keep-de") } == true)
         #expect(try Self.title(service, install: "anyone", locale: "de") == "Record voice notes")
         #expect(try Self.title(service, install: "anyone", locale: "en") == "Talk to us")
+
+        // The page, read as a product manager would: what happened, 100 %, the carve-out, the harm bound chart.
+        let page = try service.client.send(
+            "GET", "/v1/admin/apps/demo/rollouts/\(id)",
+            headers: [("Authorization", "Bearer \(Live.secret)"), ("Accept", "text/html")])
+        #expect(page.status == 200)
+        #expect(page.text.contains("Completed: 100 % of installs get the change."), "\(page.text.prefix(3000))")
+        #expect(page.text.contains("Carved out (kept on the old screen): locale de."))
+        #expect(page.text.contains("id=\"rollout-harm\"") && page.text.contains("carved out de"))
+        #expect(!page.text.contains("step 2 of 2 (50 %)"), "a completed rollout says 100 %")
+        if let path = ProcessInfo.processInfo.environment["ROLLOUT_PAGE_OUT"] {
+            try page.text.write(toFile: path, atomically: true, encoding: .utf8)
+        }
     }
 
     @Test func simulateAndTheCreationAnswerCarryTheTimeToDetection() throws {

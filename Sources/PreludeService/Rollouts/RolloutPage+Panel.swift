@@ -56,21 +56,24 @@ extension RolloutPage {
         let settings =
             "α \(DecimalFormat.shortest(plan.alpha)), minimum effect \(DecimalFormat.points(plan.minimumEffect))"
         func p(_ value: JSONValue?) -> String {
-            value?.doubleValue.map { DecimalFormat.pValue($0) } ?? "not tested yet (100 installs per arm)"
+            guard let value = value?.doubleValue else { return "p not tested yet (100 installs per arm)" }
+            let text = DecimalFormat.pValue(value)
+            return text.hasPrefix("<") ? "p " + text : "p = " + text
         }
+        func threshold(_ value: Double) -> String { DecimalFormat.scientific(value) }
         func diff(_ value: JSONValue?) -> String {
             value?.doubleValue.map { DecimalFormat.points($0) } ?? "–"
         }
         details.append(
-            "Grant rate, new arm − control: \(diff(decided["grantDifference"])); harm p = "
+            "Grant rate, new arm − control: \(diff(decided["grantDifference"])); harm "
                 + "\(p(decided["grantHarmPValue"])) against the guard's threshold "
-                + "\(DecimalFormat.shortest(plan.harmAlpha)) (\(settings)).")
+                + "\(threshold(plan.harmAlpha)) (\(settings)).")
         details.append(
-            "Denial rate, new arm − control: \(diff(decided["denialDifference"])); harm p = "
-                + "\(p(decided["denialHarmPValue"])) against \(DecimalFormat.shortest(plan.harmAlpha)).")
+            "Denial rate, new arm − control: \(diff(decided["denialDifference"])); harm "
+                + "\(p(decided["denialHarmPValue"])) against \(threshold(plan.harmAlpha)).")
         details.append(
-            "Sample ratio: p = \(p(decided["sampleRatioPValue"])) against "
-                + "\(DecimalFormat.shortest(plan.sampleRatioAlpha)) (planned share of the new arm "
+            "Sample ratio: \(p(decided["sampleRatioPValue"])) against "
+                + "\(threshold(plan.sampleRatioAlpha)) (planned share of the new arm "
                 + "\(percentText(plan.rolloutWeight))).")
         let bound = decided["harmBound"]?.doubleValue ?? 0
         details.append(
@@ -79,8 +82,8 @@ extension RolloutPage {
         for segment in decided["segments"]?.arrayValue ?? [] where segment["harmed"] == .bool(true) {
             details.append(
                 "Segment \(segment["dimension"]?.stringValue ?? "") \(segment["value"]?.stringValue ?? ""): grant "
-                    + "\(diff(segment["grantDifference"])), Holm-adjusted harm p = \(p(segment["grantHarmPValue"])) "
-                    + "against \(DecimalFormat.shortest(plan.segmentAlpha)).")
+                    + "\(diff(segment["grantDifference"])), Holm-adjusted harm \(p(segment["grantHarmPValue"])) "
+                    + "against \(threshold(plan.segmentAlpha)).")
         }
         return ResultsPageInput.RolloutPanel(
             tone: tone, headline: headline, details: details, chart: chart(rollout, decided: decided, records: records),
