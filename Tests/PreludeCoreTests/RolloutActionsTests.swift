@@ -52,7 +52,8 @@ import Testing
     @Test func noTrafficForTheGraceHoldsARunningStep() throws {
         let state = try RolloutMachineTests.started()
         let none = FunnelCounts()
-        let early = RolloutMachine.evaluate(state, plan: Self.plan, control: none, rollout: none, now: 24 * Self.hour - 1)
+        let early = RolloutMachine.evaluate(
+            state, plan: Self.plan, control: none, rollout: none, now: 24 * Self.hour - 1)
         #expect(early.state.status == .running)
         let late = RolloutMachine.evaluate(state, plan: Self.plan, control: none, rollout: none, now: 24 * Self.hour)
         #expect(late.state.status == .paused && late.state.heldBy == [.noTraffic])
@@ -112,7 +113,8 @@ import Testing
         #expect(carved.state.excludedSegments == [RolloutSegment(.locale, "de")])
         #expect(carved.state.status == .running)
         #expect(carved.actions.first == .excludeSegments([RolloutSegment(.locale, "de")], carved.reading))
-        let again = RolloutMachine.evaluate(carved.state, plan: plan, observation: observation, now: 2, carvable: [.locale])
+        let again = RolloutMachine.evaluate(
+            carved.state, plan: plan, observation: observation, now: 2, carvable: [.locale])
         #expect(!again.reading.segments.contains { $0.segment.value == "de" }, "not tested again")
         let held = RolloutMachine.evaluate(state, plan: plan, observation: observation, now: 1, carvable: [])
         #expect(held.state.status == .paused && held.state.heldBy.contains(.segmentHarm))
@@ -124,7 +126,8 @@ import Testing
         let control = Self.arm(exposed: 300, granted: 120)
         let rollout = Self.arm(exposed: 300, granted: 95)
         let rows = [RolloutSegmentCounts(segment: RolloutSegment(.locale, "fr"), control: control, rollout: rollout)]
-        let reading = RolloutGuard.read(RolloutObservation(control: control, rollout: rollout, segments: rows), plan: plan)
+        let reading = RolloutGuard.read(
+            RolloutObservation(control: control, rollout: rollout, segments: rows), plan: plan)
         let raw = try! #require(
             SequentialTest.oneSidedPValue(
                 treatmentSuccesses: 95, treatmentTrials: 300, controlSuccesses: 120, controlTrials: 300,
@@ -135,7 +138,9 @@ import Testing
 
     @Test func aCopyChangeCarvesALocaleOutAndKeepsItsOldTexts() throws {
         let change: JSONValue = try JSONValue(
-            parsing: #"{"copy": {"en": {"prime": {"title": "New"}}, "de": {"prime": {"title": "Neu"}}, "de-AT": {"prime": {"title": "Neu!"}}}}"#)
+            parsing:
+                #"{"copy": {"en": {"prime": {"title": "New"}}, "de": {"prime": {"title": "Neu"}}, "de-AT": {"prime": {"title": "Neu!"}}}}"#
+        )
         #expect(RolloutCarveOut.carvableDimensions(change) == [.locale])
         #expect(RolloutCarveOut.carvableDimensions(try JSONValue(parsing: #"{"style": "single"}"#)).isEmpty)
         let served = RolloutCarveOut.variantSet(change, excluding: [RolloutSegment(.locale, "de")])
@@ -170,11 +175,14 @@ import Testing
         #expect(decoded.plan == plan, "\(decoded.problems)")
         let bad = RolloutPlan.decode(
             try JSONValue(
-                parsing: #"{"steps": [{"percent": 5}], "harmBudget": 0, "segments": ["city"], "actions": {"harm": "shrug", "srm": "hold", "harmBudget": "exclude"}}"#))
+                parsing:
+                    #"{"steps": [{"percent": 5}], "harmBudget": 0, "segments": ["city"], "actions": {"harm": "shrug", "srm": "hold", "harmBudget": "exclude"}}"#
+            ))
         #expect(
             Set(bad.problems.map(\.member))
                 == ["harmBudget", "segments/0", "actions/harm", "actions/srm"], "\(bad.problems)")
-        #expect(RolloutPlan.decode(try JSONValue(parsing: #"{"steps": [{"percent": 5}], "harmBudget": 1}"#)).plan != nil)
+        #expect(
+            RolloutPlan.decode(try JSONValue(parsing: #"{"steps": [{"percent": 5}], "harmBudget": 1}"#)).plan != nil)
         let exclude = RolloutPlan.decode(
             try JSONValue(parsing: #"{"steps": [{"percent": 5}], "actions": {"harmBudget": "exclude"}}"#))
         #expect(exclude.problems.map(\.member) == ["actions/harmBudget"])
@@ -182,7 +190,9 @@ import Testing
 
     @Test func theFloorNamesEveryWeakerMember() throws {
         let floor = try JSONValue(
-            parsing: #"{"harmBudget": 200, "minimumHoldSeconds": 600, "alpha": 0.05, "minimumEffect": 0.02, "segments": ["locale"], "actions": {"sampleRatioMismatch": "rollback"}, "requiresApproval": true}"#)
+            parsing:
+                #"{"harmBudget": 200, "minimumHoldSeconds": 600, "alpha": 0.05, "minimumEffect": 0.02, "segments": ["locale"], "actions": {"sampleRatioMismatch": "rollback"}, "requiresApproval": true}"#
+        )
         var plan = RolloutPlan(
             steps: [.init(percent: 10, minimumHoldMillis: 60_000, minimumExposed: 0)], alpha: 0.01,
             minimumEffect: 0.05)
@@ -197,7 +207,8 @@ import Testing
             actions: RolloutActions(sampleRatioMismatch: .rollback))
         #expect(RolloutTemplate.floorProblems(plan, floor: floor).isEmpty)
         let merged = RolloutTemplate.merge(
-            template: try #require(try JSONValue(parsing: #"{"alpha": 0.1, "actions": {"harm": "hold", "signal": "hold"}}"#).objectValue),
+            template: try #require(
+                try JSONValue(parsing: #"{"alpha": 0.1, "actions": {"harm": "hold", "signal": "hold"}}"#).objectValue),
             request: try #require(try JSONValue(parsing: #"{"actions": {"harm": "rollback"}}"#).objectValue))
         #expect(merged["alpha"] == .double(0.1) && merged["actions"] == ["harm": "rollback", "signal": "hold"])
     }

@@ -85,8 +85,11 @@ import Testing
         }
         for effect in [-0.02, -0.05, -0.10] {
             var generator = SplitMix64(state: 2026_11_28)
-            let misses = Self.boundMisses(effect: effect, runs: Self.runs, installsPerArm: 10_000, generator: &generator)
-            print("harm bound, grant effect \(effect): missed in \(misses) of \(Self.runs) runs of 10000 installs per arm")
+            let misses = Self.boundMisses(
+                effect: effect, runs: Self.runs, installsPerArm: 10_000, generator: &generator)
+            print(
+                "harm bound, grant effect \(effect): missed in \(misses) of \(Self.runs) runs of 10000 installs per arm"
+            )
             #expect(misses <= Self.allowedFalseStops(runs: Self.runs, alpha: RolloutHarmBound.alpha))
         }
     }
@@ -129,9 +132,12 @@ import Testing
             let estimate = RolloutForecast.estimate(RolloutSimulator.plan, baseline: baseline, effect: effect)
             let simulated = Self.summaries[name]!
             let median = Double(simulated.medianExposedAtStop ?? 0)
-            print("forecast \(name): \(estimate.rolloutInstalls) installs, \(estimate.hours) h; simulated median \(median)")
+            print(
+                "forecast \(name): \(estimate.rolloutInstalls) installs, \(estimate.hours) h; simulated median \(median)"
+            )
             #expect(estimate.outcome == .rolledBack)
-            #expect(Double(estimate.rolloutInstalls) <= median * 1.5 && Double(estimate.rolloutInstalls) >= median / 1.5)
+            #expect(
+                Double(estimate.rolloutInstalls) <= median * 1.5 && Double(estimate.rolloutInstalls) >= median / 1.5)
         }
         // A 2-point harm is stopped about half the time: the expected path sits near the edge either way.
         let small = RolloutForecast.estimate(RolloutSimulator.plan, baseline: baseline, effect: -0.02)

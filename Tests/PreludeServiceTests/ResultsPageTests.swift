@@ -143,7 +143,8 @@ import Testing
             .map { String($0.split(separator: ">")[1].split(separator: "<")[0]) }
         #expect(ticks.contains("+0.0 pp"), "\(ticks)")
         let yTicks = ticks.filter { $0.hasSuffix("pp") }
-        #expect(yTicks.count >= 3 && yTicks.allSatisfy { $0.hasSuffix("0 pp") || $0.hasSuffix("5 pp") }, "round: \(ticks)")
+        #expect(
+            yTicks.count >= 3 && yTicks.allSatisfy { $0.hasSuffix("0 pp") || $0.hasSuffix("5 pp") }, "round: \(ticks)")
         #expect(LineChart.niceStep(0.0137) == 0.02 && LineChart.niceStep(230) == 250 && LineChart.niceStep(7) == 10)
     }
 

@@ -160,7 +160,8 @@ import Testing
     /// Content gate: a rollout whose new copy has a lint error in any locale does not start (422 naming it).
     @Test func aRolloutWithALintErrorInItsCopyDoesNotStart() throws {
         let service = try Live.Service()
-        let change = #"{"copy": {"en": {"prime": {"title": "Talk to us"}}, "fr": {"prime": {"continueLabel": "Autoriser"}}}}"#
+        let change =
+            #"{"copy": {"en": {"prime": {"title": "Talk to us"}}, "fr": {"prime": {"continueLabel": "Autoriser"}}}}"#
         let refused = try service.admin(
             "POST", "/v1/admin/apps/demo/rollouts",
             json: #"{"feature": "microphone", "key": "mic-lint", "set": \#(change), \#(Live.plan), "start": true}"#)

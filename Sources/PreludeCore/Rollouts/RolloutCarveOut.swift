@@ -50,7 +50,9 @@ public enum RolloutCarveOut {
         var screens: [(String, [(String, JSONValue)])] = []
         func add(_ screen: String, _ field: String, _ text: String) {
             if let index = screens.firstIndex(where: { $0.0 == screen }) {
-                if !screens[index].1.contains(where: { $0.0 == field }) { screens[index].1.append((field, .string(text))) }
+                if !screens[index].1.contains(where: { $0.0 == field }) {
+                    screens[index].1.append((field, .string(text)))
+                }
             } else {
                 screens.append((screen, [(field, .string(text))]))
             }
@@ -58,7 +60,9 @@ public enum RolloutCarveOut {
         for (_, texts) in copy {
             guard case .object(let byScreen) = texts else { continue }
             for (screenName, fields) in byScreen {
-                guard let screen = CopyScreen(rawValue: screenName), case .object(let byField) = fields else { continue }
+                guard let screen = CopyScreen(rawValue: screenName), case .object(let byField) = fields else {
+                    continue
+                }
                 for (fieldName, _) in byField {
                     guard let field = CopyField(rawValue: fieldName), let text = resolved.copy[screen, field] else {
                         continue

@@ -10,28 +10,29 @@ extension RolloutPlan {
     /// "template"?}`: the admin API's and the stored form (times in seconds).
     public var jsonValue: JSONValue {
         .object(
-            JSONObject([
-                (
-                    "steps",
-                    .array(
-                        steps.map { step in
-                            .object(
-                                JSONObject([
-                                    ("percent", .number(step.percent)),
-                                    ("minimumHoldSeconds", .integer(Int(step.minimumHoldMillis / 1000))),
-                                    ("minimumExposed", .integer(step.minimumExposed)),
-                                ]))
-                        })
-                ),
-                ("alpha", .double(alpha)),
-                ("minimumEffect", .double(minimumEffect)),
-                ("requiresApproval", .bool(requiresApproval)),
-                ("harmBudget", harmBudget.map { .integer($0) } ?? .null),
-                ("segments", .array(segmentGuard.map { .string($0.rawValue) })),
-                ("actions", actions.jsonValue),
-                ("noTrafficGraceSeconds", .integer(Int(noTrafficGraceMillis / 1000))),
-                ("mislabelledShare", .double(mislabelledShare)),
-            ] + (template.map { [("template", JSONValue.string($0))] } ?? [])))
+            JSONObject(
+                [
+                    (
+                        "steps",
+                        .array(
+                            steps.map { step in
+                                .object(
+                                    JSONObject([
+                                        ("percent", .number(step.percent)),
+                                        ("minimumHoldSeconds", .integer(Int(step.minimumHoldMillis / 1000))),
+                                        ("minimumExposed", .integer(step.minimumExposed)),
+                                    ]))
+                            })
+                    ),
+                    ("alpha", .double(alpha)),
+                    ("minimumEffect", .double(minimumEffect)),
+                    ("requiresApproval", .bool(requiresApproval)),
+                    ("harmBudget", harmBudget.map { .integer($0) } ?? .null),
+                    ("segments", .array(segmentGuard.map { .string($0.rawValue) })),
+                    ("actions", actions.jsonValue),
+                    ("noTrafficGraceSeconds", .integer(Int(noTrafficGraceMillis / 1000))),
+                    ("mislabelledShare", .double(mislabelledShare)),
+                ] + (template.map { [("template", JSONValue.string($0))] } ?? [])))
     }
 
     /// Decodes ``jsonValue``'s form. Returns the plan, or every problem as (member path, sentence): members of the

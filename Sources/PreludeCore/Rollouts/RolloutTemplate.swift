@@ -68,7 +68,8 @@ public enum RolloutTemplate {
             }
         }
         if let alpha = floor["alpha"]?.doubleValue, plan.alpha < alpha {
-            problems.append(("alpha", "at least \(JSONValue.double(alpha)) in this environment (a smaller α stops harm later)"))
+            problems.append(
+                ("alpha", "at least \(JSONValue.double(alpha)) in this environment (a smaller α stops harm later)"))
         }
         if let effect = floor["minimumEffect"]?.doubleValue, plan.minimumEffect > effect {
             problems.append(("minimumEffect", "at most \(JSONValue.double(effect)) in this environment"))

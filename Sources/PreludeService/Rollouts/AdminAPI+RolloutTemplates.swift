@@ -56,7 +56,8 @@ extension AdminAPI {
                     at: rollouts.clockNow)
             else {
                 throw AdminProblem.notFound(
-                    "environment \"\(target.environment)\" of app \"\(target.app)\" has no rollout template \"\(name)\"")
+                    "environment \"\(target.environment)\" of app \"\(target.app)\" has no rollout template \"\(name)\""
+                )
             }
             return HTTPResponse(status: .noContent)
         }
@@ -75,7 +76,9 @@ extension AdminAPI {
     private static func templateName(_ context: Context) throws(ProblemDetails) -> String {
         let name = context.parameter("name")
         guard (1...64).contains(name.utf8.count),
-            name.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || $0 == 0x2D || $0 == 0x5F })
+            name.utf8.allSatisfy({
+                ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || $0 == 0x2D || $0 == 0x5F
+            })
         else {
             throw AdminProblem.invalidRequest(
                 "a template name is 1 to 64 letters, digits, - or _", pointer: "", code: "template.name",

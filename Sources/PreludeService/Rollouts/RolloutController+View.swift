@@ -130,8 +130,10 @@ extension RolloutController {
 
     /// The forecast of `plan` for `feature` (docs/rollouts.md, "Time to detection") as the admin API shows it:
     /// `{"baseline", "estimates": [...]}`, or `{"baseline", "missing": [...]}` when no baseline is known.
-    package func forecast(appID: String, environment: String, feature: Feature, plan: RolloutPlan,
-        override: JSONObject = JSONObject()) throws -> JSONValue {
+    package func forecast(
+        appID: String, environment: String, feature: Feature, plan: RolloutPlan,
+        override: JSONObject = JSONObject()
+    ) throws -> JSONValue {
         let (baseline, source, missing) = try forecastBaseline(
             appID: appID, environment: environment, feature: feature, override: override)
         guard let baseline else {

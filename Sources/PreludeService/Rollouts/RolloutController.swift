@@ -105,7 +105,8 @@ package final class RolloutController: Sendable {
                 throw ProblemDetails(
                     status: .unprocessableContent, type: PublicProblem.validation,
                     title: "The plan is weaker than the environment's floor",
-                    detail: "\(problems.count) member\(problems.count == 1 ? "" : "s") below the floor of \(environment) "
+                    detail:
+                        "\(problems.count) member\(problems.count == 1 ? "" : "s") below the floor of \(environment) "
                         + "(its rollout template \"floor\"); nothing was changed",
                     errors: problems.map {
                         FieldProblem(pointer: "/" + $0.member, code: "plan.belowFloor", detail: $0.message)
@@ -323,8 +324,9 @@ package final class RolloutController: Sendable {
                 notices.append(
                     notice(
                         "rollout.held", of: next, findings: findings, reading: reading,
-                        events: [.rolloutHeld] + (budget && findings.contains(.harmBudgetExceeded)
-                            ? [.rolloutBudgetExceeded] : [])))
+                        events: [.rolloutHeld]
+                            + (budget && findings.contains(.harmBudgetExceeded)
+                                ? [.rolloutBudgetExceeded] : [])))
             case .warn(let findings, let reading):
                 notices.append(
                     notice(
@@ -350,7 +352,8 @@ package final class RolloutController: Sendable {
                 holds.add()
                 if findings.contains(.harmBudgetExceeded) { budgetExceeded.add() }
                 logger.warning(
-                    "rollout held", fields.merging(["findings": findings.map(\.rawValue).joined(separator: ",")]) { $1 },
+                    "rollout held",
+                    fields.merging(["findings": findings.map(\.rawValue).joined(separator: ",")]) { $1 },
                     numbers: numbers)
             case .warn(let findings, _):
                 warnings.add()

@@ -25,7 +25,8 @@ extension RolloutPage {
             headline = "Draft: nothing is served yet."
         case .running:
             tone = "ok"
-            headline = "Running: step \(state.step + 1) of \(steps.count), \(percentText(stepPercent(rollout))) of installs get the change."
+            headline =
+                "Running: step \(state.step + 1) of \(steps.count), \(percentText(stepPercent(rollout))) of installs get the change."
         case .paused where !state.heldBy.isEmpty:
             tone = "warn"
             headline =
@@ -128,7 +129,8 @@ extension RolloutPage {
         if let budget = rollout.plan.harmBudget, let last = points.last {
             series.append(
                 LineChart.Series(
-                    name: "Budget: \(budget) installs", points: [(0, Double(budget)), (max(last.x, 1), Double(budget))]))
+                    name: "Budget: \(budget) installs", points: [(0, Double(budget)), (max(last.x, 1), Double(budget))])
+            )
         }
         return LineChart(
             id: "rollout-harm", title: "Harm bound and budget by the new arm's exposed installs", series: series,

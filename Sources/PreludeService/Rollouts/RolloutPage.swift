@@ -56,7 +56,6 @@ package enum RolloutPage {
 
     private static let dayMillis: Int64 = 86_400_000
 
-
     /// `HH:MM UTC` for `millis` after midnight.
     private static func timeOfDay(_ millis: Int64) -> String {
         let minutes = Int(millis / 60_000)

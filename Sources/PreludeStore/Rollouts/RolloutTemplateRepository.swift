@@ -50,7 +50,9 @@ package struct RolloutTemplateRepository: Sendable {
     }
 
     /// Creates or replaces a template, with its audit record (`rollout.templateSaved`) in the same transaction.
-    package func save(appID: String, environment: String, name: String, plan: JSONValue, by actor: String, at now: Int64)
+    package func save(
+        appID: String, environment: String, name: String, plan: JSONValue, by actor: String, at now: Int64
+    )
         throws
     {
         try database.write { db in
