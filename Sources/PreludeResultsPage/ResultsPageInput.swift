@@ -32,18 +32,18 @@ public struct ResultsPageInput: Sendable {
         public var headline: String
         /// Why: the deciding figures, one line each.
         public var details: [String]
-        /// The harm bound against the budget over the new arm's exposed installs, with the steps and the guard's
-        /// decisions as markers; nil before any reading.
-        public var chart: LineChart?
+        /// Charts on the guard's own axis, the new arm's exposed installs, with the steps and the guard's decisions
+        /// as markers: the harm bound against the budget, the grant-rate difference with its confidence sequence.
+        public var charts: [LineChart]
         /// A closing note (how the guard's tests differ from the table's intervals).
         public var note: String
 
         /// Creates a panel.
-        public init(tone: String, headline: String, details: [String], chart: LineChart?, note: String) {
+        public init(tone: String, headline: String, details: [String], charts: [LineChart], note: String) {
             self.tone = tone
             self.headline = headline
             self.details = details
-            self.chart = chart
+            self.charts = charts
             self.note = note
         }
     }

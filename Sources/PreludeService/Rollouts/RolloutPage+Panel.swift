@@ -87,7 +87,8 @@ extension RolloutPage {
                     + "against \(threshold(plan.segmentAlpha)).")
         }
         return ResultsPageInput.RolloutPanel(
-            tone: tone, headline: headline, details: details, chart: chart(rollout, decided: decided, records: records),
+            tone: tone, headline: headline, details: details,
+            charts: charts(rollout, decided: decided, records: records),
             note:
                 "The guard's tests are one-sided, always valid and share α between them (Holm-corrected across "
                 + "segments), with the rollout's own α and minimum effect. So an interval in the tables below can "
@@ -104,37 +105,84 @@ extension RolloutPage {
         return steps.indices.contains(rollout.state.step) ? steps[rollout.state.step].percent : 100
     }
 
-    /// The harm bound at each recorded decision and now, over the new arm's exposed installs; the budget as a
-    /// dashed level; each step and decision a marker at its exposures.
-    private static func chart(_ rollout: Rollout, decided: JSONValue, records: [AuditLog.Entry]) -> LineChart? {
-        var points: [(x: Double, y: Double)] = []
+    /// On the new arm's exposed installs, at each recorded decision and now: the harm bound with the budget as a
+    /// dashed level, and the grant-rate difference with its confidence sequence (the rollout's α and minimum
+    /// effect); each step and decision a marker at its exposures.
+    private static func charts(_ rollout: Rollout, decided: JSONValue, records: [AuditLog.Entry]) -> [LineChart] {
+        var figures: [JSONValue] = []
         var markers: [LineChart.Marker] = []
         for record in records {
-            guard let detail = try? JSONParser().parse(record.detail),
-                let exposed = detail["figures"]?["rollout"]?["exposed"]?.doubleValue
+            guard let detail = try? JSONParser().parse(record.detail), let reading = detail["figures"],
+                let exposed = reading["rollout"]?["exposed"]?.doubleValue
             else { continue }
-            if let bound = detail["figures"]?["harmBound"]?.doubleValue { points.append((exposed, bound)) }
+            figures.append(reading)
             let what =
                 record.action == "rollout.step"
                 ? "step \((detail["step"]?.intValue ?? 0) + 1) (\(percentText(detail["percent"]?.doubleValue ?? 0)))"
                 : String(record.action.dropFirst("rollout.".count))
             markers.append(LineChart.Marker(x: exposed, label: what))
         }
-        if let exposed = decided["rollout"]?["exposed"]?.doubleValue, let bound = decided["harmBound"]?.doubleValue {
-            points.append((exposed, bound))
+        figures.append(decided)
+        func arm(_ reading: JSONValue, _ name: String) -> (exposed: Int, granted: Int)? {
+            guard let exposed = reading[name]?["exposed"]?.intValue, let granted = reading[name]?["granted"]?.intValue
+            else { return nil }
+            return (exposed, granted)
         }
-        points.sort { $0.x < $1.x }
-        guard !points.isEmpty else { return nil }
-        var series = [LineChart.Series(name: "Harm bound (95 %): extra denied installs", points: points)]
-        if let budget = rollout.plan.harmBudget, let last = points.last {
-            series.append(
-                LineChart.Series(
-                    name: "Budget: \(budget) installs", points: [(0, Double(budget)), (max(last.x, 1), Double(budget))])
-            )
+        var bound: [(x: Double, y: Double)] = []
+        var difference: [(x: Double, y: Double)] = []
+        var band: [(lower: Double, upper: Double)] = []
+        let tau2 = SequentialTest.mixingVariance(minimumEffect: rollout.plan.minimumEffect)
+        for reading in figures {
+            guard let treated = arm(reading, "rollout"), let control = arm(reading, "control") else { continue }
+            let x = Double(treated.exposed)
+            if let harm = reading["harmBound"]?.doubleValue { bound.append((x, harm)) }
+            if let interval = SequentialTest.interval(
+                treatmentSuccesses: treated.granted, treatmentTrials: treated.exposed,
+                controlSuccesses: control.granted, controlTrials: control.exposed, mixingVariance: tau2,
+                alpha: rollout.plan.alpha)
+            {
+                difference.append(
+                    (
+                        x,
+                        Double(treated.granted) / Double(treated.exposed)
+                            - Double(control.granted) / Double(control.exposed)
+                    ))
+                band.append((interval.lower, interval.upper))
+            }
         }
-        return LineChart(
-            id: "rollout-harm", title: "Harm bound and budget by the new arm's exposed installs", series: series,
-            markers: markers, xLabel: { "\(Int($0)) installs" }, yLabel: { "\(Int($0.rounded()))" }, zeroLine: true)
+        let installs: @Sendable (Double) -> String = { "\(Int($0)) installs" }
+        var charts: [LineChart] = []
+        let order = bound.indices.sorted { bound[$0].x < bound[$1].x }
+        if !bound.isEmpty {
+            let points = order.map { bound[$0] }
+            var series = [LineChart.Series(name: "Harm bound (95 %): extra denied installs", points: points)]
+            if let budget = rollout.plan.harmBudget, let last = points.last {
+                series.append(
+                    LineChart.Series(
+                        name: "Budget: \(budget) installs",
+                        points: [(0, Double(budget)), (max(last.x, 1), Double(budget))]))
+            }
+            charts.append(
+                LineChart(
+                    id: "rollout-harm", title: "Harm bound and budget by the new arm's exposed installs",
+                    series: series, markers: markers, xLabel: installs, yLabel: { "\(Int($0.rounded()))" },
+                    zeroLine: true))
+        }
+        if !difference.isEmpty {
+            let sorted = difference.indices.sorted { difference[$0].x < difference[$1].x }
+            charts.append(
+                LineChart(
+                    id: "rollout-difference",
+                    title:
+                        "Grant rate, new arm − control, with its confidence sequence, by the new arm's exposed installs",
+                    series: [
+                        LineChart.Series(
+                            name: "rollout − control (\(percentText((1 - rollout.plan.alpha) * 100)) CS)",
+                            points: sorted.map { difference[$0] }, band: sorted.map { band[$0] })
+                    ], markers: markers, xLabel: installs, yLabel: { DecimalFormat.points($0, digits: 1) },
+                    zeroLine: true))
+        }
+        return charts
     }
 
     /// `25 %`, `2.5 %`.
