@@ -133,6 +133,23 @@ import Testing
         #expect((3...7).contains(grid), "about four intervals: \(grid) lines")
     }
 
+    /// An interval excluding zero beside "not significant yet" says why (issue 40); no note when they agree.
+    @Test func aCIExcludingZeroBesideNotSignificantYetIsExplained() throws {
+        func page(_ granted: Int) throws -> String {
+            let report = try ExperimentAnalysis.analyze(
+                experimentKey: "e", feature: "camera",
+                variants: [
+                    ("control", 50, FunnelCounts(exposed: 2000, systemGranted: 800, granted: 800)),
+                    ("new", 50, FunnelCounts(exposed: 2000, systemGranted: granted, granted: granted)),
+                ], controlName: "control")
+            return ResultsPageRenderer.render(ResultsPageInput(app: "a", report: report, configuration: ""))
+        }
+        let waiting = try page(870)
+        #expect(waiting.contains("Why new is not significant yet although its 95 % CI of the difference excludes zero"))
+        #expect(!(try page(800)).contains("class=\"note waiting\""), "a CI across zero needs no note")
+        #expect(!(try page(1000)).contains("class=\"note waiting\""), "a decided verdict needs no note")
+    }
+
     /// Ticks are round values, and a difference chart labels its zero line (issue 40).
     @Test func ticksAreRoundAndZeroIsLabelled() {
         let chart = LineChart(
