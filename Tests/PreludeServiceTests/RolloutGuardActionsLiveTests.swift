@@ -124,6 +124,37 @@ import Testing
         }
     }
 
+    /// A harm budget the bound may exceed acts whatever α says: here held (the plan's action), with
+    /// `rollout.budgetExceeded` and `rollout.held` told to webhooks, an audit record and the metric.
+    @Test func aBudgetTheBoundMayExceedHoldsTheRollout() throws {
+        let service = try Live.Service()
+        let key = "mic-budget"
+        let webhook = try WebhookStore(database: service.service.database).create(
+            app: "demo", url: "https://hooks.invalid/budget", secret: "whsec_" + String(repeating: "D", count: 32),
+            events: [.rolloutBudgetExceeded, .rolloutHeld], description: nil, enabled: true, actor: "test", at: 1)
+        let created = try service.admin(
+            "POST", "/v1/admin/apps/demo/rollouts",
+            json: #"{"feature": "microphone", "key": "\#(key)", "set": \#(Live.change), \#(Live.plan), "#
+                + #""harmBudget": 50, "actions": {"harmBudget": "hold"}, "start": true}"#)
+        #expect(created.status == 201, "\(created.text)")
+        let id = try #require(try JSONParser().parse(created.text)["id"]?.intValue)
+        let control = Live.installs(120, key: key, arm: 0, coverage: 0.2, prefix: "c")
+        let newArm = Live.installs(120, key: key, arm: 1, coverage: 0.2, prefix: "n")
+        // The arms are equal: no harm test fires, but 120 exposed installs may have cost more than 50 denials.
+        try service.post(
+            Live.interleaved(control: control, rollout: newArm, grantedControl: 60, grantedRollout: 60), key: key)
+        service.service.rollouts.evaluateAll()
+        let held = try service.adminJSON("GET", "/v1/admin/apps/demo/rollouts/\(id)")
+        #expect(held["status"] == "paused" && held["heldBy"] == ["harmBudgetExceeded"], "\(held)")
+        let bound = try #require(held["figures"]?["harmBound"]?.doubleValue)
+        #expect(bound > 50 && bound <= 120)
+        let deliveries = try #require(
+            try WebhookStore(database: service.service.database).deliveries(
+                app: "demo", webhook: webhook.id, state: nil, before: nil, limit: 10))
+        #expect(Set(deliveries.map(\.eventType)) == ["rollout.held", "rollout.budgetExceeded"])
+        #expect(try service.client.get("/metrics").text.contains("prelude_rollout_budget_exceeded_total 1"))
+    }
+
     @Test func simulateAndTheCreationAnswerCarryTheTimeToDetection() throws {
         let service = try Live.Service()
         let answer = try service.admin(
