@@ -119,6 +119,13 @@ import Testing
         #expect(page.text.contains("Carved out (kept on the old screen): locale de."))
         #expect(page.text.contains("id=\"rollout-harm\"") && page.text.contains("carved out de"))
         #expect(!page.text.contains("step 2 of 2 (50 %)"), "a completed rollout says 100 %")
+        // The next plan's forecast reads this feature's own aggregates: 680 installs on one day, half granted.
+        let forecast = try service.adminJSON(
+            "POST", "/v1/admin/apps/demo/rollouts/simulate", json: #"{"feature": "microphone", \#(Live.plan)}"#)
+        #expect(forecast["baseline"]?["from"] == "aggregates", "\(forecast)")
+        #expect(forecast["baseline"]?["exposedInstalls"] == 680 && forecast["baseline"]?["grantRate"] == .double(0.5))
+        #expect(forecast["baseline"]?["installsPerHour"]?.doubleValue.map { abs($0 - 680.0 / 24) < 1e-9 } == true)
+        #expect(forecast["estimates"]?.arrayValue?.count == 3)
         if let path = ProcessInfo.processInfo.environment["ROLLOUT_PAGE_OUT"] {
             try page.text.write(toFile: path, atomically: true, encoding: .utf8)
         }
