@@ -12,6 +12,8 @@ public struct ClientContext: Sendable, Hashable {
     public var acceptLanguage: String?
     /// A stable per-install id; without it the client is enrolled in no experiment.
     public var installId: String?
+    /// The attributes the app sends (and the `prelude.*` facts its client keeps), which conditions read.
+    public var attributes: ClientAttributes
 
     /// A context with the given fields.
     public init(
@@ -20,8 +22,10 @@ public struct ClientContext: Sendable, Hashable {
         appVersion: SemanticVersion? = nil,
         locale: String? = nil,
         acceptLanguage: String? = nil,
-        installId: String? = nil
+        installId: String? = nil,
+        attributes: ClientAttributes = ClientAttributes()
     ) {
+        self.attributes = attributes
         self.platform = platform
         self.osVersion = osVersion
         self.appVersion = appVersion

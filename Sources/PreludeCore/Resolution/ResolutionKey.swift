@@ -17,6 +17,8 @@ public struct ResolutionKey: Hashable, Sendable {
     public let appVersion: SemanticVersion?
     /// Per experiment in document order, the index of the variant drawn, or -1 when not enrolled.
     public let variants: [Int]
+    /// The values of ``ResolutionKeyShape/attributesRead``, in its order (`null` when not sent).
+    public let attributes: [JSONValue]
 
     /// The key of `context` for the document `shape` describes: resolves the locale and draws the variants
     /// (cheap hashing, no document walk).
@@ -40,6 +42,12 @@ public struct ResolutionKey: Hashable, Sendable {
         platform = context.platform
         osVersion = shape.usesOSVersion ? context.osVersion : nil
         appVersion = shape.usesAppVersion ? context.appVersion : nil
+        if shape.attributesRead.isEmpty {
+            attributes = []
+        } else {
+            let values = context.attributes.values
+            attributes = shape.attributesRead.map { values[$0] ?? .null }
+        }
         if shape.experiments.isEmpty {
             variants = []
         } else if let installId = context.installId, !installId.isEmpty {
@@ -72,6 +80,7 @@ extension ResolutionKey {
         for variant in variants { digest = Self.fold(digest, UInt64(bitPattern: Int64(variant))) }
         digest = Self.fold(digest, UInt64(variants.count))
         hasher.combine(digest)
+        if !attributes.isEmpty { hasher.combine(attributes) }
         hasher.combine(platform)
     }
 

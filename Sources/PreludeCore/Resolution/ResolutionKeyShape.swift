@@ -52,6 +52,9 @@ public struct ResolutionKeyShape: Sendable {
     public let usesOSVersion: Bool
     /// True when a rule matches on the app version.
     public let usesAppVersion: Bool
+    /// The attributes some rule's condition reads (segments included), sorted: only their values enter the key, so
+    /// clients that differ in attributes no rule reads share one resolution.
+    public let attributesRead: [String]
     /// The experiments, in document order.
     public let experiments: [ExperimentInputs]
     /// Every locale with copy in the document, plus its default locale (what the served locale is chosen from).
@@ -77,6 +80,7 @@ public struct ResolutionKeyShape: Sendable {
         {
             os = true
         }
+        attributesRead = Set(document.conditions.flatMap(\.attributesRead)).sorted()
         usesPreferredLocale = locales
         usesOSVersion = os
         usesAppVersion = app
