@@ -48,6 +48,11 @@ public struct Condition: Sendable, Hashable {
         root.evaluate(.attributes(attributes))
     }
 
+    /// Whether the client matches: its attributes and its moments (`prelude.moment.<name>.count`).
+    public func matches(_ context: ClientContext) -> Bool {
+        root.evaluate(.client(context))
+    }
+
     /// Whether a JSON value (an object of attributes, as GrowthBook's `evalCondition` takes) matches.
     public func matches(_ value: JSONValue) -> Bool {
         root.evaluate(.value(value))
@@ -64,9 +69,14 @@ public struct Condition: Sendable, Hashable {
 enum ConditionRoot {
     case attributes([String: JSONValue])
     case value(JSONValue)
+    case client(ClientContext)
 
     func lookup(_ path: AttributePath) -> JSONValue {
         switch self {
+        case .client(let context):
+            if let value = context.attributes.values[path.whole] { return value }
+            if path.moment != nil, let value = context.momentValue(path) { return value }
+            return .null
         case .attributes(let attributes):
             if let value = attributes[path.whole] { return value }
             guard path.parts.count > 1, let first = attributes[path.parts[0]] else { return .null }
@@ -90,10 +100,20 @@ enum ConditionRoot {
 struct AttributePath: Sendable {
     let whole: String
     let parts: [String]
+    /// For `prelude.moment.<name>.<field>`, the name and the field.
+    let moment: (name: Substring, field: Substring)?
 
     init(_ whole: String) {
         self.whole = whole
         parts = whole.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        let prefix = "prelude.moment."
+        if whole.hasPrefix(prefix), let dot = whole.lastIndex(of: "."),
+            dot > whole.index(whole.startIndex, offsetBy: prefix.count)
+        {
+            moment = (whole[whole.index(whole.startIndex, offsetBy: prefix.count)..<dot], whole[whole.index(after: dot)...])
+        } else {
+            moment = nil
+        }
     }
 }
 

@@ -48,6 +48,22 @@ public struct PolicyDocument: Sendable, Hashable {
         features.values.flatMap { $0.targeting.compactMap(\.when.condition) }
     }
 
+    /// Every `ask` rule of the document: defaults, features, targeting rules and experiment variants.
+    public var askRules: [AskRule] {
+        var rules = [defaults.ask]
+        for policy in features.values {
+            rules.append(policy.settings.ask)
+            rules += policy.targeting.map(\.set.ask)
+        }
+        for experiment in experiments { rules += experiment.variants.map(\.set.ask) }
+        return rules.compactMap { $0 }
+    }
+
+    /// Every attribute path a condition or `ask` rule of the document reads, segments included.
+    public var attributesRead: Set<String> {
+        Set(conditions.flatMap(\.attributesRead) + askRules.flatMap(\.attributesRead))
+    }
+
     /// The configured features in catalogue order.
     public var orderedFeatures: [FeaturePolicy] {
         Feature.allCases.compactMap { features[$0] }

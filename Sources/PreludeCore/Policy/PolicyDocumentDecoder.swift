@@ -260,8 +260,13 @@ struct PolicyDocumentDecoder {
     {
         checkMembers(
             object, at: pointer,
-            allowed: ["strategy", "style", "cadence", "settings", "partial", "copy"] + extraMembers)
+            allowed: ["strategy", "style", "ask", "cadence", "settings", "partial", "copy"] + extraMembers)
         var result = FeatureOverride()
+        if let value = object["ask"] {
+            let (rule, found) = AskRule.decode(value, at: pointer.appending("ask"), segments: segments)
+            result.ask = rule
+            problems += found
+        }
         if let value = object["strategy"] { result.strategy = enumeration(value, at: pointer.appending("strategy")) }
         if let value = object["style"] { result.style = enumeration(value, at: pointer.appending("style")) }
         if let value = object["cadence"], let cadence = self.object(value, at: pointer.appending("cadence")) {

@@ -39,7 +39,7 @@ public struct TargetingCondition: Sendable, Hashable {
             let chain = preferred.fallbackChain
             guard locales.contains(where: chain.contains) else { return false }
         }
-        if let condition, !condition.matches(context.attributes.values) { return false }
+        if let condition, !condition.matches(context) { return false }
         return true
     }
 }

@@ -46,7 +46,7 @@ public struct ResolutionKey: Hashable, Sendable {
             attributes = []
         } else {
             let values = context.attributes.values
-            attributes = shape.attributesRead.map { values[$0] ?? .null }
+            attributes = shape.readPaths.map { values[$0.whole] ?? context.momentValue($0) ?? .null }
         }
         if shape.experiments.isEmpty {
             variants = []
