@@ -175,3 +175,24 @@ import Testing
         #expect(!condition.matches(try Self.context()))
     }
 }
+
+@Suite struct ConditionLintTests {
+    @Test func unusedSegmentsAndUndeclaredAttributesAreWarned() throws {
+        let validation = PolicyValidator.validate(
+            try PolicyFixtures.minimal(
+                patchedWith: """
+                    {"attributes": {"sessionCount": "number"},
+                     "segments": {"engaged": {"sessionCount": {"$gte": 3}}, "unused": {"plan": "pro"}},
+                     "features": {"microphone": {
+                        "ask": {"condition": {"prelude.launchCount": {"$gte": 2}, "sesionCount": 1}},
+                        "targeting": [{"name": "a", "when": {"condition": {"$inSegment": "engaged"}}, "set": {}}]}}}
+                    """))
+        let document = try #require(validation.document, "\(validation.problems)")
+        let findings = CopyLinter.lint(document).filter { $0.ruleId.hasPrefix("CN-") }
+        #expect(
+            findings.map { "\($0.ruleId) \($0.pointer)" } == [
+                "CN-2 /features/microphone/ask/condition", "CN-1 /segments/unused", "CN-2 /segments/unused",
+            ])
+        #expect(findings.first?.message.contains("sesionCount") == true)
+    }
+}
