@@ -130,8 +130,9 @@ import Testing
         }
         #expect(compared > 3_000)
         #expect(refused > 100)
-        // The conditioned policy's ask rules hold some clients back; the others have none.
-        #expect(name == "conditioned" ? waited > 10 : waited == 0, "\(name): \(waited) answers waited for a moment")
+        // Ask rules hold some clients back (the demo's notifications-moment arm in every policy, more rules in the
+        // conditioned one).
+        #expect(waited > 10, "\(name): \(waited) answers waited for a moment")
     }
 
     static func randomContext(_ random: inout SplitMix64) -> (ClientContext, String, [(String, String)]) {

@@ -196,3 +196,13 @@ import Testing
         #expect(findings.first?.message.contains("sesionCount") == true)
     }
 }
+
+@Suite struct ConditionPreviewTests {
+    @Test func thePreviewNamesTheSegmentThatChoseARulesScreens() throws {
+        let document = try #require(try ConditionPolicyTests.document(ConditionPolicyTests.segmented).document)
+        let labels = Set(PreviewCatalogue.screens(of: document).filter { $0.feature == .microphone }.map(\.variant.label))
+        #expect(labels.contains("rule paying · segment payingEngaged"), "\(labels.sorted())")
+        let (condition, _) = Condition.compile(["sessionCount": ["$gte": 3]])
+        #expect(PreviewVariant.describe(condition) == #"when {"sessionCount":{"$gte":3}}"#)
+    }
+}
