@@ -112,24 +112,37 @@ enum PolicyVariants {
         var microphone = features["microphone"] as! [String: Any]
         microphone["ask"] = ["after": ["moment": "noteRecorded", "atLeast": 2]]
         microphone["targeting"] = [
-            ["name": "paying-direct", "when": ["condition": ["$inSegment": "engagedPaying"]],
-             "set": ["strategy": "direct"]],
+            [
+                "name": "paying-direct", "when": ["condition": ["$inSegment": "engagedPaying"]],
+                "set": ["strategy": "direct"],
+            ],
             ["name": "testers-anytime", "when": ["condition": ["$inSegment": "testers"]], "set": ["ask": "anytime"]],
         ]
         features["microphone"] = microphone
         var notifications = features["notifications"] as! [String: Any]
-        notifications["ask"] = ["condition": ["$or": [
-            ["prelude.launchCount": ["$gte": 3]], ["prelude.moment.orderPlaced.count": ["$gte": 2]],
-        ]]]
+        notifications["ask"] = [
+            "condition": [
+                "$or": [
+                    ["prelude.launchCount": ["$gte": 3]], ["prelude.moment.orderPlaced.count": ["$gte": 2]],
+                ]
+            ]
+        ]
         notifications["targeting"] = [
-            ["name": "plan-regex", "when": ["condition": ["plan": ["$regex": "^(pro|team)$"], "sessionCount": ["$lt": 10]]],
-             "set": ["cadence": ["prime": ["minIntervalHours": 1]]]],
-            ["name": "not-free", "when": ["condition": ["$nor": [["plan": "free"]], "beta": ["$exists": true]]],
-             "set": ["style": "single"]],
+            [
+                "name": "plan-regex",
+                "when": ["condition": ["plan": ["$regex": "^(pro|team)$"], "sessionCount": ["$lt": 10]]],
+                "set": ["cadence": ["prime": ["minIntervalHours": 1]]],
+            ],
+            [
+                "name": "not-free", "when": ["condition": ["$nor": [["plan": "free"]], "beta": ["$exists": true]]],
+                "set": ["style": "single"],
+            ],
         ]
         features["notifications"] = notifications
         root["features"] = features
-        var experiments = (root["experiments"] as! [[String: Any]]).filter { $0["feature"] as? String != "notifications" }
+        var experiments = (root["experiments"] as! [[String: Any]]).filter {
+            $0["feature"] as? String != "notifications"
+        }
         experiments.append([
             "key": "notifications-moment", "feature": "notifications", "coverage": 1,
             "variants": [

@@ -66,7 +66,9 @@ import Testing
                 "/features/microphone/targeting/2/when/condition/n/$in",
                 "/segments/engaged/sessionCount/$gtee",
             ])
-        #expect(validation.problems.first { $0.pointer.description.hasSuffix("$inSegment") }?.message.contains("engaged") == true)
+        #expect(
+            validation.problems.first { $0.pointer.description.hasSuffix("$inSegment") }?.message.contains("engaged")
+                == true)
     }
 
     @Test func segmentCyclesAreRefused() throws {
@@ -102,7 +104,8 @@ import Testing
         var decisions: [DecisionAction] = []
         for count in [0, 1, 2, 3] {
             let resolved = try #require(
-                PolicyResolver.resolve(.microphone, in: document, context: try Self.context(moments: ["orderPlaced": count])))
+                PolicyResolver.resolve(
+                    .microphone, in: document, context: try Self.context(moments: ["orderPlaced": count])))
             let decision = try DecisionEngine.decide(policy: resolved, state: state, now: now)
             decisions.append(decision.action)
             if count < 2 {
@@ -147,8 +150,10 @@ import Testing
         let document = try #require(try Self.document(Self.segmented).document)
         let shape = ResolutionKeyShape(document)
         #expect(shape.attributesRead == ["plan", "sessionCount"])
-        let a = ResolutionKey(context: try Self.context(["sessionCount": .integer(4), "other": .bool(true)]), shape: shape)
-        let b = ResolutionKey(context: try Self.context(["sessionCount": .integer(4), "other": .bool(false)]), shape: shape)
+        let a = ResolutionKey(
+            context: try Self.context(["sessionCount": .integer(4), "other": .bool(true)]), shape: shape)
+        let b = ResolutionKey(
+            context: try Self.context(["sessionCount": .integer(4), "other": .bool(false)]), shape: shape)
         let c = ResolutionKey(context: try Self.context(["sessionCount": .integer(5)]), shape: shape)
         #expect(a.variants == b.variants)
         #expect(a.attributes == b.attributes)
@@ -200,7 +205,8 @@ import Testing
 @Suite struct ConditionPreviewTests {
     @Test func thePreviewNamesTheSegmentThatChoseARulesScreens() throws {
         let document = try #require(try ConditionPolicyTests.document(ConditionPolicyTests.segmented).document)
-        let labels = Set(PreviewCatalogue.screens(of: document).filter { $0.feature == .microphone }.map(\.variant.label))
+        let labels = Set(
+            PreviewCatalogue.screens(of: document).filter { $0.feature == .microphone }.map(\.variant.label))
         #expect(labels.contains("rule paying · segment payingEngaged"), "\(labels.sorted())")
         let (condition, _) = Condition.compile(["sessionCount": ["$gte": 3]])
         #expect(PreviewVariant.describe(condition) == #"when {"sessionCount":{"$gte":3}}"#)

@@ -30,7 +30,8 @@ import Testing
                 .bluetooth, .calendars, .localNetwork, .alarms,
             ])
         #expect(Set(document.availableLocales.map(\.description)) == ["en", "fr", "ja", "zh-Hans", "zh-Hant"])
-        #expect(document.experiments.map(\.key) == ["camera-prime-copy", "photos-ask-vs-picker", "notifications-moment"])
+        #expect(
+            document.experiments.map(\.key) == ["camera-prime-copy", "photos-ask-vs-picker", "notifications-moment"])
         #expect(document.experiments[0].variants.map(\.weight) == [50, 50])
         // Ask less: the picker arm presents PhotosPicker instead of asking (docs/catalogue.md).
         #expect(document.experiments[1].variants.map(\.name) == ["ask", "picker"])

@@ -5,9 +5,11 @@ import Testing
 @Suite struct SafeRegexTests {
     @Test(arguments: [
         ("-12-25$", "1980-12-25", true), ("-12-25$", "1980-12-25x", false), ("(Mobile|Tablet)", "Android Mobile", true),
-        ("^ping", "pingpong", true), ("^ping", "a pingpong", false), ("a{2,3}b", "caab", true), ("a{2,3}b", "cab", false),
+        ("^ping", "pingpong", true), ("^ping", "a pingpong", false), ("a{2,3}b", "caab", true),
+        ("a{2,3}b", "cab", false),
         ("^a{3}$", "aaa", true), ("^a{3}$", "aaaa", false), ("^[a-c]+$", "abcab", true), ("^[^a-c]+$", "xyz", true),
-        ("^[^a-c]+$", "xaz", false), ("\\d{4}-\\d{2}", "on 2026-11 now", true), ("^\\w+@\\w+\\.com$", "a_1@b.com", true),
+        ("^[^a-c]+$", "xaz", false), ("\\d{4}-\\d{2}", "on 2026-11 now", true),
+        ("^\\w+@\\w+\\.com$", "a_1@b.com", true),
         ("\\bcat\\b", "a cat sat", true), ("\\bcat\\b", "concatenate", false), ("^a.c$", "a\nc", false),
         ("^a.c$", "abc", true), ("colou?r", "color", true), ("^(?:ab)*$", "ababab", true), ("^(?:ab)*$", "aba", false),
         ("^$", "", true), ("x*", "anything", true), ("^\\u00e9t\\x65$", "été", false), ("^\\u00e9t\\x65$", "éte", true),

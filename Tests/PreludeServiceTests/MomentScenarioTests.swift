@@ -5,7 +5,6 @@ import Testing
 
 @testable import PreludeService
 
-
 /// Issue 38's scenario over real HTTP: notifications are primed only after the app reported its second
 /// `orderPlaced` — before it `wait` (`momentNotReached`), after it `prime` — through decide, OFREP and the resolved
 /// policy's query alike; and a rule's condition on an attribute through the same three paths.
@@ -131,7 +130,9 @@ import Testing
         defer { service.stop() }
         let decide = try client.post(
             "/v1/apps/demo/decide",
-            json: #"{"attributes": {"x": [1]}, "moments": {"m": 3}, "features": [{"feature": "camera", "status": "denied"}]}"#)
+            json:
+                #"{"attributes": {"x": [1]}, "moments": {"m": 3}, "features": [{"feature": "camera", "status": "denied"}]}"#
+        )
         #expect(decide.status == 422)
         #expect(try decide.problemPointers() == ["/attributes", "/moments"])
         let ofrep = try client.post(

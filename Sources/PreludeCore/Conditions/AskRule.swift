@@ -88,7 +88,9 @@ public enum AskRule: Sendable, Hashable {
             let (condition, problems) = Condition.compile(body, segments: segments)
             return (
                 .condition(condition),
-                problems.map { ValidationProblem(JSONPointer(tokens: at.tokens + $0.pointer.tokens), $0.code, $0.message) }
+                problems.map {
+                    ValidationProblem(JSONPointer(tokens: at.tokens + $0.pointer.tokens), $0.code, $0.message)
+                }
             )
         default:
             return (nil, [ValidationProblem(pointer.appending(key), .unknownMember, shape)])

@@ -110,7 +110,9 @@ struct AttributePath: Sendable {
         if whole.hasPrefix(prefix), let dot = whole.lastIndex(of: "."),
             dot > whole.index(whole.startIndex, offsetBy: prefix.count)
         {
-            moment = (whole[whole.index(whole.startIndex, offsetBy: prefix.count)..<dot], whole[whole.index(after: dot)...])
+            moment = (
+                whole[whole.index(whole.startIndex, offsetBy: prefix.count)..<dot], whole[whole.index(after: dot)...]
+            )
         } else {
             moment = nil
         }

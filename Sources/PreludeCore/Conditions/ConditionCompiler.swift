@@ -53,11 +53,15 @@ struct ConditionCompiler {
                 nodes.append(compileSegment(member, at: at))
             default:
                 if key.hasPrefix("$") && (Self.valueOperators.contains(key) || !Self.isAttributeName(key)) {
-                    report(at, "\"\(key)\" is not an operator at this level; expected an attribute name or $and, "
-                        + "$or, $nor, $not, $inSegment.")
+                    report(
+                        at,
+                        "\"\(key)\" is not an operator at this level; expected an attribute name or $and, "
+                            + "$or, $nor, $not, $inSegment.")
                 } else if !Self.isAttributeName(key) {
-                    report(at, "\"\(key)\" is not an attribute name: letters, digits, \"_\" and \".\", "
-                        + "starting with a letter.")
+                    report(
+                        at,
+                        "\"\(key)\" is not an attribute name: letters, digits, \"_\" and \".\", "
+                            + "starting with a letter.")
                 }
                 read.insert(key)
                 nodes.append(.field(AttributePath(key), compileValue(member, at: at, depth: depth + 1)))
@@ -194,7 +198,8 @@ struct ConditionCompiler {
 
     private mutating func requireScalar(_ operand: JSONValue, _ key: String, at pointer: JSONPointer) {
         switch operand {
-        case .array, .object: report(pointer, "\(key) takes a string, number, boolean or null, found \(operand.kindName).")
+        case .array, .object:
+            report(pointer, "\(key) takes a string, number, boolean or null, found \(operand.kindName).")
         default: break
         }
     }

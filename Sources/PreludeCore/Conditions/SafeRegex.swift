@@ -85,8 +85,7 @@ public struct SafeRegex: Sendable {
 
     /// Adds the thread at `pc` and every thread reachable from it without consuming input; true when one of them
     /// is the match.
-    private func addThread(_ start: Int, at position: Int, input: [Unicode.Scalar], to list: inout ThreadList) -> Bool
-    {
+    private func addThread(_ start: Int, at position: Int, input: [Unicode.Scalar], to list: inout ThreadList) -> Bool {
         var stack = [start]
         while let pc = stack.popLast() {
             guard list.insert(pc) else { continue }

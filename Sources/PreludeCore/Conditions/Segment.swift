@@ -45,7 +45,9 @@ public struct Segment: Sendable, Hashable {
             visiting.removeLast()
             let (condition, found) = Condition.compile(source, segments: compiled)
             let at = pointer.appending(name)
-            problems += found.map { ValidationProblem(JSONPointer(tokens: at.tokens + $0.pointer.tokens), $0.code, $0.message) }
+            problems += found.map {
+                ValidationProblem(JSONPointer(tokens: at.tokens + $0.pointer.tokens), $0.code, $0.message)
+            }
             compiled[name] = condition
         }
         for name in object.keys { visit(name) }

@@ -28,7 +28,9 @@ enum ConditionLinter {
             check(segment.condition, at: root.appending("segments", segment.name))
         }
         func checkAsk(_ layer: FeatureOverride, at pointer: JSONPointer) {
-            if case .condition(let condition) = layer.ask { check(condition, at: pointer.appending("ask", "condition")) }
+            if case .condition(let condition) = layer.ask {
+                check(condition, at: pointer.appending("ask", "condition"))
+            }
         }
         checkAsk(document.defaults, at: root.appending("defaults"))
         for policy in document.orderedFeatures {

@@ -159,7 +159,9 @@ struct PolicyDocumentDecoder {
         if let source = object["condition"] {
             let at = pointer.appending("condition")
             let (compiled, found) = Condition.compile(source, segments: segments)
-            problems += found.map { ValidationProblem(JSONPointer(tokens: at.tokens + $0.pointer.tokens), $0.code, $0.message) }
+            problems += found.map {
+                ValidationProblem(JSONPointer(tokens: at.tokens + $0.pointer.tokens), $0.code, $0.message)
+            }
             condition.condition = compiled
         }
         if let platform = object["platform"] {

@@ -125,7 +125,8 @@ package enum OFREPRequest {
     }
 
     /// The context members that are not attributes.
-    private static let reservedMembers: Set<String> = Set(contextMembers.map(\.0) + stateMembers + ["features", "moments"])
+    private static let reservedMembers: Set<String> = Set(
+        contextMembers.map(\.0) + stateMembers + ["features", "moments"])
 
     /// Adds `value` as the attribute `name`, an object's members as `name.member`.
     private static func flatten(

@@ -121,7 +121,8 @@ package enum PolicyQuery {
                     case .invalidName(let name), .invalidValue(let name): attributePrefix + name
                     case .tooMany: "attr"
                     }
-                problems.append(FieldProblem(pointer: "/query/" + name, code: "attributes.invalid", detail: error.description))
+                problems.append(
+                    FieldProblem(pointer: "/query/" + name, code: "attributes.invalid", detail: error.description))
             }
         }
         if !moments.isEmpty {
