@@ -89,27 +89,59 @@ for i in 0..<256 {
             platform: .ios, osVersion: SemanticVersion("17.4"), locale: ["en", "fr", "ja"][i % 3],
             installId: "install-\(i)", attributes: attributes))
 }
-let state = ClientState(feature: .camera, status: .notDetermined, osVersion: SemanticVersion("17.4"))
+let state: ClientState = ClientState(feature: .camera, status: .notDetermined, osVersion: SemanticVersion("17.4"))
 let now = Instant(secondsSinceEpoch: 1_800_000_000)
 let decides = 200_000
+let clients = contexts
 func decideRate(_ document: PolicyDocument) -> Double {
     var prime = 0
     let t = seconds {
         for i in 0..<decides {
-            let resolved = PolicyResolver.resolve(.camera, in: document, context: contexts[i & 255])!
+            let resolved = PolicyResolver.resolve(.camera, in: document, context: clients[i & 255])!
             if (try? DecisionEngine.decide(policy: resolved, state: state, now: now))?.action == .prime { prime += 1 }
         }
     }
     blackHole(prime)
     return Double(decides) / t
 }
+/// What the server's decide does per request: the client's resolution key (the attributes the revision reads
+/// included), the resolution cached by key (resolved on a miss), then the engine.
+func serverDecideRate(_ document: PolicyDocument) -> Double {
+    let shape = ResolutionKeyShape(document)
+    var cache: [ResolutionKey: ResolvedPolicy] = [:]
+    var prime = 0
+    let t = seconds {
+        for i in 0..<decides * 5 {
+            let context = clients[i & 255]
+            let key = ResolutionKey(context: context, shape: shape)
+            let resolved: ResolvedPolicy
+            if let cached = cache[key] {
+                resolved = cached
+            } else {
+                resolved = PolicyResolver.resolve(document, context: context)
+                cache[key] = resolved
+            }
+            if (try? DecisionEngine.decide(in: resolved, state: state, now: now))?.action == .prime { prime += 1 }
+        }
+    }
+    blackHole(prime)
+    return Double(decides * 5) / t
+}
 var plainRates: [Double] = []
 var conditionedRates: [Double] = []
+var plainServer: [Double] = []
+var conditionedServer: [Double] = []
 for _ in 0..<rounds {
+    plainServer.append(serverDecideRate(plain))
+    conditionedServer.append(serverDecideRate(conditioned))
     plainRates.append(decideRate(plain))
     conditionedRates.append(decideRate(conditioned))
 }
 print(
-    "resolve+decide (camera): without conditions \(Int(median(plainRates)))/s, with three conditioned rules "
+    "decide as the server runs it (key, cached resolution, engine): without conditions "
+        + "\(Int(median(plainServer)))/s, with three conditioned rules \(Int(median(conditionedServer)))/s; ratio "
+        + "\(String(format: "%.3f", median(conditionedServer) / median(plainServer)))")
+print(
+    "uncached resolve+decide (camera): without conditions \(Int(median(plainRates)))/s, with three conditioned rules "
         + "\(Int(median(conditionedRates)))/s; ratio \(String(format: "%.3f", median(conditionedRates) / median(plainRates)))"
         + " (medians of \(rounds) interleaved rounds)")

@@ -50,7 +50,7 @@ public struct Condition: Sendable, Hashable {
 
     /// Whether the client matches: its attributes and its moments (`prelude.moment.<name>.count`).
     public func matches(_ context: ClientContext) -> Bool {
-        root.evaluate(.client(context))
+        root.evaluate(.client(context.attributes.values, context.moments))
     }
 
     /// Whether a JSON value (an object of attributes, as GrowthBook's `evalCondition` takes) matches.
@@ -69,13 +69,17 @@ public struct Condition: Sendable, Hashable {
 enum ConditionRoot {
     case attributes([String: JSONValue])
     case value(JSONValue)
-    case client(ClientContext)
+    /// A client's attributes and moments (not the whole context: cheaper to carry).
+    case client([String: JSONValue], [String: MomentRecord])
 
     func lookup(_ path: AttributePath) -> JSONValue {
         switch self {
-        case .client(let context):
-            if let value = context.attributes.values[path.whole] { return value }
-            if path.moment != nil, let value = context.momentValue(path) { return value }
+        case .client(let attributes, let moments):
+            if let value = attributes[path.whole] { return value }
+            if let (name, field) = path.moment, let record = moments[String(name)], let value = record.value(of: field)
+            {
+                return value
+            }
             return .null
         case .attributes(let attributes):
             if let value = attributes[path.whole] { return value }
