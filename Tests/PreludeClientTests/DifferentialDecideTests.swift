@@ -130,9 +130,10 @@ import Testing
         }
         #expect(compared > 3_000)
         #expect(refused > 100)
-        // Ask rules hold some clients back (the demo's notifications-moment arm in every policy, more rules in the
-        // conditioned one).
-        #expect(waited > 10, "\(name): \(waited) answers waited for a moment")
+        // Ask rules hold some clients back: the demo's notifications-moment arm, and the conditioned policy's rules.
+        if name == "demo" || name == "conditioned" {
+            #expect(waited > 10, "\(name): \(waited) answers waited for a moment")
+        }
     }
 
     static func randomContext(_ random: inout SplitMix64) -> (ClientContext, String, [(String, String)]) {

@@ -44,7 +44,10 @@ enum PolicyVariants {
         features["camera"] = cameraPolicy
         root["features"] = features
         // One experiment per feature: the demo's photos-ask-vs-picker gives way to photos-strategy below.
-        var experiments = (root["experiments"] as! [[String: Any]]).filter { $0["feature"] as? String != "photos" }
+        // The demo's photos and notifications experiments make way for this policy's own on those features.
+        var experiments = (root["experiments"] as! [[String: Any]]).filter {
+            !["photos", "notifications"].contains($0["feature"] as? String ?? "")
+        }
         experiments.append([
             "key": "mic-cadence", "feature": "microphone", "coverage": 0.8,
             "variants": [
