@@ -159,7 +159,7 @@ import Testing
         let demo = try PolicyFixtures.demo()
         let anonymous = PolicyResolver.resolve(demo, context: Self.make(installId: nil))
         #expect(anonymous[.camera]?.variant == nil)
-        #expect(anonymous.experiments.map(\.variant) == [nil, nil])
+        #expect(anonymous.experiments.map(\.variant) == [nil, nil, nil])
         let closed = try Self.document(
             """
             {"experiments": [{"key": "mic", "feature": "microphone", "coverage": 0, "variants": [{"name": "a", "weight": 100}]}]}

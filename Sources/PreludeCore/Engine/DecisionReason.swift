@@ -59,4 +59,7 @@ public enum DecisionReason: String, CaseIterable, Hashable, Sendable, Codable {
     /// Photos limited, the app does not set PHPhotoLibraryPreventAutomaticLimitedAccessAlert: the OS re-asks
     /// about the selection itself, so the policy adds nothing.
     case systemOwnsLimitedReask
+    /// notDetermined, and the feature's `ask` rule is not met yet (its moment not reported often enough): nothing
+    /// is shown and no `eligibleAt` is given; decide again when the app reports the moment.
+    case momentNotReached
 }

@@ -28,6 +28,8 @@ public enum LintRule: String, CaseIterable, Hashable, Sendable, Codable {
     case ln1 = "LN-1"
     case ls1 = "LS-1"
     case ct1 = "CT-1"
+    case cn1 = "CN-1"
+    case cn2 = "CN-2"
 
     /// The id as the reference names it ("PA-2").
     public var id: String { rawValue }
@@ -36,7 +38,7 @@ public enum LintRule: String, CaseIterable, Hashable, Sendable, Codable {
     public var severity: LintSeverity {
         switch self {
         case .pa1, .pa2, .pa3, .pa4, .pa5, .ps1, .ps4, .ps5, .ps6, .ps8, .dn2, .tr1, .tr2: .error
-        case .pa6, .pa7, .pa8, .pa9, .ps2, .ps3, .ps9, .ps10, .dn1, .os1, .ln1, .ls1, .ct1: .warning
+        case .pa6, .pa7, .pa8, .pa9, .ps2, .ps3, .ps9, .ps10, .dn1, .os1, .ln1, .ls1, .ct1, .cn1, .cn2: .warning
         case .pa10, .ps7: .info
         }
     }
@@ -72,6 +74,8 @@ public enum LintRule: String, CaseIterable, Hashable, Sendable, Codable {
         case .ln1: "The local network's status is not knowable and it has no request API."
         case .ls1: "Location Services off device-wide gets its own words, never the app's Settings page."
         case .ct1: "Limited contacts never re-prompt: extend the set with the contact access picker or button."
+        case .cn1: "Every segment is used by a rule, an ask rule or another segment."
+        case .cn2: "A condition reads only attributes the policy declares (or the client's own prelude.* facts)."
         }
     }
 
@@ -97,6 +101,7 @@ public enum LintRule: String, CaseIterable, Hashable, Sendable, Codable {
         case .tr1: "H1, H4"
         case .tr2: "A7"
         case .os1, .ln1, .ls1, .ct1: "docs/catalogue.md"
+        case .cn1, .cn2: "docs/policy.md"
         }
     }
 }

@@ -12,6 +12,11 @@ public struct ClientContext: Sendable, Hashable {
     public var acceptLanguage: String?
     /// A stable per-install id; without it the client is enrolled in no experiment.
     public var installId: String?
+    /// The attributes the app sends (and the `prelude.*` facts its client keeps), which conditions read.
+    public var attributes: ClientAttributes
+    /// The moments the app reported, by name (conditions read them as `prelude.moment.<name>.count`, `.first`,
+    /// `.last`; an `ask` rule's `after` reads the count).
+    public var moments: [String: MomentRecord]
 
     /// A context with the given fields.
     public init(
@@ -20,8 +25,12 @@ public struct ClientContext: Sendable, Hashable {
         appVersion: SemanticVersion? = nil,
         locale: String? = nil,
         acceptLanguage: String? = nil,
-        installId: String? = nil
+        installId: String? = nil,
+        attributes: ClientAttributes = ClientAttributes(),
+        moments: [String: MomentRecord] = [:]
     ) {
+        self.attributes = attributes
+        self.moments = moments
         self.platform = platform
         self.osVersion = osVersion
         self.appVersion = appVersion
@@ -38,6 +47,17 @@ public struct ClientContext: Sendable, Hashable {
             return AcceptLanguage.parse(acceptLanguage).lazy.compactMap(\.tag).first
         }
         return nil
+    }
+
+    /// The value a condition reads at `path`: an attribute, or a moment's `prelude.moment.<name>.<field>`.
+    public func conditionValue(_ path: String) -> JSONValue? {
+        if let value = attributes.values[path] { return value }
+        return momentValue(AttributePath(path))
+    }
+
+    func momentValue(_ path: AttributePath) -> JSONValue? {
+        guard let (name, field) = path.moment, let record = moments[String(name)] else { return nil }
+        return record.value(of: field)
     }
 
     /// Whether the client's OS is known to be at least `version` (iOS numbering); false when unknown or on a

@@ -8,15 +8,19 @@ public struct TargetingCondition: Sendable, Hashable {
     public var appVersion: VersionRange?
     /// Locales that match the client's preferred locale or one of its fallbacks (`zh` matches `zh-Hant-TW`).
     public var locales: [LocaleTag]
+    /// A condition on the client's attributes (GrowthBook's language, segments through `$inSegment`).
+    public var condition: Condition?
 
     /// A condition with the given criteria.
     public init(
-        platforms: [Platform] = [], os: VersionRange? = nil, appVersion: VersionRange? = nil, locales: [LocaleTag] = []
+        platforms: [Platform] = [], os: VersionRange? = nil, appVersion: VersionRange? = nil, locales: [LocaleTag] = [],
+        condition: Condition? = nil
     ) {
         self.platforms = platforms
         self.os = os
         self.appVersion = appVersion
         self.locales = locales
+        self.condition = condition
     }
 
     /// Whether the client matches. A criterion the client did not report (no OS version, no locale) does not match.
@@ -35,6 +39,7 @@ public struct TargetingCondition: Sendable, Hashable {
             let chain = preferred.fallbackChain
             guard locales.contains(where: chain.contains) else { return false }
         }
+        if let condition, !condition.matches(context) { return false }
         return true
     }
 }

@@ -12,6 +12,7 @@ extension TargetingRule {
         if let os = when.os { whenObject["os"] = .string(os.description) }
         if let appVersion = when.appVersion { whenObject["appVersion"] = .string(appVersion.description) }
         if !when.locales.isEmpty { whenObject["locales"] = .array(when.locales.map { .string($0.description) }) }
+        if let condition = when.condition { whenObject["condition"] = condition.source }
         object["when"] = .object(whenObject)
         object["set"] = set.jsonValue
         return .object(object)

@@ -79,7 +79,9 @@ public enum PreviewCatalogue {
     public static func variants(of policy: FeaturePolicy, in document: PolicyDocument) -> [PreviewVariant] {
         var variants = [PreviewVariant.base]
         for (index, rule) in policy.targeting.enumerated() where changesScreens(rule.set) {
-            variants.append(PreviewVariant(.rule(index: index, name: rule.name)))
+            variants.append(
+                PreviewVariant(
+                    .rule(index: index, name: rule.name), chosenBy: rule.when.condition.map(PreviewVariant.describe)))
         }
         for (experimentIndex, experiment) in document.experiments.enumerated()
         where experiment.feature == policy.feature {

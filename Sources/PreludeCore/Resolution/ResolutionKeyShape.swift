@@ -52,6 +52,11 @@ public struct ResolutionKeyShape: Sendable {
     public let usesOSVersion: Bool
     /// True when a rule matches on the app version.
     public let usesAppVersion: Bool
+    /// The attributes some rule's condition reads (segments included), sorted: only their values enter the key, so
+    /// clients that differ in attributes no rule reads share one resolution.
+    public let attributesRead: [String]
+    /// ``attributesRead`` split once.
+    let readPaths: [AttributePath]
     /// The experiments, in document order.
     public let experiments: [ExperimentInputs]
     /// Every locale with copy in the document, plus its default locale (what the served locale is chosen from).
@@ -77,6 +82,8 @@ public struct ResolutionKeyShape: Sendable {
         {
             os = true
         }
+        attributesRead = document.attributesRead.sorted()
+        readPaths = attributesRead.map(AttributePath.init)
         usesPreferredLocale = locales
         usesOSVersion = os
         usesAppVersion = app
