@@ -239,7 +239,8 @@ enum ExistingDatabase {
 
     /// Refuses a path with no file, naming it and how to create one.
     static func require(_ path: String) throws {
-        guard FileManager.default.fileExists(atPath: path) else {
+        // A PostgreSQL database is the server's to know: connecting says whether it is there.
+        guard DatabaseLocation.isPostgres(path) || FileManager.default.fileExists(atPath: path) else {
             throw Missing(
                 description: "no database at \(absolute(path)); `prelude serve` or `prelude migrate` creates one "
                     + "(set --database, PRELUDE_DATABASE or the config file's \"database\" to use another)")
@@ -253,7 +254,8 @@ enum ExistingDatabase {
 
     /// `path` made absolute against the working directory.
     static func absolute(_ path: String) -> String {
-        path.hasPrefix("/")
+        if DatabaseLocation.isPostgres(path) { return DatabaseLocation(path).description }
+        return path.hasPrefix("/")
             ? path : FilePath.join(FileManager.default.currentDirectoryPath, path)
     }
 }

@@ -282,10 +282,7 @@ package struct PolicyRepository: Sendable {
     /// (0011) too, as `prelude migrate --check` does before migrating: their revisions are production's.
     package func allRevisions() throws -> [StoredRevision] {
         try database.read { db in
-            let migrated =
-                try db.scalar(
-                    "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'environments'",
-                    as: Int64.self) ?? 0 > 0
+            let migrated = try db.tableExists("environments")
             let query =
                 migrated
                 ? """
