@@ -251,7 +251,8 @@ package struct PolicyRepository: Sendable {
             guard try Self.liveRevision(db, app: app, environment: environment) != nil else { return nil }
             return try db.query(
                 """
-                SELECT number, created_at, author, message, length(CAST(document AS BLOB)) AS size
+                SELECT number, created_at, author, message,
+                    \(db.engine == .sqlite ? "length(CAST(document AS BLOB))" : "octet_length(document)") AS size
                 FROM policy_revisions
                 WHERE app_id = ? AND environment = ? AND number < ? ORDER BY number DESC LIMIT ?
                 """, [.text(app), .text(environment), .integer(before ?? Int64.max), .integer(Int64(limit))])
