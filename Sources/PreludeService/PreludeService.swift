@@ -319,6 +319,33 @@ package final class PreludeService: Sendable {
         }
     }
 
+    /// `prelude copy`: copies every row of the database at `source` into the one at `target` (created and migrated
+    /// when new; it must be empty), then checks the copy (``DatabaseCopy``). The source must be fully migrated by
+    /// this build and is never changed.
+    package static func copyDatabase(
+        from source: String, to target: String, configuration: ServiceConfiguration, logger: Logger
+    ) throws -> DatabaseCopy.Report {
+        let sourceLocation = DatabaseLocation(source)
+        guard sourceLocation != DatabaseLocation(target) else {
+            throw DatabaseCopy.Failure(description: "--from and --to name the same database")
+        }
+        let sourceDatabase = try OfflineDatabase.open(path: source)
+        defer { sourceDatabase.close() }
+        let sourceMigrator = Migrator(
+            migrations: try MigrationCatalog.load(
+                directory: try migrationsDirectory(configuration, engine: sourceLocation.engine)))
+        let pending = try sourceMigrator.pendingMigrations(sourceDatabase)
+        guard pending.isEmpty else {
+            throw DatabaseCopy.Failure(
+                description: "the source has \(pending.count) pending migrations; run `prelude migrate` on it first")
+        }
+        var targetConfiguration = configuration
+        targetConfiguration.database = target
+        let (targetDatabase, _, _) = try openAndMigrate(configuration: targetConfiguration, logger: logger)
+        defer { targetDatabase.close() }
+        return try DatabaseCopy.copy(from: sourceDatabase, to: targetDatabase)
+    }
+
     /// The migrations of the engine in use: the configured directory for SQLite, its `postgres` folder for
     /// PostgreSQL (docs/storage.md, "Migrations per engine").
     package static func migrationsDirectory(_ configuration: ServiceConfiguration, engine: DatabaseEngine) throws

@@ -122,14 +122,23 @@ package final class Statement {
     /// Runs the statement with its current bindings to completion, discarding rows, then rewinds it keeping the
     /// bindings (unlike ``execute(_:)``, which binds every parameter anew and clears them after).
     package func run() throws {
+        _ = try runReturningFirst()
+    }
+
+    /// Runs the statement with its current bindings and returns its first row (an `INSERT … RETURNING` answer);
+    /// the bindings stay for the next run, as with ``run()``.
+    package func runReturningFirst() throws -> Row? {
         if let postgres {
-            defer { reset() }
-            _ = try postgres.run(sql, filledArguments())
-            return
+            pendingRows = nil
+            nextRow = 0
+            return try postgres.run(sql, filledArguments()).first
         }
         defer { sqlite3_reset(handle) }
+        guard let first = try step() else { return nil }
         while try step() != nil {}
+        return first
     }
+
 
     /// Advances one row; returns it, or nil when the statement is done.
     package func step() throws -> Row? {

@@ -4,12 +4,13 @@ import PreludeStorage
 import PreludeStore
 import Synchronization
 import Testing
+import PreludeTestSupport
 
 @testable import PreludeService
 
 /// A full disk, simulated deterministically: `PRAGMA max_page_count` on the writer connection caps the database at
 /// its current size, so the next write that needs a new page fails with SQLITE_FULL exactly as on a full disk.
-@Suite struct StorageFullTests {
+@Suite(.enabled(if: !TestDatabase.isPostgres, "a SQLite file capped with max_page_count")) struct StorageFullTests {
     /// Caps the writer at the pages the file has now.
     static func capAtCurrentSize(_ database: Database) throws {
         try database.writeWithoutTransaction { db in
