@@ -122,8 +122,7 @@ package final class PreludeService: Sendable {
             // The guard runs on the primary only: a replica serves the assignment it mirrors, never decides a step.
             let rollouts = RolloutController(database: database, store: policyStore, clock: clock, logger: logger)
             let rolloutScheduler = replica == nil ? RolloutScheduler(controller: rollouts) : nil
-            observability.registry.register(rollouts.guardTrips)
-            observability.registry.register(rollouts.evaluations)
+            for counter in rollouts.counters { observability.registry.register(counter) }
             // A replica stores accepted batches in its outbox, through the same group commit, and the forwarder
             // wakes after each commit; the primary computes results from what it forwards.
             let eventIngestor =
