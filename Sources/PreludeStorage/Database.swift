@@ -58,7 +58,8 @@ package final class Database: @unchecked Sendable {
         closeCheckpoint: CheckpointMode = .truncate
     ) throws {
         try self.init(
-            location: DatabaseLocation(path), readerCount: readerCount, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
+            location: DatabaseLocation(path), readerCount: readerCount,
+            busyTimeoutMilliseconds: busyTimeoutMilliseconds,
             closeCheckpoint: closeCheckpoint)
     }
 

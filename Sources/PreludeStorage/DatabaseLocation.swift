@@ -73,6 +73,8 @@ package enum DatabaseLocation: Sendable, Equatable, CustomStringConvertible {
 
     private static func firstIndex(of needle: [Character], in haystack: [Character], from start: Int) -> Int? {
         guard needle.count <= haystack.count, start <= haystack.count - needle.count else { return nil }
-        return (start...(haystack.count - needle.count)).first { haystack[$0..<($0 + needle.count)].elementsEqual(needle) }
+        return (start...(haystack.count - needle.count)).first {
+            haystack[$0..<($0 + needle.count)].elementsEqual(needle)
+        }
     }
 }

@@ -139,7 +139,6 @@ package final class Statement {
         return first
     }
 
-
     /// Advances one row; returns it, or nil when the statement is done.
     package func step() throws -> Row? {
         if let postgres {

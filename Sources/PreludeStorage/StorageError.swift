@@ -23,6 +23,13 @@ package struct StorageError: Error, Sendable, CustomStringConvertible {
     /// PostgreSQL's SQLSTATE when the error came from PostgreSQL (e.g. `23505`); nil for SQLite.
     package let postgresState: String?
 
+    /// SQLSTATE 08001 (`sqlclient_unable_to_establish_sqlconnection`): the client could not connect at all.
+    package static let unableToConnect = "08001"
+
+    /// True when the database server could not be reached or refused the connection (at start-up: a setting or
+    /// an outage to fix, so `prelude serve` exits with EX_CONFIG).
+    package var isUnreachableServer: Bool { postgresState == Self.unableToConnect }
+
     /// An error PostgreSQL reported, with the SQLite result code of the same kind, so every caller (constraint
     /// checks, storage faults, the 503 mapping) reads one set of codes: unique and foreign-key violations, a full
     /// disk (53100), a read-only transaction (25006), serialization failures and lock timeouts (busy), and a lost
@@ -61,7 +68,7 @@ package struct StorageError: Error, Sendable, CustomStringConvertible {
     /// One line for logs: code, message and SQL.
     package var description: String {
         var text =
-            postgresState.map { "PostgreSQL error \($0) (\(codeDescription)): \(message)" }
+            postgresState.map { "PostgreSQL error \($0): \(message)" }
             ?? "SQLite error \(extendedCode) (\(codeDescription)): \(message)"
         if let sql { text += " — SQL: \(sql)" }
         return text

@@ -30,6 +30,7 @@ package enum DatabaseCopy {
         "replica_state", "rollouts", "experiment_install_steps", "experiment_funnel_counts",
         "experiment_mislabelled_events", "experiment_daily_counts", "experiment_daily_events",
         "experiment_segment_counts", "webhooks", "webhook_deliveries", "webhook_attempts", "change_requests",
+        "rollout_templates",
     ]
 
     /// Rows read per query from the source.
@@ -44,7 +45,8 @@ package enum DatabaseCopy {
                 let targetTables = Set(try to.tableNames())
                 let tables = try order(sourceTables: sourceTables, targetTables: targetTables)
                 for table in tables where try to.scalar("SELECT count(*) FROM \(table)", as: Int64.self) ?? 0 > 0 {
-                    throw Failure(description: "the target is not empty (table \(table) has rows); copy into a new database")
+                    throw Failure(
+                        description: "the target is not empty (table \(table) has rows); copy into a new database")
                 }
                 var report = Report()
                 for table in tables {
@@ -72,7 +74,8 @@ package enum DatabaseCopy {
         }
         let unknown = source.subtracting(tableOrder)
         guard unknown.isEmpty else {
-            throw Failure(description: "this build does not know how to copy \(unknown.sorted().joined(separator: ", "))")
+            throw Failure(
+                description: "this build does not know how to copy \(unknown.sorted().joined(separator: ", "))")
         }
         return tableOrder.filter(source.contains)
     }

@@ -271,6 +271,7 @@ enum Failure {
 
     /// The exit code for a start-up failure: 78 for configuration problems, 1 for the rest.
     static func code(for error: any Error) -> Int32 {
-        error is ConfigurationError || error is StartupError ? 78 : 1
+        error is ConfigurationError || error is StartupError || (error as? StorageError)?.isUnreachableServer == true
+            ? 78 : 1
     }
 }

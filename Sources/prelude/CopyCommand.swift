@@ -2,13 +2,13 @@ import ArgumentParser
 import PreludeCore
 import PreludeService
 import PreludeStorage
+import PreludeStore
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
     import Foundation
 #endif
-import PreludeStore
 
 struct CopyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,8 +1,8 @@
 import Foundation
 import PreludeStorage
+import PreludeTestSupport
 import Synchronization
 import Testing
-import PreludeTestSupport
 
 @testable import PreludeService
 

@@ -1,8 +1,8 @@
 import Foundation
 import PreludeCore
 import PreludeStorage
-import Testing
 import PreludeTestSupport
+import Testing
 
 @testable import PreludeService
 @testable import PreludeStore

@@ -1,8 +1,8 @@
 import Foundation
-import PreludeTestSupport
 import PreludeCore
 import PreludeStorage
 import PreludeStore
+import PreludeTestSupport
 
 @testable import PreludeService
 

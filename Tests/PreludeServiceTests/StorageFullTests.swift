@@ -2,9 +2,9 @@ import Foundation
 import PreludeHTTP
 import PreludeStorage
 import PreludeStore
+import PreludeTestSupport
 import Synchronization
 import Testing
-import PreludeTestSupport
 
 @testable import PreludeService
 

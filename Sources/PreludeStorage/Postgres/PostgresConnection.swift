@@ -24,7 +24,8 @@ final class PostgresConnection {
             let message = connection.map { Self.message(PQerrorMessage($0)) } ?? "out of memory"
             PQfinish(connection)
             throw StorageError(
-                extendedCode: StorageError.ResultCode.cantOpen, message: "cannot connect to PostgreSQL: \(message)")
+                postgresState: StorageError.unableToConnect, message: "cannot connect to PostgreSQL: \(message)",
+                sql: nil, connectionLost: true)
         }
         handle = connection
         // UTC so no server setting changes what a query answers; notices stay out of stderr.

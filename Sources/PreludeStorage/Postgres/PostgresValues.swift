@@ -119,7 +119,8 @@ enum PostgresValues {
     static func decode(_ bytes: UnsafeRawBufferPointer, type: UInt32) -> SQLValue {
         let text = String(decoding: bytes, as: UTF8.self)
         switch type {
-        case TypeOID.int8, TypeOID.int4, TypeOID.int2, TypeOID.oid: return Int64(text).map(SQLValue.integer) ?? .text(text)
+        case TypeOID.int8, TypeOID.int4, TypeOID.int2, TypeOID.oid:
+            return Int64(text).map(SQLValue.integer) ?? .text(text)
         case TypeOID.bool: return .integer(text == "t" ? 1 : 0)
         case TypeOID.float4, TypeOID.float8: return Double(text).map(SQLValue.real) ?? .text(text)
         case TypeOID.numeric:

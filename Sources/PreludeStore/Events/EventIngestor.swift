@@ -227,7 +227,8 @@ package final class EventIngestor: Sendable {
             if !observers.isEmpty {
                 inserted.append(
                     StoredEvent(
-                        rowID: try returned?.get(0, as: Int64.self) ?? db.lastInsertRowID, appID: ticket.app, environment: ticket.environment,
+                        rowID: try returned?.get(0, as: Int64.self) ?? db.lastInsertRowID, appID: ticket.app,
+                        environment: ticket.environment,
                         installID: event.installID,
                         clientEventID: event.id, type: event.type, feature: event.feature, experiment: event.experiment,
                         variant: event.variant, occurredAt: event.occurredAt, receivedAt: ticket.receivedAt,
