@@ -21,5 +21,5 @@ echo "== admin writes (RUNS=${RUNS:-60})"
 DB_postgres=$(database admin) "$here/scripts/bench-admin-write.sh" "sqlite=$binary" "postgres=$binary"
 
 echo "== policy fetch (PASSES=${PASSES:-5}, against nginx gzip_static)"
-DB_postgres=$(database fetch) PASSES=${PASSES:-5} OTHERS="nginx-gzs" BINS="sqlite=$binary postgres=$binary" \
+DB_postgres=$(database policy_fetch) PASSES=${PASSES:-5} OTHERS="nginx-gzs" BINS="sqlite=$binary postgres=$binary" \
     "$here/scripts/bench-policy-fetch.sh"
