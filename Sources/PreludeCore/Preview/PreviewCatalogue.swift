@@ -174,8 +174,10 @@ public enum PreviewCatalogue {
             platform: .ios, osVersion: recentOS, locale: locale.description, installId: "preview")
         // Every locale of the original stays available (`available`), so fallback chains are the ones devices get.
         guard
-            let resolved = PolicyResolver.resolve(feature, in: forcing.forced, context: context, available: available)
+            var resolved = PolicyResolver.resolve(feature, in: forcing.forced, context: context, available: available)
         else { return [] }
+        // The preview draws what a layer shows once its `ask` moment has come (before it, nothing is shown).
+        resolved.momentReached = true
         // A rule whose locale condition does not match this locale shows nothing new here.
         if case .rule = variant.kind, resolved.appliedRules.isEmpty { return [] }
         if case .experiment = variant.kind, resolved.variant == nil { return [] }
