@@ -30,6 +30,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CLinuxSystem", path: "Sources/CLinuxSystem"),
+        // libpq, PostgreSQL's client library (Debian: libpq-dev, on a fresh machine of this kind): the second engine.
+        .systemLibrary(name: "CPostgres", path: "Sources/CPostgres", providers: [.apt(["libpq-dev"])]),
         // libcurl for the outbound client, loaded at run time from libcurl.so.4 (Debian: libcurl4, on every machine
         // the toolchain runs on): no curl headers are needed to build (docs/http.md says why).
         .target(name: "CCurl", path: "Sources/CCurl"),
@@ -49,7 +51,9 @@ let package = Package(
         // The one outbound HTTP/HTTPS client (healthcheck, replica, live tests), over libcurl.
         .target(name: "PreludeHTTPClient", dependencies: ["CCurl"], swiftSettings: swiftSettings),
         // SQLite over the C API: connections, statements, transactions, migrations.
-        .target(name: "PreludeStorage", dependencies: ["CSQLite", "PreludeLocking"], swiftSettings: swiftSettings),
+        .target(
+            name: "PreludeStorage", dependencies: ["CSQLite", "CPostgres", "PreludeLocking"],
+            swiftSettings: swiftSettings),
         // Every SQL statement of the product: repositories over apps, revisions, audit, tokens, events, results
         // and the replica tables. Depends on the core and storage only, never on HTTP (scripts/check-layering.sh).
         .target(name: "PreludeStore", dependencies: ["PreludeCore", "PreludeStorage"], swiftSettings: swiftSettings),

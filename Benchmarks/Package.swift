@@ -14,6 +14,11 @@ let package = Package(
             name: "prelude-bench-server",
             dependencies: [.product(name: "PreludeHTTP", package: "Prelude")]
         ),
+        // Condition evaluation and decide with conditioned rules (issue 38).
+        .executableTarget(
+            name: "prelude-bench-conditions",
+            dependencies: [.product(name: "PreludeCore", package: "Prelude")]
+        ),
         // The client library's costs: offline decision, memory with the demo policy, cold start from the cache.
         .executableTarget(
             name: "prelude-bench-client",

@@ -9,6 +9,7 @@
 
 Rerun after adding vectors or seeds: `python3 Fuzz/make-corpus.py` (docs/fuzzing.md)."""
 import hashlib
+import json
 import os
 import re
 import sys
@@ -326,6 +327,26 @@ def segment_seeds():
     return seeds
 
 
+def condition_seeds():
+    """GrowthBook's evalCondition cases (Tests/GrowthBookConformance, MIT) as [condition, attributes] after a 0
+    byte, Prelude's own condition shapes, and regex patterns with a text after a 0x80 byte."""
+    path = os.path.join(HERE, "..", "Tests", "GrowthBookConformance", "evalCondition.json")
+    cases = json.load(open(path, encoding="utf-8"))["evalCondition"]
+    seeds = [b"\x00" + json.dumps([c[1], c[2]], ensure_ascii=False).encode() for c in cases]
+    seeds += [b"\x00" + json.dumps(s).encode() for s in [
+        [{"prelude.moment.orderPlaced.count": {"$gte": 2}}, {"prelude.moment.orderPlaced.count": 2}],
+        [{"$inSegment": "engaged"}, {"sessionCount": 3}],
+        [{"a": {"$not": {"$not": {"$not": {"$eq": 1}}}}}, {"a": 1}],
+        [{"x": {"$elemMatch": {"y": {"$size": {"$gt": 0}}}}}, {"x": [{"y": [1]}, 0, None]}],
+    ]]
+    patterns = [("-12-25$", "1980-12-25"), ("(Mobile|Tablet)", "Android Mobile"), ("^(a+)+$", "a" * 40 + "!"),
+                ("(a|a)*b", "aaaa"), ("^[^a-c]{2,5}\\d?$", "xyz9"), ("\\bcat\\b", "a cat"), ("(?:x|y){0,3}z", "xyyz"),
+                ("[\\w.-]+@[\\w-]+\\.(com|org)", "me@x.org"), ("\\u00e9|\\x41", "A"), ("a{2,}?", "aaa"),
+                ("(?=a)", "a"), ("(a)\\1", "aa"), ("[z-a]", "")]
+    seeds += [b"\x80" + p.encode() + b"\x00" + t.encode() for p, t in patterns]
+    return seeds
+
+
 def write(target, seeds):
     corpus = os.path.join(HERE, "corpus", target)
     os.makedirs(corpus, exist_ok=True)
@@ -354,6 +375,7 @@ def main():
     write("router", router_seeds())
     write("ofrep", ofrep_seeds())
     write("segment", segment_seeds())
+    write("condition", condition_seeds())
 
 
 if __name__ == "__main__":

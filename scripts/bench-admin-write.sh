@@ -27,7 +27,8 @@ for spec in "$@"; do
     name=${spec%%=*}; rest=${spec#*=}
     binary=${rest%%@*}; checkout=${rest#*@}; [ "$checkout" = "$rest" ] && checkout=$here
     binary=$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary"); checkout=$(cd "$checkout" && pwd)
-    db="$work/$name.sqlite"
+    # DB_<name> names another database for that binary, e.g. DB_postgres=postgres://… (scripts/bench-postgres.sh).
+    db_setting="DB_$name"; db="${!db_setting:-$work/$name.sqlite}"
     (cd "$checkout" && PRELUDE_ADMIN_TOKEN="$token" exec "$binary" serve --database "$db" --port 0 \
         --log-level info --migrations-dir "$checkout/migrations" --demo-policy "$checkout/config/demo-policy.json") \
         2>"$work/$name.log" &

@@ -82,7 +82,8 @@ if [[ -n "${PASSES:-}" ]]; then
     for entry in $BINS; do
         label=${entry%%=*}
         port=$((port + 1))
-        start_prelude "${entry#*=}" $port "$OUT/$label.sqlite" || exit 1
+        db_setting="DB_$label"   # DB_<label>: another database, e.g. a postgres:// URL (scripts/bench-postgres.sh)
+        start_prelude "${entry#*=}" $port "${!db_setting:-$OUT/$label.sqlite}" || exit 1
         PIDS+=("$STARTED")
         URLS[$label]="http://127.0.0.1:$port/v1/apps/demo/policy?$QUERY"
         capture_fixture "${URLS[$label]}"

@@ -26,6 +26,9 @@
 #               resolved policy (gzip, c=32) through each environment's route and production's plain path, nginx
 #               gzip_static serving staging's bytes, and decide per environment, rounds interleaved; medians and the
 #               median ratio to nginx in the same round (RELEASE_BIN: a release binary built beforehand)
+#   attributes  issue 38: the resolved policy with attributes and moments in the query (repeated, so the plain-query
+#               memory answers), the same query without them, nginx gzip_static serving the bytes with them, and
+#               decide with and without attributes and moments in the body; medians and ratios as above
 #   serve-memory  idle RSS of the real `prelude serve` (demo policy, after 3 policy requests: gzip, identity, gzip)
 #               beside nginx gzip_static with the peers' config serving the same bytes (master + workers summed),
 #               $MEMORY_STARTS starts each (default 3), interleaved; prints the medians and keeps an smaps breakdown.
@@ -594,6 +597,61 @@ for name, by_round in rates.items():
 PY
 }
 
+# Issue 38: the resolved policy fetched with attributes and moments in the query (a repeated query: the plain-query
+# memory answers it), against the same query without them and nginx gzip_static serving the bytes with them; decide
+# with attributes and moments in the body against decide without (Benchmarks/wrk/decide-attributes.lua).
+attributes() {
+    PRELUDE_BIN="${RELEASE_BIN:-}"
+    if [[ -z "$PRELUDE_BIN" ]]; then
+        log "building prelude (release)"
+        swift build --package-path "$ROOT" -c release --product prelude >&2
+        PRELUDE_BIN="$(swift build --package-path "$ROOT" -c release --show-bin-path)/prelude"
+    fi
+    local dir="$OUT/public" round base="http://127.0.0.1:$PUBLIC_PORT"
+    mkdir -p "$dir/fixture"
+    : >"$dir/summary.tsv"
+    start_prelude "$ROOT/config/demo-policy.json" "$dir/prelude.sqlite" || return 1
+    local with="$base/v1/apps/demo/policy?$POLICY_QUERY&attr.sessionCount=4&attr.plan=pro&moment.notePinned=1"
+    local without="$base/v1/apps/demo/policy?$POLICY_QUERY"
+    curl -fsS "$with" -o "$dir/fixture/policy.json"
+    curl -fsS -H 'Accept-Encoding: gzip' "$with" -o "$dir/fixture/policy.json.gz"
+    gunzip -c "$dir/fixture/policy.json.gz" | cmp -s - "$dir/fixture/policy.json" \
+        || { log "the gzip body does not match the identity body"; return 1; }
+    local run="$dir/nginx" nginx_port=$((PUBLIC_PORT + 1))
+    mkdir -p "$run"
+    sed -e "s|@PORT@|$nginx_port|g; s|@FIXTURE@|$dir/fixture|g; s|@RUNDIR@|$run|g" \
+        "$PEERS_SRC/nginx/nginx-gzip-static.conf.in" >"$run/nginx.conf"
+    taskset -c 0 nginx -p "$run" -c "$run/nginx.conf" >"$run/log" 2>&1 &
+    NGINX_PID=$!
+    local i
+    for i in $(seq 1 50); do curl -fsS -o /dev/null "http://127.0.0.1:$nginx_port/v1/policy" && break; sleep 0.1; done
+    curl -fsS -H 'Accept-Encoding: gzip' "http://127.0.0.1:$nginx_port/v1/policy" | cmp -s - "$dir/fixture/policy.json.gz" \
+        || { log "nginx does not serve prelude's bytes"; return 1; }
+    for round in $(seq 1 "$REPEATS"); do
+        public_wrk "nginx-gzs-r$round" 32 -H 'Accept-Encoding: gzip' "http://127.0.0.1:$nginx_port/v1/policy"
+        public_wrk "policy-attributes-r$round" 32 -H 'Accept-Encoding: gzip' "$with"
+        public_wrk "policy-plain-r$round" 32 -H 'Accept-Encoding: gzip' "$without"
+        public_wrk "decide-attributes-r$round" 32 -s "$ROOT/Benchmarks/wrk/decide-attributes.lua" \
+            "$base/v1/apps/demo/decide"
+        public_wrk "decide-plain-r$round" 32 -s "$ROOT/Benchmarks/wrk/decide.lua" "$base/v1/apps/demo/decide"
+    done
+    stop_nginx
+    stop_prelude
+    python3 - "$dir/summary.tsv" <<'PY' | tee "$dir/medians.tsv"
+import re, statistics, sys
+rates = {}
+for line in open(sys.argv[1]):
+    label, rate = line.split("\t")[:2]
+    name, round_ = re.match(r"(.*)-r(\d+)$", label).groups()
+    rates.setdefault(name, {})[round_] = float(rate.split()[1])
+nginx = rates["nginx-gzs"]
+for name, by_round in rates.items():
+    ratios = [rate / nginx[r] for r, rate in by_round.items()]
+    print(f"{name}\tmedian {statistics.median(by_round.values()):,.0f} req/s\tmedian ratio to nginx "
+          f"{statistics.median(ratios):.2f}\t(min {min(by_round.values()):,.0f}, max {max(by_round.values()):,.0f})")
+PY
+}
+
 case "$ACTION" in
     build) build ;;
     throughput) build; throughput ;;
@@ -607,6 +665,7 @@ case "$ACTION" in
     serve-memory) serve_memory ;;
     ofrep) ofrep ;;
     environments) environments ;;
-    *) echo "bench.sh: unknown action '$ACTION' (all|throughput|latency|memory|quick|build|public|compare|proxy|serve-memory|ofrep|environments)" >&2; exit 1 ;;
+    attributes) attributes ;;
+    *) echo "bench.sh: unknown action '$ACTION' (all|throughput|latency|memory|quick|build|public|compare|proxy|serve-memory|ofrep|environments|attributes)" >&2; exit 1 ;;
 esac
 log "results in $OUT"

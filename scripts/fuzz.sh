@@ -4,7 +4,7 @@
 # Usage: scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]
 #   SECONDS_PER_TARGET defaults to 60; TARGETs default to all of them (docs/fuzzing.md lists them):
 #   request-decoder events json policy decide query accept-language locale-tag semver timestamp instant results router
-#   ofrep segment.
+#   ofrep segment condition.
 #   Builds Fuzz/ (its own package: shared/reference/reliability.md §4) once with -sanitize=fuzzer,address (one
 #   executable holds every target, chosen by PRELUDE_FUZZ_TARGET), replays every file in Fuzz/regressions/<target>/
 #   (each must pass), then fuzzes each target from Fuzz/corpus/<target>/ (seeds written by Fuzz/make-corpus.py).
@@ -17,7 +17,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 ALL_TARGETS=(request-decoder events json policy decide query accept-language locale-tag semver timestamp instant results
-    router ofrep segment)
+    router ofrep segment condition)
 SECONDS_TO_RUN="${1:-60}"
 [[ "$SECONDS_TO_RUN" =~ ^[0-9]+$ ]] || { echo "fuzz.sh: SECONDS_PER_TARGET must be a whole number" >&2; exit 2; }
 shift || true

@@ -4,7 +4,8 @@
 set -euo pipefail
 
 # libcurl4 is loaded at run time by the outbound client (docs/http.md); no curl headers are needed to build.
-packages=(libsqlite3-dev zlib1g-dev libcurl4 curl python3 python3-venv)
+# libpq-dev and postgresql-15: the second engine and the throwaway cluster its tests run on (docs/storage.md).
+packages=(libsqlite3-dev zlib1g-dev libpq-dev postgresql-15 libcurl4 curl python3 python3-venv)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -42,6 +42,11 @@ public actor PreludeClient {
     /// Set when the server answered 415 to a gzip batch: later batches go uncompressed.
     private var serverRefusesGzip = false
 
+    private var facts: ClientFacts
+    private let factsPath: String
+    /// The attributes the app set (``set(attribute:to:)``); kept in memory only, never stored or sent with events.
+    private var appAttributes: [String: AttributeValue] = [:]
+
     private var forcedLocale: String?
     private var forcedVariants: [String: String] = [:]
 
@@ -67,6 +72,11 @@ public actor PreludeClient {
         ledgerPath = (directory as NSString).appendingPathComponent("cadence-ledger.json")
         ledger = CadenceLedger.load(ledgerPath) ?? CadenceLedger()
         queue = try EventQueue(directory: directory, capacity: configuration.eventQueueCapacity)
+        factsPath = (directory as NSString).appendingPathComponent("client-facts.json")
+        var facts = ClientFacts.load(factsPath) ?? ClientFacts()
+        facts.recordLaunch(at: configuration.clock.now())
+        try facts.store(factsPath)
+        self.facts = facts
 
         var schedule = RefreshSchedule(
             validatedAt: nil, lifetimes: CacheLifetimes(), backoff: configuration.fetchBackoff)
@@ -91,8 +101,7 @@ public actor PreludeClient {
         }
         self.schedule = schedule
         flushSchedule = FlushSchedule(backoff: configuration.flushBackoff)
-        var context = configuration.context
-        context.installId = installId
+        let context = Self.context(configuration.context, installId: installId, facts: facts, attributes: [:])
         let startRevision = revision ?? 0
         decider = document.map { OfflineDecider(document: $0, revision: startRevision, context: context) }
         foregroundSubscription = configuration.observesForeground ? configuration.foregroundSignal.subscription() : nil
@@ -149,6 +158,13 @@ public actor PreludeClient {
         // An app-level consent has no OS to remember the answer: the ledger is its record.
         if decision.feature.capabilities.kind == .appConsent, step == .granted || step == .denied {
             ledger.recordConsent(decision.feature, granted: step == .granted)
+        }
+        if step == .granted || step == .denied {
+            var facts = self.facts
+            facts.recordAnswer(decision.feature, granted: step == .granted, at: now)
+            try facts.store(factsPath)
+            self.facts = facts
+            rebuildDecider()
         }
         if ledger != self.ledger {
             try ledger.store(ledgerPath)
@@ -498,10 +514,62 @@ public actor PreludeClient {
         try ledger.store(ledgerPath)
     }
 
+    // MARK: - Attributes and moments
+
+    /// Sets an attribute conditions read (`sessionCount`, `plan`), or removes it with nil; decisions from now on see
+    /// it. Kept in memory for this client's life, never stored and never sent with events. The client's own
+    /// `prelude.*` facts win over an attribute of the same name.
+    ///
+    /// - Throws: ``AttributeError`` for a name outside `[a-zA-Z][a-zA-Z0-9_.]*`, a value out of bounds, or a 65th
+    ///   attribute; nothing changes then.
+    public func set(attribute name: String, to value: AttributeValue?) throws {
+        var probe = ClientAttributes()
+        for (existing, current) in appAttributes where existing != name { try probe.set(existing, to: current) }
+        try probe.set(name, to: value)
+        appAttributes[name] = value
+        rebuildDecider()
+    }
+
+    /// The attributes the app set.
+    public var attributes: [String: AttributeValue] { appAttributes }
+
+    /// Records that the moment `name` happened now (`"photoSaved"`, `"orderPlaced"`): its count, first and last
+    /// instant are kept across launches (at most 32 names, the stalest dropped), and an `ask` rule waiting for it is
+    /// decided again on the next ``decide(feature:status:context:)``.
+    ///
+    /// - Throws: ``AttributeError/invalidName(_:)`` for a name outside `[a-zA-Z][a-zA-Z0-9_.]*`, or a file system
+    ///   error when the facts cannot be stored (the moment is then not counted).
+    public func moment(_ name: String) throws {
+        var facts = self.facts
+        try facts.recordMoment(name, at: configuration.clock.now())
+        try facts.store(factsPath)
+        self.facts = facts
+        rebuildDecider()
+    }
+
+    /// The facts kept (launches, days active, answers, moments).
+    public var clientFacts: ClientFacts { facts }
+
+    /// The context decisions use: the configured one, this install, the app's attributes, then the facts.
+    static func context(
+        _ configured: ClientContext, installId: String, facts: ClientFacts, attributes: [String: AttributeValue]
+    ) -> ClientContext {
+        var context = configured
+        context.installId = installId
+        for (name, value) in attributes.sorted(by: { $0.key < $1.key }) {
+            try? context.attributes.set(name, to: value)
+        }
+        // The facts last, so they win; past 64 attributes the rest are left out (documented in docs/client.md).
+        for (name, value) in facts.attributes.sorted(by: { $0.key < $1.key }) {
+            try? context.attributes.set(name, to: value)
+        }
+        context.moments = facts.momentRecords
+        return context
+    }
+
     private func rebuildDecider() {
         guard let document else { return }
-        var context = configuration.context
-        context.installId = installId
+        var context = Self.context(configuration.context, installId: installId, facts: facts, attributes: appAttributes)
         if let forcedLocale { context.locale = forcedLocale }
         decider = OfflineDecider(
             document: document, revision: revision ?? 0, context: context, forcedVariants: forcedVariants)

@@ -70,6 +70,18 @@ public struct LineChart: Sendable {
         self.zeroLine = zeroLine
     }
 
+    /// The round step nearest above `raw`: 1, 2, 2.5 or 5 × 10ⁿ.
+    package static func niceStep(_ raw: Double) -> Double {
+        guard raw.isFinite, raw > 0 else { return 1 }
+        var magnitude = 1.0
+        while magnitude * 10 <= raw { magnitude *= 10 }
+        while magnitude > raw { magnitude /= 10 }
+        for factor in [1.0, 2.0, 2.5, 5.0, 10.0] where magnitude * factor >= raw * (1 - 1e-12) {
+            return magnitude * factor
+        }
+        return magnitude * 10
+    }
+
     static let width = 640.0
     static let height = 240.0
     static let left = 64.0
@@ -89,9 +101,12 @@ public struct LineChart: Sendable {
         }
         let x0 = minX == maxX ? minX - 0.5 : minX
         let x1 = minX == maxX ? maxX + 0.5 : maxX
-        let pad = (maxY - minY) * 0.05
-        let y0 = minY == maxY ? minY - 1 : minY - pad
-        let y1 = minY == maxY ? maxY + 1 : maxY + pad
+        // Round ticks: a step of 1, 2, 2.5 or 5 × 10ⁿ giving about four intervals, the range widened to whole steps,
+        // so every label is a round value and y = 0, when in range, is one of them (labelled).
+        let span = minY == maxY ? max(abs(minY), 1) : maxY - minY
+        let step = Self.niceStep(span / 4)
+        let y0 = (minY / step).rounded(.down) * step - (minY == maxY ? step : 0)
+        let y1 = (maxY / step).rounded(.up) * step + (minY == maxY ? step : 0)
         let plotWidth = Self.width - Self.left - Self.right
         let plotHeight = Self.height - Self.top - Self.bottom
         func px(_ x: Double) -> Double { Self.left + (x - x0) / (x1 - x0) * plotWidth }
@@ -102,11 +117,13 @@ public struct LineChart: Sendable {
             "<svg class=\"chart\" id=\"\(HTMLEscaping.escape(id))\" viewBox=\"0 0 \(Int(Self.width)) \(Int(Self.height))\" "
             + "width=\"100%\" role=\"img\" aria-label=\"\(HTMLEscaping.escape(title))\" "
             + "preserveAspectRatio=\"xMidYMid meet\"><title>\(HTMLEscaping.escape(title))</title>"
-        // Grid and y ticks: five levels. On a range narrower than the label's precision neighbouring levels
+        // Grid and y ticks at every whole step. On a range narrower than the label's precision neighbouring levels
         // would read the same; such a level gets its grid line but no second, identical label.
         var lastTickLabel: String?
-        for step in 0...4 {
-            let value = y0 + (y1 - y0) * Double(step) / 4
+        let levels = Int(((y1 - y0) / step).rounded())
+        for index in 0...levels {
+            var value = y0 + Double(index) * step
+            if abs(value) < step * 1e-9 { value = 0 }
             let y = py(value)
             svg +=
                 "<line class=\"grid\" x1=\"\(n(Self.left))\" x2=\"\(n(Self.width - Self.right))\" y1=\"\(n(y))\" y2=\"\(n(y))\"/>"

@@ -20,14 +20,43 @@ public struct ResultsPageInput: Sendable {
     public var markers: [LineChart.Marker]
     /// The arms per OS major version and per locale (exploratory; empty: no breakdown section).
     public var segments: [SegmentBreakdown]
+    /// A rollout's own section, first on the page: what happened and why, and the guard's chart (nil: an
+    /// experiment's page).
+    public var rollout: RolloutPanel?
+
+    /// A rollout's section: a status banner with the guard's deciding figures and a chart on the guard's own axis.
+    public struct RolloutPanel: Sendable {
+        /// `ok`, `warn`, `fail` or `pending`: the banner's colour.
+        public var tone: String
+        /// What happened, one sentence ("Rolled back by the guard: grant-rate harm.").
+        public var headline: String
+        /// Why: the deciding figures, one line each.
+        public var details: [String]
+        /// Charts on the guard's own axis, the new arm's exposed installs, with the steps and the guard's decisions
+        /// as markers: the harm bound against the budget, the grant-rate difference with its confidence sequence.
+        public var charts: [LineChart]
+        /// A closing note (how the guard's tests differ from the table's intervals).
+        public var note: String
+
+        /// Creates a panel.
+        public init(tone: String, headline: String, details: [String], charts: [LineChart], note: String) {
+            self.tone = tone
+            self.headline = headline
+            self.details = details
+            self.charts = charts
+            self.note = note
+        }
+    }
 
     /// Creates an input.
     public init(
         app: String, report: ExperimentReport, configuration: String, timeline: ExperimentTimeline? = nil,
         mislabelledEvents: Int = 0,
         mislabelled: [(feature: String, reported: String, expected: String?, events: Int)] = [],
-        otherFeatures: [String] = [], markers: [LineChart.Marker] = [], segments: [SegmentBreakdown] = []
+        otherFeatures: [String] = [], markers: [LineChart.Marker] = [], segments: [SegmentBreakdown] = [],
+        rollout: RolloutPanel? = nil
     ) {
+        self.rollout = rollout
         self.segments = segments
         self.app = app
         self.report = report

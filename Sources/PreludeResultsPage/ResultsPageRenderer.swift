@@ -25,6 +25,7 @@ public enum ResultsPageRenderer {
             </header><main>
 
             """
+        if let panel = input.rollout { html += rollout(panel) }
         html += health(input)
         html += arms(report)
         html += overTime(input)
@@ -47,6 +48,24 @@ public enum ResultsPageRenderer {
     private static func cell(_ field: String, _ text: String, value: String? = nil, numeric: Bool = true) -> String {
         let data = value.map { " data-value=\"\(HTMLEscaping.escape($0))\"" } ?? ""
         return "<td data-field=\"\(field)\"\(data)\(numeric ? " class=\"num\"" : "")>\(HTMLEscaping.escape(text))</td>"
+    }
+
+    // MARK: - Rollout
+
+    private static func rollout(_ panel: ResultsPageInput.RolloutPanel) -> String {
+        var html = "<section id=\"rollout\"><h2>Rollout</h2>"
+        html +=
+            "<div class=\"banner \(panel.tone)\" role=\"status\"><strong>\(HTMLEscaping.escape(panel.headline))</strong>"
+        if !panel.details.isEmpty {
+            html += "<ul>" + panel.details.map { "<li>\(HTMLEscaping.escape($0))</li>" }.joined() + "</ul>"
+        }
+        html += "</div>"
+        for chart in panel.charts {
+            html +=
+                "<figure class=\"chart-box\"><figcaption>\(HTMLEscaping.escape(chart.title))</figcaption>"
+                + chart.render() + "</figure>"
+        }
+        return html + "<p class=\"note\">\(HTMLEscaping.escape(panel.note))</p></section>\n"
     }
 
     // MARK: - Health checks
@@ -152,6 +171,7 @@ public enum ResultsPageRenderer {
                 "grant", rate: variant.grantRate, interval: variant.grantRateInterval, comparison: variant.comparison,
                 verdict: variant.verdict, isControl: variant.isControl)
         }
+        html += waitingVerdictNote(report)
         if hasTasks {
             html += "<h3>Task success</h3>"
             html += armsTable(
@@ -189,6 +209,25 @@ public enum ResultsPageRenderer {
                 + "\(variant.isControl ? " <small>control</small>" : "")</th>" + cells(variant) + "</tr>"
         }
         return html + "</tbody></table></div>"
+    }
+
+    /// Beside an arm whose fixed-horizon interval of the difference excludes zero while its verdict is "not
+    /// significant yet": why the two disagree (the verdict reads the always-valid sequence, and Holm with more arms).
+    static func waitingVerdictNote(_ report: ExperimentReport) -> String {
+        let waiting = report.variants.filter { variant in
+            guard let comparison = variant.comparison, variant.verdict == .notSignificant else { return false }
+            return comparison.differenceInterval.lower > 0 || comparison.differenceInterval.upper < 0
+        }
+        guard !waiting.isEmpty else { return "" }
+        let names = waiting.map(\.name).joined(separator: ", ")
+        let holm =
+            report.variants.count > 2
+            ? ", and its p-value is Holm-adjusted over the \(report.variants.count - 1) comparisons with the control"
+            : ""
+        return "<p class=\"note waiting\">Why \(HTMLEscaping.escape(names)) is not significant yet although its "
+            + "\(percentLevel(report)) CI of the difference excludes zero: that interval is valid for one look at a "
+            + "planned sample; the verdict reads the always-valid confidence sequence (CS), which holds at every "
+            + "look and is wider\(holm).</p>"
     }
 
     private static func rateCells(

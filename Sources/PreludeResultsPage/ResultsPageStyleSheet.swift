@@ -48,5 +48,22 @@ enum ResultsPageStyleSheet {
         .swatch.s0 { background: var(--c0); } .swatch.s1 { background: var(--c1); } .swatch.s2 { background: var(--c2); }
         .swatch.s3 { background: var(--c3); } .swatch.s4 { background: var(--c4); } .swatch.s5 { background: var(--c5); }
         .swatch.marker { background: var(--muted); }
+        .banner { border-left: 6px solid var(--pending); padding: 8px 12px; border-radius: 6px;
+          background: color-mix(in srgb, var(--pending) 10%, transparent); }
+        .banner.ok { border-color: var(--ok); background: color-mix(in srgb, var(--ok) 12%, transparent); }
+        .banner.warn { border-color: var(--warn); background: color-mix(in srgb, var(--warn) 14%, transparent); }
+        .banner.fail { border-color: var(--fail); background: color-mix(in srgb, var(--fail) 14%, transparent); }
+        .banner strong { font-size: 15px; } .banner ul { margin: 6px 0 0; padding-left: 18px; }
+        .banner li { overflow-wrap: anywhere; }
+        svg.chart .budget { stroke-dasharray: 8 4; }
+        @media (prefers-color-scheme: dark) { svg.chart .band { opacity: 0.38; } }
+        /* A phone: the chart's viewBox shrinks its text with it, so ticks are drawn larger to stay ~11 px; the
+           verdict column stays in view while the table scrolls. */
+        @media (max-width: 600px) {
+          svg.chart { overflow: visible; } figure.chart-box { padding-left: 30px; }
+          svg.chart .tick { font-size: 19px; }
+          table.arms td:last-child, table.arms th:last-child { position: sticky; right: 0; background: var(--card);
+            box-shadow: -6px 0 6px -6px var(--line); }
+        }
         """
 }

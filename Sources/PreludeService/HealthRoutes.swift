@@ -75,7 +75,7 @@ package enum HealthRoutes {
         if let reason = policies?() {
             return .json(json(["status": "unavailable", "reason": reason]), status: .serviceUnavailable)
         }
-        return .json(json(["status": "ready", "migrations": "\(migrator.migrations.count)"]))
+        return .json(json(["status": "ready", "migrations": "\(migrator.schemaVersion)"]))
     }
 
     private static func json(_ object: [String: String]) -> [UInt8] {

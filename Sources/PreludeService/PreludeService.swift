@@ -99,8 +99,7 @@ package final class PreludeService: Sendable {
             }
             let policyStore = try PolicyStore.start(database: database, configuration: configuration, logger: logger)
             // Before listening, so a revision another process commits from now on is never missed.
-            let policyReloader = try LivePolicyReloader(
-                path: configuration.database, store: policyStore, logger: logger)
+            let policyReloader = try LivePolicyReloader(database: database, store: policyStore, logger: logger)
             let observability = Observability(logger: logger, database: database, policies: policyStore)
             let draining = DrainFlag()
             var router = Router()
@@ -123,8 +122,7 @@ package final class PreludeService: Sendable {
             // The guard runs on the primary only: a replica serves the assignment it mirrors, never decides a step.
             let rollouts = RolloutController(database: database, store: policyStore, clock: clock, logger: logger)
             let rolloutScheduler = replica == nil ? RolloutScheduler(controller: rollouts) : nil
-            observability.registry.register(rollouts.guardTrips)
-            observability.registry.register(rollouts.evaluations)
+            for counter in rollouts.counters { observability.registry.register(counter) }
             // A replica stores accepted batches in its outbox, through the same group commit, and the forwarder
             // wakes after each commit; the primary computes results from what it forwards.
             let eventIngestor =
@@ -239,9 +237,10 @@ package final class PreludeService: Sendable {
     /// stored revision (`prelude migrate --check`). Throws `MigrationError` when the database has a migration this
     /// build does not know (a newer build wrote it) or an applied one changed.
     package static func upgradeCheck(configuration: ServiceConfiguration) throws -> UpgradeCheck {
-        let directory = try locate(configuration.migrationsDirectory, setting: .migrationsDirectory)
+        let location = DatabaseLocation(configuration.database)
+        let directory = try migrationsDirectory(configuration, engine: location.engine)
         let migrator = Migrator(migrations: try MigrationCatalog.load(directory: directory))
-        let database = try Database(path: configuration.database, readerCount: 1, closeCheckpoint: .passive)
+        let database = try Database(location: location, readerCount: 1, closeCheckpoint: .passive)
         defer { database.close() }
         return try UpgradeCheck(database: database, migrator: migrator)
     }
@@ -291,12 +290,13 @@ package final class PreludeService: Sendable {
     package static func openAndMigrate(
         configuration: ServiceConfiguration, logger: Logger
     ) throws -> (Database, Migrator, applied: [String]) {
-        try DatabasePathCheck.check(configuration.database)
-        let directory = try locate(configuration.migrationsDirectory, setting: .migrationsDirectory)
+        let location = DatabaseLocation(configuration.database)
+        if location.engine == .sqlite { try DatabasePathCheck.check(configuration.database) }
+        let directory = try migrationsDirectory(configuration, engine: location.engine)
         let migrator = Migrator(migrations: try MigrationCatalog.load(directory: directory))
-        let existed = FileManager.default.fileExists(atPath: configuration.database)
+        let existed = location.engine == .postgres || FileManager.default.fileExists(atPath: configuration.database)
         let database = try Database(
-            path: configuration.database, readerCount: configuration.databaseReaders,
+            location: location, readerCount: configuration.databaseReaders,
             closeCheckpoint: configuration.checkpoints)
         do {
             if !existed {
@@ -316,6 +316,42 @@ package final class PreludeService: Sendable {
             database.close()
             throw error
         }
+    }
+
+    /// `prelude copy`: copies every row of the database at `source` into the one at `target` (created and migrated
+    /// when new; it must be empty), then checks the copy (``DatabaseCopy``). The source must be fully migrated by
+    /// this build and is never changed.
+    package static func copyDatabase(
+        from source: String, to target: String, configuration: ServiceConfiguration, logger: Logger
+    ) throws -> DatabaseCopy.Report {
+        let sourceLocation = DatabaseLocation(source)
+        guard sourceLocation != DatabaseLocation(target) else {
+            throw DatabaseCopy.Failure(description: "--from and --to name the same database")
+        }
+        let sourceDatabase = try OfflineDatabase.open(path: source)
+        defer { sourceDatabase.close() }
+        let sourceMigrator = Migrator(
+            migrations: try MigrationCatalog.load(
+                directory: try migrationsDirectory(configuration, engine: sourceLocation.engine)))
+        let pending = try sourceMigrator.pendingMigrations(sourceDatabase)
+        guard pending.isEmpty else {
+            throw DatabaseCopy.Failure(
+                description: "the source has \(pending.count) pending migrations; run `prelude migrate` on it first")
+        }
+        var targetConfiguration = configuration
+        targetConfiguration.database = target
+        let (targetDatabase, _, _) = try openAndMigrate(configuration: targetConfiguration, logger: logger)
+        defer { targetDatabase.close() }
+        return try DatabaseCopy.copy(from: sourceDatabase, to: targetDatabase)
+    }
+
+    /// The migrations of the engine in use: the configured directory for SQLite, its `postgres` folder for
+    /// PostgreSQL (docs/storage.md, "Migrations per engine").
+    package static func migrationsDirectory(_ configuration: ServiceConfiguration, engine: DatabaseEngine) throws
+        -> String
+    {
+        let directory = try locate(configuration.migrationsDirectory, setting: .migrationsDirectory)
+        return engine == .sqlite ? directory : FilePath.join(directory, "postgres")
     }
 
     private static func seedDemo(configuration: ServiceConfiguration, database: Database, logger: Logger) throws {

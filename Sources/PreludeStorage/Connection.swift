@@ -1,20 +1,33 @@
 import CSQLite
 
-/// One SQLite connection with its cache of prepared statements.
+/// One database connection with its cache of prepared statements: SQLite's, or PostgreSQL's through libpq
+/// (``DatabaseEngine``); the store speaks to both through this one type.
 ///
 /// `@unchecked Sendable` invariant: a connection is used by one thread at a time. `Database` guarantees it:
 /// the writer is touched only on the writer's serial queue, and a reader only by the thread that checked it
 /// out of the pool until it is returned. That is also why it is opened with `SQLITE_OPEN_NOMUTEX`.
 package final class Connection: @unchecked Sendable {
     private var handle: OpaquePointer?
+    private let postgres: PostgresConnection?
     private var cache: [String: Statement] = [:]
-    /// The database file path.
+    /// The database file path (SQLite), or the redacted URL (PostgreSQL).
     package let path: String
+
+    /// Which engine this connection speaks to, for the few statements the two dialects spell differently.
+    package var engine: DatabaseEngine { postgres == nil ? .sqlite : .postgres }
+
+    /// Connects to PostgreSQL (`conninfo` is libpq's connection string or URI); `label` is what errors and logs
+    /// may show (the URL without its password).
+    init(postgres conninfo: String, label: String, readOnly: Bool, setup: String = "") throws {
+        path = label
+        postgres = try PostgresConnection(conninfo: conninfo, readOnly: readOnly, setup: setup)
+    }
 
     /// Opens (and with `create`, creates) the file and applies the per-connection settings
     /// (none of which persist in the file, see docs/storage.md, "Connections").
     init(path: String, readOnly: Bool, create: Bool, busyTimeoutMilliseconds: Int32, cacheKiB: Int? = nil) throws {
         self.path = path
+        postgres = nil
         var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         if create { flags |= SQLITE_OPEN_CREATE }
         var db: OpaquePointer?
@@ -54,6 +67,7 @@ package final class Connection: @unchecked Sendable {
     /// Finalizes cached statements and closes the handle. Idempotent.
     package func close() {
         cache.removeAll()
+        postgres?.close()
         if let handle { sqlite3_close_v2(handle) }
         handle = nil
     }
@@ -61,6 +75,11 @@ package final class Connection: @unchecked Sendable {
     /// The cached prepared statement for this SQL, preparing it on first use.
     package func statement(_ sql: String) throws -> Statement {
         if let cached = cache[sql] { return cached }
+        if let postgres {
+            let statement = Statement(postgres: postgres, sql: sql)
+            cache[sql] = statement
+            return statement
+        }
         guard let handle else {
             throw StorageError(extendedCode: SQLITE_MISUSE, message: "connection closed", sql: sql)
         }
@@ -93,6 +112,7 @@ package final class Connection: @unchecked Sendable {
 
     /// Runs several statements without arguments (migrations, pragmas). Statements are not cached.
     package func executeScript(_ sql: String) throws {
+        if let postgres { return try postgres.executeScript(sql) }
         guard let handle else {
             throw StorageError(extendedCode: SQLITE_MISUSE, message: "connection closed", sql: sql)
         }
@@ -111,6 +131,7 @@ package final class Connection: @unchecked Sendable {
     /// Runs a `PASSIVE` checkpoint: copies as many WAL frames into the database file as it can without waiting
     /// for readers or the writer. Returns the WAL's size and how many of its frames are now in the database file.
     package func checkpointPassive() throws -> (walFrames: Int, checkpointed: Int) {
+        guard postgres == nil else { return (0, 0) }
         var log: Int32 = 0
         var done: Int32 = 0
         let code = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, &log, &done)
@@ -125,13 +146,34 @@ package final class Connection: @unchecked Sendable {
     }
 
     /// The rowid of the last successful INSERT on this connection.
-    package var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    package var lastInsertRowID: Int64 {
+        guard postgres != nil else { return sqlite3_last_insert_rowid(handle) }
+        return (try? scalar("SELECT lastval()", as: Int64.self)) ?? 0
+    }
 
     /// Rows changed by the last INSERT, UPDATE or DELETE on this connection.
-    package var changes: Int { Int(sqlite3_changes(handle)) }
+    package var changes: Int { postgres?.changes ?? Int(sqlite3_changes(handle)) }
 
     /// True while a transaction is open on this connection.
-    package var isInTransaction: Bool { handle.map { sqlite3_get_autocommit($0) == 0 } ?? false }
+    package var isInTransaction: Bool {
+        if let postgres { return postgres.isInTransaction }
+        return handle.map { sqlite3_get_autocommit($0) == 0 } ?? false
+    }
+
+    /// True when a PostgreSQL connection lost its server (the next use fails); never for SQLite.
+    package var isBroken: Bool { postgres?.isBroken ?? false }
+
+    /// PostgreSQL only: subscribes this connection to `channel`'s notifications (`LISTEN`).
+    package func listen(_ channel: String) throws {
+        guard let postgres else { preconditionFailure("LISTEN is PostgreSQL's") }
+        try postgres.listen(channel)
+    }
+
+    /// PostgreSQL only: whether a notification arrived since the last call (reads what the server sent).
+    package func consumeNotifications() throws -> Bool {
+        guard let postgres else { preconditionFailure("notifications are PostgreSQL's") }
+        return try postgres.consumeNotifications()
+    }
 
     private func checkOK(_ code: Int32, sql: String?) throws {
         guard code == SQLITE_OK else {

@@ -1,27 +1,46 @@
 import PreludeLocking
 
-/// Tells whether another connection (this process's writer, or another process such as `prelude policy import`)
-/// committed to the database since the last look, using `PRAGMA data_version` on a connection of its own.
+/// Tells whether another connection (this process's writer, another process such as `prelude policy import`, or
+/// on PostgreSQL another Prelude node) committed a change to what is served since the last look, on a connection
+/// of its own.
 ///
-/// SQLite: "The integer values returned by two invocations of PRAGMA data_version from the same connection will be
-/// different if changes were committed to the database by any other connection in the interim." The pragma reads
-/// a counter in shared memory: no table is read, so polling it a few times a second costs next to nothing.
+/// SQLite: `PRAGMA data_version`: "The integer values returned by two invocations of PRAGMA data_version from the
+/// same connection will be different if changes were committed to the database by any other connection in the
+/// interim." The pragma reads a counter in shared memory: no table is read, so polling it a few times a second
+/// costs next to nothing.
+///
+/// PostgreSQL: the connection `LISTEN`s on `prelude_changes`, which the schema's triggers notify on every commit
+/// that changes apps, environments or revisions (migrations/postgres); a look reads what the server sent, without
+/// a round trip. A connection that was lost (the server restarted) reports a change once it is back, because
+/// notifications sent meanwhile are gone.
 ///
 /// `@unchecked Sendable` invariant: the connection is used only inside `lock`.
 package final class DataVersionWatcher: @unchecked Sendable {
+    /// The PostgreSQL channel the schema's triggers notify.
+    package static let channel = "prelude_changes"
     private let connection: Connection
     private let lock = PosixLock<Int64?>(nil)
 
-    /// Opens a read-only connection to the existing file at `path`.
-    package init(path: String, busyTimeoutMilliseconds: Int32 = 5000) throws {
-        connection = try Connection(
-            path: path, readOnly: true, create: false, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+    /// Opens a connection of its own to `database`'s file or server.
+    package init(database: Database, busyTimeoutMilliseconds: Int32 = 5000) throws {
+        connection = try database.openConnection(readOnly: true, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        if connection.engine == .postgres { try connection.listen(Self.channel) }
     }
 
     /// True when a commit by another connection happened since the previous call; the first call returns true
     /// (nothing is known yet, so the caller looks once).
     package func hasChanged() throws -> Bool {
         try lock.withLock { last in
+            guard connection.engine == .sqlite else {
+                defer { last = 1 }
+                if connection.isBroken || last == 0 {
+                    // Reconnects (or throws while the server is away); everything may have changed meanwhile.
+                    last = 0
+                    try connection.listen(Self.channel)
+                    return true
+                }
+                return try connection.consumeNotifications() || last == nil
+            }
             let version = try connection.scalar("PRAGMA data_version", as: Int64.self) ?? 0
             defer { last = version }
             return last.map { $0 != version } ?? true

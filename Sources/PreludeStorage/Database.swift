@@ -15,8 +15,12 @@ import PreludeLocking
 package final class Database: @unchecked Sendable {
     /// The database file path.
     package let path: String
+    /// Where the database is (the file, or the PostgreSQL URL).
+    package let location: DatabaseLocation
+    /// The engine behind it.
+    package var engine: DatabaseEngine { location.engine }
     private let writer: Connection
-    private let checkpointer: Checkpointer
+    private let checkpointer: Checkpointer?
     private let closeCheckpoint: CheckpointMode
     /// The writer connection's page cache limit, in KiB (64 MiB; SQLite's default is 2 MiB): event ingestion
     /// inserts into the dedupe index at scattered places, and every page that falls out of the cache is read again
@@ -49,31 +53,68 @@ package final class Database: @unchecked Sendable {
     ///   - busyTimeoutMilliseconds: how long a connection waits for a lock held by another process
     ///     (for example `prelude migrate` run beside a server) before SQLITE_BUSY.
     ///   - closeCheckpoint: the checkpoint ``close()`` runs.
-    package init(
+    package convenience init(
         path: String, readerCount: Int = 4, busyTimeoutMilliseconds: Int32 = 5000,
         closeCheckpoint: CheckpointMode = .truncate
     ) throws {
+        try self.init(
+            location: DatabaseLocation(path), readerCount: readerCount,
+            busyTimeoutMilliseconds: busyTimeoutMilliseconds,
+            closeCheckpoint: closeCheckpoint)
+    }
+
+    /// Opens the database at `location`: a SQLite file (created when absent) or a PostgreSQL server, with one
+    /// writer connection and `readerCount` readers. PostgreSQL's writer is one session too, so writes are serialized
+    /// in this process exactly as with SQLite; `busyTimeoutMilliseconds` becomes its `lock_timeout`.
+    package init(
+        location: DatabaseLocation, readerCount: Int = 4, busyTimeoutMilliseconds: Int32 = 5000,
+        closeCheckpoint: CheckpointMode = .truncate
+    ) throws {
         precondition(readerCount > 0, "a database needs at least one reader")
-        self.path = path
+        self.location = location
+        self.path = location.description
         self.closeCheckpoint = closeCheckpoint
-        writer = try Connection(
-            path: path, readOnly: false, create: true, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
-            cacheKiB: Self.writerCacheKiB)
-        checkpointer = Checkpointer(
-            connection: try Connection(
-                path: path, readOnly: false, create: false, busyTimeoutMilliseconds: busyTimeoutMilliseconds))
-        checkpointer.attach(to: writer)
         var pool: [Connection] = []
-        for _ in 0..<readerCount {
-            pool.append(
-                try Connection(
-                    path: path, readOnly: true, create: false, busyTimeoutMilliseconds: busyTimeoutMilliseconds))
+        switch location {
+        case .file(let path):
+            writer = try Connection(
+                path: path, readOnly: false, create: true, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
+                cacheKiB: Self.writerCacheKiB)
+            let checkpointer = Checkpointer(
+                connection: try Connection(
+                    path: path, readOnly: false, create: false, busyTimeoutMilliseconds: busyTimeoutMilliseconds))
+            checkpointer.attach(to: writer)
+            self.checkpointer = checkpointer
+            for _ in 0..<readerCount {
+                pool.append(
+                    try Connection(
+                        path: path, readOnly: true, create: false, busyTimeoutMilliseconds: busyTimeoutMilliseconds))
+            }
+        case .postgres(let url):
+            let label = location.description
+            writer = try Connection(
+                postgres: url, label: label, readOnly: false, setup: " SET lock_timeout = \(busyTimeoutMilliseconds);")
+            checkpointer = nil
+            for _ in 0..<readerCount {
+                pool.append(try Connection(postgres: url, label: label, readOnly: true))
+            }
         }
         self.readerCount = readerCount
         readers = PosixLock(pool)
         readerSlots = DispatchSemaphore(value: readerCount)
         writerQueue = DispatchQueue(label: "prelude.storage.writer")
         writerQueue.setSpecific(key: onWriterQueue, value: true)
+    }
+
+    /// Opens a connection of its own to the same database, outside the pool (a watcher, a probe).
+    package func openConnection(readOnly: Bool, busyTimeoutMilliseconds: Int32 = 5000) throws -> Connection {
+        switch location {
+        case .file(let path):
+            try Connection(
+                path: path, readOnly: readOnly, create: false, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        case .postgres(let url):
+            try Connection(postgres: url, label: location.description, readOnly: readOnly)
+        }
     }
 
     /// Runs `body` on the writer connection inside `BEGIN IMMEDIATE … COMMIT`.
@@ -93,7 +134,7 @@ package final class Database: @unchecked Sendable {
             defer { observer?(DispatchTime.now().uptimeNanoseconds &- started) }
             let result: T
             do {
-                try writer.execute("BEGIN IMMEDIATE")
+                try writer.execute(engine == .sqlite ? "BEGIN IMMEDIATE" : "BEGIN")
                 result = try body(writer)
                 try writer.execute("COMMIT")
             } catch {
@@ -143,7 +184,8 @@ package final class Database: @unchecked Sendable {
             readers.withLock { $0.append(connection) }
             readerSlots.signal()
         }
-        try connection.execute("BEGIN")
+        // PostgreSQL: one snapshot for the whole read, as SQLite's read transaction gives.
+        try connection.execute(engine == .sqlite ? "BEGIN" : "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         defer { if connection.isInTransaction { try? connection.executeScript("COMMIT") } }
         return try body(connection)
     }
@@ -156,9 +198,10 @@ package final class Database: @unchecked Sendable {
             return value
         }
         guard !alreadyClosed else { return }
-        checkpointer.close()
+        checkpointer?.close()
         writerQueue.sync {
-            switch closeCheckpoint {
+            switch engine == .sqlite ? closeCheckpoint : nil {
+            case nil: break
             case .truncate:
                 // TRUNCATE leaves an empty -wal file, so a copied-while-stopped database is self-contained.
                 try? writer.executeScript("PRAGMA wal_checkpoint(TRUNCATE);")
@@ -191,10 +234,10 @@ package final class Database: @unchecked Sendable {
     }
 
     /// WAL checkpoints the background checkpointer has run since the database was opened.
-    package var backgroundCheckpoints: Int { checkpointer.completedCheckpoints }
+    package var backgroundCheckpoints: Int { checkpointer?.completedCheckpoints ?? 0 }
 
     /// Returns once the background checkpoints requested so far have run (for tests and tools).
-    package func waitForBackgroundCheckpoints() { checkpointer.waitForRequested() }
+    package func waitForBackgroundCheckpoints() { checkpointer?.waitForRequested() }
 
     /// True until `close()`.
     package var isOpen: Bool { !closed.withLock { $0 } }

@@ -22,6 +22,10 @@ package struct Migrator: Sendable {
         ) STRICT;
         """
 
+    /// The schema version this build's migrations reach: the highest number (17 is the same schema on SQLite,
+    /// reached by 17 files, and on PostgreSQL, by one).
+    package var schemaVersion: Int { migrations.last?.number ?? 0 }
+
     /// Creates a migrator; duplicate numbers are a programmer error here (the catalogue checks files).
     package init(migrations: [Migration]) {
         precondition(Set(migrations.map(\.number)).count == migrations.count, "duplicate migration numbers")
@@ -32,13 +36,37 @@ package struct Migrator: Sendable {
     ///
     /// Before applying anything it checks the ledger: an applied migration whose checksum changed, or one
     /// this build does not know, throws `MigrationError` and nothing is applied.
+    /// PostgreSQL's ledger (the same columns; `STRICT` is SQLite's).
+    static let postgresLedgerSQL = """
+        CREATE TABLE IF NOT EXISTS schema_migrations (
+            number BIGINT PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE,
+            checksum TEXT NOT NULL,
+            applied_at TEXT NOT NULL
+        );
+        """
+
+    /// The advisory lock key `prelude migrate` holds on PostgreSQL for each step ("prelude" in ASCII), so two
+    /// processes starting at once apply each migration once; SQLite's `BEGIN IMMEDIATE` does the same there.
+    static let postgresLockKey: Int64 = 0x7072_656C_7564_65
+
     @discardableResult
     package func migrate(_ database: Database) throws -> [String] {
-        try database.write { try $0.executeScript(Self.ledgerSQL) }
+        try database.write { db in
+            if db.engine == .postgres {
+                try db.execute("SELECT pg_advisory_xact_lock(?)", [.integer(Self.postgresLockKey)])
+                try db.executeScript(Self.postgresLedgerSQL)
+            } else {
+                try db.executeScript(Self.ledgerSQL)
+            }
+        }
         let pending = try pendingMigrations(database)
         var applied: [String] = []
         for migration in pending {
             let didApply = try database.write { db -> Bool in
+                if db.engine == .postgres {
+                    try db.execute("SELECT pg_advisory_xact_lock(?)", [.integer(Self.postgresLockKey)])
+                }
                 // Another process (a second `prelude migrate`, a replica starting) may have applied it since we
                 // looked; BEGIN IMMEDIATE serializes us behind it, so checking again here is exact.
                 let done = try db.scalar(
@@ -85,11 +113,7 @@ package struct Migrator: Sendable {
     /// Ledger rows, name → checksum; empty when the ledger does not exist yet.
     package func appliedMigrations(_ database: Database) throws -> [String: String] {
         try database.read { db in
-            let exists =
-                try db.scalar(
-                    "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'",
-                    as: Int64.self) ?? 0
-            guard exists > 0 else { return [:] }
+            guard try db.tableExists("schema_migrations") else { return [:] }
             var result: [String: String] = [:]
             for row in try db.query("SELECT name, checksum FROM schema_migrations") {
                 result[try row.get("name")] = try row.get("checksum")

@@ -11,12 +11,26 @@ package final class Statement {
     /// The SQL text as prepared.
     package let sql: String
     private var handle: OpaquePointer?
-    private let connection: OpaquePointer
-    /// Result column names, read once at preparation.
+    private let connection: OpaquePointer?
+    private let postgres: PostgresConnection?
+    /// PostgreSQL: the arguments bound for the next run, and the rows `step()` hands out one by one.
+    private var boundArguments: [SQLValue] = []
+    private var pendingRows: [Row]?
+    private var nextRow = 0
+    /// Result column names, read once at preparation (SQLite; empty for PostgreSQL, whose rows carry them).
     package let columnNames: [String]
+
+    /// A PostgreSQL statement: prepared on the server at its first run (``PostgresConnection/run(_:_:)``).
+    init(postgres: PostgresConnection, sql: String) {
+        self.postgres = postgres
+        self.connection = nil
+        self.sql = sql
+        self.columnNames = []
+    }
 
     init(connection: OpaquePointer, sql: String) throws {
         self.connection = connection
+        self.postgres = nil
         self.sql = sql
         var statement: OpaquePointer?
         // `tail` points into the temporary C string, so it is read inside `withCString` (reading it after, as this
@@ -48,7 +62,10 @@ package final class Statement {
     deinit { sqlite3_finalize(handle) }
 
     /// The number of `?` parameters.
-    package var parameterCount: Int { Int(sqlite3_bind_parameter_count(handle)) }
+    package var parameterCount: Int {
+        if let postgres { return postgres.translation(sql).parameterCount }
+        return Int(sqlite3_bind_parameter_count(handle))
+    }
 
     /// Resets the statement and binds positional arguments (`?` in order); every parameter must get a value.
     package func bind(_ arguments: [SQLValue]) throws {
@@ -65,6 +82,17 @@ package final class Statement {
     /// Binds one positional parameter (1-based) without resetting the statement. Bindings last until rebound or
     /// `reset()`, so a statement run many times in a row can bind what does not change once (``run()``).
     package func bind(_ value: SQLValue, at index: Int32) throws {
+        if postgres != nil {
+            let position = Int(index) - 1
+            guard position >= 0, position < parameterCount else {
+                throw StorageError(extendedCode: SQLITE_RANGE, message: "no parameter \(index)", sql: sql)
+            }
+            if boundArguments.count < parameterCount {
+                boundArguments += Array(repeating: .null, count: parameterCount - boundArguments.count)
+            }
+            boundArguments[position] = value
+            return
+        }
         let code: Int32
         switch value {
         case .null: code = sqlite3_bind_null(handle, index)
@@ -94,12 +122,39 @@ package final class Statement {
     /// Runs the statement with its current bindings to completion, discarding rows, then rewinds it keeping the
     /// bindings (unlike ``execute(_:)``, which binds every parameter anew and clears them after).
     package func run() throws {
+        _ = try runReturningFirst()
+    }
+
+    /// Runs the statement with its current bindings and returns its first row (an `INSERT … RETURNING` answer);
+    /// the bindings stay for the next run, as with ``run()``.
+    package func runReturningFirst() throws -> Row? {
+        if let postgres {
+            pendingRows = nil
+            nextRow = 0
+            return try postgres.run(sql, filledArguments()).first
+        }
         defer { sqlite3_reset(handle) }
+        guard let first = try step() else { return nil }
         while try step() != nil {}
+        return first
     }
 
     /// Advances one row; returns it, or nil when the statement is done.
     package func step() throws -> Row? {
+        if let postgres {
+            if pendingRows == nil {
+                do {
+                    pendingRows = try postgres.run(sql, filledArguments())
+                } catch {
+                    reset()
+                    throw error
+                }
+                nextRow = 0
+            }
+            guard let rows = pendingRows, nextRow < rows.count else { return nil }
+            nextRow += 1
+            return rows[nextRow - 1]
+        }
         switch sqlite3_step(handle) {
         case SQLITE_ROW: return currentRow()
         case SQLITE_DONE: return nil
@@ -112,6 +167,10 @@ package final class Statement {
 
     /// Binds, runs to completion and returns every row.
     package func query(_ arguments: [SQLValue] = []) throws -> [Row] {
+        if let postgres {
+            defer { reset() }
+            return try postgres.run(sql, arguments)
+        }
         try bind(arguments)
         defer { reset() }
         var rows: [Row] = []
@@ -121,6 +180,11 @@ package final class Statement {
 
     /// Binds and runs to completion, discarding rows.
     package func execute(_ arguments: [SQLValue] = []) throws {
+        if let postgres {
+            defer { reset() }
+            _ = try postgres.run(sql, arguments)
+            return
+        }
         try bind(arguments)
         defer { reset() }
         while try step() != nil {}
@@ -128,8 +192,19 @@ package final class Statement {
 
     /// Rewinds the statement and clears its bindings, releasing any read snapshot it held.
     package func reset() {
+        if postgres != nil {
+            boundArguments = []
+            pendingRows = nil
+            nextRow = 0
+            return
+        }
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
+    }
+
+    /// PostgreSQL: the bound arguments, NULL for any never bound (as SQLite's unbound parameters).
+    private func filledArguments() -> [SQLValue] {
+        boundArguments + Array(repeating: .null, count: max(0, parameterCount - boundArguments.count))
     }
 
     private func currentRow() -> Row {

@@ -17,6 +17,43 @@ package struct StorageError: Error, Sendable, CustomStringConvertible {
         self.extendedCode = extendedCode
         self.message = message
         self.sql = sql
+        self.postgresState = nil
+    }
+
+    /// PostgreSQL's SQLSTATE when the error came from PostgreSQL (e.g. `23505`); nil for SQLite.
+    package let postgresState: String?
+
+    /// SQLSTATE 08001 (`sqlclient_unable_to_establish_sqlconnection`): the client could not connect at all.
+    package static let unableToConnect = "08001"
+
+    /// True when the database server could not be reached or refused the connection (at start-up: a setting or
+    /// an outage to fix, so `prelude serve` exits with EX_CONFIG).
+    package var isUnreachableServer: Bool { postgresState == Self.unableToConnect }
+
+    /// An error PostgreSQL reported, with the SQLite result code of the same kind, so every caller (constraint
+    /// checks, storage faults, the 503 mapping) reads one set of codes: unique and foreign-key violations, a full
+    /// disk (53100), a read-only transaction (25006), serialization failures and lock timeouts (busy), and a lost
+    /// connection or a server shutting down (I/O error: the database is unavailable).
+    init(postgresState state: String?, message: String, sql: String?, connectionLost: Bool) {
+        let code: Int32
+        switch state ?? "" {
+        case "23505": code = SQLITE_CONSTRAINT | (8 << 8)  // SQLITE_CONSTRAINT_UNIQUE
+        case "23503": code = ResultCode.constraintForeignKey
+        case "23514": code = SQLITE_CONSTRAINT | (1 << 8)  // SQLITE_CONSTRAINT_CHECK
+        case "23502": code = SQLITE_CONSTRAINT | (5 << 8)  // SQLITE_CONSTRAINT_NOTNULL
+        case "P0001": code = SQLITE_CONSTRAINT | (7 << 8)  // SQLITE_CONSTRAINT_TRIGGER (our triggers RAISE)
+        case let other where other.hasPrefix("23"): code = SQLITE_CONSTRAINT
+        case "53100": code = SQLITE_FULL
+        case "25006": code = SQLITE_READONLY
+        case "40001", "40P01", "55P03": code = SQLITE_BUSY
+        case let other where other.hasPrefix("08") || other.hasPrefix("57P") || other.hasPrefix("53"):
+            code = SQLITE_IOERR
+        default: code = connectionLost ? SQLITE_IOERR : SQLITE_ERROR
+        }
+        self.extendedCode = code
+        self.message = message
+        self.sql = sql
+        self.postgresState = state
     }
 
     /// The primary result code (the low 8 bits), e.g. SQLITE_CONSTRAINT for every constraint kind.
@@ -30,7 +67,9 @@ package struct StorageError: Error, Sendable, CustomStringConvertible {
 
     /// One line for logs: code, message and SQL.
     package var description: String {
-        var text = "SQLite error \(extendedCode) (\(codeDescription)): \(message)"
+        var text =
+            postgresState.map { "PostgreSQL error \($0): \(message)" }
+            ?? "SQLite error \(extendedCode) (\(codeDescription)): \(message)"
         if let sql { text += " — SQL: \(sql)" }
         return text
     }

@@ -34,6 +34,10 @@ struct BackupCommand: ParsableCommand {
 
     func run() throws {
         let configuration = try options.load()
+        if DatabaseLocation.isPostgres(configuration.database) {
+            // PostgreSQL's own tools copy it consistently and restore it to a point in time; Prelude does not.
+            throw Failure.exit(BackupFailure(description: Self.postgresAdvice))
+        }
         let target = ExistingDatabase.absolute(output)
         guard !FileManager.default.fileExists(atPath: target) else {
             throw Failure.exit(BackupFailure(description: "\(target) exists; choose a new file name"))
@@ -82,6 +86,14 @@ struct BackupCommand: ParsableCommand {
 }
 
 extension BackupCommand {
+    /// What `prelude backup` says against PostgreSQL (docs/storage.md, "Backups").
+    static let postgresAdvice = """
+        the database is PostgreSQL: back it up with PostgreSQL's own tools, not prelude backup — \
+        `pg_dump --format=custom` for a logical copy (restore with pg_restore into an empty database), \
+        `pg_basebackup` with WAL archiving for point-in-time recovery, or your operator's or cloud's backups \
+        (CloudNativePG, RDS, Cloud SQL); docs/storage.md, "Backups"
+        """
+
     /// Checks the copy (PRAGMA quick_check) and returns how many apps it holds; closes it before returning.
     static func check(copy target: String) throws -> Int {
         let copy = try Database(path: target, readerCount: 1)

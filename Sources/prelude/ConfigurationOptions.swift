@@ -239,7 +239,8 @@ enum ExistingDatabase {
 
     /// Refuses a path with no file, naming it and how to create one.
     static func require(_ path: String) throws {
-        guard FileManager.default.fileExists(atPath: path) else {
+        // A PostgreSQL database is the server's to know: connecting says whether it is there.
+        guard DatabaseLocation.isPostgres(path) || FileManager.default.fileExists(atPath: path) else {
             throw Missing(
                 description: "no database at \(absolute(path)); `prelude serve` or `prelude migrate` creates one "
                     + "(set --database, PRELUDE_DATABASE or the config file's \"database\" to use another)")
@@ -253,7 +254,8 @@ enum ExistingDatabase {
 
     /// `path` made absolute against the working directory.
     static func absolute(_ path: String) -> String {
-        path.hasPrefix("/")
+        if DatabaseLocation.isPostgres(path) { return DatabaseLocation(path).description }
+        return path.hasPrefix("/")
             ? path : FilePath.join(FileManager.default.currentDirectoryPath, path)
     }
 }
@@ -269,6 +271,7 @@ enum Failure {
 
     /// The exit code for a start-up failure: 78 for configuration problems, 1 for the rest.
     static func code(for error: any Error) -> Int32 {
-        error is ConfigurationError || error is StartupError ? 78 : 1
+        error is ConfigurationError || error is StartupError || (error as? StorageError)?.isUnreachableServer == true
+            ? 78 : 1
     }
 }

@@ -25,6 +25,7 @@ struct Prelude: ParsableCommand {
         subcommands: [
             ServeCommand.self,
             MigrateCommand.self,
+            CopyCommand.self,
             PolicyCommand.self,
             HealthcheckCommand.self,
             TokenCommand.self,

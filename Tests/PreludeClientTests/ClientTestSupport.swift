@@ -71,7 +71,11 @@ final class ClientFixture {
         directory = (FileManager.default.temporaryDirectory.path as NSString)
             .appendingPathComponent("prelude-client-\(UUID().uuidString)")
         try! FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        database = TestDatabase.location(file: (directory as NSString).appendingPathComponent("prelude.sqlite"))
     }
+
+    /// The server's database: a file in `directory`, or a fresh PostgreSQL database (``TestDatabase``).
+    let database: String
 
     deinit { try? FileManager.default.removeItem(atPath: directory) }
 
@@ -83,7 +87,7 @@ final class ClientFixture {
         var configuration = ServiceConfiguration()
         configuration.adminToken = adminToken.map { RedactedSecret($0) }
         configuration.port = port
-        configuration.database = path("prelude.sqlite")
+        configuration.database = database
         configuration.migrationsDirectory = Self.repositoryRoot + "/migrations"
         configuration.demoPolicy = Self.demoPolicyPath
         configuration.shutdownGracePeriod = 2

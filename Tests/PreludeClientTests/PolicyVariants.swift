@@ -44,7 +44,10 @@ enum PolicyVariants {
         features["camera"] = cameraPolicy
         root["features"] = features
         // One experiment per feature: the demo's photos-ask-vs-picker gives way to photos-strategy below.
-        var experiments = (root["experiments"] as! [[String: Any]]).filter { $0["feature"] as? String != "photos" }
+        // The demo's photos and notifications experiments make way for this policy's own on those features.
+        var experiments = (root["experiments"] as! [[String: Any]]).filter {
+            !["photos", "notifications"].contains($0["feature"] as? String ?? "")
+        }
         experiments.append([
             "key": "mic-cadence", "feature": "microphone", "coverage": 0.8,
             "variants": [
@@ -94,6 +97,63 @@ enum PolicyVariants {
             "upgrade": ["minIntervalHours": 2, "backoff": 10, "maxShows": 20],
         ]
         root["defaults"] = defaults
+        return text(root)
+    }()
+
+    /// The every-feature policy with conditions (issue 38): segments naming segments, rules on attributes with most
+    /// operators, `ask` rules on moments, on a condition over `prelude.launchCount`, and an experiment varying `ask`.
+    static let conditioned: String = {
+        var root = try! JSONSerialization.jsonObject(with: Data(everyFeature.utf8)) as! [String: Any]
+        root["attributes"] = ["sessionCount": "number", "plan": "string", "beta": "boolean", "build": "version"]
+        root["segments"] = [
+            "engaged": ["sessionCount": ["$gte": 3]],
+            "paying": ["plan": ["$in": ["pro", "team"]]],
+            "engagedPaying": ["$and": [["$inSegment": "engaged"], ["$inSegment": "paying"]]],
+            "testers": ["$or": [["beta": true], ["build": ["$vgte": "2.0.0-beta.1", "$vlt": "3.0.0"]]]],
+        ]
+        var features = root["features"] as! [String: Any]
+        var microphone = features["microphone"] as! [String: Any]
+        microphone["ask"] = ["after": ["moment": "noteRecorded", "atLeast": 2]]
+        microphone["targeting"] = [
+            [
+                "name": "paying-direct", "when": ["condition": ["$inSegment": "engagedPaying"]],
+                "set": ["strategy": "direct"],
+            ],
+            ["name": "testers-anytime", "when": ["condition": ["$inSegment": "testers"]], "set": ["ask": "anytime"]],
+        ]
+        features["microphone"] = microphone
+        var notifications = features["notifications"] as! [String: Any]
+        notifications["ask"] = [
+            "condition": [
+                "$or": [
+                    ["prelude.launchCount": ["$gte": 3]], ["prelude.moment.orderPlaced.count": ["$gte": 2]],
+                ]
+            ]
+        ]
+        notifications["targeting"] = [
+            [
+                "name": "plan-regex",
+                "when": ["condition": ["plan": ["$regex": "^(pro|team)$"], "sessionCount": ["$lt": 10]]],
+                "set": ["cadence": ["prime": ["minIntervalHours": 1]]],
+            ],
+            [
+                "name": "not-free", "when": ["condition": ["$nor": [["plan": "free"]], "beta": ["$exists": true]]],
+                "set": ["style": "single"],
+            ],
+        ]
+        features["notifications"] = notifications
+        root["features"] = features
+        var experiments = (root["experiments"] as! [[String: Any]]).filter {
+            $0["feature"] as? String != "notifications"
+        }
+        experiments.append([
+            "key": "notifications-moment", "feature": "notifications", "coverage": 1,
+            "variants": [
+                ["name": "policy-moment", "weight": 50],
+                ["name": "first-use", "weight": 50, "set": ["ask": "anytime"]],
+            ],
+        ])
+        root["experiments"] = experiments
         return text(root)
     }()
 }

@@ -20,7 +20,7 @@ import Testing
             ], "\(findings)")
     }
 
-    @Test func hasThirteenFeaturesFiveLanguagesAndTwoExperiments() throws {
+    @Test func hasThirteenFeaturesFiveLanguagesAndThreeExperiments() throws {
         let document = try PolicyFixtures.demo()
         #expect(document.app.id == "demo")
         #expect(document.app.name == "Prelude Demo")
@@ -30,7 +30,8 @@ import Testing
                 .bluetooth, .calendars, .localNetwork, .alarms, .health, .aiDataSharing,
             ])
         #expect(Set(document.availableLocales.map(\.description)) == ["en", "fr", "ja", "zh-Hans", "zh-Hant"])
-        #expect(document.experiments.map(\.key) == ["camera-prime-copy", "photos-ask-vs-picker"])
+        #expect(
+            document.experiments.map(\.key) == ["camera-prime-copy", "photos-ask-vs-picker", "notifications-moment"])
         #expect(document.experiments[0].variants.map(\.weight) == [50, 50])
         // Ask less: the picker arm presents PhotosPicker instead of asking (docs/catalogue.md).
         #expect(document.experiments[1].variants.map(\.name) == ["ask", "picker"])
@@ -42,6 +43,9 @@ import Testing
         #expect(minors.set.cadence[.prime]?.maxShows == 0)
         // The app-level consent asks on a two-button screen of its own (AC-1).
         #expect(document.features[.aiDataSharing]?.settings.style == .twoButton)
+        // The moment as an arm (issue 38): at first use, or after the first pinned note.
+        #expect(document.experiments[2].variants.map(\.name) == ["at-first-use", "after-first-pin"])
+        #expect(document.experiments[2].variants.map(\.set.ask) == [nil, .after(moment: "notePinned", atLeast: 1)])
     }
 
     /// Every language has every text English has, for every feature and variant: nothing falls back to English.

@@ -67,7 +67,7 @@ import Testing
         #expect(
             keys == [
                 "camera", "microphone", "photos", "contacts", "locationWhenInUse", "notifications", "tracking",
-                "bluetooth", "calendars", "localNetwork", "alarms", "aiDataSharing",
+                "bluetooth", "calendars", "health", "localNetwork", "alarms", "aiDataSharing",
             ])
     }
 

@@ -159,7 +159,7 @@ import Testing
         let demo = try PolicyFixtures.demo()
         let anonymous = PolicyResolver.resolve(demo, context: Self.make(installId: nil))
         #expect(anonymous[.camera]?.variant == nil)
-        #expect(anonymous.experiments.map(\.variant) == [nil, nil])
+        #expect(anonymous.experiments.map(\.variant) == [nil, nil, nil])
         let closed = try Self.document(
             """
             {"experiments": [{"key": "mic", "feature": "microphone", "coverage": 0, "variants": [{"name": "a", "weight": 100}]}]}
@@ -228,7 +228,7 @@ import Testing
         let json = resolved.jsonValue
         #expect(json["app"]?["id"] == "demo")
         #expect(json["locale"] == "ja")
-        #expect(json["features"]?.objectValue?.count == 12)
+        #expect(json["features"]?.objectValue?.count == 13)
         let camera = try #require(json["features"]?["camera"])
         #expect(camera["strategy"] == "prime")
         #expect(camera["style"] == "single")

@@ -142,12 +142,19 @@ import Testing
         #expect(later.state.status == .rolledBack)
     }
 
-    @Test func aBrokenSplitTripsTheSampleRatioTest() throws {
+    @Test func aBrokenSplitHoldsTheRolloutByDefaultOrRollsBackWhenThePlanSaysSo() throws {
         let state = try Self.started()
         let reading = RolloutMachine.evaluate(
             state, plan: Self.plan, control: Self.arm(exposed: 400, granted: 160),
             rollout: Self.arm(exposed: 600, granted: 240), now: 1)
-        #expect(reading.state.trippedBy == [.sampleRatioMismatch])
+        #expect(reading.state.status == .paused && reading.state.heldBy == [.sampleRatioMismatch])
+        #expect(reading.actions == [.hold([.sampleRatioMismatch], reading.reading)])
+        var strict = Self.plan
+        strict.actions.sampleRatioMismatch = .rollback
+        let rolledBack = RolloutMachine.evaluate(
+            state, plan: strict, control: Self.arm(exposed: 400, granted: 160),
+            rollout: Self.arm(exposed: 600, granted: 240), now: 1)
+        #expect(rolledBack.state.trippedBy == [.sampleRatioMismatch] && rolledBack.state.status == .rolledBack)
         let fine = RolloutMachine.evaluate(
             state, plan: Self.plan, control: Self.arm(exposed: 500, granted: 200),
             rollout: Self.arm(exposed: 510, granted: 204), now: 1)

@@ -84,7 +84,8 @@ import Testing
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "docs/admin.md commands failed:\n\(stderr)\n\(stdout.suffix(2000))")
         // The commands did what they say: the token was created and revoked, the app created and deleted, the
-        // feature patched, restored, a feature deleted, everything rolled back to revision 1, two rollouts run, and
+        // feature patched, restored, a feature deleted, everything rolled back to revision 1, two rollouts run, two
+        // rollout templates saved and deleted, and
         // six change requests taken through every transition.
         let actions = try server.service.database.read { db in
             try db.query("SELECT action FROM audit_log ORDER BY id").map { try $0.get("action", as: String.self) }
@@ -96,6 +97,8 @@ import Testing
                 "experiment.stop", "experiment.start", "experiment.create", "experiment.delete",
                 "experiment.conclude", "policy.rollback", "rollout.step", "rollout.abort", "rollout.step",
                 "rollout.complete",
+                // Two rollout templates saved and deleted (simulations audit nothing).
+                "rollout.templateSaved", "rollout.templateSaved", "rollout.templateDeleted", "rollout.templateDeleted",
                 // A reviewer's token; change requests 1 and 2 applied, 3 and 4 rejected, 5 and 6 cancelled.
                 "token.create",
                 "changeRequest.create", "changeRequest.edit", "changeRequest.submit", "changeRequest.approve",

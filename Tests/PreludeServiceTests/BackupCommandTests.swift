@@ -1,12 +1,13 @@
 import Foundation
 import PreludeStorage
+import PreludeTestSupport
 import Synchronization
 import Testing
 
 @testable import PreludeService
 
 /// `prelude backup` while a server ingests, then a new server on the copy (docs/operations.md, "Backup and restore").
-@Suite struct BackupCommandTests {
+@Suite(.enabled(if: !TestDatabase.isPostgres, "SQLite's VACUUM INTO backup")) struct BackupCommandTests {
     @Test func backupWhileIngestingRestoresTheSamePolicyAndEveryAcknowledgedBatch() throws {
         let fixture = ServiceFixture()
         let policy = ServiceFixture.repositoryRoot + "/config/demo-policy.json"

@@ -111,9 +111,7 @@ final class ChangeServer {
     /// Every row of every table, in a stable order: what "nothing changed" compares.
     func dump() throws -> [String] {
         try service.database.read { db in
-            let tables = try db.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").map {
-                try $0.get("name", as: String.self)
-            }
+            let tables = try db.tableNames()
             return try tables.flatMap { table in
                 try db.query("SELECT * FROM \"\(table)\"").map { "\(table): \($0.values)" }.sorted()
             }

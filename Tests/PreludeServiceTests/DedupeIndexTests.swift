@@ -1,6 +1,7 @@
 import Foundation
 import PreludeCore
 import PreludeStorage
+import PreludeTestSupport
 import Testing
 
 @testable import PreludeService
@@ -8,7 +9,7 @@ import Testing
 
 /// Migration 0007: the events table is rebuilt with the dedupe index ordering UUIDv7 ids by time
 /// (docs/storage.md, "Dedupe index").
-@Suite struct DedupeIndexTests {
+@Suite(.enabled(if: !TestDatabase.isPostgres, "SQLite's dedupe index pages")) struct DedupeIndexTests {
     let fixture = PublicFixture()
 
     static let allMigrations = try! MigrationCatalog.load(directory: ServiceFixture.repositoryRoot + "/migrations")

@@ -168,7 +168,7 @@ import Testing
         let malformed = try RequestLogTests.Client.exchange(port: service.port, "GET / HTTP/1.1\nHost: t\n\n")
         #expect(malformed.status == 400)
         _ = try TestTransport.live(port: service.port).get("/healthz")
-        try service.database.write { try $0.execute("CREATE TABLE metrics_probe (x)") }
+        try service.database.write { try $0.execute("CREATE TABLE metrics_probe (x INTEGER)") }
         let event =
             #"{"events":[{"id":"e1","installId":"i1","type":"primeShown","feature":"camera","occurredAt":"#
             + "\(Int(Date().timeIntervalSince1970 * 1000))}]}"

@@ -2,6 +2,7 @@ import Foundation
 import PreludeCore
 import PreludeStorage
 import PreludeStore
+import PreludeTestSupport
 import Testing
 
 @testable import PreludeService
@@ -16,7 +17,8 @@ import Testing
         return configuration.database
     }
 
-    @Test func backupReportsTheCopysRealSizeAndCountsInTheRightNumber() throws {
+    @Test(.enabled(if: !TestDatabase.isPostgres, "SQLite's backup"))
+    func backupReportsTheCopysRealSizeAndCountsInTheRightNumber() throws {
         let database = try migratedDatabase()
         let output = fixture.path("copy.sqlite")
         let run = try CommandLineTests.runPrelude(
@@ -28,7 +30,8 @@ import Testing
         #expect(run.stdout.contains("(\(size) bytes, 1 app)."), "\(run.stdout)")
     }
 
-    @Test func backupToAMissingDirectorySaysWhatToDo() throws {
+    @Test(.enabled(if: !TestDatabase.isPostgres, "SQLite's backup")) func backupToAMissingDirectorySaysWhatToDo() throws
+    {
         let database = try migratedDatabase()
         let run = try CommandLineTests.runPrelude(
             ["backup", "--output", "/nonexistent-dir/copy.sqlite", "--database", database], in: fixture.directory)
@@ -196,7 +199,8 @@ extension OperatorCommandLineTests {
 
 extension OperatorCommandLineTests {
     /// `prelude serve --database prelud.sqlite` (a typo) must not pass silently for the real database.
-    @Test func aNewDatabaseFileIsAnnouncedAtWarningLevelOnce() throws {
+    @Test(.enabled(if: !TestDatabase.isPostgres, "a new SQLite file"))
+    func aNewDatabaseFileIsAnnouncedAtWarningLevelOnce() throws {
         let configuration = ServiceFixture.make(fixture)
         let first = LockedLines()
         try PreludeService.start(configuration: configuration, logger: Logger(level: .warning) { first.append($0) })

@@ -12,7 +12,9 @@ import Testing
         ServedPolicy(
             appID: "demo", revision: 1, document: PublicFixture.demoDocument,
             prepared: ServedPolicy.PreparedDocument(PublicFixture.demoDocument), createdAt: 0, author: "t",
-            message: nil, resolvedCacheCapacity: 64)
+            // Room for every resolution the tests draw (the demo's four experiments), so none is evicted and
+            // `===` can compare the memory's response with the full path's.
+            message: nil, resolvedCacheCapacity: 1024)
     }
 
     /// The full path's response for `request`, or nil when it refuses the query.

@@ -2,6 +2,7 @@ import Foundation
 import PreludeCore
 import PreludeStorage
 import PreludeStore
+import PreludeTestSupport
 
 @testable import PreludeService
 
@@ -18,7 +19,11 @@ final class PublicFixture {
         directory = (FileManager.default.temporaryDirectory.path as NSString)
             .appendingPathComponent("prelude-public-\(UUID().uuidString)")
         try! FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        database = TestDatabase.location(file: (directory as NSString).appendingPathComponent("prelude.sqlite"))
     }
+
+    /// The test's database: a file in `directory`, or a fresh PostgreSQL database (``TestDatabase``).
+    let database: String
 
     deinit { try? FileManager.default.removeItem(atPath: directory) }
 
@@ -26,9 +31,8 @@ final class PublicFixture {
 
     /// A migrated database with the demo policy as revision 1 of app `demo`.
     func makeDatabase() throws -> Database {
-        let database = try Database(path: path("prelude.sqlite"), readerCount: 2)
-        let migrator = Migrator(
-            migrations: try MigrationCatalog.load(directory: ServiceFixture.repositoryRoot + "/migrations"))
+        let database = try Database(location: DatabaseLocation(database), readerCount: 2)
+        let migrator = Migrator(migrations: try MigrationCatalog.load(directory: ServiceFixture.migrationsDirectory))
         _ = try migrator.migrate(database)
         try DemoSeeder.seedIfEmpty(database, documentText: Self.demoPolicyText, sourcePath: Self.demoPolicyPath)
         return database
@@ -38,7 +42,7 @@ final class PublicFixture {
     func configuration() -> ServiceConfiguration {
         var configuration = ServiceConfiguration()
         configuration.port = 0
-        configuration.database = path("prelude.sqlite")
+        configuration.database = database
         configuration.migrationsDirectory = ServiceFixture.repositoryRoot + "/migrations"
         configuration.demoPolicy = Self.demoPolicyPath
         configuration.shutdownGracePeriod = 2

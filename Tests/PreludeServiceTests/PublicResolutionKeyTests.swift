@@ -28,7 +28,10 @@ import Testing
         #expect(shape.usesOSVersion)  // contacts and location rules look at the OS
         #expect(!shape.usesAppVersion)
         #expect(!shape.usesPreferredLocale)
-        #expect(shape.experiments.count == 2)  // camera-prime-copy, photos-ask-vs-picker
+        // camera-prime-copy, photos-ask-vs-picker, notifications-moment
+        #expect(shape.experiments.count == 3)
+        // notifications-moment's second arm asks after the first pinned note: the key reads that count only.
+        #expect(shape.attributesRead == ["prelude.moment.notePinned.count"])
     }
 
     @Test func installsWithTheSameVariantShareAKeyAndTheSameBytes() throws {

@@ -129,7 +129,40 @@ import Testing
             .map { $0.split(separator: ">")[1].split(separator: "<")[0] }
         #expect(!ticks.isEmpty)
         #expect(Set(ticks).count == ticks.count, "repeated y labels: \(ticks)")
-        #expect(svg.components(separatedBy: "class=\"grid\"").count - 1 == 5, "the grid keeps its five lines")
+        let grid = svg.components(separatedBy: "class=\"grid\"").count - 1
+        #expect((3...7).contains(grid), "about four intervals: \(grid) lines")
+    }
+
+    /// An interval excluding zero beside "not significant yet" says why (issue 40); no note when they agree.
+    @Test func aCIExcludingZeroBesideNotSignificantYetIsExplained() throws {
+        func page(_ granted: Int) throws -> String {
+            let report = try ExperimentAnalysis.analyze(
+                experimentKey: "e", feature: "camera",
+                variants: [
+                    ("control", 50, FunnelCounts(exposed: 2000, systemGranted: 800, granted: 800)),
+                    ("new", 50, FunnelCounts(exposed: 2000, systemGranted: granted, granted: granted)),
+                ], controlName: "control")
+            return ResultsPageRenderer.render(ResultsPageInput(app: "a", report: report, configuration: ""))
+        }
+        let waiting = try page(870)
+        #expect(waiting.contains("Why new is not significant yet although its 95 % CI of the difference excludes zero"))
+        #expect(!(try page(800)).contains("class=\"note waiting\""), "a CI across zero needs no note")
+        #expect(!(try page(1000)).contains("class=\"note waiting\""), "a decided verdict needs no note")
+    }
+
+    /// Ticks are round values, and a difference chart labels its zero line (issue 40).
+    @Test func ticksAreRoundAndZeroIsLabelled() {
+        let chart = LineChart(
+            id: "round", title: "t", series: [LineChart.Series(name: "a", points: [(0, -0.0137), (1, 0.0412)])],
+            xLabel: { "\(Int($0))" }, yLabel: { String(format: "%+.1f pp", $0 * 100) }, zeroLine: true)
+        let ticks = chart.render().components(separatedBy: "<text class=\"tick\"").dropFirst()
+            .filter { $0.contains("text-anchor=\"end\"") }
+            .map { String($0.split(separator: ">")[1].split(separator: "<")[0]) }
+        #expect(ticks.contains("+0.0 pp"), "\(ticks)")
+        let yTicks = ticks.filter { $0.hasSuffix("pp") }
+        #expect(
+            yTicks.count >= 3 && yTicks.allSatisfy { $0.hasSuffix("0 pp") || $0.hasSuffix("5 pp") }, "round: \(ticks)")
+        #expect(LineChart.niceStep(0.0137) == 0.02 && LineChart.niceStep(230) == 250 && LineChart.niceStep(7) == 10)
     }
 
     /// One day of data: the confidence interval is still drawn (a bar), not lost in a zero-width band.

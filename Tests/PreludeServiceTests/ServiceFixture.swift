@@ -1,4 +1,5 @@
 import Foundation
+import PreludeTestSupport
 
 @testable import PreludeService
 
@@ -6,6 +7,8 @@ import Foundation
 /// and at the repository's migrations.
 final class ServiceFixture {
     let directory: String
+    /// The test's database: a file in `directory`, or a fresh PostgreSQL database (``TestDatabase``).
+    let database: String
     static let repositoryRoot = "/" + #filePath.split(separator: "/").dropLast(3).joined(separator: "/")
     /// A small valid policy of app `demo` (a stored revision that cannot be served makes `/readyz` 503).
     static let demoDocument = #"""
@@ -22,7 +25,13 @@ final class ServiceFixture {
         directory = (FileManager.default.temporaryDirectory.path as NSString)
             .appendingPathComponent("prelude-service-\(UUID().uuidString)")
         try! FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        database = TestDatabase.location(file: (directory as NSString).appendingPathComponent("prelude.sqlite"))
         write("demo.json", Self.demoDocument)
+    }
+
+    /// The migrations of the engine the suite runs on.
+    static var migrationsDirectory: String {
+        repositoryRoot + (TestDatabase.isPostgres ? "/migrations/postgres" : "/migrations")
     }
 
     deinit { try? FileManager.default.removeItem(atPath: directory) }
@@ -36,7 +45,7 @@ final class ServiceFixture {
     static func make(_ fixture: ServiceFixture) -> ServiceConfiguration {
         var configuration = ServiceConfiguration()
         configuration.port = 0
-        configuration.database = fixture.path("prelude.sqlite")
+        configuration.database = fixture.database
         configuration.migrationsDirectory = repositoryRoot + "/migrations"
         configuration.demoPolicy = fixture.path("demo.json")
         configuration.shutdownGracePeriod = 2

@@ -2,6 +2,7 @@ import Foundation
 import PreludeHTTP
 import PreludeStorage
 import PreludeStore
+import PreludeTestSupport
 import Synchronization
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
 
 /// A full disk, simulated deterministically: `PRAGMA max_page_count` on the writer connection caps the database at
 /// its current size, so the next write that needs a new page fails with SQLITE_FULL exactly as on a full disk.
-@Suite struct StorageFullTests {
+@Suite(.enabled(if: !TestDatabase.isPostgres, "a SQLite file capped with max_page_count")) struct StorageFullTests {
     /// Caps the writer at the pages the file has now.
     static func capAtCurrentSize(_ database: Database) throws {
         try database.writeWithoutTransaction { db in

@@ -55,7 +55,7 @@ import Testing
             configuration: ServiceFixture.make(fixture), logger: Logger(level: .error))
         defer { service.stop() }
         func prelude(_ arguments: [String]) throws -> CommandLineTests.Run {
-            try CommandLineTests.runPrelude(arguments + ["--database", fixture.path("prelude.sqlite")], in: nil)
+            try CommandLineTests.runPrelude(arguments + ["--database", fixture.database], in: nil)
         }
         // staging does not exist yet (the token creates it below): --allow-missing grants it.
         let created = try prelude([

@@ -1,5 +1,6 @@
 import Foundation
 import PreludeStorage
+import PreludeTestSupport
 import Testing
 
 /// Deliveries survive kill -9 of the primary: a publish acknowledged with 200 has its deliveries on disk, and after a
@@ -55,7 +56,7 @@ import Testing
         }
         let fixture = ServiceFixture()
         fixture.write("policy.json", AdminServer.policyText)
-        let database = fixture.path("webhooks-kill.sqlite")
+        let database = TestDatabase.location(file: fixture.path("webhooks-kill.sqlite"))
         let environment = [
             "PRELUDE_ADMIN_TOKEN": AdminServer.secret, "PRELUDE_TLS_CA_FILE": receiver.caFile,
             "PRELUDE_WEBHOOK_ALLOWED_HOSTS": "localhost:\(receiver.port)",

@@ -22,6 +22,7 @@ let fuzzTargets: [String: @Sendable (UnsafeBufferPointer<UInt8>) -> Void] = [
     "router": fuzzRouter,
     "ofrep": fuzzOFREP,
     "segment": fuzzSegmentHeaders,
+    "condition": fuzzCondition,
 ]
 
 /// The chosen target, read once.

@@ -108,6 +108,11 @@ public enum DecisionEngine {
                 // AlarmKit: requestAuthorization() prompts only if never asked; asking again returns the state.
                 return context.show(.systemPrompt, .requestIsSilent)
             }
+            if !policy.momentReached {
+                // The policy's moment (`ask`) has not come: nothing leads to the prompt yet, and no instant is known
+                // at which it will, since the app reports the moment.
+                return context.show(.wait, .momentNotReached)
+            }
             return decideNotDetermined(context, capabilities: capabilities)
         case .denied:
             if capabilities.asksOnce {

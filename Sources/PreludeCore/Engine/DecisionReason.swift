@@ -71,4 +71,7 @@ public enum DecisionReason: String, CaseIterable, Hashable, Sendable, Codable {
     case consentDeclined
     /// An app-level consent not yet answered: the app's consent screen (the priming screen) is due.
     case consentScreen
+    /// notDetermined, and the feature's `ask` rule is not met yet (its moment not reported often enough): nothing
+    /// is shown and no `eligibleAt` is given; decide again when the app reports the moment.
+    case momentNotReached
 }

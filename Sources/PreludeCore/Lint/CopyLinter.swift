@@ -34,6 +34,7 @@ public enum CopyLinter {
             findings += AccessLinter.lint(policy, at: pointer)
         }
         findings += CatalogueLinter.lint(document)
+        findings += ConditionLinter.lint(document)
         for (index, experiment) in document.experiments.enumerated() {
             for (variantIndex, variant) in experiment.variants.enumerated() {
                 let pointer = root.appending("experiments").appending(index).appending("variants")

@@ -31,6 +31,8 @@ public enum LintRule: String, CaseIterable, Hashable, Sendable, Codable {
     case ct1 = "CT-1"
     case ac1 = "AC-1"
     case ac2 = "AC-2"
+    case cn1 = "CN-1"
+    case cn2 = "CN-2"
 
     /// The id as the reference names it ("PA-2").
     public var id: String { rawValue }
@@ -39,7 +41,7 @@ public enum LintRule: String, CaseIterable, Hashable, Sendable, Codable {
     public var severity: LintSeverity {
         switch self {
         case .pa1, .pa2, .pa3, .pa4, .pa5, .ps1, .ps4, .ps5, .ps6, .ps8, .dn2, .tr1, .tr2, .ac1, .ps11: .error
-        case .pa6, .pa7, .pa8, .pa9, .ps2, .ps3, .ps9, .ps10, .dn1, .os1, .ln1, .ls1, .ct1, .ac2: .warning
+        case .pa6, .pa7, .pa8, .pa9, .ps2, .ps3, .ps9, .ps10, .dn1, .os1, .ln1, .ls1, .ct1, .ac2, .cn1, .cn2: .warning
         case .pa10, .ps7: .info
         }
     }
@@ -78,6 +80,8 @@ public enum LintRule: String, CaseIterable, Hashable, Sendable, Codable {
         case .ct1: "Limited contacts never re-prompt: extend the set with the contact access picker or button."
         case .ac1: "An app-level consent asks explicitly: one action that grants, and a visible way to decline."
         case .ac2: "An app-level consent's action says what the person agrees to, not a neutral Continue."
+        case .cn1: "Every segment is used by a rule, an ask rule or another segment."
+        case .cn2: "A condition reads only attributes the policy declares (or the client's own prelude.* facts)."
         }
     }
 
@@ -105,6 +109,7 @@ public enum LintRule: String, CaseIterable, Hashable, Sendable, Codable {
         case .tr2: "A7"
         case .os1, .ln1, .ls1, .ct1: "docs/catalogue.md"
         case .ac1, .ac2: "App Review 5.1.2(i), docs/catalogue.md"
+        case .cn1, .cn2: "docs/policy.md"
         }
     }
 }

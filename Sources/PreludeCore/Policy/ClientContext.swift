@@ -18,6 +18,11 @@ public struct ClientContext: Sendable, Hashable {
     /// The age band the person declared (Declared Age Range), only when the app asked for it: targeting
     /// (`when.ageRange`) reads it; nothing else does.
     public var ageRange: AgeRange?
+    /// The attributes the app sends (and the `prelude.*` facts its client keeps), which conditions read.
+    public var attributes: ClientAttributes
+    /// The moments the app reported, by name (conditions read them as `prelude.moment.<name>.count`, `.first`,
+    /// `.last`; an `ask` rule's `after` reads the count).
+    public var moments: [String: MomentRecord]
 
     /// A context with the given fields.
     public init(
@@ -28,8 +33,12 @@ public struct ClientContext: Sendable, Hashable {
         acceptLanguage: String? = nil,
         installId: String? = nil,
         region: StorefrontRegion? = nil,
-        ageRange: AgeRange? = nil
+        ageRange: AgeRange? = nil,
+        attributes: ClientAttributes = ClientAttributes(),
+        moments: [String: MomentRecord] = [:]
     ) {
+        self.attributes = attributes
+        self.moments = moments
         self.platform = platform
         self.osVersion = osVersion
         self.appVersion = appVersion
@@ -48,6 +57,17 @@ public struct ClientContext: Sendable, Hashable {
             return AcceptLanguage.parse(acceptLanguage).lazy.compactMap(\.tag).first
         }
         return nil
+    }
+
+    /// The value a condition reads at `path`: an attribute, or a moment's `prelude.moment.<name>.<field>`.
+    public func conditionValue(_ path: String) -> JSONValue? {
+        if let value = attributes.values[path] { return value }
+        return momentValue(AttributePath(path))
+    }
+
+    func momentValue(_ path: AttributePath) -> JSONValue? {
+        guard let (name, field) = path.moment, let record = moments[String(name)] else { return nil }
+        return record.value(of: field)
     }
 
     /// Whether the client's OS is known to be at least `version` (iOS numbering); false when unknown or on a

@@ -6,6 +6,7 @@ extension FeatureOverride {
         var object = JSONObject()
         if let strategy { object["strategy"] = .string(strategy.rawValue) }
         if let style { object["style"] = .string(style.rawValue) }
+        if let ask { object["ask"] = ask.jsonValue }
         if !cadence.isEmpty {
             var cadenceObject = JSONObject()
             for kind in CadenceKind.allCases {

@@ -16,6 +16,8 @@ public struct FeatureOverride: Sendable, Hashable {
     public var partial: [AuthorizationStatus: PartialAction]
     /// Copy per locale.
     public var copy: [LocaleTag: CopySet]
+    /// When the feature may be asked for at all; nil inherits (built in: ``AskRule/anytime``).
+    public var ask: AskRule?
 
     /// An override of the given fields.
     public init(
@@ -25,8 +27,10 @@ public struct FeatureOverride: Sendable, Hashable {
         settingsDelayMs: Int? = nil,
         settingsLeaveScreenFirst: Bool? = nil,
         partial: [AuthorizationStatus: PartialAction] = [:],
-        copy: [LocaleTag: CopySet] = [:]
+        copy: [LocaleTag: CopySet] = [:],
+        ask: AskRule? = nil
     ) {
+        self.ask = ask
         self.strategy = strategy
         self.style = style
         self.cadence = cadence
@@ -39,7 +43,7 @@ public struct FeatureOverride: Sendable, Hashable {
     /// Whether nothing is set.
     public var isEmpty: Bool {
         strategy == nil && style == nil && cadence.isEmpty && settingsDelayMs == nil && settingsLeaveScreenFirst == nil
-            && partial.isEmpty && copy.isEmpty
+            && partial.isEmpty && copy.isEmpty && ask == nil
     }
 
     /// This override with `other` layered on top: `other`'s set fields win, cadence field by field, copy text by text.
@@ -47,6 +51,7 @@ public struct FeatureOverride: Sendable, Hashable {
         var result = self
         result.strategy = other.strategy ?? strategy
         result.style = other.style ?? style
+        result.ask = other.ask ?? ask
         for (kind, rule) in other.cadence {
             result.cadence[kind] = (cadence[kind] ?? CadenceRuleOverride()).merging(rule)
         }

@@ -43,6 +43,16 @@ extension PolicyDocument {
         appObject["defaultLocale"] = .string(app.defaultLocale.description)
         if let minimumOS = app.minimumOS { appObject["minimumOS"] = .string(minimumOS.description) }
         root["app"] = .object(appObject)
+        if !attributes.isEmpty {
+            var declared = JSONObject()
+            for name in attributes.keys.sorted() { declared[name] = .string(attributes[name]!.rawValue) }
+            root["attributes"] = .object(declared)
+        }
+        if !segments.isEmpty {
+            var named = JSONObject()
+            for segment in segments { named[segment.name] = segment.condition.source }
+            root["segments"] = .object(named)
+        }
         if !defaults.isEmpty { root["defaults"] = defaults.jsonValue }
         var featuresObject = JSONObject()
         for policy in orderedFeatures {

@@ -13,6 +13,11 @@ public struct PolicyDocument: Sendable, Hashable {
     public var features: [Feature: FeaturePolicy]
     /// Experiments, in document order; at most one per feature.
     public var experiments: [Experiment]
+    /// Named conditions that rules reuse through `$inSegment`, in document order.
+    public var segments: [Segment]
+    /// The attributes the app's clients declare they send, by name (the linter warns about a condition on any
+    /// other attribute; `prelude.*` facts need no declaration).
+    public var attributes: [String: AttributeKind]
 
     /// A document with the given parts.
     public init(
@@ -20,13 +25,43 @@ public struct PolicyDocument: Sendable, Hashable {
         app: AppInfo,
         defaults: FeatureOverride = FeatureOverride(),
         features: [Feature: FeaturePolicy] = [:],
-        experiments: [Experiment] = []
+        experiments: [Experiment] = [],
+        segments: [Segment] = [],
+        attributes: [String: AttributeKind] = [:]
     ) {
         self.schemaVersion = schemaVersion
         self.app = app
         self.defaults = defaults
         self.features = features
         self.experiments = experiments
+        self.segments = segments
+        self.attributes = attributes
+    }
+
+    /// The segments by name.
+    public var segmentsByName: [String: Condition] {
+        Dictionary(segments.map { ($0.name, $0.condition) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Every condition a rule of the document evaluates (segments are inlined in them).
+    public var conditions: [Condition] {
+        features.values.flatMap { $0.targeting.compactMap(\.when.condition) }
+    }
+
+    /// Every `ask` rule of the document: defaults, features, targeting rules and experiment variants.
+    public var askRules: [AskRule] {
+        var rules = [defaults.ask]
+        for policy in features.values {
+            rules.append(policy.settings.ask)
+            rules += policy.targeting.map(\.set.ask)
+        }
+        for experiment in experiments { rules += experiment.variants.map(\.set.ask) }
+        return rules.compactMap { $0 }
+    }
+
+    /// Every attribute path a condition or `ask` rule of the document reads, segments included.
+    public var attributesRead: Set<String> {
+        Set(conditions.flatMap(\.attributesRead) + askRules.flatMap(\.attributesRead))
     }
 
     /// The configured features in catalogue order.

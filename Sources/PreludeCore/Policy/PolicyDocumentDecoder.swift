@@ -7,12 +7,16 @@ struct PolicyDocumentDecoder {
     private(set) var problems: [ValidationProblem] = []
     /// Whether unknown members of experiments and variants are problems or skipped.
     var unknownMembers = UnknownMembers.refused
+    /// The document's compiled segments, for the conditions of its rules.
+    private var segments: [String: Condition] = [:]
 
     mutating func decode(_ json: JSONValue) -> PolicyDocument {
         let root = JSONPointer.root
         var document = PolicyDocument(app: AppInfo(id: "", name: ""))
         guard let object = object(json, at: root) else { return document }
-        checkMembers(object, at: root, allowed: ["schemaVersion", "app", "defaults", "features", "experiments"])
+        checkMembers(
+            object, at: root,
+            allowed: ["schemaVersion", "app", "attributes", "segments", "defaults", "features", "experiments"])
 
         if let version = object["schemaVersion"] {
             if let number = integer(version, at: root.appending("schemaVersion")) {
@@ -28,6 +32,26 @@ struct PolicyDocumentDecoder {
             document.app = decodeApp(app, at: root.appending("app"))
         } else {
             report(root.appending("app"), .missingMember, "app is required, with at least an id.")
+        }
+
+        if let declared = object["attributes"], let body = self.object(declared, at: root.appending("attributes")) {
+            for (name, value) in body {
+                let at = root.appending("attributes").appending(name)
+                if !ConditionCompiler.isAttributeName(name) || name.hasPrefix("prelude.") {
+                    report(
+                        at, .invalidCondition,
+                        "\"\(name)\" is not an attribute name an app declares: letters, digits, \"_\" and \".\", "
+                            + "starting with a letter; prelude.* names are the client's own.")
+                }
+                if let kind: AttributeKind = enumeration(value, at: at) { document.attributes[name] = kind }
+            }
+        }
+
+        if let segments = object["segments"], let body = self.object(segments, at: root.appending("segments")) {
+            let (compiled, found) = Segment.compileAll(body, at: root.appending("segments"))
+            document.segments = compiled
+            problems += found
+            self.segments = document.segmentsByName
         }
 
         if let defaults = object["defaults"], let body = self.object(defaults, at: root.appending("defaults")) {
@@ -133,8 +157,17 @@ struct PolicyDocumentDecoder {
     }
 
     private mutating func decodeCondition(_ object: JSONObject, at pointer: JSONPointer) -> TargetingCondition {
-        checkMembers(object, at: pointer, allowed: ["platform", "os", "appVersion", "locales", "region", "ageRange"])
+        checkMembers(
+            object, at: pointer, allowed: ["platform", "os", "appVersion", "locales", "region", "ageRange", "condition"])
         var condition = TargetingCondition()
+        if let source = object["condition"] {
+            let at = pointer.appending("condition")
+            let (compiled, found) = Condition.compile(source, segments: segments)
+            problems += found.map {
+                ValidationProblem(JSONPointer(tokens: at.tokens + $0.pointer.tokens), $0.code, $0.message)
+            }
+            condition.condition = compiled
+        }
         if let platform = object["platform"] {
             // One platform as a string, or several as an array.
             let values: [(JSONValue, JSONPointer)]
@@ -285,8 +318,13 @@ struct PolicyDocumentDecoder {
     {
         checkMembers(
             object, at: pointer,
-            allowed: ["strategy", "style", "cadence", "settings", "partial", "copy"] + extraMembers)
+            allowed: ["strategy", "style", "ask", "cadence", "settings", "partial", "copy"] + extraMembers)
         var result = FeatureOverride()
+        if let value = object["ask"] {
+            let (rule, found) = AskRule.decode(value, at: pointer.appending("ask"), segments: segments)
+            result.ask = rule
+            problems += found
+        }
         if let value = object["strategy"] { result.strategy = enumeration(value, at: pointer.appending("strategy")) }
         if let value = object["style"] { result.style = enumeration(value, at: pointer.appending("style")) }
         if let value = object["cadence"], let cadence = self.object(value, at: pointer.appending("cadence")) {

@@ -30,7 +30,7 @@ public enum PolicyValidator {
     /// that revisions accepted under the old rules are validated again at the next start-up and their findings
     /// reported. `PolicyRulesVersionTests` fingerprints all three and fails until the number is raised and the new
     /// fingerprint recorded beside it.
-    public static let rulesVersion = 1
+    public static let rulesVersion = 2
 
     /// The placeholders copy may use.
     public static let allowedPlaceholders: Set<String> = ["appName"]

@@ -12,11 +12,13 @@ public struct TargetingCondition: Sendable, Hashable {
     public var regions: [String]
     /// The declared age band that matches (`>=18`, `<18`); nil means any, including an unknown age.
     public var ageRange: AgeCondition?
+    /// A condition on the client's attributes (GrowthBook's language, segments through `$inSegment`).
+    public var condition: Condition?
 
     /// A condition with the given criteria.
     public init(
         platforms: [Platform] = [], os: VersionRange? = nil, appVersion: VersionRange? = nil, locales: [LocaleTag] = [],
-        regions: [String] = [], ageRange: AgeCondition? = nil
+        regions: [String] = [], ageRange: AgeCondition? = nil, condition: Condition? = nil
     ) {
         self.platforms = platforms
         self.os = os
@@ -24,6 +26,7 @@ public struct TargetingCondition: Sendable, Hashable {
         self.locales = locales
         self.regions = regions
         self.ageRange = ageRange
+        self.condition = condition
     }
 
     /// Whether the client matches. A criterion the client did not report (no OS version, no locale) does not match.
@@ -48,6 +51,7 @@ public struct TargetingCondition: Sendable, Hashable {
         if let ageRange {
             guard let band = context.ageRange, ageRange.matches(band) else { return false }
         }
+        if let condition, !condition.matches(context) { return false }
         return true
     }
 }

@@ -14,6 +14,7 @@ extension TargetingRule {
         if !when.locales.isEmpty { whenObject["locales"] = .array(when.locales.map { .string($0.description) }) }
         if !when.regions.isEmpty { whenObject["region"] = .array(when.regions.map { .string($0) }) }
         if let ageRange = when.ageRange { whenObject["ageRange"] = .string(ageRange.description) }
+        if let condition = when.condition { whenObject["condition"] = condition.source }
         object["when"] = .object(whenObject)
         object["set"] = set.jsonValue
         return .object(object)

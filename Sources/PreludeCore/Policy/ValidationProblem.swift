@@ -73,6 +73,11 @@ public struct ValidationProblem: Sendable, Hashable, Comparable, CustomStringCon
         case invalidWeight = "variant.invalidWeight"
         /// Weights that do not sum to 100.
         case weightsDoNotSum = "variant.weightsSum"
+        /// A condition (`when.condition`, a segment, an `ask` rule) that is malformed, uses an unknown operator or
+        /// segment, or a `$regex` outside the accepted subset.
+        case invalidCondition = "condition.invalid"
+        /// Segments that name each other in a cycle through `$inSegment`.
+        case segmentCycle = "segment.cycle"
     }
 
     /// Where: a JSON pointer into the submitted document (the member that is wrong or should exist).

@@ -79,7 +79,9 @@ public enum PreviewCatalogue {
     public static func variants(of policy: FeaturePolicy, in document: PolicyDocument) -> [PreviewVariant] {
         var variants = [PreviewVariant.base]
         for (index, rule) in policy.targeting.enumerated() where changesScreens(rule.set) {
-            variants.append(PreviewVariant(.rule(index: index, name: rule.name)))
+            variants.append(
+                PreviewVariant(
+                    .rule(index: index, name: rule.name), chosenBy: rule.when.condition.map(PreviewVariant.describe)))
         }
         for (experimentIndex, experiment) in document.experiments.enumerated()
         where experiment.feature == policy.feature {
@@ -172,8 +174,10 @@ public enum PreviewCatalogue {
             platform: .ios, osVersion: recentOS, locale: locale.description, installId: "preview")
         // Every locale of the original stays available (`available`), so fallback chains are the ones devices get.
         guard
-            let resolved = PolicyResolver.resolve(feature, in: forcing.forced, context: context, available: available)
+            var resolved = PolicyResolver.resolve(feature, in: forcing.forced, context: context, available: available)
         else { return [] }
+        // The preview draws what a layer shows once its `ask` moment has come (before it, nothing is shown).
+        resolved.momentReached = true
         // A rule whose locale condition does not match this locale shows nothing new here.
         if case .rule = variant.kind, resolved.appliedRules.isEmpty { return [] }
         if case .experiment = variant.kind, resolved.variant == nil { return [] }

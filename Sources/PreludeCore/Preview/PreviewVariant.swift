@@ -16,9 +16,27 @@ public struct PreviewVariant: Sendable, Hashable {
 
     /// What the variant layers over the feature.
     public var kind: Kind
+    /// For a rule with a condition, which clients it chooses: `segment engaged` or `when {…}` (shown in the label).
+    public var chosenBy: String?
 
     /// A variant of `kind`.
     public init(_ kind: Kind) { self.kind = kind }
+
+    /// A variant of `kind` chosen by `chosenBy`.
+    public init(_ kind: Kind, chosenBy: String?) {
+        self.kind = kind
+        self.chosenBy = chosenBy
+    }
+
+    /// How `condition` chooses clients, for people: the segments it names, else its JSON (cut at 80 characters).
+    public static func describe(_ condition: Condition) -> String {
+        if !condition.segmentsNamed.isEmpty {
+            let names = condition.segmentsNamed.sorted().joined(separator: ", ")
+            return (condition.segmentsNamed.count == 1 ? "segment " : "segments ") + names
+        }
+        let text = condition.source.serialized()
+        return "when " + (text.count > 80 ? String(text.prefix(79)) + "…" : text)
+    }
 
     /// The feature as written.
     public static let base = PreviewVariant(.base)
@@ -36,7 +54,7 @@ public struct PreviewVariant: Sendable, Hashable {
     public var label: String {
         switch kind {
         case .base: "base"
-        case .rule(_, let name): "rule \(name)"
+        case .rule(_, let name): "rule \(name)" + (chosenBy.map { " · \($0)" } ?? "")
         case .experiment(_, let key, _, let name): "\(key): \(name)"
         }
     }

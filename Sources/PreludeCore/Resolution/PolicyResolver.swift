@@ -135,7 +135,7 @@ public enum PolicyResolver {
             cadence: merged.effectiveCadence, settings: merged.effectiveSettings, partial: partial,
             copy: ResolvedCopy(texts), variant: variantAssignment, appliedRules: appliedRules,
             buttonFallback: buttonFallback, minimumOS: document.app.effectiveMinimumOS,
-            access: policy.access
+            access: policy.access, ask: merged.ask, momentReached: merged.ask?.isReached(by: context) ?? true
         )
     }
 }

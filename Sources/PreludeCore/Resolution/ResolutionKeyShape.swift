@@ -56,6 +56,11 @@ public struct ResolutionKeyShape: Sendable {
     public let usesRegion: Bool
     /// True when a rule matches on the declared age band.
     public let usesAgeRange: Bool
+    /// The attributes some rule's condition reads (segments included), sorted: only their values enter the key, so
+    /// clients that differ in attributes no rule reads share one resolution.
+    public let attributesRead: [String]
+    /// ``attributesRead`` split once.
+    let readPaths: [AttributePath]
     /// The experiments, in document order.
     public let experiments: [ExperimentInputs]
     /// Every locale with copy in the document, plus its default locale (what the served locale is chosen from).
@@ -85,6 +90,8 @@ public struct ResolutionKeyShape: Sendable {
         {
             os = true
         }
+        attributesRead = document.attributesRead.sorted()
+        readPaths = attributesRead.map(AttributePath.init)
         usesPreferredLocale = locales
         usesOSVersion = os
         usesAppVersion = app

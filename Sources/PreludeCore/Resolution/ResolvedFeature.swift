@@ -28,6 +28,10 @@ public struct ResolvedFeature: Sendable, Hashable {
     public var minimumOS: SemanticVersion
     /// When and why the feature asks (the feature entry's `access`).
     public var access: FeatureAccess
+    /// The `ask` rule that applied, nil when none did (asked at first use).
+    public var ask: AskRule?
+    /// Whether the client met the `ask` rule when resolved (always true without one).
+    public var momentReached: Bool
 
     /// A resolved feature with the given parts.
     public init(
@@ -43,8 +47,12 @@ public struct ResolvedFeature: Sendable, Hashable {
         appliedRules: [String] = [],
         buttonFallback: Bool = false,
         minimumOS: SemanticVersion = AppInfo.defaultMinimumOS,
-        access: FeatureAccess = FeatureAccess()
+        access: FeatureAccess = FeatureAccess(),
+        ask: AskRule? = nil,
+        momentReached: Bool = true
     ) {
+        self.ask = ask
+        self.momentReached = momentReached
         self.feature = feature
         self.strategy = strategy
         self.button = button
@@ -97,6 +105,10 @@ public struct ResolvedFeature: Sendable, Hashable {
         object["copy"] = copy.jsonValue
         if let variant { object["variant"] = variant.jsonValue }
         if !appliedRules.isEmpty { object["rules"] = .array(appliedRules.map(JSONValue.string)) }
+        if let ask, ask != .anytime {
+            object["ask"] = ask.jsonValue
+            object["momentReached"] = .bool(momentReached)
+        }
         if !access.isDefault { object["access"] = access.jsonValue }
         return .object(object)
     }

@@ -1,25 +1,38 @@
 extension RolloutPlan {
+    /// The plan's members in a request body or a stored plan.
+    public static let members = [
+        "steps", "alpha", "minimumEffect", "requiresApproval", "harmBudget", "segments", "actions",
+        "noTrafficGraceSeconds", "mislabelledShare", "template",
+    ]
+
     /// `{"steps": [{"percent", "minimumHoldSeconds", "minimumExposed"}], "alpha", "minimumEffect",
-    /// "requiresApproval"}`: the admin API's and the stored form (hold times in seconds).
+    /// "requiresApproval", "harmBudget", "segments", "actions", "noTrafficGraceSeconds", "mislabelledShare",
+    /// "template"?}`: the admin API's and the stored form (times in seconds).
     public var jsonValue: JSONValue {
         .object(
-            JSONObject([
-                (
-                    "steps",
-                    .array(
-                        steps.map { step in
-                            .object(
-                                JSONObject([
-                                    ("percent", .number(step.percent)),
-                                    ("minimumHoldSeconds", .integer(Int(step.minimumHoldMillis / 1000))),
-                                    ("minimumExposed", .integer(step.minimumExposed)),
-                                ]))
-                        })
-                ),
-                ("alpha", .double(alpha)),
-                ("minimumEffect", .double(minimumEffect)),
-                ("requiresApproval", .bool(requiresApproval)),
-            ]))
+            JSONObject(
+                [
+                    (
+                        "steps",
+                        .array(
+                            steps.map { step in
+                                .object(
+                                    JSONObject([
+                                        ("percent", .number(step.percent)),
+                                        ("minimumHoldSeconds", .integer(Int(step.minimumHoldMillis / 1000))),
+                                        ("minimumExposed", .integer(step.minimumExposed)),
+                                    ]))
+                            })
+                    ),
+                    ("alpha", .double(alpha)),
+                    ("minimumEffect", .double(minimumEffect)),
+                    ("requiresApproval", .bool(requiresApproval)),
+                    ("harmBudget", harmBudget.map { .integer($0) } ?? .null),
+                    ("segments", .array(segmentGuard.map { .string($0.rawValue) })),
+                    ("actions", actions.jsonValue),
+                    ("noTrafficGraceSeconds", .integer(Int(noTrafficGraceMillis / 1000))),
+                    ("mislabelledShare", .double(mislabelledShare)),
+                ] + (template.map { [("template", JSONValue.string($0))] } ?? [])))
     }
 
     /// Decodes ``jsonValue``'s form. Returns the plan, or every problem as (member path, sentence): members of the
@@ -44,6 +57,68 @@ extension RolloutPlan {
                 plan.requiresApproval = flag
             } else {
                 problems.append(("requiresApproval", "true or false"))
+            }
+        }
+        if let value = object["harmBudget"], value != .null {
+            if case .integer(let count) = value, count >= 1, count <= largestHarmBudget {
+                plan.harmBudget = count
+            } else {
+                problems.append(("harmBudget", "installs, an integer from 1 to \(largestHarmBudget)"))
+            }
+        }
+        if let value = object["segments"] {
+            if let names = value.arrayValue, names.allSatisfy({ $0.stringValue != nil }) {
+                for (index, name) in names.enumerated() {
+                    if let dimension = SegmentBreakdown.Dimension(rawValue: name.stringValue ?? "") {
+                        plan.segmentGuard.append(dimension)
+                    } else {
+                        problems.append(("segments/\(index)", "osMajor or locale"))
+                    }
+                }
+            } else {
+                problems.append(("segments", "an array of dimensions: [\"osMajor\", \"locale\"]"))
+            }
+        }
+        if let value = object["actions"] {
+            if case .object(let members) = value {
+                for (name, response) in members {
+                    guard RolloutActions.members.contains(name) else {
+                        problems.append(
+                            (
+                                "actions/\(name)",
+                                "not a kind of finding (\(RolloutActions.members.joined(separator: ", ")))"
+                            ))
+                        continue
+                    }
+                    guard let parsed = response.stringValue.flatMap(RolloutActions.Response.init(rawValue:)) else {
+                        problems.append(("actions/\(name)", "rollback, hold, warn or (segmentHarm only) exclude"))
+                        continue
+                    }
+                    plan.actions[name] = parsed
+                }
+            } else {
+                problems.append(("actions", "an object: {\"harm\": \"rollback\", \"sampleRatioMismatch\": \"hold\"}"))
+            }
+        }
+        if let value = object["noTrafficGraceSeconds"] {
+            if case .integer(let seconds) = value, seconds >= 0, seconds <= Int(longestHoldMillis / 1000) {
+                plan.noTrafficGraceMillis = Int64(seconds) * 1000
+            } else {
+                problems.append(("noTrafficGraceSeconds", "an integer from 60 to 2592000 (30 days)"))
+            }
+        }
+        if let value = object["mislabelledShare"] {
+            if let number = value.doubleValue {
+                plan.mislabelledShare = number
+            } else {
+                problems.append(("mislabelledShare", "a share above 0 and below 1, e.g. 0.05"))
+            }
+        }
+        if let value = object["template"] {
+            if let name = value.stringValue {
+                plan.template = name
+            } else {
+                problems.append(("template", "the name of one of the environment's rollout templates"))
             }
         }
         guard let steps = object["steps"]?.arrayValue else {

@@ -31,17 +31,52 @@ public struct RolloutPlan: Sendable, Hashable {
     public var minimumEffect: Double
     /// Whether completion waits for an operator's `complete` (status `awaitingApproval`) instead of publishing itself.
     public var requiresApproval: Bool
+    /// The most extra denied installs the rollout may cause (``RolloutHarmBound``): the guard acts
+    /// (``RolloutActions/harmBudget``) as soon as the bound exceeds it, whatever α says. Nil: no budget.
+    public var harmBudget: Int?
+    /// The dimensions whose values are also guarded one by one, Holm-corrected (docs/rollouts.md, "Per-segment
+    /// guarding"); empty: only all installs together.
+    public var segmentGuard: [SegmentBreakdown.Dimension]
+    /// What each kind of finding does.
+    public var actions: RolloutActions
+    /// How long a step may go without a new install in the new arm before the finding `noTraffic` (24 h).
+    public var noTrafficGraceMillis: Int64
+    /// The share of the experiment's events reporting another variant above which `mislabelledEvents` is found
+    /// (0.05).
+    public var mislabelledShare: Double
+    /// The environment's template the plan was made from, if any (docs/rollouts.md, "Templates").
+    public var template: String?
 
     /// Creates a plan.
     public init(
         steps: [Step], alpha: Double = 0.05, minimumEffect: Double = ExperimentAnalysis.defaultMinimumEffect,
-        requiresApproval: Bool = false
+        requiresApproval: Bool = false, harmBudget: Int? = nil, segmentGuard: [SegmentBreakdown.Dimension] = [],
+        actions: RolloutActions = RolloutActions(), noTrafficGraceMillis: Int64 = Self.defaultNoTrafficGraceMillis,
+        mislabelledShare: Double = Self.defaultMislabelledShare, template: String? = nil
     ) {
         self.steps = steps
         self.alpha = alpha
         self.minimumEffect = minimumEffect
         self.requiresApproval = requiresApproval
+        self.harmBudget = harmBudget
+        self.segmentGuard = segmentGuard
+        self.actions = actions
+        self.noTrafficGraceMillis = noTrafficGraceMillis
+        self.mislabelledShare = mislabelledShare
+        self.template = template
     }
+
+    /// The default grace before `noTraffic`: 24 hours.
+    public static let defaultNoTrafficGraceMillis: Int64 = 86_400_000
+    /// The default mislabelled share: 5 %.
+    public static let defaultMislabelledShare = 0.05
+    /// Mislabelled events are judged once the experiment has this many events (mislabelled or counted).
+    public static let minimumEventsForMislabelling = 200
+    /// The largest harm budget: ten million installs.
+    public static let largestHarmBudget = 10_000_000
+    /// How many values of each guarded dimension are tested: the most exposed ones (docs/rollouts.md,
+    /// "Per-segment guarding"). Fixed, so the Holm family has a fixed size.
+    public static let segmentsPerDimension = 8
 
     /// Below this many exposed installs in either arm the grant and denial tests do not run (100, as the experiment
     /// verdict's `minimumExposures`): their normal approximation is poor on tiny samples. The sample-ratio test is
@@ -107,6 +142,19 @@ public struct RolloutPlan: Sendable, Hashable {
         if !ExperimentAnalysis.isValidMinimumEffect(minimumEffect) {
             problems.append(("minimumEffect", ExperimentAnalysis.minimumEffectRule))
         }
+        if let harmBudget, harmBudget < 1 || harmBudget > Self.largestHarmBudget {
+            problems.append(("harmBudget", "installs, an integer from 1 to \(Self.largestHarmBudget)"))
+        }
+        if Set(segmentGuard).count != segmentGuard.count {
+            problems.append(("segments", "each dimension at most once"))
+        }
+        if noTrafficGraceMillis < 60_000 || noTrafficGraceMillis > Self.longestHoldMillis {
+            problems.append(("noTrafficGraceSeconds", "an integer from 60 to 2592000 (30 days)"))
+        }
+        if !(mislabelledShare.isFinite && mislabelledShare > 0 && mislabelledShare < 1) {
+            problems.append(("mislabelledShare", "a share above 0 and below 1, e.g. 0.05"))
+        }
+        problems += actions.problems()
         return problems
     }
 
@@ -115,7 +163,20 @@ public struct RolloutPlan: Sendable, Hashable {
 
     /// The sample-ratio test's share of ``alpha``: min(0.001, α/10), the industry's SRM threshold when α allows.
     public var sampleRatioAlpha: Double { min(0.001, alpha / 10) }
-    /// Each harm test's share of ``alpha`` (grant rate lower, denial rate higher): (α − ``sampleRatioAlpha``) / 2, so
-    /// that the three stopping tests together stop a harmless change by mistake with probability at most α.
-    public var harmAlpha: Double { (alpha - sampleRatioAlpha) / 2 }
+    /// How many parts the rest of α (α − ``sampleRatioAlpha``) is split into: the grant and denial tests over all
+    /// installs, the segment family when ``segmentGuard`` is set, the signal when its action holds.
+    public var stoppingParts: Int { 2 + (segmentGuard.isEmpty ? 0 : 1) + (actions.signal == .hold ? 1 : 0) }
+    /// Each harm test's share of ``alpha`` (grant rate lower, denial rate higher): (α − ``sampleRatioAlpha``) /
+    /// ``stoppingParts``, so that every stopping test together stops a harmless change by mistake with probability
+    /// at most α. Without segments and a holding signal: (α − ``sampleRatioAlpha``) / 2, as before them.
+    public var harmAlpha: Double { (alpha - sampleRatioAlpha) / Double(stoppingParts) }
+    /// The segment family's share of ``alpha``, Holm-corrected over ``segmentFamilySize`` tests (0 without
+    /// segments).
+    public var segmentAlpha: Double { segmentGuard.isEmpty ? 0 : harmAlpha }
+    /// The signal test's level: ``harmAlpha`` (when it only warns it is outside the α guarantee: a warning stops
+    /// nothing).
+    public var signalAlpha: Double { harmAlpha }
+    /// The Holm family's fixed size: two tests (grant, denial) for each of ``segmentsPerDimension`` values of each
+    /// guarded dimension; values not tested count as p = 1.
+    public var segmentFamilySize: Int { 2 * Self.segmentsPerDimension * segmentGuard.count }
 }

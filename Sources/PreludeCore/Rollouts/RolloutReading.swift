@@ -10,6 +10,62 @@ public struct RolloutReading: Sendable, Hashable {
         case sampleRatioMismatch
         /// Anytime-valid evidence that the new arm's grant rate is higher.
         case benefit
+        /// The harm bound (``RolloutHarmBound``) exceeds the plan's ``RolloutPlan/harmBudget``.
+        case harmBudgetExceeded
+        /// Anytime-valid, Holm-corrected evidence of harm within one guarded segment (``segmentHarms``).
+        case segmentHarm
+        /// Anytime-valid evidence that more of the new arm's installs open Settings after a denial (a signal).
+        case settingsSignal
+        /// More than ``RolloutPlan/mislabelledShare`` of the experiment's events reported another variant.
+        case mislabelledEvents
+        /// The new arm gained no install for ``RolloutPlan/noTrafficGraceMillis`` of a step (found by
+        /// ``RolloutMachine``, which knows the time).
+        case noTraffic
+    }
+
+    /// One guarded segment's tests at this reading.
+    public struct SegmentReading: Sendable, Hashable {
+        /// The segment.
+        public var segment: RolloutSegment
+        /// Installs exposed in the control and the new arm within it.
+        public var controlExposed: Int
+        public var rolloutExposed: Int
+        /// Grant-rate and denial-rate differences (new arm minus control).
+        public var grantDifference: Double
+        public var denialDifference: Double
+        /// The one-sided always-valid p-values of grant harm and denial harm, Holm-adjusted over the plan's fixed
+        /// family (``RolloutPlan/segmentFamilySize``).
+        public var grantHarmAdjusted: Double
+        public var denialHarmAdjusted: Double
+        /// Whether either adjusted value is below ``RolloutPlan/segmentAlpha``.
+        public var harmed: Bool
+
+        /// Creates a segment reading.
+        public init(
+            segment: RolloutSegment, controlExposed: Int, rolloutExposed: Int, grantDifference: Double,
+            denialDifference: Double, grantHarmAdjusted: Double, denialHarmAdjusted: Double, harmed: Bool
+        ) {
+            self.segment = segment
+            self.controlExposed = controlExposed
+            self.rolloutExposed = rolloutExposed
+            self.grantDifference = grantDifference
+            self.denialDifference = denialDifference
+            self.grantHarmAdjusted = grantHarmAdjusted
+            self.denialHarmAdjusted = denialHarmAdjusted
+            self.harmed = harmed
+        }
+
+        /// The segment reading as JSON.
+        public var jsonValue: JSONValue {
+            .object(
+                JSONObject([
+                    ("dimension", .string(segment.dimension.rawValue)), ("value", .string(segment.value)),
+                    ("controlExposed", .integer(controlExposed)), ("rolloutExposed", .integer(rolloutExposed)),
+                    ("grantDifference", .double(grantDifference)), ("denialDifference", .double(denialDifference)),
+                    ("grantHarmPValue", .double(grantHarmAdjusted)), ("denialHarmPValue", .double(denialHarmAdjusted)),
+                    ("harmed", .bool(harmed)),
+                ]))
+        }
     }
 
     /// The control arm's funnel.
@@ -35,7 +91,23 @@ public struct RolloutReading: Sendable, Hashable {
     /// nothing is conclusive yet.
     public var findings: [Finding]
 
-    /// Whether the reading stops the rollout (harm or a sample-ratio mismatch).
+    /// The harm bound in installs (``RolloutHarmBound``): at most this many extra denied installs so far, at 95 %.
+    public var harmBound: Double = 0
+    /// The plan's budget, for the record.
+    public var harmBudget: Int?
+    /// The guarded segments tested at this reading (the most exposed values of each guarded dimension), with their
+    /// Holm-adjusted p-values.
+    public var segments: [SegmentReading] = []
+    /// The one-sided always-valid p-value of "more of the new arm's installs open Settings after a denial"; nil
+    /// until both arms reach ``RolloutPlan/minimumExposedPerArm``.
+    public var settingsSignalPValue: Double?
+    /// Mislabelled events over all the experiment's events (mislabelled and counted); nil without events.
+    public var mislabelledShare: Double?
+
+    /// The segments found harmed.
+    public var harmedSegments: [RolloutSegment] { segments.filter(\.harmed).map(\.segment) }
+
+    /// Whether the reading holds any finding but benefit.
     public var tripsGuard: Bool { findings.contains { $0 != .benefit } }
 
     /// Creates a reading.
@@ -73,6 +145,10 @@ public struct RolloutReading: Sendable, Hashable {
                 ("grantBenefitPValue", number(grantBenefitPValue)), ("denialDifference", number(denialDifference)),
                 ("denialHarmPValue", number(denialHarmPValue)), ("sampleRatioPValue", .double(sampleRatioPValue)),
                 ("findings", .array(findings.map { .string($0.rawValue) })),
+                ("harmBound", .double(harmBound)), ("harmBudget", harmBudget.map { .integer($0) } ?? .null),
+                ("segments", .array(segments.map(\.jsonValue))),
+                ("settingsSignalPValue", number(settingsSignalPValue)),
+                ("mislabelledShare", number(mislabelledShare)),
             ]))
     }
 }

@@ -32,16 +32,27 @@ public struct RolloutState: Sendable, Hashable {
     public var stepStartExposed: Int
     /// What tripped the guard, for ``Status/rolledBack``; empty otherwise.
     public var trippedBy: [RolloutReading.Finding]
+    /// What held the rollout (paused by the guard, ``RolloutActions/Response/hold``); emptied by `resume`.
+    public var heldBy: [RolloutReading.Finding]
+    /// The kinds of finding already acted on by a hold or a warning: they do not hold or warn again (an operator
+    /// who resumes after a hold has seen it).
+    public var handled: [RolloutReading.Finding]
+    /// The segments carved out (``RolloutActions/Response/exclude``): they keep the old screen.
+    public var excludedSegments: [RolloutSegment]
 
     /// Creates a state; the defaults are a fresh draft.
     public init(
         status: Status = .draft, step: Int = 0, stepStartedAt: Int64? = nil, stepStartExposed: Int = 0,
-        trippedBy: [RolloutReading.Finding] = []
+        trippedBy: [RolloutReading.Finding] = [], heldBy: [RolloutReading.Finding] = [],
+        handled: [RolloutReading.Finding] = [], excludedSegments: [RolloutSegment] = []
     ) {
         self.status = status
         self.step = step
         self.stepStartedAt = stepStartedAt
         self.stepStartExposed = stepStartExposed
         self.trippedBy = trippedBy
+        self.heldBy = heldBy
+        self.handled = handled
+        self.excludedSegments = excludedSegments
     }
 }

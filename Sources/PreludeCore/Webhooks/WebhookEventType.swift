@@ -29,6 +29,12 @@ public enum WebhookEventType: String, Sendable, CaseIterable, Hashable, Comparab
     case rolloutGuardTripped = "rollout.guardTripped"
     /// A guarded rollout reached its last step.
     case rolloutCompleted = "rollout.completed"
+    /// A guarded rollout's guard held it (paused) on a finding whose action is `hold`.
+    case rolloutHeld = "rollout.held"
+    /// A guarded rollout's guard carved a harmed segment out: it keeps the old screen while the rest ramps on.
+    case rolloutSegmentExcluded = "rollout.segmentExcluded"
+    /// A guarded rollout's harm bound exceeded its harm budget (sent whatever the budget's action).
+    case rolloutBudgetExceeded = "rollout.budgetExceeded"
     /// An environment's governance settings (`requiredApprovals`, `allowSelfApproval`, `lintStrict`) changed.
     case environmentUpdated = "environment.updated"
 

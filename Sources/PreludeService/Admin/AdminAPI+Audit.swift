@@ -9,6 +9,7 @@ extension AdminAPI {
         "feature.create", "feature.replace", "feature.patch", "feature.delete", "experiment.create",
         "experiment.replace", "experiment.patch", "experiment.delete", "experiment.start", "experiment.stop",
         "experiment.conclude", "rollout.step", "rollout.guardTripped", "rollout.complete", "rollout.abort",
+        "rollout.held", "rollout.warned", "rollout.segmentExcluded", "rollout.templateSaved", "rollout.templateDeleted",
         "environment.create", "environment.settings", "promotion",
         "token.create", "token.revoke", "token.bootstrap", "changeRequest.create", "changeRequest.edit",
         "changeRequest.submit", "changeRequest.approve", "changeRequest.reject", "changeRequest.cancel",

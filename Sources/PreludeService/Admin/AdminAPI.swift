@@ -115,6 +115,7 @@ package final class AdminAPI: Sendable {
         api.registerExperimentRoutes(on: &router)
         api.registerPreviewRoutes(on: &router)
         api.registerRolloutRoutes(on: &router)
+        api.registerRolloutTemplateRoutes(on: &router)
         api.registerChangeRequestRoutes(on: &router)
         api.registerWebhookRoutes(on: &router)
     }

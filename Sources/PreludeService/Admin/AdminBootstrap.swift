@@ -1,4 +1,5 @@
 import PreludeStore
+
 /// At start: stores `PRELUDE_ADMIN_TOKEN` as the `bootstrap` token, or says in the log how to get a first token.
 package enum AdminBootstrap {
     /// Applies the bootstrap secret (if any) and logs what happened; never logs the secret.

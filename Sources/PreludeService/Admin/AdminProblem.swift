@@ -37,6 +37,23 @@ package enum AdminProblem {
             })
     }
 
+    /// 422 `rollout-content`: a rollout's new copy has lint errors (in any locale); it does not start
+    /// (docs/rollouts.md, "Content gate"). Every error with its pointer into the policy the first step would
+    /// publish.
+    package static func rolloutContentErrors(_ findings: [LintFinding]) -> ProblemDetails {
+        ProblemDetails(
+            status: .unprocessableContent, type: rolloutContentType, title: "The rollout's new copy has lint errors",
+            detail: "\(findings.count) lint error\(findings.count == 1 ? "" : "s") in what the new arm would show "
+                + "(App Review rules, docs/lint.md); a rollout starts only with clean copy in every locale; nothing "
+                + "was started",
+            errors: findings.map {
+                FieldProblem(pointer: $0.pointer.description, code: "lint.\($0.ruleId)", detail: $0.message)
+            })
+    }
+
+    /// The problem type of ``rolloutContentErrors(_:)``.
+    package static let rolloutContentType = "urn:prelude:problem:rollout-content"
+
     /// 400 for a body that is not JSON.
     package static func malformedJSON(_ error: JSONParseError) -> ProblemDetails {
         ProblemDetails(

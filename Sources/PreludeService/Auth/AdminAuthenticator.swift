@@ -78,7 +78,12 @@ package final class AdminAuthenticator: Sendable {
             token = try tokens.authenticate(secret: secret)
         } catch {
             logger.error("admin token lookup failed", ["error": "\(error)", "request_id": request.requestID])
-            throw ProblemDetails(status: .serviceUnavailable, detail: "the token store is unavailable; retry later")
+            // A database that is away (a PostgreSQL restart or failover) answers as any storage failure does: 503
+            // with Retry-After, so clients retry instead of giving up.
+            throw StorageHealth.problem(for: error)
+                ?? ProblemDetails(
+                    status: .serviceUnavailable, detail: "the token store is unavailable; retry later",
+                    headers: ["Retry-After": "\(StorageHealth.retryAfterSeconds)"])
         }
         guard let token else {
             throw failure(

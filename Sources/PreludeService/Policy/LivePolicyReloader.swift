@@ -18,9 +18,9 @@ package final class LivePolicyReloader: Sendable {
     private let queue = DispatchQueue(label: "prelude.policy-reload")
     private let timer: Mutex<(any DispatchSourceTimer)?> = Mutex(nil)
 
-    /// A reloader for `store`, watching the database file at `path` on a connection of its own.
-    package init(path: String, store: PolicyStore, logger: Logger) throws {
-        watcher = try DataVersionWatcher(path: path)
+    /// A reloader for `store`, watching `database` on a connection of its own.
+    package init(database: Database, store: PolicyStore, logger: Logger) throws {
+        watcher = try DataVersionWatcher(database: database)
         self.store = store
         self.logger = logger
     }

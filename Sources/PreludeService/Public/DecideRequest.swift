@@ -8,7 +8,9 @@ import PreludeHTTP
 ///  "features": [{"feature": "camera", "status": "notDetermined", "available": true,
 ///                "history": {"prime": {"shownCount": 1, "lastShown": 1795350600, "lastOutcome": "dismissed"}}}]}
 /// ```
-/// Every member but `features` is optional, as for the resolved policy's query. Each entry of `features` is an
+/// `attributes` (`{"sessionCount": 3, "plan": "pro"}`: strings, numbers, booleans; at most 64) and `moments`
+/// (`{"orderPlaced": {"count": 2, "last": "2026-11-28T10:00:00Z"}}`) feed conditions and `ask` rules; they are
+/// never stored or logged. Every member but `features` is optional, as for the resolved policy's query. Each entry of `features` is an
 /// engine client state (`ClientState.decode`, docs/decisions.md), completed by the core's
 /// ``PreludeCore/DecideContract/completed(_:context:)``: its `osVersion` defaults to the top-level `os`.
 package struct DecideRequest: Sendable {
@@ -21,7 +23,8 @@ package struct DecideRequest: Sendable {
     package static let maxFeatures = Feature.allCases.count
 
     private static let members = [
-        "installId", "platform", "os", "appVersion", "locale", "region", "ageRange", "features",
+        "installId", "platform", "os", "appVersion", "locale", "region", "ageRange", "attributes", "moments",
+        "features",
     ]
 
     /// Parses `body`; `acceptLanguage` is used when the body gives no `locale`.
@@ -77,6 +80,28 @@ package struct DecideRequest: Sendable {
                 context.locale = text
             } else {
                 report("/locale", "locale.invalid", "'\(text)' is not a locale tag such as fr-CA or zh-Hant-TW")
+            }
+        }
+        if let value = object["attributes"] {
+            if case .object(let members) = value {
+                do {
+                    context.attributes = try ClientAttributes.decode(members)
+                } catch {
+                    report("/attributes", "attributes.invalid", error.description)
+                }
+            } else {
+                report("/attributes", "type.mismatch", "expected an object of attributes, found \(value.kindName)")
+            }
+        }
+        if let value = object["moments"] {
+            if case .object(let members) = value {
+                do {
+                    context.moments = try MomentRecord.decodeAll(members)
+                } catch {
+                    report("/moments", "moments.invalid", error.message)
+                }
+            } else {
+                report("/moments", "type.mismatch", "expected an object of moments, found \(value.kindName)")
             }
         }
 

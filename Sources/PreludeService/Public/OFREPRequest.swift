@@ -7,8 +7,11 @@ import PreludeHTTP
 /// `platform`, `os`, `appVersion`, `locale`, `region` and `ageRange` are decide's members of the same names. For one flag, the feature's
 /// state is read from the context's `status`, `available`, `osVersion`, `history`, `trackingPromptShown`,
 /// `origin`, `insufficientlyInUse` and `preventsAutomaticLimitedAccessAlert`; for the bulk call, from `features` (`{"camera": {"status": "denied"}, ...}`). A feature without a
-/// state (no `status`) is evaluated as `notDetermined`. Other context members are ignored: the specification lets
-/// an OpenFeature client send any attribute (`additionalProperties: true`).
+/// state (no `status`) is evaluated as `notDetermined`. `moments` is decide's member of that name. Every other
+/// context member is an attribute for conditions (the specification lets an OpenFeature client send any attribute,
+/// `additionalProperties: true`): a nested object's members become dotted names (`{"user": {"plan": "pro"}}` is
+/// `user.plan`), `null` is no attribute, and an array is refused (INVALID_CONTEXT), as are the limits of decide's
+/// `attributes`.
 ///
 /// The request is translated into a decide body and parsed by ``DecideRequest/decode(_:acceptLanguage:)``, so every
 /// rule of decide (validation, the state's `osVersion` defaulting to `os`, Apple's status names) applies unchanged;
@@ -112,7 +115,40 @@ package enum OFREPRequest {
         for (contextName, decideName) in contextMembers {
             if let value = context[contextName] { decide[decideName] = value }
         }
+        if let moments = context["moments"] { decide["moments"] = moments }
+        var attributes = JSONObject()
+        for (name, value) in context where !reservedMembers.contains(name) {
+            try flatten(value, name: name, into: &attributes, depth: 0, key: key)
+        }
+        if !attributes.isEmpty { decide["attributes"] = .object(attributes) }
         return decide
+    }
+
+    /// The context members that are not attributes.
+    private static let reservedMembers: Set<String> = Set(
+        contextMembers.map(\.0) + stateMembers + ["features", "moments"])
+
+    /// Adds `value` as the attribute `name`, an object's members as `name.member`.
+    private static func flatten(
+        _ value: JSONValue, name: String, into attributes: inout JSONObject, depth: Int, key: String?
+    ) throws(OFREPFailure) {
+        switch value {
+        case .null: return
+        case .array:
+            throw .invalidContext(
+                "context.\(name): an attribute is a string, number or boolean (an object's members become dotted "
+                    + "names); found an array",
+                key: key)
+        case .object(let members):
+            guard depth < 4 else {
+                throw .invalidContext("context.\(name): attributes nest at most 4 objects deep", key: key)
+            }
+            for (member, inner) in members {
+                try flatten(inner, name: name + "." + member, into: &attributes, depth: depth + 1, key: key)
+            }
+        default:
+            attributes[name] = value
+        }
     }
 
     /// Parses the decide body; decide's problems become one INVALID_CONTEXT naming the context members.

@@ -3,6 +3,10 @@ import PreludeHTTP
 
 /// The query of `GET /v1/apps/{app}/policy`, checked: every malformed or unknown parameter is reported at once,
 /// each with the pointer `/query/<name>`.
+///
+/// Attributes and moments (docs/api.md, "Attributes in the query"): `attr.<name>=<value>` per attribute, the value
+/// read as a JSON number, `true` or `false` when it is one, as a JSON string when it starts with `"` (so
+/// `attr.code="42"` is the string 42), else as the text itself; `moment.<name>=<count>` per moment.
 package enum PolicyQuery {
     /// The parameters the resolved-policy endpoint reads.
     package static let parameters = ["platform", "os", "appVersion", "locale", "installId", "region", "ageRange"]
@@ -31,9 +35,30 @@ package enum PolicyQuery {
         var problems: [FieldProblem] = []
         // A bit per known parameter: no set allocation on the hot path.
         var seen: UInt8 = 0
+        var attributes = JSONObject()
+        var moments = JSONObject()
         for (name, value) in request.query {
             // Built only for a problem: a valid query allocates no pointers.
             var pointer: String { "/query/" + name }
+            if name.hasPrefix(attributePrefix) || name.hasPrefix(momentPrefix) {
+                let isAttribute = name.hasPrefix(attributePrefix)
+                let key = String(name.dropFirst(isAttribute ? attributePrefix.count : momentPrefix.count))
+                if (isAttribute ? attributes[key] : moments[key]) != nil {
+                    problems.append(FieldProblem(pointer: pointer, code: "parameter.repeated", detail: "give it once"))
+                } else if isAttribute {
+                    if let parsed = attributeValue(value) {
+                        attributes[key] = parsed
+                    } else {
+                        problems.append(
+                            FieldProblem(
+                                pointer: pointer, code: "attributes.invalid",
+                                detail: "a value starting with '\"' must be a whole JSON string"))
+                    }
+                } else {
+                    moments[key] = ["count": Int(value).map(JSONValue.integer) ?? .string(value)]
+                }
+                continue
+            }
             guard let bit = parameterIndex(name) else {
                 problems.append(
                     FieldProblem(
@@ -103,9 +128,58 @@ package enum PolicyQuery {
                 }
             }
         }
+        if !attributes.isEmpty {
+            do {
+                context.attributes = try ClientAttributes.decode(attributes)
+            } catch {
+                let name: String =
+                    switch error {
+                    case .invalidName(let name), .invalidValue(let name): attributePrefix + name
+                    case .tooMany: "attr"
+                    }
+                problems.append(
+                    FieldProblem(pointer: "/query/" + name, code: "attributes.invalid", detail: error.description))
+            }
+        }
+        if !moments.isEmpty {
+            do {
+                context.moments = try MomentRecord.decodeAll(moments)
+            } catch {
+                problems.append(FieldProblem(pointer: "/query/moment", code: "moments.invalid", detail: error.message))
+            }
+        }
         guard problems.isEmpty else { throw PublicProblem.badRequest(problems) }
         readAcceptLanguage(request, into: &context)
         return (context, explicitLocale)
+    }
+
+    /// The prefix of an attribute parameter.
+    static let attributePrefix = "attr."
+    /// The prefix of a moment parameter.
+    static let momentPrefix = "moment."
+
+    /// An attribute parameter's value: a JSON number, `true`, `false` or a quoted JSON string as such, any other
+    /// text as a string; nil for a value that starts with `"` but is not one JSON string.
+    static func attributeValue(_ text: String) -> JSONValue? {
+        switch text {
+        case "true": return .bool(true)
+        case "false": return .bool(false)
+        default: break
+        }
+        guard let first = text.utf8.first else { return .string(text) }
+        if first == UInt8(ascii: "\"") {
+            guard let parsed = try? JSONValue(parsing: Array(text.utf8)), case .string = parsed else { return nil }
+            return parsed
+        }
+        if first == UInt8(ascii: "-") || (48...57).contains(first),
+            let parsed = try? JSONValue(parsing: Array(text.utf8))
+        {
+            switch parsed {
+            case .integer, .double: return parsed
+            default: break
+            }
+        }
+        return .string(text)
     }
 
     /// The context of a query whose pieces are all plain ASCII `name=value` (no escape, no `+`) with known names,
@@ -118,10 +192,31 @@ package enum PolicyQuery {
         var context = ClientContext()
         var explicitLocale: ResolutionKey.ExplicitLocale?
         var seen: UInt8 = 0
+        var attributes: JSONObject?
+        var moments: JSONObject?
         let plain = query.forEachPiece { piece in
-            guard let value = piece.value, !piece.nameNeedsDecoding, !piece.valueNeedsDecoding,
-                let bit = parameterIndex(piece.name), seen & (1 << bit) == 0
-            else { return false }
+            guard let value = piece.value, !piece.nameNeedsDecoding, !piece.valueNeedsDecoding else { return false }
+            guard let bit = parameterIndex(piece.name) else {
+                // attr.<name> and moment.<name>: read as the decoded path reads them; anything odd declines.
+                let name = String(decoding: piece.name, as: UTF8.self)
+                let text = String(decoding: value, as: UTF8.self)
+                if name.hasPrefix(attributePrefix) {
+                    let key = String(name.dropFirst(attributePrefix.count))
+                    guard attributes?[key] == nil, let parsed = attributeValue(text) else { return false }
+                    attributes = attributes ?? JSONObject()
+                    attributes?[key] = parsed
+                    return true
+                }
+                if name.hasPrefix(momentPrefix) {
+                    let key = String(name.dropFirst(momentPrefix.count))
+                    guard moments?[key] == nil, let count = Int(text) else { return false }
+                    moments = moments ?? JSONObject()
+                    moments?[key] = ["count": .integer(count)]
+                    return true
+                }
+                return false
+            }
+            guard seen & (1 << bit) == 0 else { return false }
             seen |= 1 << bit
             switch bit {
             case 0:  // platform: the lower-case raw value (other spellings take the decoded path)
@@ -149,7 +244,16 @@ package enum PolicyQuery {
             }
             return true
         }
-        return plain ? (context, explicitLocale) : nil
+        guard plain else { return nil }
+        if let attributes {
+            guard let decoded = try? ClientAttributes.decode(attributes) else { return nil }
+            context.attributes = decoded
+        }
+        if let moments {
+            guard let decoded = try? MomentRecord.decodeAll(moments) else { return nil }
+            context.moments = decoded
+        }
+        return (context, explicitLocale)
     }
 
     /// Sets the context's `acceptLanguage` from the request's `Accept-Language` fields.

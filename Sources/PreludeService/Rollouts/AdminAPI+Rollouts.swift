@@ -27,14 +27,18 @@ extension AdminAPI {
                 appID: target.app, environment: target.environment, body: body, actor: context.token.name,
                 authority: Self.mayBypass(context.token) ? .bypass : .writer)
             let rollout = created.rollout
+            // The creation answer carries the plan's time to detection (docs/rollouts.md, "Time to detection").
+            let forecast = try controller.forecast(
+                appID: target.app, environment: target.environment, feature: rollout.feature, plan: rollout.plan)
             let location =
                 context.request.pathParameter("env") == nil
                 ? "/v1/admin/apps/\(target.app)/rollouts/\(rollout.id)"
                 : "/v1/admin/apps/\(target.app)/environments/\(target.environment)/rollouts/\(rollout.id)"
             guard created.awaitsApproval else {
+                var object = try controller.view(rollout).objectValue ?? JSONObject()
+                object["forecast"] = forecast
                 return AdminResponse.json(
-                    try controller.view(rollout), pretty: context.pretty, status: .created,
-                    headers: ["Location": location])
+                    .object(object), pretty: context.pretty, status: .created, headers: ["Location": location])
             }
             // The environment requires approvals: the rollout stays a draft and its plan goes to review as a
             // change request; applying that request once approved starts it (docs/rollouts.md, "Approval").
@@ -42,6 +46,7 @@ extension AdminAPI {
                 app: target.app, environment: target.environment, rollout: rollout.id, message: nil, submit: true,
                 by: Self.actor(context))
             var object = try controller.view(rollout).objectValue ?? JSONObject()
+            object["forecast"] = forecast
             let requestPath =
                 "/v1/admin/apps/\(target.app)/environments/\(target.environment)/change-requests/\(request.id)"
             object["changeRequest"] = [
@@ -51,6 +56,16 @@ extension AdminAPI {
             return AdminResponse.json(
                 .object(object), pretty: context.pretty, status: .accepted,
                 headers: ["Location": location, "Link": "<\(requestPath)>; rel=\"approval\""])
+        }
+        // Time to detection before a rollout starts: the plan against the app's own recent traffic and rates.
+        addEnvironmental(&router, .post, "/rollouts/simulate", query: []) { [self] context in
+            let target = context.target
+            _ = try servedPolicy(target)
+            let request = try RolloutRequest(try AdminRequestBody.parse(context.request), simulate: true)
+            let forecast = try controller.forecast(
+                appID: target.app, environment: target.environment, feature: request.feature, plan: request.plan,
+                override: request.baseline)
+            return AdminResponse.json(forecast, pretty: context.pretty)
         }
         addEnvironmental(&router, .get, "/rollouts", query: []) { [self] context in
             let target = context.target
@@ -108,12 +123,17 @@ extension AdminAPI {
 
     /// The rollout's page (``RolloutPage``): its experiment's results with its steps and guard decisions marked.
     private func rolloutPage(_ rollout: Rollout) throws -> HTTPResponse {
+        // The rollout's own analysis settings, so page and guard read the same α and minimum effect.
         let results = try resultsReader.results(
-            appID: rollout.appID, environment: rollout.environment, experiment: rollout.experimentKey)
-        let markers = RolloutPage.markers(
-            try AuditLog(database: database).rolloutRecords(
-                app: rollout.appID, rollout: rollout.id))
-        let input = results.pageInput(markers: markers, note: RolloutPage.summary(rollout))
+            appID: rollout.appID, environment: rollout.environment, experiment: rollout.experimentKey,
+            minimumEffect: rollout.plan.minimumEffect, alpha: rollout.plan.alpha)
+        let records = try AuditLog(database: database).rolloutRecords(app: rollout.appID, rollout: rollout.id)
+        let markers = RolloutPage.markers(records)
+        var input = results.pageInput(markers: markers, note: RolloutPage.summary(rollout))
+        let observation = try rollouts.repository.observation(of: rollout)
+        let reading = RolloutGuard.read(
+            observation, plan: rollout.plan, excluded: Set(rollout.state.excludedSegments))
+        input.rollout = RolloutPage.panel(rollout, reading: reading, records: records)
         return ResultsRoutes.page(ResultsPageRenderer.render(input))
     }
 

@@ -6,8 +6,10 @@ extension RolloutController {
     /// counters, and when it is evaluated next (docs/rollouts.md, "API").
     package func view(_ rollout: Rollout) throws -> JSONValue {
         let now = clockNow
-        let arms = try repository.arms(of: rollout)
-        let reading = RolloutGuard.read(control: arms.control, rollout: arms.rollout, plan: rollout.plan)
+        let observation = try repository.observation(of: rollout)
+        let arms = (control: observation.control, rollout: observation.rollout)
+        let reading = RolloutGuard.read(
+            observation, plan: rollout.plan, excluded: Set(rollout.state.excludedSegments))
         let state = rollout.state
         let guarded = rollout.plan.guardedSteps
         var step = JSONObject()
@@ -42,6 +44,10 @@ extension RolloutController {
                         "the next evaluation"
                     }
                 next["waitingFor"] = .string(waiting)
+            } else if state.status == .paused, !state.heldBy.isEmpty {
+                next["waitingFor"] = .string(
+                    "an operator: held by the guard on " + state.heldBy.map(\.rawValue).joined(separator: ", ")
+                        + " (resume or abort; the guard still rolls back on harm)")
             } else if state.status == .paused {
                 next["waitingFor"] = .string("resume (the guard still rolls back on harm)")
             } else if state.status == .awaitingApproval {
@@ -60,6 +66,8 @@ extension RolloutController {
                 ("plan", rollout.plan.jsonValue), ("status", .string(state.status.rawValue)),
                 ("step", step.isEmpty ? .null : .object(step)),
                 ("trippedBy", .array(state.trippedBy.map { .string($0.rawValue) })),
+                ("heldBy", .array(state.heldBy.map { .string($0.rawValue) })),
+                ("excludedSegments", .array(state.excludedSegments.map(\.jsonValue))),
                 ("baseRevision", rollout.baseRevision.map { .integer($0) } ?? .null),
                 ("figures", reading.jsonValue),
                 ("thresholds", thresholds(rollout.plan)),
@@ -75,8 +83,75 @@ extension RolloutController {
         .object(
             JSONObject([
                 ("harmAlpha", .double(plan.harmAlpha)), ("sampleRatioAlpha", .double(plan.sampleRatioAlpha)),
-                ("benefitAlpha", .double(plan.alpha)),
+                ("benefitAlpha", .double(plan.alpha)), ("segmentAlpha", .double(plan.segmentAlpha)),
+                ("segmentFamilySize", .integer(plan.segmentFamilySize)), ("signalAlpha", .double(plan.signalAlpha)),
+                ("harmBoundConfidence", .double(1 - RolloutHarmBound.alpha)),
                 ("minimumExposedPerArm", .integer(RolloutPlan.minimumExposedPerArm)),
+            ]))
+    }
+}
+
+extension RolloutController {
+    /// The baseline a forecast of `feature` in `environment` uses: `override`'s members where given, the rest from
+    /// the feature's experiments' daily aggregates over the last 14 days (``RolloutRepository/baseline``). Nil
+    /// (with the members still missing) when neither gives all three.
+    package func forecastBaseline(
+        appID: String, environment: String, feature: Feature, override: JSONObject = JSONObject()
+    ) throws -> (baseline: RolloutForecast.Baseline?, source: JSONValue, missing: [String]) {
+        let today = Int(clockNow / 86_400_000)
+        let counted = try repository.baseline(appID: appID, environment: environment, feature: feature, today: today)
+        var perHour = override["installsPerHour"]?.doubleValue
+        var grant = override["grantRate"]?.doubleValue
+        var denial = override["denialRate"]?.doubleValue
+        var source = JSONObject()
+        if let counted {
+            source["exposedInstalls"] = .integer(counted.exposed)
+            source["days"] = .integer(counted.days)
+            if perHour == nil { perHour = Double(counted.exposed) / Double(counted.days * 24) }
+            if grant == nil { grant = Double(counted.granted) / Double(counted.exposed) }
+            if denial == nil { denial = Double(counted.denied) / Double(counted.exposed) }
+        }
+        source["from"] = .string(
+            counted == nil
+                ? "request" : override.isEmpty ? "aggregates" : "aggregates and request")
+        var missing: [String] = []
+        if perHour == nil { missing.append("installsPerHour") }
+        if grant == nil { missing.append("grantRate") }
+        if denial == nil { missing.append("denialRate") }
+        guard let perHour, let grant, let denial else { return (nil, .object(source), missing) }
+        source["installsPerHour"] = .double(perHour)
+        source["grantRate"] = .double(grant)
+        source["denialRate"] = .double(denial)
+        return (
+            RolloutForecast.Baseline(installsPerHour: perHour, grantRate: grant, denialRate: denial),
+            .object(source), []
+        )
+    }
+
+    /// The forecast of `plan` for `feature` (docs/rollouts.md, "Time to detection") as the admin API shows it:
+    /// `{"baseline", "estimates": [...]}`, or `{"baseline", "missing": [...]}` when no baseline is known.
+    package func forecast(
+        appID: String, environment: String, feature: Feature, plan: RolloutPlan,
+        override: JSONObject = JSONObject()
+    ) throws -> JSONValue {
+        let (baseline, source, missing) = try forecastBaseline(
+            appID: appID, environment: environment, feature: feature, override: override)
+        guard let baseline else {
+            return .object(
+                JSONObject([
+                    ("baseline", source), ("missing", .array(missing.map { .string($0) })),
+                    (
+                        "note",
+                        .string(
+                            "no exposures of \(feature.rawValue) were counted in the last 14 days; give "
+                                + "installsPerHour, grantRate and denialRate to simulate")
+                    ),
+                ]))
+        }
+        return .object(
+            JSONObject([
+                ("baseline", source),
+                ("estimates", .array(RolloutForecast.estimate(plan, baseline: baseline).map(\.jsonValue))),
             ]))
     }
 }

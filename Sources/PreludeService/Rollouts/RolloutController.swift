@@ -14,6 +14,8 @@ import Synchronization
 package final class RolloutController: Sendable {
     /// The stored rollouts.
     package let repository: RolloutRepository
+    /// The environments' rollout templates.
+    package let templates: RolloutTemplateRepository
     private let store: PolicyStore
     private let apps: PolicyRepository
     private let clock: ServiceClock
@@ -22,6 +24,24 @@ package final class RolloutController: Sendable {
     package let guardTrips = MetricCounter(
         name: "prelude_rollout_guard_trips_total",
         help: "Rollouts the guard stopped and rolled back (harm or sample-ratio mismatch).")
+    /// `prelude_rollout_holds_total`: rollouts the guard held (paused) on a finding whose action is `hold`.
+    package let holds = MetricCounter(
+        name: "prelude_rollout_holds_total", help: "Rollouts the guard held (paused and notified) on a finding.")
+    /// `prelude_rollout_warnings_total`: warnings the guard raised (findings whose action is `warn`).
+    package let warnings = MetricCounter(
+        name: "prelude_rollout_warnings_total", help: "Findings the rollout guard warned about without acting.")
+    /// `prelude_rollout_segment_exclusions_total`: segments carved out of rollouts.
+    package let segmentExclusions = MetricCounter(
+        name: "prelude_rollout_segment_exclusions_total",
+        help: "Segments the rollout guard carved out (kept on the old screen) while the rest ramped on.")
+    /// `prelude_rollout_budget_exceeded_total`: rollouts whose harm bound exceeded their harm budget.
+    package let budgetExceeded = MetricCounter(
+        name: "prelude_rollout_budget_exceeded_total",
+        help: "Rollouts whose bound on extra denied installs exceeded their harm budget.")
+    /// Every counter of the controller, for the metrics registry.
+    package var counters: [MetricCounter] {
+        [guardTrips, evaluations, holds, warnings, segmentExclusions, budgetExceeded]
+    }
     /// `prelude_rollout_evaluations_total`: guard evaluations of live rollouts.
     package let evaluations = MetricCounter(
         name: "prelude_rollout_evaluations_total", help: "Guard evaluations of live rollouts.")
@@ -39,6 +59,7 @@ package final class RolloutController: Sendable {
     /// A controller over `database`, publishing through `store`, at `clock`'s time.
     package init(database: Database, store: PolicyStore, clock: ServiceClock, logger: Logger) {
         repository = RolloutRepository(database: database)
+        templates = RolloutTemplateRepository(database: database)
         apps = PolicyRepository(database: database)
         self.store = store
         self.clock = clock
@@ -64,7 +85,34 @@ package final class RolloutController: Sendable {
         appID: String, environment: String, body: JSONValue, actor: String,
         authority: GovernanceGate.Authority = .writer
     ) throws -> Created {
-        let request = try RolloutRequest(body)
+        var template: (name: String, plan: JSONObject)?
+        if let named = body["template"] {
+            guard let name = named.stringValue,
+                let stored = try templates.template(appID: appID, environment: environment, name: name),
+                case .object(let plan) = stored.plan
+            else {
+                throw AdminProblem.invalidRequest(
+                    "environment \"\(environment)\" has no rollout template \(named.serialized()) (GET "
+                        + "…/environments/\(environment)/rollout-templates lists them)",
+                    pointer: "/template", code: "template.unknown", status: .unprocessableContent)
+            }
+            template = (name, plan)
+        }
+        let request = try RolloutRequest(body, template: template)
+        if let floor = try templates.template(appID: appID, environment: environment, name: RolloutTemplate.floorName) {
+            let problems = RolloutTemplate.floorProblems(request.plan, floor: floor.plan)
+            if !problems.isEmpty {
+                throw ProblemDetails(
+                    status: .unprocessableContent, type: PublicProblem.validation,
+                    title: "The plan is weaker than the environment's floor",
+                    detail:
+                        "\(problems.count) member\(problems.count == 1 ? "" : "s") below the floor of \(environment) "
+                        + "(its rollout template \"floor\"); nothing was changed",
+                    errors: problems.map {
+                        FieldProblem(pointer: "/" + $0.member, code: "plan.belowFloor", detail: $0.message)
+                    })
+            }
+        }
         return try serial.withLock { _ in
             let live = try served(appID, environment: environment)
             let document = live.document
@@ -89,8 +137,9 @@ package final class RolloutController: Sendable {
                 id: 0, appID: appID, environment: environment, experimentKey: key, feature: request.feature,
                 change: request.change, plan: request.plan, state: RolloutState(), baseRevision: nil,
                 lastReading: nil, lastEvaluatedAt: nil, createdBy: actor, createdAt: now, updatedAt: now)
-            _ = try candidate(for: .publishStep(0), of: provisional, live: live)
+            let first = try candidate(for: .publishStep(0), of: provisional, live: live)
             _ = try candidate(for: .complete, of: provisional, live: live)
+            if request.start { try contentGate(first, experimentKey: key) }
             var rollout: Rollout
             do {
                 rollout = try repository.create(
@@ -153,10 +202,26 @@ package final class RolloutController: Sendable {
         return settings.governance
     }
 
+    /// Content gate (docs/rollouts.md): the new arm's copy must have no lint error in any locale. Throws 422
+    /// `rollout-content` naming each error's pointer in `document` (the first step's policy).
+    private func contentGate(_ document: PolicyDocument, experimentKey: String) throws {
+        guard let index = document.experiments.firstIndex(where: { $0.key == experimentKey }) else { return }
+        let prefix = "/experiments/\(index)/variants/"
+        let errors = PublishChecks.lintCheckers.lint(document).filter {
+            $0.severity == .error && $0.pointer.description.hasPrefix(prefix)
+        }
+        if !errors.isEmpty { throw AdminProblem.rolloutContentErrors(errors) }
+    }
+
     private func operateLocked(
         _ operation: RolloutMachine.Operation, rollout: Rollout, actor: String, now: Int64,
         verdict: GovernanceGate.Verdict = .allowed
     ) throws -> Rollout {
+        if operation == .start, rollout.state.status == .draft {
+            let live = try served(rollout.appID, environment: rollout.environment)
+            try contentGate(
+                try candidate(for: .publishStep(0), of: rollout, live: live), experimentKey: rollout.experimentKey)
+        }
         let arms = try repository.arms(of: rollout)
         let transition: (state: RolloutState, action: RolloutMachine.Action?)
         do {
@@ -239,33 +304,99 @@ package final class RolloutController: Sendable {
         guard let rollout = try repository.rollout(id: id, appID: stale.appID, environment: stale.environment) else {
             return false
         }
-        let arms = try repository.arms(of: rollout)
+        let observation = try repository.observation(of: rollout)
         evaluations.add()
         let evaluation = RolloutMachine.evaluate(
-            rollout.state, plan: rollout.plan, control: arms.control, rollout: arms.rollout, now: now)
-        guard evaluation.state != rollout.state || evaluation.action != nil else { return false }
+            rollout.state, plan: rollout.plan, observation: observation, now: now,
+            carvable: RolloutCarveOut.carvableDimensions(rollout.change))
+        guard evaluation.state != rollout.state || !evaluation.actions.isEmpty else { return false }
         var next = rollout
         next.state = evaluation.state
         next.lastReading = evaluation.reading.jsonValue
         next.lastEvaluatedAt = now
-        if let action = evaluation.action {
-            try publish(action, of: next, actor: Self.guardActor, now: now, reading: evaluation.reading)
+        var notices: [RolloutRepository.Notice] = []
+        let budget = evaluation.reading.findings.contains(.harmBudgetExceeded)
+        for action in evaluation.actions {
+            switch action {
+            case .publishStep, .rollBack, .complete, .abort, .excludeSegments:
+                try publish(action, of: next, actor: Self.guardActor, now: now, reading: evaluation.reading)
+            case .hold(let findings, let reading):
+                notices.append(
+                    notice(
+                        "rollout.held", of: next, findings: findings, reading: reading,
+                        events: [.rolloutHeld]
+                            + (budget && findings.contains(.harmBudgetExceeded)
+                                ? [.rolloutBudgetExceeded] : [])))
+            case .warn(let findings, let reading):
+                notices.append(
+                    notice(
+                        "rollout.warned", of: next, findings: findings, reading: reading,
+                        events: budget && findings.contains(.harmBudgetExceeded) ? [.rolloutBudgetExceeded] : []))
+            }
         }
-        try repository.save(next, at: now)
-        if case .rollBack(let reading) = evaluation.action {
-            guardTrips.add()
-            // The publication below enqueues `rollout.guardTripped` (and `revision.published`) webhook deliveries in
-            // its transaction, beside the audit record; the metric counts it.
-            logger.warning(
-                "rollout guard tripped",
-                ["app": rollout.appID, "findings": reading.findings.map(\.rawValue).joined(separator: ",")],
-                numbers: ["rollout": Double(rollout.id)])
-        } else {
+        try repository.save(next, at: now, notices: notices)
+        for action in evaluation.actions {
+            let fields = ["app": rollout.appID, "environment": rollout.environment]
+            let numbers = ["rollout": Double(rollout.id)]
+            switch action {
+            case .rollBack(let reading):
+                guardTrips.add()
+                if reading.findings.contains(.harmBudgetExceeded) { budgetExceeded.add() }
+                // The publication enqueued `rollout.guardTripped` (and `revision.published`) webhook deliveries in
+                // its transaction, beside the audit record; the metric counts it.
+                logger.warning(
+                    "rollout guard tripped",
+                    fields.merging(["findings": reading.findings.map(\.rawValue).joined(separator: ",")]) { $1 },
+                    numbers: numbers)
+            case .hold(let findings, _):
+                holds.add()
+                if findings.contains(.harmBudgetExceeded) { budgetExceeded.add() }
+                logger.warning(
+                    "rollout held",
+                    fields.merging(["findings": findings.map(\.rawValue).joined(separator: ",")]) { $1 },
+                    numbers: numbers)
+            case .warn(let findings, _):
+                warnings.add()
+                if findings.contains(.harmBudgetExceeded) { budgetExceeded.add() }
+                logger.warning(
+                    "rollout warning",
+                    fields.merging(["findings": findings.map(\.rawValue).joined(separator: ",")]) { $1 },
+                    numbers: numbers)
+            case .excludeSegments(let segments, _):
+                segmentExclusions.add(UInt64(segments.count))
+                logger.warning(
+                    "rollout segment excluded",
+                    fields.merging(["segments": segments.map(\.description).joined(separator: ",")]) { $1 },
+                    numbers: numbers)
+            case .publishStep, .complete, .abort:
+                logger.info(
+                    "rollout advanced", fields.merging(["status": next.state.status.rawValue]) { $1 },
+                    numbers: numbers.merging(["step": Double(next.state.step)]) { $1 })
+            }
+        }
+        if evaluation.actions.isEmpty {
             logger.info(
                 "rollout advanced", ["app": rollout.appID, "status": next.state.status.rawValue],
                 numbers: ["rollout": Double(rollout.id), "step": Double(next.state.step)])
         }
         return true
+    }
+
+    /// The audit record and webhook payload of a hold or warning: the rollout, what was found and the figures.
+    private func notice(
+        _ action: String, of rollout: Rollout, findings: [RolloutReading.Finding], reading: RolloutReading,
+        events: [WebhookEventType]
+    ) -> RolloutRepository.Notice {
+        RolloutRepository.Notice(
+            actor: Self.guardActor, action: action,
+            detail: .object(
+                JSONObject([
+                    ("app", .string(rollout.appID)), ("environment", .string(rollout.environment)),
+                    ("rollout", .integer(Int(rollout.id))), ("experiment", .string(rollout.experimentKey)),
+                    ("action", .string(action)), ("status", .string(rollout.state.status.rawValue)),
+                    ("findings", .array(findings.map { .string($0.rawValue) })), ("figures", reading.jsonValue),
+                ])),
+            events: events)
     }
 
     // MARK: - Publishing
@@ -294,14 +425,23 @@ package final class RolloutController: Sendable {
             auditAction = "rollout.step"
             detail["step"] = .integer(step)
             detail["percent"] = .number(rollout.plan.guardedSteps[step].percent)
-        case .rollBack:
+        case .rollBack(let reading):
             auditAction = "rollout.guardTripped"
             events.append(.rolloutGuardTripped)
+            if reading.findings.contains(.harmBudgetExceeded) { events.append(.rolloutBudgetExceeded) }
             detail["baseRevision"] = rollout.baseRevision.map { .integer($0) } ?? .null
         case .complete:
             auditAction = "rollout.complete"
             events.append(.rolloutCompleted)
         case .abort: auditAction = "rollout.abort"
+        case .excludeSegments(let segments, _):
+            auditAction = "rollout.segmentExcluded"
+            events.append(.rolloutSegmentExcluded)
+            detail["segments"] = .array(segments.map(\.jsonValue))
+            detail["rules"] = .array(
+                segments.map { .string(RolloutCarveOut.ruleName(experimentKey: rollout.experimentKey, segment: $0)) })
+        case .hold, .warn:
+            return
         }
         for (key, value) in extra { detail[key] = value }
         if let reading { detail["figures"] = reading.jsonValue }
@@ -314,7 +454,10 @@ package final class RolloutController: Sendable {
 
     /// The live document after `action`: the rollout's experiment at the step (added or replaced), removed
     /// (rollback, abort), or removed with its change merged into the feature (complete: RFC 7396, as concluding an
-    /// experiment with a winner does). 422 listing the problems when the result is not a valid policy.
+    /// experiment with a winner does). Carved-out segments (``RolloutState/excludedSegments``) keep their targeting
+    /// rules (``RolloutCarveOut/keepRule(segment:change:base:feature:experimentKey:)``) while the rollout is
+    /// served and after completion; a rollback or abort removes them with the experiment. 422 listing the problems
+    /// when the result is not a valid policy.
     private func candidate(for action: RolloutMachine.Action, of rollout: Rollout, live: ServedPolicy) throws
         -> PolicyDocument
     {
@@ -322,17 +465,51 @@ package final class RolloutController: Sendable {
         var experiments = (json["experiments"]?.arrayValue ?? []).filter {
             $0["key"]?.stringValue != rollout.experimentKey
         }
+        let rulePrefix = rollout.experimentKey + "-keep-"
+        var keepRules: [JSONValue] = []
         switch action {
         case .publishStep(let step):
             experiments.append(rollout.experiment(step: step))
-        case .rollBack, .abort:
+        case .excludeSegments:
+            experiments.append(rollout.experiment(step: rollout.state.step))
+        case .rollBack, .abort, .hold, .warn:
             break
         case .complete:
-            json = json.mergePatch(["features": .object(JSONObject([(rollout.feature.rawValue, rollout.change)]))])
+            json = json.mergePatch(
+                ["features": .object(JSONObject([(rollout.feature.rawValue, rollout.servedChange)]))])
         }
         if case .object(var root) = json {
             root["experiments"] = .array(experiments)
             json = .object(root)
+        }
+        switch action {
+        case .publishStep, .excludeSegments, .complete:
+            if !rollout.state.excludedSegments.isEmpty {
+                // Old texts as the live policy without the rollout's experiment and rules gives them (before
+                // completion merged the change).
+                var stripped = live.document.jsonValue
+                Self.setRules(of: rollout.feature, in: &stripped) {
+                    $0.filter { !Self.isRule($0, prefix: rulePrefix) }
+                }
+                if case .object(var root) = stripped {
+                    root["experiments"] = .array(
+                        (root["experiments"]?.arrayValue ?? []).filter {
+                            $0["key"]?.stringValue != rollout.experimentKey
+                        })
+                    stripped = .object(root)
+                }
+                if let document = PolicyValidator.validate(stripped).document {
+                    keepRules = rollout.state.excludedSegments.compactMap {
+                        RolloutCarveOut.keepRule(
+                            segment: $0, change: rollout.change, base: document, feature: rollout.feature,
+                            experimentKey: rollout.experimentKey)
+                    }
+                }
+            }
+        default: break
+        }
+        Self.setRules(of: rollout.feature, in: &json) { rules in
+            rules.filter { !Self.isRule($0, prefix: rulePrefix) } + keepRules
         }
         let validation = PolicyValidator.validate(json)
         guard let document = validation.document else {
@@ -343,6 +520,26 @@ package final class RolloutController: Sendable {
                     + "refer to it; the change is the rollout variant's set); nothing was changed")
         }
         return document
+    }
+
+    private static func isRule(_ rule: JSONValue, prefix: String) -> Bool {
+        rule["name"]?.stringValue?.hasPrefix(prefix) == true
+    }
+
+    /// Rewrites the `targeting` array of `feature` in `json` (left out when it becomes empty and was absent).
+    private static func setRules(
+        of feature: Feature, in json: inout JSONValue, _ transform: ([JSONValue]) -> [JSONValue]
+    ) {
+        guard case .object(var root) = json, case .object(var features) = root["features"] ?? .null,
+            case .object(var entry) = features[feature.rawValue] ?? .null
+        else { return }
+        let before = entry["targeting"]?.arrayValue
+        let after = transform(before ?? [])
+        if before == nil && after.isEmpty { return }
+        entry["targeting"] = .array(after)
+        features[feature.rawValue] = .object(entry)
+        root["features"] = .object(features)
+        json = .object(root)
     }
 
     /// The live policy of the environment a rollout ramps (a rollout of staging starts from, and publishes to,

@@ -25,6 +25,12 @@ package enum RolloutPage {
                     + ": rolled back"
             case "rollout.complete": what = "completed"
             case "rollout.abort": what = "aborted by \(record.actor)"
+            case "rollout.segmentExcluded":
+                let segments = detail["segments"]?.arrayValue?.compactMap { $0["value"]?.stringValue } ?? []
+                what = "carved out " + segments.joined(separator: ", ")
+            case "rollout.held":
+                let findings = detail["findings"]?.arrayValue?.compactMap(\.stringValue) ?? []
+                what = "held (" + findings.joined(separator: ", ") + ")"
             default: return nil
             }
             let day = record.occurredAt / dayMillis
@@ -38,7 +44,9 @@ package enum RolloutPage {
         var text =
             "Rollout \(rollout.id) of \(rollout.feature.rawValue) in \(rollout.environment): "
             + rollout.state.status.rawValue
-        if rollout.state.status != .draft, steps.indices.contains(rollout.state.step) {
+        if rollout.state.status == .completed {
+            text += ", 100 % of installs"
+        } else if rollout.state.status != .draft, steps.indices.contains(rollout.state.step) {
             text +=
                 ", step \(rollout.state.step + 1) of \(steps.count) "
                 + "(\(percentText(steps[rollout.state.step].percent)))"
@@ -47,11 +55,6 @@ package enum RolloutPage {
     }
 
     private static let dayMillis: Int64 = 86_400_000
-
-    /// `25 %`, `2.5 %`.
-    private static func percentText(_ percent: Double) -> String {
-        DecimalFormat.fixed(percent, digits: percent == percent.rounded() ? 0 : 1) + " %"
-    }
 
     /// `HH:MM UTC` for `millis` after midnight.
     private static func timeOfDay(_ millis: Int64) -> String {

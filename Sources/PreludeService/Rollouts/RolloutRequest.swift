@@ -2,29 +2,52 @@ import PreludeCore
 import PreludeHTTP
 
 /// The body of `POST /v1/admin/apps/{app}/rollouts`, checked member by member (docs/rollouts.md, "API"):
-/// `{"feature", "set", "steps", "alpha"?, "minimumEffect"?, "requiresApproval"?, "key"?, "start"?}`.
+/// `{"feature", "set", "steps", "key"?, "start"?}` and the plan's other members (``RolloutPlan/members``); for
+/// `POST …/rollouts/simulate`, `set` may be left out and `installsPerHour`, `grantRate`, `denialRate` override the
+/// baseline.
 struct RolloutRequest {
     var feature: Feature
     var change: JSONValue
     var plan: RolloutPlan
     var key: String?
     var start: Bool
+    /// The baseline members of a simulation request.
+    var baseline = JSONObject()
 
-    static let members = ["feature", "set", "steps", "alpha", "minimumEffect", "requiresApproval", "key", "start"]
+    static let members = ["feature", "set", "key", "start"] + RolloutPlan.members
+    static let baselineMembers = ["installsPerHour", "grantRate", "denialRate"]
 
     /// Parses `body`; 422 naming every bad member (pointer and sentence) otherwise.
-    init(_ body: JSONValue) throws(ProblemDetails) {
+    ///
+    /// With `template` (the stored template the body names in `template`, name and members), the body's plan
+    /// members override the template's (``RolloutTemplate/merge(template:request:)``).
+    init(_ body: JSONValue, simulate: Bool = false, template: (name: String, plan: JSONObject)? = nil)
+        throws(ProblemDetails)
+    {
         guard case .object(let object) = body else {
             throw AdminProblem.invalidRequest(
                 "the body must be a JSON object: {\"feature\", \"set\", \"steps\"}", pointer: "", code: "type.mismatch",
                 status: .unprocessableContent)
         }
         var problems: [FieldProblem] = []
-        for (name, _) in object where !Self.members.contains(name) {
+        let allowed = simulate ? Self.members + Self.baselineMembers : Self.members
+        for (name, value) in object where simulate && Self.baselineMembers.contains(name) {
+            let range: ClosedRange<Double> = name == "installsPerHour" ? 1...1_000_000_000 : 0...1
+            if let number = value.doubleValue, range.contains(number) {
+                baseline[name] = .double(number)
+            } else {
+                problems.append(
+                    FieldProblem(
+                        pointer: "/\(name)", code: "value.invalid",
+                        detail: name == "installsPerHour"
+                            ? "installs reaching the feature per hour, a number from 1" : "a rate from 0 to 1"))
+            }
+        }
+        for (name, _) in object where !allowed.contains(name) {
             problems.append(
                 FieldProblem(
                     pointer: "/\(name)", code: "member.unknown",
-                    detail: "not a member of a rollout (\(Self.members.joined(separator: ", ")))"))
+                    detail: "not a member of a rollout (\(allowed.joined(separator: ", ")))"))
         }
         var feature: Feature?
         if let name = object["feature"]?.stringValue {
@@ -37,7 +60,7 @@ struct RolloutRequest {
             problems.append(
                 FieldProblem(pointer: "/feature", code: "member.missing", detail: "the feature to change, a string"))
         }
-        let change = object["set"] ?? .null
+        let change = object["set"] ?? (simulate ? .object(JSONObject()) : .null)
         if change.objectValue == nil {
             problems.append(
                 FieldProblem(
@@ -64,8 +87,12 @@ struct RolloutRequest {
             }
         }
         var planMembers = JSONObject()
-        for name in ["steps", "alpha", "minimumEffect", "requiresApproval"] {
+        for name in RolloutPlan.members where name != "template" {
             if let value = object[name] { planMembers[name] = value }
+        }
+        if let template {
+            planMembers = RolloutTemplate.merge(template: template.plan, request: planMembers)
+            planMembers["template"] = .string(template.name)
         }
         let decoded = RolloutPlan.decode(.object(planMembers))
         for problem in decoded.problems {

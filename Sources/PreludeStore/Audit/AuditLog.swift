@@ -135,10 +135,16 @@ package struct AuditLog: Sendable {
             try db.query(
                 """
                 SELECT id, occurred_at, actor, app_id, environment, action, revision, detail FROM audit_log
-                WHERE app_id = ? AND action LIKE 'rollout.%' AND json_extract(detail, '$.rollout') = ? ORDER BY id
-                """, [.text(app), .integer(id)])
+                WHERE app_id = ? AND action LIKE 'rollout.%' AND \(Self.detailMember("rollout", db)) = ? ORDER BY id
+                """, [.text(app), db.engine == .sqlite ? .integer(id) : .text(String(id))])
         }
         return try rows.map(Self.entry)
+    }
+
+    /// The SQL reading member `name` of a record's JSON detail: SQLite's `json_extract` (an SQL value of the
+    /// member's type), PostgreSQL's `->>` (text).
+    private static func detailMember(_ name: String, _ db: Connection) -> String {
+        db.engine == .sqlite ? "json_extract(detail, '$.\(name)')" : "(CAST(detail AS jsonb) ->> '\(name)')"
     }
 
     /// A record from a row of the columns the two readers select.
@@ -157,9 +163,11 @@ package struct AuditLog: Sendable {
         try database.read { db in
             try db.scalar(
                 """
-                SELECT json_extract(detail, '$.previousCoverage') FROM audit_log
+                SELECT \(db.engine == .sqlite
+                    ? "json_extract(detail, '$.previousCoverage')"
+                    : "CAST(CAST(detail AS jsonb) ->> 'previousCoverage' AS DOUBLE PRECISION)") FROM audit_log
                 WHERE app_id = ? AND environment = ? AND action = 'experiment.stop'
-                    AND json_extract(detail, '$.experiment') = ?
+                    AND \(Self.detailMember("experiment", db)) = ?
                 ORDER BY id DESC LIMIT 1
                 """, [.text(app), .text(environment), .text(key)], as: Double?.self)
         } ?? nil

@@ -84,11 +84,13 @@ package final class EventIngestor: Sendable {
         self.observers = observers
         self.clock = clock
         self.afterCommit = afterCommit
+        // PostgreSQL answers the new row's id with the insert (no lastval() round trip per event); SQLite reads it
+        // from the connection for free.
         insertSQL = """
             INSERT INTO \(table.rawValue) (app_id, install_id, client_event_id, type, feature, experiment, variant, occurred_at, received_at, environment, task, os_major, locale)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT DO NOTHING
-            """
+            """ + (database.engine == .postgres ? " RETURNING id" : "")
     }
 
     /// The current time in milliseconds, as the ingestor stamps `received_at`.
@@ -216,8 +218,8 @@ package final class EventIngestor: Sendable {
             try insert.bind(event.task.map(SQLValue.text) ?? .null, at: 11)
             try insert.bind(event.segment.osMajor.map { .integer(Int64($0)) } ?? .null, at: 12)
             try insert.bind(event.segment.locale.map(SQLValue.text) ?? .null, at: 13)
-            try insert.run()
-            guard db.changes > 0 else {
+            let returned = try insert.runReturningFirst()
+            guard db.engine == .postgres ? returned != nil : db.changes > 0 else {
                 outcome.duplicates += 1
                 continue
             }
@@ -225,7 +227,8 @@ package final class EventIngestor: Sendable {
             if !observers.isEmpty {
                 inserted.append(
                     StoredEvent(
-                        rowID: db.lastInsertRowID, appID: ticket.app, environment: ticket.environment,
+                        rowID: try returned?.get(0, as: Int64.self) ?? db.lastInsertRowID, appID: ticket.app,
+                        environment: ticket.environment,
                         installID: event.installID,
                         clientEventID: event.id, type: event.type, feature: event.feature, experiment: event.experiment,
                         variant: event.variant, occurredAt: event.occurredAt, receivedAt: ticket.receivedAt,

@@ -251,7 +251,8 @@ package struct PolicyRepository: Sendable {
             guard try Self.liveRevision(db, app: app, environment: environment) != nil else { return nil }
             return try db.query(
                 """
-                SELECT number, created_at, author, message, length(CAST(document AS BLOB)) AS size
+                SELECT number, created_at, author, message,
+                    \(db.engine == .sqlite ? "length(CAST(document AS BLOB))" : "octet_length(document)") AS size
                 FROM policy_revisions
                 WHERE app_id = ? AND environment = ? AND number < ? ORDER BY number DESC LIMIT ?
                 """, [.text(app), .text(environment), .integer(before ?? Int64.max), .integer(Int64(limit))])
@@ -282,10 +283,7 @@ package struct PolicyRepository: Sendable {
     /// (0011) too, as `prelude migrate --check` does before migrating: their revisions are production's.
     package func allRevisions() throws -> [StoredRevision] {
         try database.read { db in
-            let migrated =
-                try db.scalar(
-                    "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'environments'",
-                    as: Int64.self) ?? 0 > 0
+            let migrated = try db.tableExists("environments")
             let query =
                 migrated
                 ? """

@@ -160,7 +160,8 @@ extension ExperimentAggregator {
 
         var stored: [String: (steps: FunnelSteps, segment: EventSegment)] = [:]
         stored.reserveCapacity(group.installs.count)
-        let select = try connection.statement(Self.selectBatchSteps)
+        let select = try connection.statement(
+            connection.engine == .sqlite ? Self.selectBatchSteps : Self.selectBatchStepsPostgres)
         try select.bind([app, experiment, feature, variant, .text(Self.jsonArray(group.installs)), environment])
         defer { select.reset() }
         while let row = try select.step() {
@@ -211,7 +212,9 @@ extension ExperimentAggregator {
         try Self.upsertSegments(
             app, environment, experiment, feature, variant, deltas: segmentDelta, on: connection)
         upserts += "]"
-        try connection.statement(Self.upsertBatchSteps).execute([
+        try connection.statement(
+            connection.engine == .sqlite ? Self.upsertBatchSteps : Self.upsertBatchStepsPostgres
+        ).execute([
             app, experiment, feature, variant, .text(upserts), environment,
         ])
         try connection.statement(Self.upsertCounts).execute(
@@ -235,6 +238,24 @@ extension ExperimentAggregator {
     private static let selectBatchSteps = """
         SELECT s.install_id, s.steps, s.os_major, s.locale FROM json_each(?5) AS j CROSS JOIN experiment_install_steps AS s
         WHERE s.app_id = ?1 AND s.environment = ?6 AND s.experiment_key = ?2 AND s.feature = ?3 AND s.variant = ?4 AND s.install_id = j.value
+        """
+
+    // PostgreSQL's spelling: the array's elements as text (jsonb_array_elements_text).
+    private static let selectBatchStepsPostgres = """
+        SELECT s.install_id, s.steps, s.os_major, s.locale
+        FROM jsonb_array_elements_text(CAST(?5 AS jsonb)) AS j(value) CROSS JOIN experiment_install_steps AS s
+        WHERE s.app_id = ?1 AND s.environment = ?6 AND s.experiment_key = ?2 AND s.feature = ?3 AND s.variant = ?4 AND s.install_id = j.value
+        """
+
+    // PostgreSQL's spelling: each member read as text and cast to its column's type.
+    private static let upsertBatchStepsPostgres = """
+        INSERT INTO experiment_install_steps
+            (app_id, environment, experiment_key, feature, variant, install_id, steps, first_seen_at, os_major, locale)
+        SELECT ?1, ?6, ?2, ?3, ?4, j.value ->> 0, CAST(j.value ->> 1 AS BIGINT), CAST(j.value ->> 2 AS BIGINT),
+            CAST(j.value ->> 3 AS BIGINT), j.value ->> 4
+        FROM jsonb_array_elements(CAST(?5 AS jsonb)) AS j(value)
+        ON CONFLICT (app_id, environment, experiment_key, feature, variant, install_id)
+        DO UPDATE SET steps = excluded.steps
         """
 
     // Rows [install, steps, first_seen_at, os_major, locale] as one JSON array; the segment is written once, when the

@@ -51,6 +51,6 @@ extension ExperimentAggregator {
             \(counterColumns.indices.map { "?\($0 + 9)" }.joined(separator: ", "))
         WHERE true
         ON CONFLICT (app_id, environment, experiment_key, feature, dimension, value, variant) DO UPDATE SET
-            \(addingCounters)
+            \(addingCounters("experiment_segment_counts"))
         """
 }

@@ -78,7 +78,9 @@ package struct ExperimentAggregator: Sendable {
             (app_id, environment, experiment_key, feature, reported_variant, expected_variant, events, last_event_at)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (app_id, environment, experiment_key, feature, reported_variant, expected_variant) DO UPDATE SET
-            events = events + excluded.events, last_event_at = max(last_event_at, excluded.last_event_at)
+            events = experiment_mislabelled_events.events + excluded.events,
+            last_event_at = CASE WHEN excluded.last_event_at > experiment_mislabelled_events.last_event_at
+                THEN excluded.last_event_at ELSE experiment_mislabelled_events.last_event_at END
         """
 
     /// Accounts for one newly stored event. Returns true when an aggregate changed.
@@ -177,7 +179,7 @@ package struct ExperimentAggregator: Sendable {
         INSERT INTO experiment_daily_events (app_id, environment, experiment_key, feature, variant, day, events)
         VALUES (?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (app_id, environment, experiment_key, feature, variant, day)
-        DO UPDATE SET events = events + excluded.events
+        DO UPDATE SET events = experiment_daily_events.events + excluded.events
         """
 
     /// The counter columns of `experiment_funnel_counts`, `experiment_daily_counts` and `experiment_segment_counts`
@@ -190,8 +192,11 @@ package struct ExperimentAggregator: Sendable {
     /// The counter columns for an INSERT's column list: `exposed, prime_shown, …`.
     static let counterColumnList = counterColumns.joined(separator: ", ")
 
-    /// What an upsert's `DO UPDATE SET` adds: `exposed = exposed + excluded.exposed, …` for every counter.
-    static let addingCounters = counterColumns.map { "\($0) = \($0) + excluded.\($0)" }.joined(separator: ",\n    ")
+    /// What an upsert of `table` adds in `DO UPDATE SET`: `exposed = table.exposed + excluded.exposed, …` for every
+    /// counter (the stored row's column named with its table: PostgreSQL finds a bare name ambiguous there).
+    static func addingCounters(_ table: String) -> String {
+        counterColumns.map { "\($0) = \(table).\($0) + excluded.\($0)" }.joined(separator: ",\n    ")
+    }
 
     /// One `?` per counter column.
     static let counterPlaceholders = Array(repeating: "?", count: counterColumns.count).joined(separator: ", ")
@@ -206,7 +211,7 @@ package struct ExperimentAggregator: Sendable {
             \(counterColumnList))
         VALUES (?, ?, ?, ?, ?, ?, \(counterPlaceholders))
         ON CONFLICT (app_id, environment, experiment_key, feature, variant, day) DO UPDATE SET
-            \(addingCounters)
+            \(addingCounters("experiment_daily_counts"))
         """
 
     static let upsertCounts = """
@@ -214,7 +219,7 @@ package struct ExperimentAggregator: Sendable {
             \(counterColumnList), first_event_at, last_event_at)
         VALUES (?, ?, ?, ?, ?, \(counterPlaceholders), ?, ?)
         ON CONFLICT (app_id, environment, experiment_key, feature, variant) DO UPDATE SET
-            \(addingCounters),
+            \(addingCounters("experiment_funnel_counts")),
             last_event_at = excluded.last_event_at
         """
 }

@@ -60,7 +60,9 @@ package struct ExperimentDefinition: Sendable {
         appID: String, environment: String, key: String, liveRevision: Int, on connection: Connection
     ) throws -> ExperimentDefinition? {
         guard
-            let row = try connection.statement(selectConfigured).query([
+            let row = try connection.statement(
+                connection.engine == .sqlite ? selectConfigured : selectConfiguredPostgres
+            ).query([
                 .text(appID), .text(environment), .integer(Int64(liveRevision)), .text(key),
             ]).first
         else { return nil }
@@ -81,6 +83,22 @@ package struct ExperimentDefinition: Sendable {
             AND CASE WHEN e.type = 'object' THEN json_extract(e.value, '$.key') END = ?
         ORDER BY p.number DESC
         LIMIT 1
+        """
+
+    // PostgreSQL's spelling: a document whose `experiments` is not an array has none.
+    private static let selectConfiguredPostgres = """
+        SELECT p.number, CAST(e.value AS TEXT) AS value
+        FROM policy_revisions AS p, jsonb_array_elements(\(ExperimentDefinition.experimentsArrayPostgres)) AS e(value)
+        WHERE p.app_id = ? AND p.environment = ? AND p.number <= ?
+            AND CASE WHEN jsonb_typeof(e.value) = 'object' THEN e.value ->> 'key' END = ?
+        ORDER BY p.number DESC
+        LIMIT 1
+        """
+
+    /// PostgreSQL: revision `p`'s `experiments` array, or an empty one when it has none or not an array.
+    package static let experimentsArrayPostgres = """
+        CASE WHEN jsonb_typeof(CAST(p.document AS jsonb) -> 'experiments') = 'array'
+            THEN CAST(p.document AS jsonb) -> 'experiments' ELSE CAST('[]' AS jsonb) END
         """
 
     /// A definition from the stored arms alone, for an experiment no revision configures: the feature with the most

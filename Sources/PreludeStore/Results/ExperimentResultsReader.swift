@@ -117,12 +117,20 @@ package struct ExperimentResultsReader: Sendable {
             let liveRevision = try Self.liveRevision(appID: appID, environment: environment, on: connection)
             // CASE guards json_extract against non-object members (as in ExperimentDefinition).
             let configured = try connection.query(
-                """
-                SELECT CASE WHEN e.type = 'object' THEN json_extract(e.value, '$.key') END AS key,
-                       max(p.number = ?) AS live
-                FROM policy_revisions AS p, json_each(p.document, '$.experiments') AS e
-                WHERE p.app_id = ? AND p.environment = ? AND json_valid(p.document) GROUP BY 1
-                """, [.integer(Int64(liveRevision)), .text(appID), .text(environment)])
+                connection.engine == .sqlite
+                    ? """
+                    SELECT CASE WHEN e.type = 'object' THEN json_extract(e.value, '$.key') END AS key,
+                           max(p.number = ?) AS live
+                    FROM policy_revisions AS p, json_each(p.document, '$.experiments') AS e
+                    WHERE p.app_id = ? AND p.environment = ? AND json_valid(p.document) GROUP BY 1
+                    """
+                    : """
+                    SELECT CASE WHEN jsonb_typeof(e.value) = 'object' THEN e.value ->> 'key' END AS key,
+                           max(CASE WHEN p.number = ? THEN 1 ELSE 0 END) AS live
+                    FROM policy_revisions AS p,
+                        jsonb_array_elements(\(ExperimentDefinition.experimentsArrayPostgres)) AS e(value)
+                    WHERE p.app_id = ? AND p.environment = ? GROUP BY 1
+                    """, [.integer(Int64(liveRevision)), .text(appID), .text(environment)])
             let exposed = try connection.query(
                 """
                 SELECT experiment_key, sum(exposed) FROM experiment_funnel_counts WHERE app_id = ? AND environment = ?

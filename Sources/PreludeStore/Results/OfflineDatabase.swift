@@ -20,17 +20,15 @@ package enum OfflineDatabase {
     /// Opens the database at `path` with one reader; fails when the file does not exist or lacks the experiment
     /// aggregates (migration 0002).
     package static func open(path: String) throws -> Database {
-        guard FileManager.default.fileExists(atPath: path) else {
+        let location = DatabaseLocation(path)
+        if case .file = location, !FileManager.default.fileExists(atPath: path) {
             throw Failure(description: "no database at \(path) (set --database or PRELUDE_DATABASE)")
         }
-        let database = try Database(path: path, readerCount: 1)
+        let database = try Database(location: location, readerCount: 1)
+        let path = location.description
         do {
-            let migrated = try database.read { connection in
-                try connection.scalar(
-                    "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'experiment_funnel_counts'",
-                    as: Int.self)
-            }
-            guard migrated == 1 else {
+            let migrated = try database.read { try $0.tableExists("experiment_funnel_counts") }
+            guard migrated else {
                 throw Failure(description: "the database at \(path) is not migrated; run `prelude migrate` first")
             }
             return database

@@ -57,6 +57,10 @@ package struct Rollout: Sendable {
         self.updatedAt = updatedAt
     }
 
+    /// The change as served and as completion merges it: without the copy of carved-out segments
+    /// (``RolloutCarveOut/variantSet(_:excluding:)``).
+    package var servedChange: JSONValue { RolloutCarveOut.variantSet(change, excluding: state.excludedSegments) }
+
     /// The experiment that serves guarded step `step`: weights and coverage from ``RolloutPlan/assignment(step:)``,
     /// the new arm's `set` the change. The plan's `alpha` and `minimumEffect` stay in the rollout (the guard reads
     /// them there), so the served document has no member a PreludeClient built before them would refuse.
@@ -73,7 +77,7 @@ package struct Rollout: Sendable {
                         .object(
                             JSONObject([
                                 ("name", .string(Self.rolloutVariant)), ("weight", .number(weights[1])),
-                                ("set", change),
+                                ("set", servedChange),
                             ])),
                     ])
                 ),

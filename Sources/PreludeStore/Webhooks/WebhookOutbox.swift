@@ -15,14 +15,26 @@ package enum WebhookOutbox {
         throws -> [String]
     {
         try db.query(
-            """
-            SELECT w.id FROM webhooks w
-            WHERE w.app_id = ? AND w.enabled = 1 AND EXISTS (SELECT 1 FROM json_each(w.event_types) e WHERE e.value = ?)
-                AND (w.environments IS NULL OR EXISTS (SELECT 1 FROM json_each(w.environments) v WHERE v.value = ?))
-            ORDER BY w.created_at, w.id
-            """, [.text(app), .text(type.rawValue), .text(environment)]
+            db.engine == .sqlite ? subscribersSQL : subscribersPostgres,
+            [.text(app), .text(type.rawValue), .text(environment)]
         ).map { try $0.get(0, as: String.self) }
     }
+
+    private static let subscribersSQL = """
+        SELECT w.id FROM webhooks w
+        WHERE w.app_id = ? AND w.enabled = 1 AND EXISTS (SELECT 1 FROM json_each(w.event_types) e WHERE e.value = ?)
+            AND (w.environments IS NULL OR EXISTS (SELECT 1 FROM json_each(w.environments) v WHERE v.value = ?))
+        ORDER BY w.created_at, w.id
+        """
+
+    private static let subscribersPostgres = """
+        SELECT w.id FROM webhooks w
+        WHERE w.app_id = ? AND w.enabled = 1
+            AND EXISTS (SELECT 1 FROM jsonb_array_elements_text(CAST(w.event_types AS jsonb)) e WHERE e = ?)
+            AND (w.environments IS NULL
+                OR EXISTS (SELECT 1 FROM jsonb_array_elements_text(CAST(w.environments AS jsonb)) v WHERE v = ?))
+        ORDER BY w.created_at, w.id
+        """
 
     /// Writes one pending delivery of `type` with `data` for each subscriber of `app` (due at once), on `db`
     /// inside the caller's transaction. Returns the new deliveries' ids (their `webhook-id`), none when nobody
