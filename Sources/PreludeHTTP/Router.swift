@@ -381,7 +381,9 @@ public struct Router: Sendable {
                             let method = methods[matchers[index].method]
                             if !allowed.contains(method) { allowed.append(method) }
                         }
-                        if most > matchers[best].literalCount {
+                        // HEAD's GET fallback counts as this method: an exact HEAD capture keeps winning over it.
+                        let fallbackMatches = fallback >= 0 && allowed.contains(methods[fallback])
+                        if most > matchers[best].literalCount && !fallbackMatches {
                             if allowed.contains(.get) && !allowed.contains(.head) { allowed.append(.head) }
                             return .methodNotAllowed(allowed)
                         }
