@@ -36,9 +36,13 @@ mkdir -p "$WORK/crashes"
 
 build() { # $1: release|debug
     echo "fuzz.sh: building Fuzz/ ($1) with -sanitize=fuzzer,address (scratch $SCRATCH-$1)"
+    local status=0
     swift build --package-path Fuzz -c "$1" --sanitize=fuzzer --sanitize=address --scratch-path "$SCRATCH-$1" \
         -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp \
-        2>&1 | grep -v "Cannot export local symbol" || true
+        2>&1 | { grep -v "Cannot export local symbol" || true; } || status=$?
+    # A compile error is not the flaky missing-counters case below: retrying cannot fix it, so stop here and say so.
+    # (Seen on 2026-11-28: Fuzz/Package.swift lacked a C module the root package had gained.)
+    (( status == 0 )) || { echo "fuzz.sh: the Fuzz/ package did not compile (exit $status); see the errors above" >&2; exit 1; }
     BIN="$SCRATCH-$1/$1/PreludeFuzz"
 }
 # grep -c reads all of readelf's output: with `grep -q` and pipefail, readelf dies of SIGPIPE when grep exits early

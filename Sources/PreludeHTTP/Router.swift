@@ -135,6 +135,10 @@ public struct Router: Sendable {
         let firstSegment: Int
         let literalCount: Int
         let captureCount: Int
+        /// True when a route of another method with more literal segments may match the same paths (`POST
+        /// /rollouts/simulate` beside `GET /rollouts/{id}`): then a literal segment wins over this route's capture,
+        /// as in a trie router, and `GET /rollouts/simulate` is 405 rather than a lookup of rollout "simulate".
+        var mayBeShadowed = false
     }
 
     /// A literal segment (its bytes in `literalBytes`) or a capture (`isCapture`). Bytes decide for ASCII on both
@@ -242,6 +246,17 @@ public struct Router: Sendable {
                         captureCount: count - literals))
             }
             buckets.append(first..<matchers.count)
+        }
+        for index in matchers.indices {
+            let matcher = matchers[index]
+            matchers[index].mayBeShadowed = matchers.contains { other in
+                other.method != matcher.method && other.literalCount > matcher.literalCount
+                    && routes[other.route].segments.count == routes[matcher.route].segments.count
+                    && zip(routes[other.route].segments, routes[matcher.route].segments).allSatisfy { longer, segment in
+                        if case .literal(let text) = segment { return longer == .literal(text) }
+                        return true
+                    }
+            }
         }
     }
 
@@ -353,6 +368,25 @@ public struct Router: Sendable {
                         best = index
                         bestExact = candidateExact
                         bestLiterals = matcher.literalCount
+                    }
+                    if best >= 0, matchers[best].mayBeShadowed {
+                        // A route of another method with more literals matches: its path it is, not this capture.
+                        var most = matchers[best].literalCount
+                        var allowed: [HTTPMethod] = []
+                        for index in bucket where matchers[index].literalCount >= most && binds(matchers[index]) {
+                            if matchers[index].literalCount > most {
+                                most = matchers[index].literalCount
+                                allowed = []
+                            }
+                            let method = methods[matchers[index].method]
+                            if !allowed.contains(method) { allowed.append(method) }
+                        }
+                        // HEAD's GET fallback counts as this method: an exact HEAD capture keeps winning over it.
+                        let fallbackMatches = fallback >= 0 && allowed.contains(methods[fallback])
+                        if most > matchers[best].literalCount && !fallbackMatches {
+                            if allowed.contains(.get) && !allowed.contains(.head) { allowed.append(.head) }
+                            return .methodNotAllowed(allowed)
+                        }
                     }
                     if best >= 0 {
                         let matcher = matchers[best]

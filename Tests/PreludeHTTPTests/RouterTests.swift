@@ -37,6 +37,23 @@ import Testing
         #expect(allowed == [.post])
     }
 
+    /// A literal segment of another method's route wins over a capture, as in a trie router: the path is that
+    /// route's, so another method is 405, not a lookup of a rollout named "simulate" (schemathesis ST204).
+    @Test func aLiteralOfAnotherMethodMakesTheCaptureRoute405() {
+        var router = Router()
+        router.add(.get, "/v1/rollouts/{id}") { _ in HTTPResponse() }
+        router.add(.post, "/v1/rollouts/{id}/start") { _ in HTTPResponse() }
+        router.add(.post, "/v1/rollouts/simulate") { _ in HTTPResponse() }
+        #expect(Self.describe(router.match(method: .get, path: "/v1/rollouts/simulate")) == "405 POST")
+        #expect(Self.describe(router.match(method: .head, path: "/v1/rollouts/simulate")) == "405 POST")
+        #expect(Self.describe(router.match(method: .post, path: "/v1/rollouts/simulate")) == "POST /v1/rollouts/simulate ")
+        #expect(Self.describe(router.match(method: .get, path: "/v1/rollouts/7")) == "GET /v1/rollouts/{id} id=7")
+        #expect(Self.describe(router.match(method: .get, path: "/v1/rollouts/simulatex")) == "GET /v1/rollouts/{id} id=simulatex")
+        #expect(
+            Self.describe(router.match(method: .post, path: "/v1/rollouts/simulate/start"))
+                == "POST /v1/rollouts/{id}/start id=simulate")
+    }
+
     @Test func unknownPathIsNotFound() {
         guard case .notFound = Self.make().match(method: .get, path: "/nope") else {
             Issue.record("expected 404"); return
