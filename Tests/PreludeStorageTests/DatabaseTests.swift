@@ -150,7 +150,9 @@ import Testing
         let walBytes =
             (try? FileManager.default.attributesOfItem(atPath: directory.file("db.sqlite") + "-wal")[.size] as? Int)
             ?? 0
-        #expect(walBytes < 40 << 20, "WAL grew to \(walBytes) bytes")
+        // Without checkpoints the WAL would hold all 80 MiB. How far the checkpointer trails the writer depends on
+        // the machine's load (47 MiB was seen with three other builds on two cores), so the bound is 60 MiB.
+        #expect(walBytes < 60 << 20, "WAL grew to \(walBytes) bytes")
         #expect(
             try database.read {
                 try $0.scalar(
