@@ -22,7 +22,7 @@ package enum HealthRoutes {
     package static func register(
         on router: inout Router, database: Database, migrator: Migrator, storage: StorageHealth? = nil,
         replica: (@Sendable () -> String?)? = nil, policies: (@Sendable () -> String?)? = nil,
-        isDraining: @escaping @Sendable () -> Bool
+        leader: (@Sendable () -> [LeaderWork])? = nil, isDraining: @escaping @Sendable () -> Bool
     ) {
         let alive = json(["status": "ok", "service": ServiceInfo.name, "version": ServiceInfo.version])
         router.add(.get, "/healthz") { _ in uncached(.json(alive)) }
@@ -30,7 +30,7 @@ package enum HealthRoutes {
             uncached(
                 readiness(
                     database: database, migrator: migrator, storage: storage, replica: replica, policies: policies,
-                    isDraining: isDraining))
+                    leader: leader, isDraining: isDraining))
         }
     }
 
@@ -42,7 +42,7 @@ package enum HealthRoutes {
 
     private static func readiness(
         database: Database, migrator: Migrator, storage: StorageHealth?, replica: (@Sendable () -> String?)?,
-        policies: (@Sendable () -> String?)?, isDraining: @Sendable () -> Bool
+        policies: (@Sendable () -> String?)?, leader: (@Sendable () -> [LeaderWork])?, isDraining: @Sendable () -> Bool
     ) -> HTTPResponse {
         if isDraining() {
             return .json(json(["status": "unavailable", "reason": "shutting down"]), status: .serviceUnavailable)
@@ -75,7 +75,11 @@ package enum HealthRoutes {
         if let reason = policies?() {
             return .json(json(["status": "unavailable", "reason": reason]), status: .serviceUnavailable)
         }
-        return .json(json(["status": "ready", "migrations": "\(migrator.schemaVersion)"]))
+        var ready = ["status": "ready", "migrations": "\(migrator.schemaVersion)"]
+        // The work this node leads, comma-separated ("" for none): a node that leads nothing is as ready as one that
+        // leads everything, but an operator sees where the scheduler and the guard run (docs/scaling.md).
+        if let leader { ready["leader"] = leader().map(\.rawValue).joined(separator: ",") }
+        return .json(json(ready))
     }
 
     private static func json(_ object: [String: String]) -> [UInt8] {

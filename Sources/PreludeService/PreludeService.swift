@@ -49,6 +49,8 @@ package final class PreludeService: Sendable {
     package let admin: AdminAPI
     /// The primary's webhook sender (docs/webhooks.md); nil on a read replica.
     package let webhooks: WebhookDispatcher?
+    /// Which work that must run once this node leads (docs/scaling.md, "PostgreSQL cluster"); nil on a replica.
+    package let election: LeaderElection?
     private let stopped = Mutex(false)
 
     private init(
@@ -56,8 +58,9 @@ package final class PreludeService: Sendable {
         policyStore: PolicyStore, eventIngestor: EventIngestor, adminServer: HTTPServer?, adminPort: Int?,
         logger: Logger, draining: DrainFlag, eventRetention: EventRetentionTask, policyReloader: LivePolicyReloader,
         replica: ReadReplica?, rollouts: RolloutController, rolloutScheduler: RolloutScheduler?, admin: AdminAPI,
-        webhooks: WebhookDispatcher?
+        webhooks: WebhookDispatcher?, election: LeaderElection?
     ) {
+        self.election = election
         self.admin = admin
         self.replica = replica
         self.rollouts = rollouts
@@ -113,15 +116,25 @@ package final class PreludeService: Sendable {
             replica?.register(on: observability.registry)
             var replicaReadiness: (@Sendable () -> String?)?
             if let replica { replicaReadiness = { replica.notReadyReason } }
+            // Nodes sharing one PostgreSQL database run the work that must run once on one of them each; on SQLite
+            // this process leads everything (docs/scaling.md, "PostgreSQL cluster"). A replica runs none of it.
+            let election: LeaderElection? =
+                replica == nil
+                ? LeaderElection(locks: SessionLocks(database: database), logger: logger.with(["component": "leader"]))
+                : nil
+            election?.register(on: observability.registry)
+            var leaderRoles: (@Sendable () -> [LeaderWork])?
+            if let election { leaderRoles = { election.roles } }
             HealthRoutes.register(
                 on: &router, database: database, migrator: migrator, storage: storageHealth, replica: replicaReadiness,
-                policies: { policyStore.readinessProblem }
+                policies: { policyStore.readinessProblem }, leader: leaderRoles
             ) { draining.isSet }
             ObservabilityRoutes.register(on: &router, observability: observability)
             let aggregator = ExperimentAggregator { policyStore.snapshot(app: $0, environment: $1)?.document }
             // The guard runs on the primary only: a replica serves the assignment it mirrors, never decides a step.
             let rollouts = RolloutController(database: database, store: policyStore, clock: clock, logger: logger)
-            let rolloutScheduler = replica == nil ? RolloutScheduler(controller: rollouts) : nil
+            let rolloutScheduler =
+                replica == nil ? RolloutScheduler(controller: rollouts, election: election) : nil
             for counter in rollouts.counters { observability.registry.register(counter) }
             // A replica stores accepted batches in its outbox, through the same group commit, and the forwarder
             // wakes after each commit; the primary computes results from what it forwards.
@@ -150,14 +163,15 @@ package final class PreludeService: Sendable {
                 webhooks = WebhookDispatcher(
                     store: WebhookStore(database: database), allowlist: configuration.webhookAllowedHosts,
                     client: client, logger: logger.with(["component": "webhooks"]), clock: timing.clock,
-                    random: timing.random)
+                    random: timing.random, election: election)
             } else {
                 webhooks = nil
             }
             webhooks?.register(on: observability.registry)
             let admin = try AdminAPI.make(
                 configuration: configuration, database: database, store: policyStore, logger: logger,
-                rollouts: rollouts, clock: adminClock, changeRules: changeRules, webhookDispatcher: webhooks)
+                rollouts: rollouts, clock: adminClock, changeRules: changeRules, webhookDispatcher: webhooks,
+                election: election)
             var adminRouter = Router()
             AdminAPI.register(on: &router, or: &adminRouter, api: admin, configuration: configuration)
             if configuration.adminPort == nil {
@@ -185,8 +199,16 @@ package final class PreludeService: Sendable {
                 throw error
             }
             let eventRetention = EventRetentionTask(
-                pruner: EventPruner(retentionDays: configuration.eventRetentionDays), database: database, logger: logger
-            )
+                pruner: EventPruner(retentionDays: configuration.eventRetentionDays), database: database,
+                logger: logger, election: election)
+            election?.start { [weak admin] work in
+                switch work {
+                case .scheduler: admin?.scheduler.wake()
+                case .rollouts: rolloutScheduler?.wake()
+                case .webhooks: webhooks?.wake()
+                case .retention: break  // housekeeping: the next tick is soon enough
+                }
+            }
             eventRetention.start()
             rolloutScheduler?.start()
             policyReloader.start()
@@ -205,7 +227,7 @@ package final class PreludeService: Sendable {
                 policyStore: policyStore, eventIngestor: eventIngestor, adminServer: adminServer, adminPort: adminPort,
                 logger: logger, draining: draining, eventRetention: eventRetention, policyReloader: policyReloader,
                 replica: replica, rollouts: rollouts, rolloutScheduler: rolloutScheduler, admin: admin,
-                webhooks: webhooks)
+                webhooks: webhooks, election: election)
         } catch {
             database.close()
             throw error
@@ -281,6 +303,8 @@ package final class PreludeService: Sendable {
         eventRetention.stop()
         rolloutScheduler?.stop()
         admin.scheduler.stop()
+        // After the leader-only work stopped: another node takes the roles at its next round.
+        election?.stop()
         policyReloader.stop()
         database.close()
         logger.info("stopped")

@@ -46,9 +46,12 @@ import Testing
         router.add(.post, "/v1/rollouts/simulate") { _ in HTTPResponse() }
         #expect(Self.describe(router.match(method: .get, path: "/v1/rollouts/simulate")) == "405 POST")
         #expect(Self.describe(router.match(method: .head, path: "/v1/rollouts/simulate")) == "405 POST")
-        #expect(Self.describe(router.match(method: .post, path: "/v1/rollouts/simulate")) == "POST /v1/rollouts/simulate ")
+        #expect(
+            Self.describe(router.match(method: .post, path: "/v1/rollouts/simulate")) == "POST /v1/rollouts/simulate ")
         #expect(Self.describe(router.match(method: .get, path: "/v1/rollouts/7")) == "GET /v1/rollouts/{id} id=7")
-        #expect(Self.describe(router.match(method: .get, path: "/v1/rollouts/simulatex")) == "GET /v1/rollouts/{id} id=simulatex")
+        #expect(
+            Self.describe(router.match(method: .get, path: "/v1/rollouts/simulatex"))
+                == "GET /v1/rollouts/{id} id=simulatex")
         #expect(
             Self.describe(router.match(method: .post, path: "/v1/rollouts/simulate/start"))
                 == "POST /v1/rollouts/{id}/start id=simulate")

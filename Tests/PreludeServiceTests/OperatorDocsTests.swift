@@ -15,7 +15,10 @@ import Testing
             atPath: ServiceFixture.repositoryRoot + "/migrations"
         )
         .filter { $0.hasSuffix(".sql") }.count
-        #expect(readme.contains(#"200 {"migrations":"\#(migrations)","status":"ready"}"#))
+        #expect(
+            readme.contains(
+                #"200 {"leader":"scheduler,rollouts,webhooks,retention","migrations":"\#(migrations)","status":"ready"}"#
+            ))
         #expect(readme.contains(#""version":"\#(ServiceInfo.version)"}"#))
     }
 

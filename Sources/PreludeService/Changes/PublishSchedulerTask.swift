@@ -25,6 +25,7 @@ package final class PublishSchedulerTask: Sendable {
     private let scheduler: PublishScheduler
     private let clock: ServiceClock
     private let logger: Logger
+    private let election: LeaderElection?
     /// The longest sleep between two looks at the schedule, in seconds.
     package let pollInterval: Double
     private let wakeUp = WakeCondition()
@@ -36,8 +37,9 @@ package final class PublishSchedulerTask: Sendable {
     /// A task applying what `changes` has scheduled, at `clock`'s time, as `role` allows.
     package init(
         changes: ChangeRequests, role: PublishScheduler.Role, clock: ServiceClock, logger: Logger,
-        pollInterval: Double = 1
+        pollInterval: Double = 1, election: LeaderElection? = nil
     ) {
+        self.election = election
         self.changes = changes
         scheduler = PublishScheduler(role: role)
         self.clock = clock
@@ -74,6 +76,8 @@ package final class PublishSchedulerTask: Sendable {
     /// Applies every request due at the clock's time; returns their ids and when the next one is due.
     @discardableResult
     package func runOnce() -> PublishScheduler.Plan {
+        // Several nodes on one database: only the one leading `scheduler` applies (docs/scaling.md).
+        guard election?.leads(.scheduler) ?? true else { return PublishScheduler.Plan(due: [], nextWake: nil) }
         let now = clock.milliseconds
         let plan: PublishScheduler.Plan
         do {

@@ -12,12 +12,17 @@ package final class EventRetentionTask: Sendable {
     private let pruner: EventPruner
     private let database: Database
     private let clock: ServiceClock
+    private let election: LeaderElection?
     private let logger: Logger
     private let queue = DispatchQueue(label: "prelude.retention")
     private let timer: Mutex<(any DispatchSourceTimer)?> = Mutex(nil)
 
-    /// Creates a task pruning at `clock`'s time.
-    package init(pruner: EventPruner, database: Database, logger: Logger, clock: ServiceClock = .system) {
+    /// Creates a task pruning at `clock`'s time; with an `election`, only while this node leads `retention`.
+    package init(
+        pruner: EventPruner, database: Database, logger: Logger, clock: ServiceClock = .system,
+        election: LeaderElection? = nil
+    ) {
+        self.election = election
         self.pruner = pruner
         self.database = database
         self.logger = logger
@@ -52,7 +57,7 @@ package final class EventRetentionTask: Sendable {
     /// One pruning run at the clock's current time; returns the events deleted (0 after a logged failure).
     @discardableResult
     package func runOnce() -> Int {
-        guard database.isOpen else { return 0 }
+        guard database.isOpen, election?.leads(.retention) ?? true else { return 0 }
         let now = clock.milliseconds
         do {
             let deleted = try pruner.prune(database, now: now)

@@ -12,12 +12,22 @@ package final class RolloutScheduler: Sendable {
     package static let defaultInterval = 5.0
 
     private let controller: RolloutController
+    private let election: LeaderElection?
     private let queue = DispatchQueue(label: "prelude.rollouts")
     private let timer: Mutex<(any DispatchSourceTimer)?> = Mutex(nil)
     private let pending = Atomic<Bool>(false)
 
-    /// A scheduler evaluating `controller`'s rollouts.
-    package init(controller: RolloutController) { self.controller = controller }
+    /// A scheduler evaluating `controller`'s rollouts; with an `election`, only while this node leads `rollouts`.
+    package init(controller: RolloutController, election: LeaderElection? = nil) {
+        self.controller = controller
+        self.election = election
+    }
+
+    /// One evaluation of every live rollout, when this node leads the guard (docs/scaling.md, "PostgreSQL cluster").
+    private func evaluate() {
+        guard election?.leads(.rollouts) ?? true else { return }
+        _ = controller.evaluateAll()
+    }
 
     /// Starts the timer (every `interval` seconds). No-op when started.
     package func start(interval: Double = defaultInterval) {
@@ -25,7 +35,7 @@ package final class RolloutScheduler: Sendable {
             guard timer == nil else { return }
             let source = DispatchSource.makeTimerSource(queue: queue)
             source.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(250))
-            source.setEventHandler { [controller] in _ = controller.evaluateAll() }
+            source.setEventHandler { [self] in evaluate() }
             source.resume()
             timer = source
         }
@@ -37,7 +47,7 @@ package final class RolloutScheduler: Sendable {
         guard !pending.exchange(true, ordering: .acquiringAndReleasing) else { return }
         queue.async { [self] in
             pending.store(false, ordering: .releasing)
-            _ = controller.evaluateAll()
+            evaluate()
         }
     }
 

@@ -20,6 +20,7 @@ import Synchronization
 /// At least once: a delivery stays pending until a receiver's 2xx is recorded, so one sent just before a kill -9 is
 /// sent again after the restart, with the same `webhook-id` (the receiver's dedupe key).
 package final class WebhookDispatcher: Sendable {
+    private let election: LeaderElection?
     /// Counts since start, for /metrics.
     package struct Statistics: Sendable, Equatable {
         /// Attempts made.
@@ -65,8 +66,10 @@ package final class WebhookDispatcher: Sendable {
     package init(
         store: WebhookStore, allowlist: WebhookAllowlist, client: HTTPClient, logger: Logger,
         machine: WebhookDeliveryMachine = WebhookDeliveryMachine(), clock: ServiceClock = .system,
-        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }, idleLook: Double = 0.5
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }, idleLook: Double = 0.5,
+        election: LeaderElection? = nil
     ) {
+        self.election = election
         self.store = store
         self.allowlist = allowlist
         self.client = client
@@ -114,7 +117,9 @@ package final class WebhookDispatcher: Sendable {
     /// tests with an injected clock call it directly.
     @discardableResult
     package func runDue() -> Int {
-        passLock.withLock { _ in
+        // Several nodes on one database: only the one leading `webhooks` sends (docs/scaling.md).
+        guard election?.leads(.webhooks) ?? true else { return 0 }
+        return passLock.withLock { _ in
             var attempts = 0
             while !stopping.load(ordering: .acquiring) {
                 let due: [WebhookStore.Due]

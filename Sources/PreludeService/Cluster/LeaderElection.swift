@@ -1,0 +1,144 @@
+import PreludeStorage
+import Synchronization
+
+#if canImport(FoundationEssentials)
+    import Dispatch
+#else
+    import Foundation
+#endif
+
+/// Work that must run on one node at a time when several share one PostgreSQL database (docs/scaling.md,
+/// "PostgreSQL cluster"). Each kind has a leader of its own, so the work can spread over the nodes.
+package enum LeaderWork: String, CaseIterable, Sendable {
+    /// Scheduled publishes of approved change requests (``PublishSchedulerTask``).
+    case scheduler
+    /// The rollout guard's evaluations and steps (``RolloutScheduler``).
+    case rollouts
+    /// Webhook deliveries (``WebhookDispatcher``).
+    case webhooks
+    /// Event pruning (``EventRetentionTask``).
+    case retention
+
+    /// The advisory lock's key: a fixed prefix ("prld" in ASCII) and the kind's place, so other applications'
+    /// advisory locks on the same database are unlikely to collide.
+    package var lockKey: Int64 {
+        0x7072_6C64_0000_0000 + Int64(LeaderWork.allCases.firstIndex(of: self)! + 1)
+    }
+}
+
+/// The locks a ``LeaderElection`` takes (``SessionLocks`` in the service; a fake in tests).
+package protocol LeaderLockSource: Sendable {
+    /// Takes lock `key` unless another node holds it; true when this node holds it now.
+    func tryAcquire(_ key: Int64) throws -> Bool
+    /// The keys still held (none once the session that held them was lost).
+    func verify() -> Set<Int64>
+    /// Gives every lock back.
+    func releaseAll()
+}
+
+extension SessionLocks: LeaderLockSource {}
+
+/// Which kinds of ``LeaderWork`` this node leads. A node that leads none keeps trying every `interval` seconds, so
+/// when the leader dies (its database session ends and the server frees its locks) another node takes over within
+/// about that interval; a node that leads some checks every interval that its session still holds them.
+///
+/// ``runOnce()`` is one round, called by the timer and directly by tests. The `onTaken` given to ``start(interval:onTaken:)``
+/// runs after a role is taken (the service wakes that work, so a change due during the takeover is applied at once).
+package final class LeaderElection: Sendable {
+    /// Seconds between two rounds (1).
+    package static let defaultInterval = 1.0
+
+    private let locks: any LeaderLockSource
+    private let logger: Logger
+    private let onTaken = Mutex<(@Sendable (LeaderWork) -> Void)?>(nil)
+    private let held = Mutex<Set<LeaderWork>>([])
+    private let changes = Atomic<Int>(0)
+    private let queue = DispatchQueue(label: "prelude.leader")
+    private let timer: Mutex<(any DispatchSourceTimer)?> = Mutex(nil)
+
+    /// An election over `locks`.
+    package init(locks: any LeaderLockSource, logger: Logger) {
+        self.locks = locks
+        self.logger = logger
+    }
+
+    /// True while this node leads `work`.
+    package func leads(_ work: LeaderWork) -> Bool { held.withLock { $0.contains(work) } }
+
+    /// The kinds of work this node leads, in declaration order.
+    package var roles: [LeaderWork] {
+        let current = held.withLock { $0 }
+        return LeaderWork.allCases.filter(current.contains)
+    }
+
+    /// How many times a role was taken or lost since start.
+    package var transitions: Int { changes.load(ordering: .relaxed) }
+
+    /// One round: drops the roles whose lock was lost, then tries to take every role not held.
+    package func runOnce() {
+        let still = locks.verify()
+        let lost = held.withLock { held in
+            let lost = held.filter { !still.contains($0.lockKey) }
+            held.subtract(lost)
+            return lost
+        }
+        for work in LeaderWork.allCases where lost.contains(work) {
+            changes.add(1, ordering: .relaxed)
+            logger.warning("leader role lost", ["work": work.rawValue])
+        }
+        for work in LeaderWork.allCases where !leads(work) {
+            let taken: Bool
+            do {
+                taken = try locks.tryAcquire(work.lockKey)
+            } catch {
+                logger.warning("leader election failed", ["work": work.rawValue, "error": "\(error)"])
+                return
+            }
+            guard taken else { continue }
+            held.withLock { _ = $0.insert(work) }
+            changes.add(1, ordering: .relaxed)
+            logger.info("leader role taken", ["work": work.rawValue])
+            onTaken.withLock { $0 }?(work)
+        }
+    }
+
+    /// `prelude_leader{work}` (1 while this node leads the work, else 0) and `prelude_leader_transitions_total`.
+    package func register(on registry: MetricsRegistry) {
+        registry.gauge(
+            "prelude_leader", help: "1 while this node leads the work that must run once (docs/scaling.md)",
+            labelNames: ["work"]
+        ) { [self] in
+            let current = roles
+            return LeaderWork.allCases.map { ObservedMetric.Sample([$0.rawValue], current.contains($0) ? 1 : 0) }
+        }
+        registry.counter(
+            "prelude_leader_transitions_total", help: "Leader roles taken or lost by this node since start"
+        ) { [self] in Double(transitions) }
+    }
+
+    /// A first round now, then one every `interval` seconds; `onTaken` is told of each role taken. No-op when started.
+    package func start(interval: Double = defaultInterval, onTaken: (@Sendable (LeaderWork) -> Void)? = nil) {
+        self.onTaken.withLock { $0 = onTaken }
+        runOnce()
+        timer.withLock { timer in
+            guard timer == nil else { return }
+            let source = DispatchSource.makeTimerSource(queue: queue)
+            source.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(100))
+            source.setEventHandler { [self] in runOnce() }
+            source.resume()
+            timer = source
+        }
+    }
+
+    /// Stops the rounds and gives every role back (call after the leader-only work stopped).
+    package func stop() {
+        let source = timer.withLock { timer in
+            defer { timer = nil }
+            return timer
+        }
+        source?.cancel()
+        queue.sync {}
+        held.withLock { $0 = [] }
+        locks.releaseAll()
+    }
+}

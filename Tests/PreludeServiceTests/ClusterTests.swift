@@ -1,0 +1,146 @@
+import Foundation
+import PreludeStorage
+import PreludeTestSupport
+import Synchronization
+import Testing
+
+@testable import PreludeService
+
+/// Nodes of the built binary sharing one PostgreSQL database (docs/scaling.md, "PostgreSQL cluster"), as real
+/// processes on loopback, one of them killed with SIGKILL: a publish on any node is served by every node within a
+/// second, `If-Match` holds across nodes, each kind of work that must run once has exactly one leader, and when the
+/// leader dies another node takes over and applies a scheduled change exactly once. Runs in the PostgreSQL lane.
+@Suite(.serialized, .enabled(if: TestDatabase.isPostgres, "needs the PostgreSQL lane (PRELUDE_TEST_POSTGRES)"))
+struct ClusterTests {
+    let fixture = ServiceFixture()
+    static let everyRole = LeaderWork.allCases.map(\.rawValue).joined(separator: ",")
+
+    /// Starts `count` nodes on one database, one after another (the first migrates and seeds the demo).
+    func startNodes(_ count: Int) throws -> [ServerProcess] {
+        fixture.write("policy.json", AdminServer.policyText)
+        var nodes: [ServerProcess] = []
+        for _ in 0..<count {
+            nodes.append(
+                try ServerProcess.start(
+                    database: fixture.database, policy: fixture.path("policy.json"),
+                    environment: Topology.environment))
+        }
+        return nodes
+    }
+
+    static func readiness(_ node: ServerProcess) throws -> [String: Any] {
+        try TestTransport.live(port: node.port).get("/readyz").object
+    }
+
+    static func send(
+        _ node: ServerProcess, _ method: String, _ path: String, headers: [(String, String)] = [], body: String = ""
+    ) throws -> TestTransport.Response {
+        try TestTransport.live(port: node.port).exchange(
+            AdminRequest.bytes(method, path, token: AdminServer.secret, headers: headers, body: body))
+    }
+
+    static func documentETag(_ node: ServerProcess) throws -> String? {
+        try TestTransport.live(port: node.port).get("/v1/apps/demo/policy/document").headers["etag"]
+    }
+
+    /// Waits until `condition` holds, at most `seconds`; returns how long it took.
+    static func wait(atMost seconds: Double, _ what: String, _ condition: () throws -> Bool) throws -> Double {
+        let start = Date()
+        while Date().timeIntervalSince(start) < seconds {
+            if try condition() { return Date().timeIntervalSince(start) }
+            usleep(10_000)
+        }
+        throw TestTransport.Failure.malformed("\(what) not within \(seconds) s")
+    }
+
+    @Test func oneLeaderPerKindOfWorkAndAPublishOnAnyNodeIsServedByEvery() throws {
+        let nodes = try startNodes(3)
+        defer { for node in nodes { node.killHard() } }
+        for node in nodes { #expect(try Self.readiness(node)["status"] as? String == "ready") }
+        let leaders = try nodes.map { try Self.readiness($0)["leader"] as? String ?? "missing" }
+        // The first node took every role at start; the others lead nothing and keep asking.
+        #expect(leaders == [Self.everyRole, "", ""], "\(leaders)")
+        let metrics = try TestTransport.live(port: nodes[0].port).get("/metrics").body
+        #expect(metrics.contains("prelude_leader{work=\"scheduler\"} 1"))
+        #expect(
+            try TestTransport.live(port: nodes[1].port).get("/metrics").body.contains(
+                "prelude_leader{work=\"rollouts\"} 0"))
+
+        // A publish on the last node is served by every node within a second (LISTEN/NOTIFY).
+        let current = try #require(try Self.send(nodes[2], "GET", "/v1/admin/apps/demo/policy").headers["etag"])
+        let patch = try Self.send(
+            nodes[2], "PATCH", "/v1/admin/apps/demo/features/camera",
+            headers: [("If-Match", current), ("Content-Type", "application/merge-patch+json")],
+            body: #"{"copy": {"en": {"prime": {"title": "Scan receipts anywhere."}}}}"#)
+        #expect(patch.status == 200, "\(patch.body)")
+        let published = try #require(try Self.documentETag(nodes[2]))
+        for node in nodes {
+            let seconds = try Self.wait(atMost: 1, "node \(node.port) serving the publish") {
+                try Self.documentETag(node) == published
+            }
+            #expect(seconds < 1)
+        }
+
+        // Two nodes racing on the same ETag: exactly one wins, the other gets 412.
+        let base = try #require(try Self.send(nodes[0], "GET", "/v1/admin/apps/demo/policy").headers["etag"])
+        let outcomes = Mutex<[Int]>([])
+        DispatchQueue.concurrentPerform(iterations: 2) { index in
+            let status =
+                (try? Self.send(
+                    nodes[index], "PATCH", "/v1/admin/apps/demo/features/camera",
+                    headers: [("If-Match", base), ("Content-Type", "application/merge-patch+json")],
+                    body: #"{"copy": {"en": {"prime": {"title": "Race \#(index)."}}}}"#
+                ).status) ?? 0
+            outcomes.withLock { $0.append(status) }
+        }
+        #expect(outcomes.withLock { $0 }.sorted() == [200, 412])
+    }
+
+    @Test func whenTheLeaderIsKilledAnotherNodeTakesOverAndAppliesTheScheduleOnce() throws {
+        var nodes = try startNodes(2)
+        defer { for node in nodes { node.killHard() } }
+        #expect(try Self.readiness(nodes[0])["leader"] as? String == Self.everyRole)
+
+        // An approved change request scheduled a few seconds ahead, then the leader dies before it is due.
+        let requests = "/v1/admin/apps/demo/environments/production/change-requests"
+        let proposed = try Self.send(
+            nodes[0], "POST", requests, headers: [("Content-Type", "application/json")],
+            body: #"{"patch": {"features": {"camera": {"copy": {"en": {"prime": {"title": "Scheduled."}}}}}}, "#
+                + #""message": "retitle"}"#)
+        #expect(proposed.status == 201, "\(proposed.body)")
+        let id = try #require(proposed.object["id"] as? Int)
+        let due = Date().addingTimeInterval(4)
+        let at = AdminTime.iso8601(Int64(due.timeIntervalSince1970 * 1000))
+        let scheduled = try Self.send(
+            nodes[0], "POST", "\(requests)/\(id)/schedule", headers: [("Content-Type", "application/json")],
+            body: #"{"at": "\#(at)"}"#)
+        #expect(scheduled.status == 200, "\(scheduled.body)")
+        let revisionsBefore =
+            try Self.send(nodes[1], "GET", "/v1/admin/apps/demo/revisions").object["revisions"]
+            as? [Any]
+
+        nodes[0].killHard()
+        let takeover = try Self.wait(atMost: 5, "the surviving node leading every kind of work") {
+            try Self.readiness(nodes[1])["leader"] as? String == Self.everyRole
+        }
+        print("leader takeover after SIGKILL: \(String(format: "%.2f", takeover)) s")
+        #expect(takeover < 3)
+
+        // Due during or after the takeover: applied once, by the new leader's scheduler.
+        _ = try Self.wait(atMost: 10, "the scheduled change applied") {
+            try Self.send(nodes[1], "GET", "\(requests)/\(id)").object["state"] as? String == "applied"
+        }
+        #expect(Date() >= due)
+        // A restarted first node (now a follower) does not apply it again.
+        nodes[0] = try ServerProcess.start(
+            database: fixture.database, policy: fixture.path("policy.json"), environment: Topology.environment)
+        #expect(try Self.readiness(nodes[0])["leader"] as? String == "")
+        usleep(1_500_000)
+        let revisionsAfter =
+            try Self.send(nodes[1], "GET", "/v1/admin/apps/demo/revisions").object["revisions"]
+            as? [Any]
+        #expect(revisionsAfter?.count == (revisionsBefore?.count ?? -10) + 1)
+        let audit = try Self.send(nodes[0], "GET", "/v1/admin/audit?action=changeRequest.apply").object
+        #expect((audit["entries"] as? [Any])?.count == 1, "\(audit)")
+    }
+}
