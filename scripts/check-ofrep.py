@@ -35,6 +35,8 @@ from openfeature.exception import ErrorCode
 from openfeature.flag_evaluation import Reason
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The client context members a vector may carry, sent alike to OFREP, decide and the bulk call.
+CONTEXT_MEMBERS = ("platform", "os", "appVersion", "locale", "region", "ageRange")
 USER_TO_PLAN = {"shown": "onShow", "continued": "onContinue", "dismissed": "onDismiss", "granted": "onGranted",
                 "denied": "onDenied"}
 
@@ -98,7 +100,7 @@ def main():
             offset = int(time.time()) - step["at"]
             state = shifted_state(step["state"], offset)
             feature = state.pop("feature")
-            attributes = {name: context[name] for name in ("platform", "os", "appVersion", "locale") if name in context}
+            attributes = {name: context[name] for name in CONTEXT_MEMBERS if name in context}
             attributes.update(state)
             evaluation = EvaluationContext(targeting_key=context["installId"], attributes=attributes)
 
@@ -111,8 +113,11 @@ def main():
                 fail(f"{where}: value is not the decision for {feature}: {decision}")
             check_expect(where, decision, step["expect"], offset)
             plan = decision.get("events", {})
-            sent = [plan[USER_TO_PLAN[action]] for action in step["user"]
-                    if action in USER_TO_PLAN and USER_TO_PLAN[action] in plan]
+            # As Tests/PreludeTestSupport/ContractVector.swift's events(plan:user:): a system request that returned
+            # undecided (tracking's "Additional Information") has its own event whatever the plan.
+            sent = ["systemExitedWithoutDecision" if action == "exitedWithoutDecision" else plan[USER_TO_PLAN[action]]
+                    for action in step["user"]
+                    if action == "exitedWithoutDecision" or (action in USER_TO_PLAN and USER_TO_PLAN[action] in plan)]
             if sent != step["events"]:
                 fail(f"{where}: the event plan gives {sent}, the vector sends {step['events']}")
             variant = (decision.get("variant") or {}).get("variant")
@@ -123,7 +128,7 @@ def main():
 
             # 2. The same inputs through decide.
             decide_body = {"installId": context["installId"], **{k: v for k, v in attributes.items()
-                                                                  if k in ("platform", "os", "appVersion", "locale")},
+                                                                  if k in CONTEXT_MEMBERS},
                            "features": [dict(state, feature=feature)]}
             status, _, body = post(f"{app_base}/decide", decide_body)
             if status != 200:
@@ -134,7 +139,7 @@ def main():
 
             # 3. The bulk call: the same value for this feature, and 304 for its own ETag.
             bulk_context = {"targetingKey": context["installId"],
-                            **{k: v for k, v in attributes.items() if k in ("platform", "os", "appVersion", "locale")},
+                            **{k: v for k, v in attributes.items() if k in CONTEXT_MEMBERS},
                             "features": {feature: state}}
             status, headers, body = post(f"{app_base}/ofrep/v1/evaluate/flags", {"context": bulk_context})
             if status != 200:
