@@ -94,6 +94,27 @@ struct ClusterTests {
             outcomes.withLock { $0.append(status) }
         }
         #expect(outcomes.withLock { $0 }.sorted() == [200, 412])
+
+        // A batch retried on another node (its first answer lost) is stored once: the database's key decides.
+        let ids = (1...20).map { "cluster-\($0)" }
+        let first = try Topology.postEvents(ids: ids, install: "cluster-install", port: nodes[0].port)
+        #expect(first.status == 202)
+        #expect(first.object["accepted"] as? Int == 20)
+        let retried = try Topology.postEvents(ids: ids, install: "cluster-install", port: nodes[1].port)
+        #expect(retried.status == 202)
+        #expect(retried.object["accepted"] as? Int == 0)
+        #expect(retried.object["duplicates"] as? Int == 20)
+
+        // The same new batch on every node at once: every node answers 202, and the events are stored once.
+        let racing = (1...20).map { "race-\($0)" }
+        let answers = Mutex<[(Int, Int)]>([])
+        DispatchQueue.concurrentPerform(iterations: nodes.count) { index in
+            let response = try? Topology.postEvents(ids: racing, install: "race-install", port: nodes[index].port)
+            answers.withLock { $0.append((response?.status ?? 0, response?.object["accepted"] as? Int ?? -1)) }
+        }
+        let results = answers.withLock { $0 }
+        #expect(results.map(\.0) == Array(repeating: 202, count: nodes.count), "\(results)")
+        #expect(results.map(\.1).reduce(0, +) == 20, "\(results)")
     }
 
     @Test func whenTheLeaderIsKilledAnotherNodeTakesOverAndAppliesTheScheduleOnce() throws {
