@@ -13,7 +13,7 @@ FROM ${BUILDER_IMAGE} AS build
 # the day the pinned version leaves the mirror.
 # hadolint ignore=DL3008
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libsqlite3-dev zlib1g-dev \
+    && apt-get install -y --no-install-recommends libsqlite3-dev zlib1g-dev libpq-dev \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /src
@@ -21,7 +21,7 @@ WORKDIR /src
 COPY Package.swift ./
 RUN swift package resolve
 COPY . .
-# --static-swift-stdlib: the runtime stage needs no Swift runtime, only libc, libstdc++, libsqlite3, zlib and libcurl
+# --static-swift-stdlib: the runtime stage needs no Swift runtime, only libc, libstdc++, libsqlite3, libpq, zlib, libcurl
 # (libcurl.so.4 is loaded with dlopen when the first outbound request is sent, so ldd does not list it).
 # The binary is stripped of its symbol table (about 20% of its size); crash backtraces then show addresses only.
 RUN swift build -c release --static-swift-stdlib --product prelude \
@@ -33,14 +33,14 @@ RUN swift build -c release --static-swift-stdlib --product prelude \
 # ---------------------------------------------------------------------------------------------------------------
 FROM ${RUNTIME_IMAGE}
 
-# Only what the binary loads at run time (ldd: libsqlite3, libz, libstdc++, libgcc_s, libc; dlopen: libcurl.so.4)
+# Only what the binary loads at run time (ldd: libsqlite3, libpq, libz, libstdc++, libgcc_s, libc; dlopen: libcurl.so.4)
 # plus CA certificates (the outbound client verifies https peers against them).
 # The package lists and apt's binary caches go in the same layer (the official images already skip the caches).
 # Unpinned versions (DL3008): bookworm's archive only moves to security fixes of these packages; an exact pin
 # would make the image unbuildable as soon as that fix lands, and would hold the fix back from the image.
 # hadolint ignore=DL3008
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libsqlite3-0 zlib1g libcurl4 libstdc++6 ca-certificates \
+    && apt-get install -y --no-install-recommends libsqlite3-0 zlib1g libpq5 libcurl4 libstdc++6 ca-certificates \
     && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin \
     && groupadd --system --gid 10001 prelude \
     && useradd --system --uid 10001 --gid prelude --home-dir /data --no-create-home --shell /usr/sbin/nologin prelude \

@@ -32,9 +32,9 @@ volume=prelude-ci-data-$run_id
 host_packages=(debootstrap podman buildah runc uidmap fuse-overlayfs slirp4netns catatonit containernetworking-plugins
     curl python3 util-linux)
 # Exactly the runtime stage's packages (Dockerfile), for the fallback root.
-runtime_packages=(libsqlite3-0 zlib1g libcurl4 libstdc++6 ca-certificates)
+runtime_packages=(libsqlite3-0 zlib1g libpq5 libcurl4 libstdc++6 ca-certificates)
 # Build dependencies of the host toolchain (shared/reference/containers.md), plus git for SwiftPM.
-builder_packages=(git ca-certificates binutils binutils-gold gcc libc6-dev libstdc++-12-dev libgcc-12-dev libsqlite3-dev
+builder_packages=(git ca-certificates binutils binutils-gold gcc libc6-dev libstdc++-12-dev libgcc-12-dev libsqlite3-dev libpq-dev
     zlib1g-dev libcurl4 libxml2 libedit2 libncurses6 libpython3.11 libz3-4 tzdata)
 
 # ----------------------------------------------------------------------------------------------------- helpers
