@@ -191,7 +191,9 @@ import Testing
             acceptLanguage: rng.chance(0.4)
                 ? nil : pick(["fr-FR, en;q=0.5", "ja", "de-AT", "zh-Hant-HK", "es, pt-BR;q=0.8", "en-GB", "*"], &rng),
             installId: rng.chance(0.15) ? pick([nil, ""], &rng) : "install-\(rng.below(16))")
-        if let tier = pick(["free", "pro", "team", nil], &rng) { try! context.attributes.set("tier", to: .string(tier)) }
+        if let tier = pick(["free", "pro", "team", nil], &rng) {
+            try! context.attributes.set("tier", to: .string(tier))
+        }
         return context
     }
 

@@ -163,7 +163,8 @@ import Testing
             ])
         #expect(
             try labels(.camera) == [
-                "base", "camera-prime-copy: control · segment engaged", "camera-prime-copy: short-copy · segment engaged",
+                "base", "camera-prime-copy: control · segment engaged",
+                "camera-prime-copy: short-copy · segment engaged",
             ])
         #expect(
             try labels(.notifications) == [

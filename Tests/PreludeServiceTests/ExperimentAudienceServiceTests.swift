@@ -63,7 +63,9 @@ import Testing
             let context = sessions.map { #", "sessionCount": \#($0)"# } ?? ""
             let ofrep = try client.post(
                 "/v1/apps/demo/ofrep/v1/evaluate/flags/notifications",
-                json: #"{"context": {"targetingKey": "i-\#(sessions ?? 0)", "platform": "ios", "os": "18.0"\#(context)}}"#)
+                json:
+                    #"{"context": {"targetingKey": "i-\#(sessions ?? 0)", "platform": "ios", "os": "18.0"\#(context)}}"#
+            )
             #expect(ofrep.status == 200, "\(ofrep.text)")
             #expect(try (ofrep.json()["value"] as? [String: Any])?["action"] as? String == action, "\(ofrep.text)")
 

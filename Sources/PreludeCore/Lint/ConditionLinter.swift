@@ -57,7 +57,8 @@ enum ConditionLinter {
             findings.append(
                 LintFinding(
                     rule: .cn1, pointer: root.appending("segments", segment.name),
-                    message: "No rule, ask rule, experiment or segment names the segment \"\(segment.name)\" ($inSegment): "
+                    message:
+                        "No rule, ask rule, experiment or segment names the segment \"\(segment.name)\" ($inSegment): "
                         + "remove it or use it."))
         }
         return findings

@@ -158,7 +158,8 @@ struct PolicyDocumentDecoder {
 
     private mutating func decodeCondition(_ object: JSONObject, at pointer: JSONPointer) -> TargetingCondition {
         checkMembers(
-            object, at: pointer, allowed: ["platform", "os", "appVersion", "locales", "region", "ageRange", "condition"])
+            object, at: pointer,
+            allowed: ["platform", "os", "appVersion", "locales", "region", "ageRange", "condition"])
         var condition = TargetingCondition()
         if let source = object["condition"] {
             condition.condition = compileCondition(source, at: pointer.appending("condition"))

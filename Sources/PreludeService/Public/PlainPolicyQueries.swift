@@ -22,8 +22,8 @@ package final class PlainPolicyQueries: Sendable {
         let admitted: [Bool]
         var entries: [(variants: [Int], entry: ResolvedPolicyResponse.Entry)]
 
-        /// Whether `remembered` are the variants an install drawing `drawn` gets under this slot's audiences.
-        func matches(_ remembered: [Int], drawn: UnsafeMutableBufferPointer<Int>) -> Bool {
+        /// Whether `remembered` are the variants an install drawing `drawn` gets under the audiences `admitted`.
+        static func matches(_ remembered: [Int], drawn: UnsafeMutableBufferPointer<Int>, admitted: [Bool]) -> Bool {
             guard remembered.count == drawn.count else { return false }
             for index in remembered.indices where remembered[index] != (admitted[index] ? drawn[index] : -1) {
                 return false
@@ -134,8 +134,9 @@ package final class PlainPolicyQueries: Sendable {
             }
             let found: Found = table.withLock { table in
                 guard let position = table.position(of: key) else { return .nothing }
-                let slot = table[position: position]
-                for remembered in slot.entries where slot.matches(remembered.variants, drawn: variants) {
+                let admitted = table[position: position].admitted
+                for remembered in table[position: position].entries
+                where Slot.matches(remembered.variants, drawn: variants, admitted: admitted) {
                     return .entry(remembered.entry)
                 }
                 return .query(table[position: position].context, table[position: position].explicitLocale)
