@@ -16,7 +16,7 @@ public struct OfflineDecider: Sendable {
     public let resolved: ResolvedPolicy
 
     /// Resolves `document` for `context`. `forcedVariants` (experiment key → variant name, QA only) makes every
-    /// install draw that variant; unknown keys and names are ignored.
+    /// install draw that variant, whatever the experiment's audience; unknown keys and names are ignored.
     public init(
         document: PolicyDocument, revision: Int, context: ClientContext, forcedVariants: [String: String] = [:]
     ) {
@@ -27,7 +27,9 @@ public struct OfflineDecider: Sendable {
                 guard let forced = forcedVariants[key],
                     document.experiments[index].variants.contains(where: { $0.name == forced })
                 else { continue }
+                // As GrowthBook's forcedVariations: a forced variant ignores the audience too.
                 document.experiments[index].coverage = 1
+                document.experiments[index].condition = nil
                 for variant in document.experiments[index].variants.indices {
                     let name = document.experiments[index].variants[variant].name
                     document.experiments[index].variants[variant].weight = name == forced ? 100 : 0

@@ -25,6 +25,7 @@ enum PreviewStyleSheet {
         #show-light:checked ~ main .device.dark, #show-dark:checked ~ main .device.light { display: none; }
         table { border-collapse: collapse; font-size: 13px; }
         th, td { border: 1px solid #d1d1d6; padding: 4px 8px; text-align: left; vertical-align: top; }
+        table.jump a, h3 { overflow-wrap: anywhere; }
         .badge { display: inline-block; border-radius: 8px; padding: 0 6px; font-size: 11px; color: #fff;
           background: #8e8e93; }
         .badge.error { background: #d70015; } .badge.overflow { background: #c93400; }

@@ -146,8 +146,18 @@ enum PolicyVariants {
         var experiments = (root["experiments"] as! [[String: Any]]).filter {
             $0["feature"] as? String != "notifications"
         }
+        // Experiment audiences: a segment, and a condition on an attribute and a moment.
+        for index in experiments.indices where experiments[index]["key"] as? String == "photos-strategy" {
+            experiments[index]["condition"] = ["$inSegment": "engaged"]
+        }
+        for index in experiments.indices where experiments[index]["key"] as? String == "mic-cadence" {
+            experiments[index]["condition"] = [
+                "$or": [["plan": ["$ne": "free"]], ["prelude.moment.noteRecorded.count": ["$gte": 1]]]
+            ]
+        }
         experiments.append([
             "key": "notifications-moment", "feature": "notifications", "coverage": 1,
+            "condition": ["$not": ["$inSegment": "testers"]],
             "variants": [
                 ["name": "policy-moment", "weight": 50],
                 ["name": "first-use", "weight": 50, "set": ["ask": "anytime"]],

@@ -4,7 +4,8 @@ import Testing
 @testable import PreludeCore
 
 /// The resolution key must name every client input the resolver reads: over generated documents with targeting
-/// rules on every input (platform, OS version, app version, locales), experiments with weights and coverage, and
+/// rules on every input (platform, OS version, app version, locales), experiments with weights, coverage and
+/// audiences on an attribute, and
 /// copy in several locales, any two generated clients with equal keys get byte-identical resolved policies.
 @Suite struct ResolutionKeyPropertyTests {
     static let locales = ["en", "fr", "fr-CA", "ja", "zh-Hans", "zh-Hant", "pt-BR", "de"]
@@ -153,8 +154,11 @@ import Testing
                 }
                 let coverage = pick(["1", "0.5", "0.25", "0.8", "0"], &rng)
                 let seed = rng.chance(0.3) ? ", \"seed\": \"seed-\(rng.below(100))\"" : ""
+                // An audience on the tier attribute (issue 38): its value must enter the key.
+                let tiers = some(["free", "pro", "team"], max: 2, &rng).map(quoted).joined(separator: ", ")
+                let audience = rng.chance(0.4) ? ", \"condition\": {\"tier\": {\"$in\": [\(tiers)]}}" : ""
                 experiments.append(
-                    "{\"key\": \"x\(n)\", \"feature\": \(quoted(feature)), \"coverage\": \(coverage)\(seed), "
+                    "{\"key\": \"x\(n)\", \"feature\": \(quoted(feature)), \"coverage\": \(coverage)\(seed)\(audience), "
                         + "\"variants\": [\(variants.joined(separator: ", "))]}")
             }
             let text = """
@@ -178,7 +182,7 @@ import Testing
 
     /// A random client context from small pools, so that many contexts share a key.
     static func context(_ rng: inout SplitMix64) -> ClientContext {
-        ClientContext(
+        var context = ClientContext(
             platform: rng.chance(0.15) ? nil : pick(Platform.allCases, &rng),
             osVersion: rng.chance(0.15) ? nil : SemanticVersion(pick(versions, &rng)),
             appVersion: rng.chance(0.15) ? nil : SemanticVersion(pick(appVersions, &rng)),
@@ -187,13 +191,17 @@ import Testing
             acceptLanguage: rng.chance(0.4)
                 ? nil : pick(["fr-FR, en;q=0.5", "ja", "de-AT", "zh-Hant-HK", "es, pt-BR;q=0.8", "en-GB", "*"], &rng),
             installId: rng.chance(0.15) ? pick([nil, ""], &rng) : "install-\(rng.below(16))")
+        if let tier = pick(["free", "pro", "team", nil], &rng) {
+            try! context.attributes.set("tier", to: .string(tier))
+        }
+        return context
     }
 
     @Test func equalKeysGiveIdenticalResolvedPolicies() throws {
         var rng = SplitMix64(state: 0x5EED_4E5_0001)
         var pairs = 0
         var distinctContexts = 0
-        var usage = (os: 0, app: 0, locales: 0, experiments: 0)
+        var usage = (os: 0, app: 0, locales: 0, experiments: 0, audiences: 0)
         var rejected: [String] = []
         for _ in 0..<40 {
             let document = Self.document(&rng, rejected: &rejected)
@@ -202,6 +210,7 @@ import Testing
             if shape.usesAppVersion { usage.app += 1 }
             if shape.usesPreferredLocale { usage.locales += 1 }
             if !shape.experiments.isEmpty { usage.experiments += 1 }
+            if shape.experiments.contains(where: { $0.condition != nil }) { usage.audiences += 1 }
             var groups: [ResolutionKey: [ClientContext]] = [:]
             for _ in 0..<600 {
                 let context = Self.context(&rng)
@@ -229,6 +238,7 @@ import Testing
         #expect(pairs > 5_000, "\(pairs) pairs")
         #expect(distinctContexts > 1_000, "\(distinctContexts) contexts sharing a key with a different one")
         #expect(usage.os > 10 && usage.app > 10 && usage.locales > 10 && usage.experiments > 10, "\(usage)")
+        #expect(usage.audiences > 5, "\(usage)")
         // Most generated documents are valid: the generator is not testing nothing.
         #expect(rejected.count < 80, "rejected: \(rejected.prefix(5))")
     }

@@ -118,3 +118,67 @@ import Testing
         #expect(demo.contains("0 with a text that overflows"))
     }
 }
+
+/// Each previewed layer says what chose it (issue 38): a rule's condition or segment, an experiment's audience, the
+/// `ask` rule in effect — in the index and the section headings, HTML-escaped.
+@Suite struct PreviewChosenByTests {
+    static func document() throws -> PolicyDocument {
+        var json = try PreviewFixtures.demo().jsonValue
+        let experiments = (json["experiments"]?.arrayValue ?? []).map { experiment -> JSONValue in
+            guard experiment["key"]?.stringValue == "camera-prime-copy", case .object(var body) = experiment else {
+                return experiment
+            }
+            body["condition"] = ["$inSegment": "engaged"]
+            return .object(body)
+        }
+        json = json.mergePatch(
+            try JSONValue(
+                parsing: Array(
+                    #"""
+                    {"segments": {"engaged": {"sessionCount": {"$gte": 3}}},
+                     "features": {"microphone": {
+                        "ask": {"after": {"moment": "noteRecorded", "atLeast": 2}},
+                        "targeting": [
+                          {"name": "engaged", "when": {"condition": {"$inSegment": "engaged"}}, "set": {"style": "single"}},
+                          {"name": "tagged", "when": {"condition": {"tag": "<b>&"}},
+                           "set": {"strategy": "direct", "ask": {"condition": {"$inSegment": "engaged"}}}}]}}}
+                    """#.utf8)))
+        json = json.mergePatch(["experiments": .array(experiments)])
+        let validation = PolicyValidator.validate(json)
+        guard let document = validation.document else {
+            throw PreviewFixtures.FixtureError(problems: validation.problems.map(\.description))
+        }
+        return document
+    }
+
+    @Test func labelsRulesAudiencesAndAskRules() throws {
+        let document = try Self.document()
+        let labels = { (feature: Feature) in
+            PreviewCatalogue.variants(of: try #require(document.features[feature]), in: document).map(\.label)
+        }
+        #expect(
+            try labels(.microphone) == [
+                "base · ask after noteRecorded ≥ 2", "rule engaged · segment engaged · ask after noteRecorded ≥ 2",
+                #"rule tagged · when {"tag":"<b>&"} · ask in segment engaged"#,
+            ])
+        #expect(
+            try labels(.camera) == [
+                "base", "camera-prime-copy: control · segment engaged",
+                "camera-prime-copy: short-copy · segment engaged",
+            ])
+        #expect(
+            try labels(.notifications) == [
+                "base", "notifications-moment: at-first-use",
+                "notifications-moment: after-first-pin · ask after notePinned ≥ 1",
+            ])
+    }
+
+    @Test func theLabelsAreEscapedInTheIndexAndTheHeadings() throws {
+        let html = PreviewRenderer.render(PreviewFixtures.input(try Self.document()))
+        let tagged = "rule tagged · when {&quot;tag&quot;:&quot;&lt;b&gt;&amp;&quot;} · ask in segment engaged"
+        #expect(html.components(separatedBy: tagged).count - 1 > 1, "in the index and in each locale's heading")
+        #expect(!html.contains(#"{"tag":"<b>&"}"#))
+        #expect(html.contains("camera-prime-copy: short-copy · segment engaged</a>"))
+        #expect(html.contains("notifications-moment: after-first-pin · ask after notePinned ≥ 1</h3>"))
+    }
+}

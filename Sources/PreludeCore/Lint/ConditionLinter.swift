@@ -43,6 +43,9 @@ enum ConditionLinter {
             }
         }
         for (index, experiment) in document.experiments.enumerated() {
+            if let condition = experiment.condition {
+                check(condition, at: root.appending("experiments").appending(index).appending("condition"))
+            }
             for (variantIndex, variant) in experiment.variants.enumerated() {
                 checkAsk(
                     variant.set,
@@ -54,7 +57,8 @@ enum ConditionLinter {
             findings.append(
                 LintFinding(
                     rule: .cn1, pointer: root.appending("segments", segment.name),
-                    message: "No rule, ask rule or segment names the segment \"\(segment.name)\" ($inSegment): "
+                    message:
+                        "No rule, ask rule, experiment or segment names the segment \"\(segment.name)\" ($inSegment): "
                         + "remove it or use it."))
         }
         return findings

@@ -1,6 +1,6 @@
 extension Experiment {
-    /// `{key, feature, seed?, coverage, alpha?, minimumEffect?, variants}` (the two analysis settings only when the
-    /// document names them, so an older revision encodes to the same bytes).
+    /// `{key, feature, seed?, coverage, condition?, alpha?, minimumEffect?, variants}` (the audience and the two
+    /// analysis settings only when the document names them, so an older revision encodes to the same bytes).
     public var jsonValue: JSONValue { jsonValue(includingAnalysisSettings: true) }
 
     /// The experiment as clients read it: ``jsonValue`` without `alpha` and `minimumEffect`, which only the
@@ -17,6 +17,7 @@ extension Experiment {
         object["feature"] = .string(feature.rawValue)
         if let seed { object["seed"] = .string(seed) }
         object["coverage"] = .number(coverage)
+        if let condition { object["condition"] = condition.source }
         if includingAnalysisSettings {
             if let alpha { object["alpha"] = .number(alpha) }
             if let minimumEffect { object["minimumEffect"] = .number(minimumEffect) }

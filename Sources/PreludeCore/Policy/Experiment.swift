@@ -1,4 +1,5 @@
-/// An A/B test of one feature: variants with weights, and the fraction of installs enrolled.
+/// An A/B test of one feature: variants with weights, the fraction of installs enrolled, and optionally the
+/// audience (a condition) an install must match to be enrolled at all.
 public struct Experiment: Sendable, Hashable {
     /// A key unique in the document; also the hash seed unless `seed` is given.
     public var key: String
@@ -10,6 +11,10 @@ public struct Experiment: Sendable, Hashable {
     public var coverage: Double
     /// The arms, in bucket order.
     public var variants: [Variant]
+    /// The audience: only installs matching it are enrolled (others get the feature without any variant, as
+    /// outside ``coverage``); nil enrols every install. The condition language of targeting rules, `$inSegment`
+    /// included.
+    public var condition: Condition?
     /// The significance level of the verdict, fixed before the data (docs/results.md, "Analysis settings fixed
     /// before the data"); `nil` in revisions written before the member existed, which analyse with ``defaultAlpha``.
     public var alpha: Double?
@@ -20,7 +25,7 @@ public struct Experiment: Sendable, Hashable {
     /// An experiment with the given parts.
     public init(
         key: String, feature: Feature, seed: String? = nil, coverage: Double = 1, variants: [Variant],
-        alpha: Double? = nil, minimumEffect: Double? = nil
+        alpha: Double? = nil, minimumEffect: Double? = nil, condition: Condition? = nil
     ) {
         self.key = key
         self.feature = feature
@@ -29,6 +34,7 @@ public struct Experiment: Sendable, Hashable {
         self.variants = variants
         self.alpha = alpha
         self.minimumEffect = minimumEffect
+        self.condition = condition
     }
 
     /// The alpha of an experiment that does not name one: 0.05.
@@ -52,4 +58,9 @@ public struct Experiment: Sendable, Hashable {
 
     /// The seed the bucketing hash uses: `seed`, or the key.
     public var hashSeed: String { seed ?? key }
+
+    /// Whether `context` is in the experiment's audience (always, without a ``condition``).
+    public func admits(_ context: ClientContext) -> Bool {
+        condition?.matches(context) ?? true
+    }
 }

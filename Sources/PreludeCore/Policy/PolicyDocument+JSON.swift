@@ -26,12 +26,23 @@ extension PolicyDocument {
     /// clients receive"). A client release that predates a member it does not need never sees it, so it keeps
     /// accepting the document; when no experiment names such a member, the same bytes as ``jsonValue``.
     /// The features' intended `purposeStrings` (lint and preview only) are left out the same way.
+    ///
+    /// An experiment with an audience (`condition`) in a document without `segments` gains an empty top-level
+    /// `segments`: clients before 0.3.0 skip unknown members of an experiment, so without it they would enrol
+    /// installs outside the audience; with it they refuse the document and keep their last good copy, as for every
+    /// other condition (docs/policy.md, "What clients receive").
     public var clientJSONValue: JSONValue { jsonValue(experiment: \.clientJSONValue, purposeStrings: false) }
 
-    /// Whether ``clientJSONValue`` differs from ``jsonValue``: some experiment names an analysis setting, or some
-    /// feature carries intended purpose strings.
+    /// Whether ``clientJSONValue`` differs from ``jsonValue``: some experiment names an analysis setting, or has an
+    /// audience in a document without segments, or some feature carries intended purpose strings.
     public var hasServerOnlyMembers: Bool {
-        experiments.contains(where: \.hasAnalysisSettings) || features.values.contains { !$0.purposeStrings.isEmpty }
+        experiments.contains(where: \.hasAnalysisSettings) || needsSegmentsForOlderClients
+            || features.values.contains { !$0.purposeStrings.isEmpty }
+    }
+
+    /// Whether the client form must carry an empty `segments` so that clients before 0.3.0 refuse it.
+    private var needsSegmentsForOlderClients: Bool {
+        segments.isEmpty && experiments.contains { $0.condition != nil }
     }
 
     private func jsonValue(experiment encode: (Experiment) -> JSONValue, purposeStrings: Bool) -> JSONValue {
@@ -52,6 +63,8 @@ extension PolicyDocument {
             var named = JSONObject()
             for segment in segments { named[segment.name] = segment.condition.source }
             root["segments"] = .object(named)
+        } else if !purposeStrings && needsSegmentsForOlderClients {  // the client form (see clientJSONValue)
+            root["segments"] = .object(JSONObject())
         }
         if !defaults.isEmpty { root["defaults"] = defaults.jsonValue }
         var featuresObject = JSONObject()

@@ -43,9 +43,9 @@ public struct PolicyDocument: Sendable, Hashable {
         Dictionary(segments.map { ($0.name, $0.condition) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// Every condition a rule of the document evaluates (segments are inlined in them).
+    /// Every condition a targeting rule or an experiment's audience evaluates (segments are inlined in them).
     public var conditions: [Condition] {
-        features.values.flatMap { $0.targeting.compactMap(\.when.condition) }
+        features.values.flatMap { $0.targeting.compactMap(\.when.condition) } + experiments.compactMap(\.condition)
     }
 
     /// Every `ask` rule of the document: defaults, features, targeting rules and experiment variants.

@@ -162,12 +162,7 @@ struct PolicyDocumentDecoder {
             allowed: ["platform", "os", "appVersion", "locales", "region", "ageRange", "condition"])
         var condition = TargetingCondition()
         if let source = object["condition"] {
-            let at = pointer.appending("condition")
-            let (compiled, found) = Condition.compile(source, segments: segments)
-            problems += found.map {
-                ValidationProblem(JSONPointer(tokens: at.tokens + $0.pointer.tokens), $0.code, $0.message)
-            }
-            condition.condition = compiled
+            condition.condition = compileCondition(source, at: pointer.appending("condition"))
         }
         if let platform = object["platform"] {
             // One platform as a string, or several as an array.
@@ -221,12 +216,21 @@ struct PolicyDocumentDecoder {
         return condition
     }
 
+    /// Compiles a condition written at `pointer` against the document's segments, its problems under `pointer`.
+    private mutating func compileCondition(_ source: JSONValue, at pointer: JSONPointer) -> Condition {
+        let (compiled, found) = Condition.compile(source, segments: segments)
+        problems += found.map {
+            ValidationProblem(JSONPointer(tokens: pointer.tokens + $0.pointer.tokens), $0.code, $0.message)
+        }
+        return compiled
+    }
+
     private mutating func decodeExperiment(_ value: JSONValue, at pointer: JSONPointer) -> Experiment? {
         guard let object = object(value, at: pointer) else { return nil }
         if unknownMembers == .refused {
             checkMembers(
                 object, at: pointer,
-                allowed: ["key", "feature", "seed", "coverage", "variants", "alpha", "minimumEffect"])
+                allowed: ["key", "feature", "seed", "coverage", "condition", "variants", "alpha", "minimumEffect"])
         }
         var key = ""
         if let value = object["key"] {
@@ -251,6 +255,9 @@ struct PolicyDocumentDecoder {
         if let seed = object["seed"] { experiment.seed = string(seed, at: pointer.appending("seed")) }
         if let coverage = object["coverage"], let number = number(coverage, at: pointer.appending("coverage")) {
             experiment.coverage = number
+        }
+        if let source = object["condition"] {
+            experiment.condition = compileCondition(source, at: pointer.appending("condition"))
         }
         if let alpha = object["alpha"] { experiment.alpha = number(alpha, at: pointer.appending("alpha")) }
         if let effect = object["minimumEffect"] {

@@ -75,13 +75,17 @@ public enum PreviewCatalogue {
     }
 
     /// The variants previewed for `policy`: the base, each rule that changes what is drawn, each variant of the
-    /// feature's experiment.
+    /// feature's experiment; each labelled with the condition or segment that chooses it and the `ask` rule in
+    /// effect over it (the layer's own, else the feature's).
     public static func variants(of policy: FeaturePolicy, in document: PolicyDocument) -> [PreviewVariant] {
-        var variants = [PreviewVariant.base]
+        let baseAsk = policy.settings.ask ?? document.defaults.ask
+        func asks(_ layer: FeatureOverride) -> String? { (layer.ask ?? baseAsk).map(PreviewVariant.describe) }
+        var variants = [PreviewVariant(.base, chosenBy: nil, asks: baseAsk.map(PreviewVariant.describe))]
         for (index, rule) in policy.targeting.enumerated() where changesScreens(rule.set) {
             variants.append(
                 PreviewVariant(
-                    .rule(index: index, name: rule.name), chosenBy: rule.when.condition.map(PreviewVariant.describe)))
+                    .rule(index: index, name: rule.name), chosenBy: rule.when.condition.map(PreviewVariant.describe),
+                    asks: asks(rule.set)))
         }
         for (experimentIndex, experiment) in document.experiments.enumerated()
         where experiment.feature == policy.feature {
@@ -90,7 +94,8 @@ public enum PreviewCatalogue {
                     PreviewVariant(
                         .experiment(
                             experimentIndex: experimentIndex, key: experiment.key, variantIndex: variantIndex,
-                            name: variant.name)))
+                            name: variant.name),
+                        chosenBy: experiment.condition.map(PreviewVariant.describe), asks: asks(variant.set)))
             }
         }
         return variants

@@ -8,7 +8,8 @@
 /// 3. the feature's own settings;
 /// 4. each targeting rule whose `when` matches, in document order;
 /// 5. the variant assigned by the feature's experiment (bucketing: GrowthBook hashing v2 of the experiment's
-///    seed, or its key, and the install id; weights and coverage as written).
+///    seed, or its key, and the install id; weights and coverage as written), when the install matches the
+///    experiment's audience `condition`.
 /// Then `button` becomes `prime` unless the client's OS is known to have the feature's button, and each text is
 /// looked up along the served locale's fallback chain (``LocaleResolver/fallbackChain(for:available:defaultLocale:)``)
 /// and its `{appName}` filled.
@@ -55,9 +56,12 @@ public enum PolicyResolver {
         return resolve(policy, in: document, context: context, locale: locale, available: available)
     }
 
-    /// The variant `experiment` gives the install, or nil without an install id or outside coverage.
+    /// The variant `experiment` gives the install, or nil without an install id, outside the experiment's audience
+    /// (its `condition`) or outside coverage.
     public static func assign(_ experiment: Experiment, context: ClientContext) -> Variant? {
-        guard let installId = context.installId, !installId.isEmpty, !experiment.variants.isEmpty else { return nil }
+        guard let installId = context.installId, !installId.isEmpty, !experiment.variants.isEmpty,
+            experiment.admits(context)
+        else { return nil }
         let index = Bucketing.assign(
             seed: experiment.hashSeed, installId: installId, weights: experiment.variants.map(\.weight),
             coverage: experiment.coverage

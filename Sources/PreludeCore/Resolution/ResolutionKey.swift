@@ -58,7 +58,8 @@ public struct ResolutionKey: Hashable, Sendable {
             variants = []
         } else if let installId = context.installId, !installId.isEmpty {
             // The draw PolicyResolver.assign makes (Bucketing.assign), with the ranges precomputed per document.
-            variants = shape.experiments.map { $0.variant(for: installId) ?? -1 }
+            // An install outside an experiment's audience is not enrolled (PolicyResolver.assign).
+            variants = shape.experiments.map { $0.admits(context) ? $0.variant(for: installId) ?? -1 : -1 }
         } else {
             variants = Array(repeating: -1, count: shape.experiments.count)
         }

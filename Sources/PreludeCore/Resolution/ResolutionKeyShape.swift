@@ -14,6 +14,8 @@ public struct ResolutionKeyShape: Sendable {
         public let weights: [Double]
         /// The enrolled fraction.
         public let coverage: Double
+        /// The audience an install must match to be enrolled; nil for every install.
+        public let condition: Condition?
         /// The variants' bucket ranges, computed once as `Bucketing.assign` computes them per call; nil when the
         /// weights cannot be normalised (then nobody is enrolled).
         public let ranges: [Bucketing.BucketRange]?
@@ -21,8 +23,9 @@ public struct ResolutionKeyShape: Sendable {
         private let seedHash: UInt32
 
         /// The inputs of one experiment.
-        public init(seed: String, weights: [Double], coverage: Double) {
+        public init(seed: String, weights: [Double], coverage: Double, condition: Condition? = nil) {
             self.seed = seed
+            self.condition = condition
             seedHash = Bucketing.fnv1a32(seed)
             self.weights = weights
             self.coverage = coverage
@@ -31,7 +34,14 @@ public struct ResolutionKeyShape: Sendable {
             }
         }
 
-        /// The variant index `installId` draws, or nil when not enrolled; equal to `Bucketing.assign`.
+        /// Whether `context` is in the audience (``Experiment/admits(_:)``).
+        public func admits(_ context: borrowing ClientContext) -> Bool {
+            guard let condition else { return true }
+            return condition.matches(context)
+        }
+
+        /// The variant index `installId` draws, or nil when not enrolled; equal to `Bucketing.assign` (the audience
+        /// is the caller's: ``admits(_:)``).
         public func variant(for installId: String) -> Int? {
             guard let ranges, let n = Bucketing.hash(seed: seed, value: installId, version: 2) else { return nil }
             return Bucketing.chooseVariation(n, ranges: ranges)
@@ -56,7 +66,7 @@ public struct ResolutionKeyShape: Sendable {
     public let usesRegion: Bool
     /// True when a rule matches on the declared age band.
     public let usesAgeRange: Bool
-    /// The attributes some rule's condition reads (segments included), sorted: only their values enter the key, so
+    /// The attributes some rule's or experiment audience's condition reads (segments included), sorted: only their values enter the key, so
     /// clients that differ in attributes no rule reads share one resolution.
     public let attributesRead: [String]
     /// ``attributesRead`` split once.
@@ -98,7 +108,8 @@ public struct ResolutionKeyShape: Sendable {
         usesRegion = region
         usesAgeRange = age
         experiments = document.experiments.map {
-            ExperimentInputs(seed: $0.hashSeed, weights: $0.variants.map(\.weight), coverage: $0.coverage)
+            ExperimentInputs(
+                seed: $0.hashSeed, weights: $0.variants.map(\.weight), coverage: $0.coverage, condition: $0.condition)
         }
         availableLocales = document.availableLocales
         defaultLocale = document.app.defaultLocale

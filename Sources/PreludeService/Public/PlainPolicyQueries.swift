@@ -18,7 +18,18 @@ package final class PlainPolicyQueries: Sendable {
         /// The checked context, without an install id.
         let context: ClientContext
         let explicitLocale: ResolutionKey.ExplicitLocale?
+        /// Per experiment, whether the context is in its audience (an install outside it draws no variant).
+        let admitted: [Bool]
         var entries: [(variants: [Int], entry: ResolvedPolicyResponse.Entry)]
+
+        /// Whether `remembered` are the variants an install drawing `drawn` gets under the audiences `admitted`.
+        static func matches(_ remembered: [Int], drawn: UnsafeMutableBufferPointer<Int>, admitted: [Bool]) -> Bool {
+            guard remembered.count == drawn.count else { return false }
+            for index in remembered.indices where remembered[index] != (admitted[index] ? drawn[index] : -1) {
+                return false
+            }
+            return true
+        }
     }
 
     /// The most queries remembered; reaching it starts over.
@@ -123,7 +134,9 @@ package final class PlainPolicyQueries: Sendable {
             }
             let found: Found = table.withLock { table in
                 guard let position = table.position(of: key) else { return .nothing }
-                for remembered in table[position: position].entries where remembered.variants.elementsEqual(variants) {
+                let admitted = table[position: position].admitted
+                for remembered in table[position: position].entries
+                where Slot.matches(remembered.variants, drawn: variants, admitted: admitted) {
                     return .entry(remembered.entry)
                 }
                 return .query(table[position: position].context, table[position: position].explicitLocale)
@@ -154,8 +167,10 @@ package final class PlainPolicyQueries: Sendable {
                     position = found
                 } else {
                     if table.count >= capacity { table.removeAll() }
+                    let admitted = experiments.map { $0.admits(known) }
                     position = table.insert(
-                        key: Array(key), value: Slot(context: known, explicitLocale: explicitLocale, entries: []))
+                        key: Array(key),
+                        value: Slot(context: known, explicitLocale: explicitLocale, admitted: admitted, entries: []))
                 }
                 if table[position: position].entries.count < entriesPerQuery,
                     !table[position: position].entries.contains(where: { $0.variants == resolutionKey.variants })
