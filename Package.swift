@@ -113,9 +113,12 @@ let package = Package(
         .testTarget(
             name: "PreludeHTTPClientTests", dependencies: ["PreludeHTTPClient", "PreludeHTTP", "PreludeTestSupport"],
             swiftSettings: swiftSettings),
-        .testTarget(name: "PreludeStorageTests", dependencies: ["PreludeStorage"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "PreludeStoreTests", dependencies: ["PreludeStore", "PreludeStorage", "PreludeCore"],
+            name: "PreludeStorageTests", dependencies: ["PreludeStorage", "PreludeTestSupport"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "PreludeStoreTests",
+            dependencies: ["PreludeStore", "PreludeStorage", "PreludeCore", "PreludeTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "PreludeServiceTests",

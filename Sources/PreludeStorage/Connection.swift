@@ -145,10 +145,26 @@ package final class Connection: @unchecked Sendable {
         if let handle { sqlite3_db_release_memory(handle) }
     }
 
-    /// The rowid of the last successful INSERT on this connection.
+    /// SQLite: the rowid of the last successful INSERT on this connection. PostgreSQL has no such value (`lastval()`
+    /// answers the last sequence any statement of the session advanced, a trigger's included), so there it throws
+    /// SQLITE_MISUSE: an insert that needs its id asks for it with `RETURNING id` (``insertReturningID(_:_:)``).
     package var lastInsertRowID: Int64 {
-        guard postgres != nil else { return sqlite3_last_insert_rowid(handle) }
-        return (try? scalar("SELECT lastval()", as: Int64.self)) ?? 0
+        get throws {
+            guard postgres == nil else {
+                throw StorageError(
+                    extendedCode: SQLITE_MISUSE,
+                    message: "lastInsertRowID is SQLite's; on PostgreSQL the INSERT asks for its id with RETURNING id")
+            }
+            return sqlite3_last_insert_rowid(handle)
+        }
+    }
+
+    /// Runs an `INSERT … RETURNING id` (one row, SQLite 3.35+ and PostgreSQL) and returns the new row's id.
+    package func insertReturningID(_ sql: String, _ arguments: [SQLValue]) throws -> Int64 {
+        guard let id = try scalar(sql, arguments, as: Int64.self) else {
+            throw StorageError(extendedCode: SQLITE_MISUSE, message: "the INSERT returned no id", sql: sql)
+        }
+        return id
     }
 
     /// Rows changed by the last INSERT, UPDATE or DELETE on this connection.

@@ -19,7 +19,21 @@ package final class DataVersionWatcher: @unchecked Sendable {
     /// The PostgreSQL channel the schema's triggers notify.
     package static let channel = "prelude_changes"
     private let connection: Connection
-    private let lock = PosixLock<Int64?>(nil)
+    private let lock = PosixLock(Seen.nothing)
+
+    /// What the previous look learned.
+    private enum Seen: Equatable {
+        /// No look yet: the first one reports a change, so the caller reads once.
+        case nothing
+        /// SQLite: the `data_version` the previous look read.
+        case version(Int64)
+        /// PostgreSQL: subscribed on this session; a notification since the previous look is a change.
+        case listening
+        /// PostgreSQL: the session that was subscribed is gone (notifications sent meanwhile are lost); the next
+        /// look subscribes again and reports a change. Kept until subscribing succeeds, so a failed attempt
+        /// (the server still away, a standby refusing `LISTEN`) is retried by the next look.
+        case lost
+    }
 
     /// Opens a connection of its own to `database`'s file or server.
     package init(database: Database, busyTimeoutMilliseconds: Int32 = 5000) throws {
@@ -30,20 +44,25 @@ package final class DataVersionWatcher: @unchecked Sendable {
     /// True when a commit by another connection happened since the previous call; the first call returns true
     /// (nothing is known yet, so the caller looks once).
     package func hasChanged() throws -> Bool {
-        try lock.withLock { last in
-            guard connection.engine == .sqlite else {
-                defer { last = 1 }
-                if connection.isBroken || last == 0 {
-                    // Reconnects (or throws while the server is away); everything may have changed meanwhile.
-                    last = 0
+        try lock.withLock { seen in
+            switch connection.engine {
+            case .sqlite:
+                let version = try connection.scalar("PRAGMA data_version", as: Int64.self) ?? 0
+                defer { seen = .version(version) }
+                guard case .version(let previous) = seen else { return true }
+                return previous != version
+            case .postgres:
+                if connection.isBroken || seen == .lost {
+                    seen = .lost
+                    // Reconnects, or throws while the server is away; everything may have changed meanwhile.
                     try connection.listen(Self.channel)
+                    seen = .listening
                     return true
                 }
-                return try connection.consumeNotifications() || last == nil
+                let notified = try connection.consumeNotifications()
+                defer { seen = .listening }
+                return notified || seen == .nothing
             }
-            let version = try connection.scalar("PRAGMA data_version", as: Int64.self) ?? 0
-            defer { last = version }
-            return last.map { $0 != version } ?? true
         }
     }
 

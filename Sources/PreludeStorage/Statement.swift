@@ -12,7 +12,8 @@ package final class Statement {
     package let sql: String
     private var handle: OpaquePointer?
     private let connection: OpaquePointer?
-    private let postgres: PostgresConnection?
+    /// PostgreSQL: the translated text, its connection and the prepared statements made of it (nil for SQLite).
+    private let postgres: PostgresStatement?
     /// PostgreSQL: the arguments bound for the next run, and the rows `step()` hands out one by one.
     private var boundArguments: [SQLValue] = []
     private var pendingRows: [Row]?
@@ -22,7 +23,7 @@ package final class Statement {
 
     /// A PostgreSQL statement: prepared on the server at its first run (``PostgresConnection/run(_:_:)``).
     init(postgres: PostgresConnection, sql: String) {
-        self.postgres = postgres
+        self.postgres = PostgresStatement(sql: sql, connection: postgres)
         self.connection = nil
         self.sql = sql
         self.columnNames = []
@@ -63,7 +64,7 @@ package final class Statement {
 
     /// The number of `?` parameters.
     package var parameterCount: Int {
-        if let postgres { return postgres.translation(sql).parameterCount }
+        if let postgres { return postgres.translation.parameterCount }
         return Int(sqlite3_bind_parameter_count(handle))
     }
 
@@ -131,7 +132,7 @@ package final class Statement {
         if let postgres {
             pendingRows = nil
             nextRow = 0
-            return try postgres.run(sql, filledArguments()).first
+            return try postgres.run(filledArguments()).first
         }
         defer { sqlite3_reset(handle) }
         guard let first = try step() else { return nil }
@@ -144,7 +145,7 @@ package final class Statement {
         if let postgres {
             if pendingRows == nil {
                 do {
-                    pendingRows = try postgres.run(sql, filledArguments())
+                    pendingRows = try postgres.run(filledArguments())
                 } catch {
                     reset()
                     throw error
@@ -169,7 +170,7 @@ package final class Statement {
     package func query(_ arguments: [SQLValue] = []) throws -> [Row] {
         if let postgres {
             defer { reset() }
-            return try postgres.run(sql, arguments)
+            return try postgres.run(arguments)
         }
         try bind(arguments)
         defer { reset() }
@@ -182,7 +183,7 @@ package final class Statement {
     package func execute(_ arguments: [SQLValue] = []) throws {
         if let postgres {
             defer { reset() }
-            _ = try postgres.run(sql, arguments)
+            _ = try postgres.run(arguments)
             return
         }
         try bind(arguments)

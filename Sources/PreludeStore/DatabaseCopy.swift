@@ -33,13 +33,17 @@ package enum DatabaseCopy {
         "rollout_templates",
     ]
 
-    /// Rows read per query from the source.
-    static let batchSize = 2000
+    /// Rows read per query from the source, unless the caller says otherwise.
+    package static let defaultBatchSize = 2000
 
-    /// Copies `source` into `target`. Both must be migrated to the same schema version; the target must hold no
-    /// row in any table. Throws ``Failure`` (nothing is left in the target) or the database's error.
-    package static func copy(from source: Database, to target: Database) throws -> Report {
-        try source.read { from in
+    /// Copies `source` into `target`, reading `batchSize` rows per query. Both must be migrated to the same schema
+    /// version; the target must hold no row in any table. Throws ``Failure`` (nothing is left in the target) or the
+    /// database's error.
+    package static func copy(from source: Database, to target: Database, batchSize: Int = defaultBatchSize) throws
+        -> Report
+    {
+        precondition(batchSize > 0, "a page holds at least one row")
+        return try source.read { from in
             let sourceTables = Set(try from.tableNames())
             let report = try target.write { to -> Report in
                 let targetTables = Set(try to.tableNames())
@@ -50,7 +54,7 @@ package enum DatabaseCopy {
                 }
                 var report = Report()
                 for table in tables {
-                    report.rows[table] = try copyTable(table, from: from, to: to)
+                    report.rows[table] = try copyTable(table, from: from, to: to, batchSize: batchSize)
                 }
                 try advanceIdentities(to)
                 return report
@@ -80,15 +84,69 @@ package enum DatabaseCopy {
         return tableOrder.filter(source.contains)
     }
 
-    /// Copies one table in batches; returns its row count.
-    private static func copyTable(_ table: String, from: Connection, to: Connection) throws -> Int {
+    /// Copies one table in pages of `batchSize` rows; returns its row count.
+    static func copyTable(_ table: String, from: Connection, to: Connection, batchSize: Int) throws -> Int {
         let columns = try copiedColumns(table, from: from, to: to)
         let list = columns.joined(separator: ", ")
         let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
         let insert = try to.statement("INSERT INTO \(table) (\(list)) VALUES (\(placeholders))")
-        // Ordered by every column: a stable order on both engines, so batches neither skip nor repeat a row.
+        guard let key = try pagingKey(table, on: from) else {
+            return try copyByOffset(table, columns: columns, from: from, insert: insert, batchSize: batchSize)
+        }
+        // Keyset pagination: each page starts after the previous page's last key, found through the key's index,
+        // so every page costs the same however far into the table it is (an OFFSET reads and skips every row before).
+        let keys = key.joined(separator: ", ")
+        let after = Array(repeating: "?", count: key.count).joined(separator: ", ")
+        let first = "SELECT \(keys), \(list) FROM \(table) ORDER BY \(keys) LIMIT ?"
+        let next = "SELECT \(keys), \(list) FROM \(table) WHERE (\(keys)) > (\(after)) ORDER BY \(keys) LIMIT ?"
+        var copied = 0
+        var last: [SQLValue]?
+        while true {
+            let limit = SQLValue.integer(Int64(batchSize))
+            let rows = try last.map { try from.query(next, $0 + [limit]) } ?? from.query(first, [limit])
+            for row in rows { try insert.execute(Array(row.values[key.count...])) }
+            copied += rows.count
+            guard rows.count == batchSize, let final = rows.last else { return copied }
+            last = Array(final.values[..<key.count])
+        }
+    }
+
+    /// The columns a table is paged by, unique and never NULL: SQLite's rowid (or a `WITHOUT ROWID` table's primary
+    /// key, which SQLite keeps NOT NULL), PostgreSQL's primary key (NOT NULL by definition). Nil when the table has
+    /// none (or SQLite is older than 3.37, without `pragma_table_list`).
+    static func pagingKey(_ table: String, on db: Connection) throws -> [String]? {
+        switch db.engine {
+        case .sqlite:
+            guard
+                let withoutRowID = try? db.scalar(
+                    "SELECT wr FROM pragma_table_list WHERE schema = 'main' AND name = ?", [.text(table)],
+                    as: Int64.self)
+            else { return nil }
+            guard withoutRowID == 1 else { return ["rowid"] }
+            let key = try db.query(
+                "SELECT name FROM pragma_table_info(?) WHERE pk > 0 ORDER BY pk", [.text(table)]
+            ).map { try $0.get(0, as: String.self) }
+            return key.isEmpty ? nil : key
+        case .postgres:
+            let key = try db.query(
+                """
+                SELECT a.attname FROM pg_index i
+                JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY (i.indkey)
+                WHERE i.indrelid = to_regclass(?) AND i.indisprimary
+                ORDER BY array_position(i.indkey::int2[], a.attnum)
+                """, [.text(table)]
+            ).map { try $0.get(0, as: String.self) }
+            return key.isEmpty ? nil : key
+        }
+    }
+
+    /// A table without a usable key: pages by OFFSET, ordered by every column (a stable order on both engines, so
+    /// pages neither skip nor repeat a row). Each page re-reads the rows before it; no table of the schema needs it.
+    private static func copyByOffset(
+        _ table: String, columns: [String], from: Connection, insert: Statement, batchSize: Int
+    ) throws -> Int {
         let order = (1...columns.count).map(String.init).joined(separator: ", ")
-        let select = "SELECT \(list) FROM \(table) ORDER BY \(order) LIMIT ? OFFSET ?"
+        let select = "SELECT \(columns.joined(separator: ", ")) FROM \(table) ORDER BY \(order) LIMIT ? OFFSET ?"
         var copied = 0
         while true {
             let rows = try from.query(select, [.integer(Int64(batchSize)), .integer(Int64(copied))])

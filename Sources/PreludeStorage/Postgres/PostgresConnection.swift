@@ -2,16 +2,19 @@ import CPostgres
 
 /// One libpq connection to PostgreSQL, used by one thread at a time (the ``Database`` hands it out as SQLite's).
 ///
-/// Statements use SQLite's placeholders (`?`, `?NNN`), rewritten once per text (``PostgresDialect``), and are
-/// prepared on the server once per text and parameter types. Parameters are sent with their types (int8, float8,
+/// Statements use SQLite's placeholders (`?`, `?NNN`), rewritten once per ``Statement`` (``PostgresDialect``), and
+/// are prepared on the server once per statement and parameter types (``PostgresStatement``). Parameters are sent with their types (int8, float8,
 /// text, bytea), so comparisons never depend on inference. Results are read in text format and decoded by column
 /// type into the same ``SQLValue``s SQLite gives (booleans and integral numerics as integers).
 final class PostgresConnection {
     private var handle: OpaquePointer?
     /// The session settings run at connect and again after a reconnect.
     private var sessionSetup = ""
-    private var prepared: [String: String] = [:]
-    private var parsed: [String: PostgresDialect.Translation] = [:]
+    /// Numbers the server sessions: a reconnect or a close starts a new one, whose server holds no prepared
+    /// statement of the old (``PostgresStatement`` compares it with its own).
+    private var session = 1
+    /// Prepared statements made so far, for their unique names.
+    private var preparedCount = 0
     /// Rows changed by the last statement (libpq's `PQcmdTuples`).
     private(set) var changes = 0
 
@@ -45,7 +48,7 @@ final class PostgresConnection {
     func close() {
         if let handle { PQfinish(handle) }
         handle = nil
-        prepared.removeAll()
+        session += 1
     }
 
     /// True while a transaction is open (or failed and not yet rolled back).
@@ -58,36 +61,30 @@ final class PostgresConnection {
     /// True when the server connection is gone (the server restarted or the network dropped).
     var isBroken: Bool { handle.map { PQstatus($0) != CONNECTION_OK } ?? true }
 
-    /// The translation of a statement's text (placeholders, parameter count), cached per text.
-    func translation(_ sql: String) -> PostgresDialect.Translation {
-        if let cached = parsed[sql] { return cached }
-        let translated = PostgresDialect.translate(sql)
-        parsed[sql] = translated
-        return translated
-    }
-
-    /// Runs one statement with its arguments and returns its rows.
-    func run(_ sql: String, _ arguments: [SQLValue]) throws -> [Row] {
+    /// Runs one statement with its arguments and returns its rows, preparing it on the server at its first run
+    /// with these parameter types in this session.
+    func run(_ statement: PostgresStatement, _ arguments: [SQLValue]) throws -> [Row] {
         reconnectIfBroken()
+        let sql = statement.sql
         guard let handle else { throw Self.closed(sql) }
-        let translated = translation(sql)
-        guard arguments.count == translated.parameterCount else {
+        let parameterCount = statement.translation.parameterCount
+        guard arguments.count == parameterCount else {
             throw StorageError(
                 extendedCode: 25,  // SQLITE_RANGE
-                message: "statement has \(translated.parameterCount) parameters but \(arguments.count) were given",
+                message: "statement has \(parameterCount) parameters but \(arguments.count) were given",
                 sql: sql)
         }
-        let types = arguments.map(PostgresValues.type)
-        let key = types.map(String.init).joined(separator: ",") + "|" + sql
         let name: String
-        if let found = prepared[key] {
+        if let found = statement.preparedName(for: arguments, session: session) {
             name = found
         } else {
-            name = "p\(prepared.count + 1)"
-            let result = PQprepare(handle, name, translated.text, Int32(types.count), types)
+            preparedCount += 1
+            name = "p\(preparedCount)"
+            let types = arguments.map(PostgresValues.type)
+            let result = PQprepare(handle, name, statement.translation.text, Int32(types.count), types)
             defer { PQclear(result) }
             try check(result, sql: sql)
-            prepared[key] = name
+            statement.prepared.append((types, name))
         }
         let result = PostgresValues.withParameters(arguments) { values, lengths, formats in
             PQexecPrepared(handle, name, Int32(arguments.count), values, lengths, formats, 0)
@@ -132,7 +129,7 @@ final class PostgresConnection {
     private func reconnectIfBroken() {
         guard let handle, PQstatus(handle) != CONNECTION_OK else { return }
         PQreset(handle)
-        prepared.removeAll()
+        session += 1
         if PQstatus(handle) == CONNECTION_OK {
             let result = PQexec(handle, sessionSetup)
             PQclear(result)
@@ -147,7 +144,7 @@ final class PostgresConnection {
             result.flatMap { PQresultErrorField($0, Int32(UInt8(ascii: "M"))) }.map { String(cString: $0) }
             ?? handle.map { Self.message(PQerrorMessage($0)) } ?? "no connection"
         // A statement prepared on a connection that was reset is gone with it.
-        if isBroken { prepared.removeAll() }
+        if isBroken { session += 1 }
         throw StorageError(postgresState: state, message: message, sql: sql, connectionLost: isBroken)
     }
 

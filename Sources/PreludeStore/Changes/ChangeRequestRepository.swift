@@ -131,11 +131,12 @@ package struct ChangeRequestRepository: Sendable {
             guard try db.queryOne("SELECT 1 FROM apps WHERE id = ?", [.text(app)]) != nil else {
                 throw Refusal.unknownApp(app)
             }
-            try db.execute(
+            let id = try db.insertReturningID(
                 """
                 INSERT INTO change_requests (app_id, environment, kind, state, version, base_revision, document, patch,
                     changes, author, author_token_id, message, findings, approvals, created_at, updated_at)
                 VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, '[]', ?, ?)
+                RETURNING id
                 """,
                 [
                     .text(app), .text(environment), .text(kind.rawValue), .text(status.state.rawValue),
@@ -144,7 +145,6 @@ package struct ChangeRequestRepository: Sendable {
                     authorTokenID.map(SQLValue.integer) ?? .null, message.map(SQLValue.text) ?? .null,
                     .text(findings), .integer(now), .integer(now),
                 ])
-            let id = db.lastInsertRowID
             var detail = detail
             if kind != .policy { detail["kind"] = .string(kind.rawValue) }
             try AuditLog.append(

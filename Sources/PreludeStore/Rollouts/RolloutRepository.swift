@@ -35,11 +35,12 @@ package struct RolloutRepository: Sendable {
                 "SELECT count(*) FROM experiment_funnel_counts WHERE app_id = ? AND experiment_key = ?",
                 [.text(appID), .text(experimentKey)], as: Int64.self)
             guard counted == 0 else { throw Refusal.keyHasData(experimentKey) }
-            try db.execute(
+            let id = try db.insertReturningID(
                 """
                 INSERT INTO rollouts (app_id, environment, experiment_key, feature, change, plan, status,
                     created_by, created_at, updated_at)
                 VALUES (?, ?, ?, ?, ?, ?, 'draft', ?, ?, ?)
+                RETURNING id
                 """,
                 [
                     .text(appID), .text(environment), .text(experimentKey), .text(feature.rawValue),
@@ -47,7 +48,7 @@ package struct RolloutRepository: Sendable {
                     .integer(now),
                 ])
             return Rollout(
-                id: db.lastInsertRowID, appID: appID, environment: environment, experimentKey: experimentKey,
+                id: id, appID: appID, environment: environment, experimentKey: experimentKey,
                 feature: feature, change: change, plan: plan, state: RolloutState(), baseRevision: nil,
                 lastReading: nil, lastEvaluatedAt: nil, createdBy: createdBy, createdAt: now, updatedAt: now)
         }

@@ -40,17 +40,17 @@ package struct TokenStore: Sendable {
             if try db.queryOne("SELECT 1 FROM tokens WHERE name = ?", [.text(name)]) != nil {
                 throw TokenError.nameTaken(name)
             }
-            try db.execute(
+            let id = try db.insertReturningID(
                 """
                 INSERT INTO tokens (name, scope, hash, created_at, apps, environments, approve, bypass)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                RETURNING id
                 """,
                 [
                     .text(name), .text(scope.rawValue), .blob(TokenSecret.digest(secret)), .integer(now),
                     Self.list(grant.apps), Self.list(grant.environments), .integer(grant.approve ? 1 : 0),
                     .integer(grant.bypass ? 1 : 0),
                 ])
-            let id = db.lastInsertRowID
             try Self.audit(
                 db, actor: actor, action: "token.create", now: now, name: name, scope: scope, grant: grant)
             return AdminToken(id: id, name: name, scope: scope, createdAt: now, grant: grant)
