@@ -10,6 +10,7 @@ compared with the demo, opens them in Chromium and checks:
   - every feature x locale of the demo has its screens (every screen the feature writes copy for, per variant);
   - nothing overflows: no text box's scrollHeight/scrollWidth exceeds its box, and the measure agrees;
   - dark mode renders (dark devices have dark surfaces; the theme switch hides one theme);
+  - tracking's full-page request (iOS 27.2) is drawn beside each tracking priming screen, its Markdown rendered;
   - Arabic and Hebrew screens render right to left, English left to right;
   - the bad policy's lint findings appear on its screens, offending words in <mark>, HTML in copy stays text,
     and its overlong message overflows in the browser as the measure says;
@@ -366,6 +367,25 @@ def main():
             check(any(f["feature"] == feature and f["screen"] == "button" for f in found) == ("button" in written),
                   f"demo {feature}: a button caption screen exactly when the feature writes one")
         check(all(f["overflow"] == "" for f in found), "the measure finds no overflowing text in the demo")
+        # Tracking's full-page request (iOS 27.2) beside each tracking priming screen: the demo's Markdown purpose
+        # string rendered (bold, a two-item list) in light and dark, labelled an approximation, within the page.
+        sheets = page.eval_on_selector_all(
+            "main figure.screen .att-sheet",
+            """els => els.map(e => ({figure: e.closest('figure').dataset.feature + '/' + e.closest('figure').dataset.action,
+                key: e.dataset.key, devices: e.querySelectorAll('.device.att').length,
+                strong: e.querySelectorAll('.att-body strong').length, items: e.querySelectorAll('.att-body li').length,
+                approx: !!e.querySelector('.badge.approx'), foreign: e.querySelectorAll('script, img, svg, a').length,
+                height: Math.min(...[...e.querySelectorAll('.att-body')].map(b => b.offsetHeight)),
+                wide: e.scrollWidth > e.clientWidth + 1}))""")
+        tracking_primes = [f for f in found if f["feature"] == "tracking" and f["action"] == "prime"]
+        check(len(sheets) == len(tracking_primes) > 0 and all(s["figure"] == "tracking/prime" for s in sheets),
+              f"a full-page tracking request beside each of the {len(tracking_primes)} tracking priming screens "
+              f"({len(sheets)} drawn)")
+        check(all(s["key"] == "NSUserTrackingMarkdownUsageDescription" and s["devices"] == 2 and s["strong"] == 2
+                  and s["items"] == 4 and s["approx"] and s["foreign"] == 0 and s["height"] > 0 and not s["wide"]
+                  for s in sheets),
+              f"each full-page request renders the Markdown string light and dark, marked as an approximation: "
+              f"{sheets[:1]}")
         overflowing = real_overflows(page)
         check(not overflowing, f"no text overflows its box in the browser (demo): {overflowing[:5]}")
         light_bg = page.eval_on_selector("main .device.alert.light .alert-box", "e => getComputedStyle(e).backgroundColor")
