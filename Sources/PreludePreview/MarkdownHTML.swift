@@ -8,10 +8,11 @@ import PreludeCore
 /// subset (headings, links, numbered lists, HTML — what lint PS-11 reports) is drawn as the literal text it is.
 ///
 /// The rules, after CommonMark's where the subset needs them:
-/// - Blocks: lines are split at line breaks (line feed, carriage return, both, or another Unicode newline); a blank line ends a paragraph
-///   or a list; a line starting with `- `, `* `, `+ ` or `• ` (after leading spaces) is a bullet item, consecutive
-///   items form one list — indented items join it (the subset has one level of list); other lines form paragraphs,
-///   consecutive lines of one paragraph joined by a line feed (a soft break, drawn as a space).
+/// - Blocks: lines are split at line breaks (line feed, carriage return, both, or another Unicode newline); a blank
+///   line ends a paragraph or a list; a line starting with `- `, `* `, `+ ` or `• ` (after leading spaces) is a
+///   bullet item, consecutive items form one list — indented items join it (the subset has one level of list);
+///   other lines form paragraphs, consecutive lines of one paragraph joined by a line feed (a soft break, drawn as
+///   a space).
 /// - Emphasis: `**…**` or `__…__` is bold, `*…*` or `_…_` italic, one inside the other at most (two levels). An
 ///   opener is followed by a non-space and a closer preceded by one; `_` opens only after a non-alphanumeric and
 ///   closes only before one (`snake_case` stays as written). A delimiter with no closer is literal, and so is every

@@ -6,16 +6,20 @@ import Testing
 @Suite struct MarkdownHTMLTests {
     @Test(arguments: [
         ("Plain text.", "<p>Plain text.</p>"),
-        ("We use **your activity** to show *relevant* ads.",
-            "<p>We use <strong>your activity</strong> to show <em>relevant</em> ads.</p>"),
+        (
+            "We use **your activity** to show *relevant* ads.",
+            "<p>We use <strong>your activity</strong> to show <em>relevant</em> ads.</p>"
+        ),
         ("__Bold__ and _italic_.", "<p><strong>Bold</strong> and <em>italic</em>.</p>"),
         ("**bold with *italic* inside**", "<p><strong>bold with <em>italic</em> inside</strong></p>"),
         ("*italic with **bold** inside*", "<p><em>italic with <strong>bold</strong> inside</em></p>"),
         ("First paragraph\ncontinued.\n\nSecond.", "<p>First paragraph\ncontinued.</p><p>Second.</p>"),
         ("Line one.\r\n\r\nLine two.", "<p>Line one.</p><p>Line two.</p>"),
-        ("We use:\n- your activity\n* ads you saw\n+ purchases\n• **visits**",
+        (
+            "We use:\n- your activity\n* ads you saw\n+ purchases\n• **visits**",
             "<p>We use:</p><ul><li>your activity</li><li>ads you saw</li><li>purchases</li>"
-                + "<li><strong>visits</strong></li></ul>"),
+                + "<li><strong>visits</strong></li></ul>"
+        ),
         ("- one\n\n- two", "<ul><li>one</li></ul><ul><li>two</li></ul>"),
         ("- item\nAfter the list.", "<ul><li>item</li></ul><p>After the list.</p>"),
         ("", ""),
