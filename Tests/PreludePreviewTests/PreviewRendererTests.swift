@@ -25,10 +25,9 @@ import Testing
             #expect(html.contains("data-locale=\"\(locale)\""))
         }
         #expect(html.contains("data-variant=\"experiment:camera-prime-copy:short-copy\""))
-        // Light and dark of every screen, and of the full-page tracking request beside each tracking priming screen.
-        let trackingPriming = input.screens.filter { $0.feature == .tracking && $0.action == .prime }.count
-        #expect(count("data-theme=\"light\"", in: html) == input.screens.count + trackingPriming)
-        #expect(count("data-theme=\"dark\"", in: html) == input.screens.count + trackingPriming)
+        // Light and dark of every screen.
+        #expect(count("data-theme=\"light\"", in: html) == input.screens.count)
+        #expect(count("data-theme=\"dark\"", in: html) == input.screens.count)
     }
 
     @Test func showsTheRevisionAndHashInTheIndex() throws {

@@ -9,6 +9,32 @@ import Testing
         text.components(separatedBy: needle).count - 1
     }
 
+    /// Tracking's purpose strings as a team would intend them, in English and French (the demo policy carries none:
+    /// its served document is its canonical form, which server-only members would change).
+    static let intended: [String: [String: String]] = [
+        "en": [
+            "NSUserTrackingUsageDescription":
+                "We use your activity in other companies’ apps and websites to show you ads that fit your interests, "
+                + "for example ads for running shoes after you read about running.",
+            "NSUserTrackingMarkdownUsageDescription":
+                "With your permission, we use **your activity in other companies’ apps and websites** to show you "
+                + "ads that fit your interests.\n\nFor example:\n- ads for *running shoes* after you read about "
+                + "running\n- fewer ads for things you already bought\n\nWe show ads either way; without your "
+                + "permission they do not use this activity.",
+        ],
+        "fr": [
+            "NSUserTrackingUsageDescription":
+                "Nous utilisons votre activité dans les apps et sites d’autres sociétés pour mieux cibler nos "
+                + "publicités, par exemple des chaussures de course après un article sur la course.",
+            "NSUserTrackingMarkdownUsageDescription":
+                "Avec votre accord, nous utilisons **votre activité dans les apps et sites d’autres sociétés** pour "
+                + "vous montrer des publicités selon vos centres d’intérêt.\n\nPar exemple :\n- des publicités pour "
+                + "des *chaussures de course* après un article sur la course\n- moins de publicités pour ce que vous "
+                + "avez déjà acheté\n\nNous affichons des publicités dans tous les cas ; sans votre accord, elles "
+                + "n’utilisent pas cette activité.",
+        ],
+    ]
+
     /// The demo with `strings` as tracking's intended purpose strings (locale → key → text).
     private func demo(purposeStrings strings: [String: [String: String]]) throws -> PolicyDocument {
         var document = try PreviewFixtures.demo()
@@ -25,8 +51,14 @@ import Testing
         return html[start.lowerBound..<end.lowerBound]
     }
 
-    @Test func drawsTheFullPageBesideEveryTrackingPrimingScreenOfTheDemo() throws {
-        let input = PreviewFixtures.input(try PreviewFixtures.demo())
+    @Test func theIntendedStringsLintClean() throws {
+        let findings = CopyLinter.lint(try demo(purposeStrings: Self.intended))
+        let own = findings.filter { $0.pointer.description.hasPrefix("/features/tracking/purposeStrings") }
+        #expect(own.filter { $0.severity != .info }.isEmpty, "\(own)")
+    }
+
+    @Test func drawsTheFullPageBesideEveryTrackingPrimingScreen() throws {
+        let input = PreviewFixtures.input(try demo(purposeStrings: Self.intended))
         let html = PreviewRenderer.render(input)
         let priming = input.screens.filter { $0.feature == .tracking && $0.action == .prime }
         #expect(!priming.isEmpty)
@@ -72,8 +104,11 @@ import Testing
     }
 
     @Test func nothingIsDrawnWithoutPurposeStrings() throws {
-        let html = PreviewRenderer.render(PreviewFixtures.input(try demo(purposeStrings: [:])))
+        let input = PreviewFixtures.input(try demo(purposeStrings: [:]))
+        let html = PreviewRenderer.render(input)
         #expect(!html.contains("<div class=\"att-sheet\""))
+        // Without the sheet, every device frame is a screen's (light and dark).
+        #expect(count("data-theme=\"light\"", in: html) == input.screens.count)
     }
 
     @Test func hostileMarkdownAndAppNamesReachThePageEscaped() throws {
