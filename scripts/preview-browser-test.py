@@ -10,6 +10,7 @@ compared with the demo, opens them in Chromium and checks:
   - every feature x locale of the demo has its screens (every screen the feature writes copy for, per variant);
   - nothing overflows: no text box's scrollHeight/scrollWidth exceeds its box, and the measure agrees;
   - dark mode renders (dark devices have dark surfaces; the theme switch hides one theme);
+  - tracking's full-page request (iOS 27.2) is drawn beside each tracking priming screen, its Markdown rendered;
   - Arabic and Hebrew screens render right to left, English left to right;
   - the bad policy's lint findings appear on its screens, offending words in <mark>, HTML in copy stays text,
     and its overlong message overflows in the browser as the measure says;
@@ -325,6 +326,18 @@ def main():
     changed_policy["features"]["camera"]["copy"]["en"]["prime"]["title"] = "Scan documents with {appName}"
     (work / "changed.json").write_text(json.dumps(changed_policy, ensure_ascii=False))
     compared = render(args.binary, work / "changed.json", work / "compared", against=DEMO)
+    # Tracking's intended purpose strings (server-only, so not in the demo, whose served form is canonical): the
+    # preview draws iOS 27.2's full-page request beside each tracking priming screen.
+    sheet_policy = json.loads(DEMO.read_text())
+    sheet_policy["features"]["tracking"]["purposeStrings"] = {"en": {
+        "NSUserTrackingUsageDescription": "We use your activity in other companies’ apps and websites to show you "
+                                          "ads that fit your interests, for example ads for running shoes.",
+        "NSUserTrackingMarkdownUsageDescription": "With your permission, we use **your activity in other companies’ "
+            "apps and websites** to show you ads that fit your interests.\n\nFor example:\n- ads for *running "
+            "shoes* after you read about running\n- fewer ads for things you already bought\n\nWe show ads either "
+            "way; without your permission they do not use this activity."}}
+    (work / "sheet.json").write_text(json.dumps(sheet_policy, ensure_ascii=False))
+    sheet = render(args.binary, work / "sheet.json", work / "sheet")
 
     external = []
     with sync_playwright() as playwright:
@@ -389,6 +402,32 @@ def main():
         check(hashlib.sha256(again.screenshot(full_page=False)).hexdigest() == first,
               "screenshots of the two demo renders are identical")
         again.close()
+        page.close()
+
+        # Tracking's full-page request (iOS 27.2) beside each tracking priming screen: the intended Markdown purpose
+        # string rendered (bold, a two-item list) in light and dark, labelled an approximation, within the page.
+        page = open_page(browser, sheet, external)
+        found = figures(page)
+        sheets = page.eval_on_selector_all(
+            "main figure.screen .att-sheet",
+            """els => els.map(e => ({figure: e.closest('figure').dataset.feature + '/' + e.closest('figure').dataset.action,
+                key: e.dataset.key, devices: e.querySelectorAll('.device.att').length,
+                strong: e.querySelectorAll('.att-body strong').length, items: e.querySelectorAll('.att-body li').length,
+                approx: !!e.querySelector('.badge.approx'), foreign: e.querySelectorAll('script, img, svg, a').length,
+                height: Math.min(...[...e.querySelectorAll('.att-body')].map(b => b.offsetHeight)),
+                wide: e.scrollWidth > e.clientWidth + 1}))""")
+        tracking_primes = [f for f in found if f["feature"] == "tracking" and f["action"] == "prime"]
+        check(len(sheets) == len(tracking_primes) > 0 and all(s["figure"] == "tracking/prime" for s in sheets),
+              f"a full-page tracking request beside each of the {len(tracking_primes)} tracking priming screens "
+              f"({len(sheets)} drawn)")
+        check(all(s["key"] == "NSUserTrackingMarkdownUsageDescription" and s["devices"] == 2 and s["strong"] == 2
+                  and s["items"] == 4 and s["approx"] and s["foreign"] == 0 and s["height"] > 0 and not s["wide"]
+                  for s in sheets),
+              f"each full-page request renders the Markdown string light and dark, marked as an approximation: "
+              f"{sheets[:1]}")
+        overflowing = real_overflows(page)
+        check(not overflowing,
+              f"no text overflows its box in the browser (with the tracking request): {overflowing[:5]}")
         page.close()
 
         # Right to left.

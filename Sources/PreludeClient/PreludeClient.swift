@@ -194,6 +194,32 @@ public actor PreludeClient {
         return try queue.append(event) ? event : nil
     }
 
+    /// Records that the system's request for `decision` completed without an answer that can be known — HealthKit's
+    /// read access (``PreludeCore/FeatureCapabilities/requestAnswerKnowable``): the ledger records that the prompt
+    /// happened (so the engine answers `statusNotKnowable` rather than priming again) and `systemPromptCompleted` is
+    /// queued. Neither a grant nor a refusal is recorded: no `systemGranted`, no `systemDenied`, no answer in the
+    /// facts that conditions read. ``PermissionFlow`` calls it; an app driving the steps itself calls it after
+    /// `requestAuthorization(toShare:read:)` returns.
+    ///
+    /// - Returns: the event queued, nil when the queue was full (then it is counted as dropped).
+    @discardableResult
+    public func recordPromptCompleted(for decision: Decision) throws -> QueuedEvent? {
+        if decision.feature.capabilities.promptRecordedByClient {
+            var ledger = self.ledger
+            ledger.recordSystemPrompt(decision.feature)
+            if ledger != self.ledger {
+                try ledger.store(ledgerPath)
+                self.ledger = ledger
+            }
+        }
+        let occurredAt = Int64((configuration.clock.now().secondsSinceEpoch * 1000).rounded())
+        let event = QueuedEvent(
+            id: EventID.make(milliseconds: occurredAt), installId: installId, type: .systemPromptCompleted,
+            feature: decision.feature, experiment: decision.variant?.experiment, variant: decision.variant?.variant,
+            occurredAt: occurredAt)
+        return try queue.append(event) ? event : nil
+    }
+
     /// The status of the app-level consent `feature` (``PreludeCore/FeatureKind/appConsent``) as the ledger
     /// records it: `authorized` (granted), `denied` (declined or withdrawn), `notDetermined`.
     public func consentStatus(_ feature: Feature) -> AuthorizationStatus { ledger.consentStatus(feature) }

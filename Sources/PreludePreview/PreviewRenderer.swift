@@ -181,10 +181,15 @@ package enum PreviewRenderer {
                     html += "<section class=\"variant\" id=\"\(variantAnchor(feature, locale, number))\">"
                     html += "<h3>\(feature.rawValue) · \(HTMLEscaping.escape(locale.description)) · "
                     html += "\(HTMLEscaping.escape(variant.label))</h3>\n<div class=\"screens\">\n"
+                    // The system's full-page tracking request follows the priming screen (iOS 27.2).
+                    let sheet =
+                        feature == .tracking ? TrackingRequestSheet(document: input.document, locale: locale) : nil
                     for measured in screens {
                         let change = comparison?.change(of: measured.screen.id)
                         let live = change == .changed ? comparison?.live[measured.screen.id] : nil
-                        ScreenDrawing.figure(measured, change: change, live: live, removed: false, into: &html)
+                        ScreenDrawing.figure(
+                            measured, change: change, live: live, removed: false,
+                            trackingSheet: measured.screen.action == .prime ? sheet : nil, into: &html)
                     }
                     html += "</div></section>\n"
                 }

@@ -72,6 +72,22 @@ enum PreviewStyleSheet {
         .page .t-title { text-align: center; margin-bottom: 12px; }
         .page .t-message, .page .t-caption { text-align: center; color: var(--fg2); }
         .actions { margin-top: auto; padding-top: 32px; }
+        .att-sheet { display: flex; flex-wrap: wrap; gap: 12px; align-items: flex-start; padding: 4px;
+          border: 1px dashed #8e8e93; border-radius: 8px; max-width: 100%; }
+        .badge.approx { background: #a05a00; text-transform: none; }
+        .device.att { width: 390px; background: var(--bg); box-shadow: inset 0 0 0 1px var(--sep); }
+        .att-page { padding: 40px 24px 24px; display: flex; flex-direction: column; overflow-wrap: anywhere; }
+        .att-glyph { width: 56px; height: 56px; border-radius: 14px; background: var(--surface); margin: 0 auto 20px;
+          box-shadow: inset 0 0 0 1px var(--sep); }
+        .att-title { margin: 0 0 16px; text-align: center; font-size: 22px; line-height: 28px; font-weight: 700; }
+        .att-body { font-size: 17px; line-height: 22px; color: var(--fg2); }
+        .att-body p { margin: 0 0 12px; } .att-body ul { margin: 0 0 12px; padding-inline-start: 22px; }
+        .att-body li + li { margin-top: 4px; }
+        .att-more { margin: 4px 0 20px; color: var(--tint); font-size: 17px; }
+        .att-more small { color: var(--fg2); font-size: 12px; }
+        .att-buttons { display: flex; flex-direction: column; gap: 10px; }
+        .att-button { margin: 0; padding: 14px 20px; border-radius: 14px; text-align: center; font-size: 17px;
+          font-weight: 600; background: var(--surface); color: var(--tint); }
         .capsule { background: var(--tint); color: var(--on-tint); border-radius: 14px; padding: 14px 20px;
           text-align: center; }
         .system-button { margin: 24px auto 0; padding: 12px 20px; border-radius: 22px; background: var(--tint);

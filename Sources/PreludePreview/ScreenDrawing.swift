@@ -8,10 +8,11 @@ import PreludeCore
 /// the class `t`, so tests can find them.
 enum ScreenDrawing {
     /// Appends the figure for `screen` (measured: `measured.measure`) to `html`; `live` is the live screen drawn
-    /// beside a changed one.
+    /// beside a changed one; `trackingSheet`, the system's full-page tracking request drawn after the screen (the
+    /// priming screen of `tracking`, when the policy carries its purpose strings).
     static func figure(
         _ measured: MeasuredScreen, change: PreviewComparison.Change?, live: PreviewScreen?, removed: Bool,
-        into html: inout String
+        trackingSheet: TrackingRequestSheet? = nil, into html: inout String
     ) {
         let screen = measured.screen
         let measure = measured.measure
@@ -71,6 +72,8 @@ enum ScreenDrawing {
         } else {
             devices(screen, measure: measure, into: &html)
         }
+        trackingSheet?.draw(
+            direction: TextDirection(screen.locale), lang: HTMLEscaping.escape(screen.locale.description), into: &html)
         html += "</div>\n"
         notes(screen, measure: measure, into: &html)
         html += "</figure>\n"

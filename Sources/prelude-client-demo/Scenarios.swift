@@ -32,21 +32,22 @@ enum Scenarios {
         ("health-read-not-knowable", "27.0", "en", .ios, healthReadNotKnowable),
     ]
 
-    // HealthKit on iOS 27 (docs/catalogue.md): the person shares recent history only, which the app reports as
-    // `limited` (earliestAuthorizedSampleDate); later nothing tells the read answer and the app reports
-    // notDetermined. No decision claims to know it: proceed as partial, then `statusNotKnowable`, never a re-prime.
+    // HealthKit on iOS 27 (docs/catalogue.md): the request completes and HealthKit tells nothing of reading (the
+    // app, asking to read only, still reads notDetermined), so the flow sends `systemPromptCompleted` — never
+    // `systemGranted` or `systemDenied` — and the ledger records the prompt: `statusNotKnowable`, never a re-prime.
+    // A day later the app discovers a limited-history grant (earliestAuthorizedSampleDate) and reports it: a partial
+    // grant that proceeds.
     static func healthReadNotKnowable(_ app: DemoApp) async throws {
         try app.expect(try await app.flow.screen(for: .health), .prime)
         try await app.flow.shown(.health)
-        app.device.answerNextRequest(.health, with: .limited)
-        try app.expect(try await app.flow.continued(.health), .proceed, .partialProceed)
+        try app.expect(try await app.flow.continued(.health), .proceed, .statusNotKnowable)
         app.clock.advance(hours: 24)
-        app.device.setStatus(.notDetermined, for: .health)
-        try app.expect(try await app.flow.screen(for: .health), .proceed, .statusNotKnowable)
+        app.device.setStatus(.limited, for: .health)
+        try app.expect(try await app.flow.screen(for: .health), .proceed, .partialProceed)
         guard app.device.requests == [.health] else {
             throw DemoFailure(description: "\(app.name): requests \(app.device.requests)")
         }
-        try await app.expectEvents([.primeShown, .primeAccepted, .systemGranted])
+        try await app.expectEvents([.primeShown, .primeAccepted, .systemPromptCompleted])
     }
 
     // The expanded request left through "Additional Information": only the exit event, and the next decision is the

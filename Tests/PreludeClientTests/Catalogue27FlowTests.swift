@@ -4,7 +4,8 @@ import PreludeCore
 import Testing
 
 /// The iOS 27 catalogue through the flow: tracking's expanded request left without a decision, the system's re-ask
-/// in an EU storefront, an app-level consent granted and declined on its own screen, and the purpose-string review.
+/// in an EU storefront, health's request that claims no read answer, an app-level consent granted and declined on
+/// its own screen, and the purpose-string review.
 @Suite struct Catalogue27FlowTests {
     typealias Harness = PermissionFlowTests.Harness
 
@@ -46,6 +47,33 @@ import Testing
         _ = try await us.flow.continued(.tracking)
         us.device.setStatus(.notDetermined, for: .tracking)
         #expect(try await us.flow.screen(for: .tracking).reason == .trackingAskedOnce)
+    }
+
+    @Test(arguments: [AuthorizationStatus.notDetermined, .authorized, .denied])
+    func healthsRequestClaimsNoReadAnswer(sharingStatus: AuthorizationStatus) async throws {
+        // Whatever sharing (write) status the app reads after the request, what was granted for reading is unknown:
+        // the prompt is recorded as having happened, never as a grant or a refusal.
+        let h = try Harness(context: Self.context(os: "27.0", region: nil))
+        #expect(try await h.flow.screen(for: .health).action == .prime)
+        try await h.flow.shown(.health)
+        if sharingStatus != .notDetermined { h.device.answerNextRequest(.health, with: sharingStatus) }
+        let next = try await h.flow.continued(.health)
+        #expect(await h.queued() == ["primeShown", "primeAccepted", "systemPromptCompleted"])
+        #expect(await h.client.cadenceLedger.systemPromptShown(.health))
+        if sharingStatus == .notDetermined {
+            #expect(next?.action == .proceed && next?.reason == .statusNotKnowable)
+        }
+        #expect(h.device.requests == [.health])
+    }
+
+    @Test func healthsLimitedHistoryIsTheOneGrantTheAppCanKnow() async throws {
+        let h = try Harness(context: Self.context(os: "27.0", region: nil))
+        _ = try await h.flow.screen(for: .health)
+        try await h.flow.shown(.health)
+        h.device.answerNextRequest(.health, with: .limited)
+        let next = try await h.flow.continued(.health)
+        #expect(next?.action == .proceed && next?.reason == .partialProceed)
+        #expect(await h.queued() == ["primeShown", "primeAccepted", "systemGranted"])
     }
 
     @Test func aConsentIsGrantedOnItsOwnScreenAndRecordedByTheLedger() async throws {

@@ -169,6 +169,8 @@ import Testing
                         try await h.flow.dismissed(feature)
                     }
                 case "exitedWithoutDecision": break  // the flow saw the request return undecided in continued()
+                // The flow saw the request complete with no knowable answer in continued() (health).
+                case "promptCompleted": break
                 default:  // granted, denied: the answer to what the screen led to
                     switch decision.action {
                     case .prime, .upgrade, .systemPrompt: break  // answered through continued()

@@ -14,7 +14,8 @@ public struct ContractLedger: Sendable {
     /// Records what the person did with `decision` at `at`.
     ///
     /// A shown screen with `countsAgainst` adds one showing of that kind at `at`, with the outcome `continued`,
-    /// `leftWithoutContinuing` (left) or `dismissed`; a system answer to tracking marks its one prompt as shown.
+    /// `leftWithoutContinuing` (left) or `dismissed`; a system answer to tracking, or a request completed with no
+    /// knowable answer (health), marks its one prompt as shown.
     public mutating func record(decision: JSONValue, feature: String, at: Double, user: [String]) {
         if user.contains("shown"), let kind = decision["countsAgainst"]?.stringValue {
             var kinds = history[feature] ?? JSONObject()
@@ -33,7 +34,7 @@ public struct ContractLedger: Sendable {
             history[feature] = kinds
         }
         if Feature(rawValue: feature)?.capabilities.promptRecordedByClient == true
-            && (user.contains("granted") || user.contains("denied"))
+            && (user.contains("granted") || user.contains("denied") || user.contains("promptCompleted"))
         {
             promptShown.insert(feature)
         }

@@ -85,7 +85,7 @@ public struct ContractVector: Sendable {
 
     /// The user actions a step may list.
     public static let userActions: Set<String> = [
-        "shown", "continued", "left", "dismissed", "granted", "denied", "exitedWithoutDecision",
+        "shown", "continued", "left", "dismissed", "granted", "denied", "exitedWithoutDecision", "promptCompleted",
     ]
 
     /// The events a decision's `events` plan names for `user`, in order (a step the plan lacks emits nothing).
@@ -94,6 +94,8 @@ public struct ContractVector: Sendable {
             // The system's request returned undecided (tracking's "Additional Information"): its own event, whatever
             // the plan, and no answer.
             if action == "exitedWithoutDecision" { return AnalyticsEvent.systemExitedWithoutDecision.rawValue }
+            // The system's request completed with no knowable answer (HealthKit's read access): its own event.
+            if action == "promptCompleted" { return AnalyticsEvent.systemPromptCompleted.rawValue }
             let member: String? =
                 switch action {
                 case "shown": "onShow"

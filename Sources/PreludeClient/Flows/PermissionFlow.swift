@@ -136,7 +136,16 @@ public actor PermissionFlow {
         #endif
         let before = flows[feature]?.status
         let status = await device.requestAccess(feature)
-        if before == status && status.isPartial {
+        if !feature.capabilities.requestAnswerKnowable {
+            // HealthKit: the request returned, and whether reading was granted cannot be known (a refusal looks like
+            // an empty store; `authorized` / `denied` are sharing statuses). Only a new limited-history grant, which
+            // the app can discover, is an answer; anything else records that the prompt happened, and no more.
+            if status.isPartial && before != status {
+                try await record(.granted, feature)
+            } else if let decision = flows[feature]?.decision {
+                try await client.recordPromptCompleted(for: decision)
+            }
+        } else if before == status && status.isPartial {
             // An upgrade alert answered "keep what I gave" (calendars stay write-only): the upgrade was refused.
             try await record(.denied, feature)
         } else if let step = Self.answer(status) {

@@ -13,6 +13,11 @@ public enum AnalyticsEvent: String, CaseIterable, Hashable, Sendable, Codable {
     /// The system's request returned without a decision: tracking's expanded request (iOS 27.2) left through its
     /// "Additional Information" action. Not an answer: the ledger is unchanged, no `systemDenied` is sent.
     case systemExitedWithoutDecision
+    /// The system's request completed, and what the person answered cannot be known: HealthKit's read access
+    /// (``FeatureCapabilities/requestAnswerKnowable``), where a refusal and an empty store look the same and
+    /// `authorized` / `denied` describe only sharing (writing). Neither a grant nor a refusal: the ledger records that
+    /// the prompt happened; the funnel counts the install as exposed, never in `systemGranted` or `systemDenied`.
+    case systemPromptCompleted
     /// The Settings nudge appeared after a denial.
     case settingsShown
     /// The user tapped the Settings nudge's action and the app opened its Settings page.

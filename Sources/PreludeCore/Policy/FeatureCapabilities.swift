@@ -20,6 +20,12 @@ public struct FeatureCapabilities: Sendable, Hashable {
     /// Whether the OS has an API that reports the status; false for the local network, whose status the client
     /// can only infer (a probe, or "prompted" in its ledger).
     public let statusKnowable: Bool
+    /// Whether the system request's outcome tells what the person answered. False for HealthKit: its read access is
+    /// never reported ("your app doesn't know whether someone granted or denied permission to read data",
+    /// docs/catalogue.md) and `authorized` / `denied` are its sharing (write) statuses, so after the request the
+    /// client records only that it happened (`systemPromptCompleted`); only the partial grant the app can discover
+    /// (limited history, from `earliestAuthorizedSampleDate(for:)`) is recorded as a grant.
+    public let requestAnswerKnowable: Bool
     /// Whether upgrading the partial grant may be asked only once: calendars' write-only → full access, since
     /// `requestFullAccessToEvents` prompts only the first time.
     public let upgradeAsksOnce: Bool

@@ -51,6 +51,7 @@ public enum FeatureCatalogue {
             asksOnce: Bool = false,
             promptRecordedByClient: Bool = false,
             statusKnowable: Bool = true,
+            requestAnswerKnowable: Bool = true,
             upgradeAsksOnce: Bool = false,
             permissionless: (PermissionlessPath, SemanticVersion)? = nil,
             kind: FeatureKind = .osPermission,
@@ -68,6 +69,7 @@ public enum FeatureCatalogue {
                 asksOnce: asksOnce,
                 promptRecordedByClient: promptRecordedByClient,
                 statusKnowable: statusKnowable,
+                requestAnswerKnowable: requestAnswerKnowable,
                 upgradeAsksOnce: upgradeAsksOnce,
                 permissionless: permissionless.map { (path: $0.0, since: $0.1) },
                 purposeStrings: purposeStrings,
@@ -168,12 +170,13 @@ public enum FeatureCatalogue {
                 page: "speech/sfspeechrecognizerauthorizationstatus")
         // HealthKit (iOS 8): per-type sharing statuses, no restricted; unavailable on some iPads. Read access is
         // never reported ("your app doesn't know whether someone granted or denied permission to read data"): after
-        // the request the ledger says it happened and nothing more is claimed. iOS 27: a person may grant only
+        // the request the ledger says it happened and nothing more is claimed (`systemPromptCompleted`, never
+        // `systemGranted` or `systemDenied`, whatever sharing status the app reads). iOS 27: a person may grant only
         // recent history (`earliestAuthorizedSampleDate(for:)`), which the app reports as `limited`.
         case .health:
             return make(
                 v(8, 0), extra: [.limited: v(27, 0)], restricted: false, mayBeUnavailable: true,
-                promptRecordedByClient: true, statusKnowable: false,
+                promptRecordedByClient: true, statusKnowable: false, requestAnswerKnowable: false,
                 reportedPartialGrant: "limited: read access to recent history only (HealthKit, iOS 27)",
                 purposeStrings: ["NSHealthShareUsageDescription"],
                 page: "healthkit/authorizing-access-to-health-data")
