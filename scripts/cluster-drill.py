@@ -9,7 +9,8 @@ with one libpq multi-host URL (`target_session_attrs=read-write`: a session goes
 and nginx in front of the nodes (deploy/nginx's includes; a refused connection tries the next node).
 
 Under a steady load through nginx — resolved-policy fetches, event batches (a batch not answered 202 is sent again,
-as the clients do) and admin writes (PATCH with If-Match) — it schedules a change request a few seconds ahead, then
+as the clients do) and admin writes to staging (PATCH with If-Match; production's scheduled change must not go
+stale under them) — it schedules a change request a few seconds ahead, then
 kills with SIGKILL the node that leads the scheduler, then crashes the database primary (`pg_ctl -m immediate`) and
 promotes the standby. It checks, and exits 1 unless all hold:
   - every policy fetch through nginx answered 200, in every phase;
@@ -234,6 +235,7 @@ class Load:
         self.acknowledged_revisions = set()
         self.write_successes = []   # monotonic instants of acknowledged admin writes
         self.event_successes = []
+        self.last_refusal = None
         self.threads = [threading.Thread(target=t, daemon=True) for t in (self.fetch, self.fetch, self.events,
                                                                            self.writes)]
 
@@ -261,9 +263,11 @@ class Load:
             now = int(time.time() * 1000)
             body = {"events": [{"id": event, "installId": f"drill-install-{batch % 20}", "type": "primeShown",
                                 "feature": "camera", "occurredAt": now} for event in pending]}
-            status, _, _ = http(self.proxy, "POST", "/v1/apps/demo/events", body,
-                                {"Content-Type": "application/json"})
+            status, _, answer = http(self.proxy, "POST", "/v1/apps/demo/events", body,
+                                     {"Content-Type": "application/json"})
             self.count("events", status == 202)
+            if status != 202:
+                self.last_refusal = (status, answer)
             if status == 202:
                 with self.lock:
                     self.acknowledged_events.update(pending)
@@ -275,12 +279,14 @@ class Load:
         round_number = 0
         while not self.stopping.is_set():
             round_number += 1
-            status, headers, _ = admin(self.proxy, "GET", "/v1/admin/apps/demo/policy")
+            answer = None
+            # Staging: production's scheduled change request must not go stale under these writes.
+            status, headers, _ = admin(self.proxy, "GET", "/v1/admin/apps/demo/environments/staging/policy")
             etag = headers.get("ETag") or headers.get("Etag")
             if status == 200 and etag:
                 status, _, answer = admin(
-                    self.proxy, "PATCH", "/v1/admin/apps/demo/features/camera",
-                    {"copy": {"en": {"prime": {"body": f"Drill write {round_number}."}}}},
+                    self.proxy, "PATCH", "/v1/admin/apps/demo/environments/staging/features/camera",
+                    {"copy": {"en": {"prime": {"title": f"Drill write {round_number}."}}}},
                     {"If-Match": etag, "Content-Type": "application/merge-patch+json"})
             self.count("writes", status == 200)
             if status == 200 and isinstance(answer, dict) and "revision" in answer:
@@ -317,6 +323,9 @@ def run(binary, work, processes):
     print(f"cluster-drill: primary :{postgres.primary_port}, synchronous standby :{postgres.standby_port}, "
           f"nodes {node_ports}, nginx :{proxy} (set up in {time.monotonic() - started:.1f} s)", flush=True)
 
+    status, _, answer = admin(proxy, "POST", "/v1/admin/apps/demo/environments",
+                              {"name": "staging", "copyFrom": "production"})
+    check(status == 201, f"staging created ({status} {answer if status != 201 else ''})")
     load = Load(proxy)
     load.start()
     time.sleep(3)
@@ -359,7 +368,11 @@ def run(binary, work, processes):
     postgres.promote_standby()
     promoted_at = time.monotonic()
     print(f"cluster-drill: primary crashed, standby promoted {promoted_at - crash_started:.2f} s later", flush=True)
-    wait_for(lambda: any(t > promoted_at for t in load.write_successes), 30, "an admin write after the promotion")
+    try:
+        wait_for(lambda: any(t > promoted_at for t in load.write_successes), 30, "an admin write after the promotion")
+    except SystemExit:
+        print(f"cluster-drill: the last refused event batch: {load.last_refusal}", flush=True)
+        raise
     write_gap = min(t for t in load.write_successes if t > promoted_at) - promoted_at
     wait_for(lambda: any(t > promoted_at for t in load.event_successes), 30, "an event batch after the promotion")
     event_gap = min(t for t in load.event_successes if t > promoted_at) - promoted_at
