@@ -126,8 +126,10 @@ import Testing
         // Cut the leader's lock session (what a dead machine or a failover does to it).
         let cut = try second.write { connection in
             try connection.query(
+                // This test's database only: other tests' nodes in the same cluster hold advisory locks too.
                 "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted"
-                    + " AND pid <> pg_backend_pid()")
+                    + " AND pid <> pg_backend_pid()"
+                    + " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())")
         }
         #expect(cut.count == LeaderWork.allCases.count)
         _ = try Self.waitForRoles(follower, LeaderWork.allCases)
