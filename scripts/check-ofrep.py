@@ -37,6 +37,7 @@ from openfeature.flag_evaluation import Reason
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The client context members a vector may carry, sent alike to OFREP, decide and the bulk call.
 CONTEXT_MEMBERS = ("platform", "os", "appVersion", "locale", "region", "ageRange")
+OWN_EVENTS = {"exitedWithoutDecision": "systemExitedWithoutDecision", "promptCompleted": "systemPromptCompleted"}
 USER_TO_PLAN = {"shown": "onShow", "continued": "onContinue", "dismissed": "onDismiss", "granted": "onGranted",
                 "denied": "onDenied"}
 
@@ -115,9 +116,10 @@ def main():
             plan = decision.get("events", {})
             # As Tests/PreludeTestSupport/ContractVector.swift's events(plan:user:): a system request that returned
             # undecided (tracking's "Additional Information") has its own event whatever the plan.
-            sent = ["systemExitedWithoutDecision" if action == "exitedWithoutDecision" else plan[USER_TO_PLAN[action]]
+            # A request that completed with no knowable answer (HealthKit's read access) likewise.
+            sent = [OWN_EVENTS[action] if action in OWN_EVENTS else plan[USER_TO_PLAN[action]]
                     for action in step["user"]
-                    if action == "exitedWithoutDecision" or (action in USER_TO_PLAN and USER_TO_PLAN[action] in plan)]
+                    if action in OWN_EVENTS or (action in USER_TO_PLAN and USER_TO_PLAN[action] in plan)]
             if sent != step["events"]:
                 fail(f"{where}: the event plan gives {sent}, the vector sends {step['events']}")
             variant = (decision.get("variant") or {}).get("variant")

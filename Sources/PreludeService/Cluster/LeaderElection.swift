@@ -19,6 +19,9 @@ package enum LeaderWork: String, CaseIterable, Sendable {
     /// Event pruning (``EventRetentionTask``).
     case retention
 
+    /// The kind's bit in ``LeaderElection``'s set of roles held.
+    var bit: Int { 1 << LeaderWork.allCases.firstIndex(of: self)! }
+
     /// The advisory lock's key: a fixed prefix ("prld" in ASCII) and the kind's place, so other applications'
     /// advisory locks on the same database are unlikely to collide.
     package var lockKey: Int64 {
@@ -51,7 +54,8 @@ package final class LeaderElection: Sendable {
     private let locks: any LeaderLockSource
     private let logger: Logger
     private let onTaken = Mutex<(@Sendable (LeaderWork) -> Void)?>(nil)
-    private let held = Mutex<Set<LeaderWork>>([])
+    /// The roles held, one bit per ``LeaderWork`` case (an atomic, read by the work's threads on every run).
+    private let heldBits = Atomic<Int>(0)
     private let changes = Atomic<Int>(0)
     private let queue = DispatchQueue(label: "prelude.leader")
     private let timer: Mutex<(any DispatchSourceTimer)?> = Mutex(nil)
@@ -63,12 +67,12 @@ package final class LeaderElection: Sendable {
     }
 
     /// True while this node leads `work`.
-    package func leads(_ work: LeaderWork) -> Bool { held.withLock { $0.contains(work) } }
+    package func leads(_ work: LeaderWork) -> Bool { heldBits.load(ordering: .acquiring) & work.bit != 0 }
 
     /// The kinds of work this node leads, in declaration order.
     package var roles: [LeaderWork] {
-        let current = held.withLock { $0 }
-        return LeaderWork.allCases.filter(current.contains)
+        let bits = heldBits.load(ordering: .acquiring)
+        return LeaderWork.allCases.filter { bits & $0.bit != 0 }
     }
 
     /// How many times a role was taken or lost since start.
@@ -77,11 +81,9 @@ package final class LeaderElection: Sendable {
     /// One round: drops the roles whose lock was lost, then tries to take every role not held.
     package func runOnce() {
         let still = locks.verify()
-        let lost = held.withLock { held in
-            let lost = held.filter { !still.contains($0.lockKey) }
-            held.subtract(lost)
-            return lost
-        }
+        // Only this round's thread changes the bits (the timer's queue, or a test calling runOnce).
+        let lost = Set(roles.filter { !still.contains($0.lockKey) })
+        for work in lost { heldBits.bitwiseAnd(~work.bit, ordering: .acquiringAndReleasing) }
         for work in LeaderWork.allCases where lost.contains(work) {
             changes.add(1, ordering: .relaxed)
             logger.warning("leader role lost", ["work": work.rawValue])
@@ -95,7 +97,7 @@ package final class LeaderElection: Sendable {
                 return
             }
             guard taken else { continue }
-            held.withLock { _ = $0.insert(work) }
+            heldBits.bitwiseOr(work.bit, ordering: .acquiringAndReleasing)
             changes.add(1, ordering: .relaxed)
             logger.info("leader role taken", ["work": work.rawValue])
             onTaken.withLock { $0 }?(work)
@@ -138,7 +140,7 @@ package final class LeaderElection: Sendable {
         }
         source?.cancel()
         queue.sync {}
-        held.withLock { $0 = [] }
+        heldBits.store(0, ordering: .releasing)
         locks.releaseAll()
     }
 }
