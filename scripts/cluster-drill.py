@@ -19,9 +19,9 @@ promotes the standby. It checks, and exits 1 unless all hold:
   - another node took the leader roles, and the scheduled change was applied exactly once.
 It prints the figures: requests and errors per phase, the takeover time, the write gap and the event gap.
 """
+import importlib.util
 import json
 import os
-import random
 import re
 import shutil
 import signal
@@ -183,43 +183,12 @@ def start_node(binary, work, url, index, processes):
 
 
 def start_nginx(work, node_ports, processes):
+    """nginx with deploy/nginx's includes in front of the nodes: proxy-cache-test.py's, not a second copy."""
+    spec = importlib.util.spec_from_file_location("proxy_cache_test", os.path.join(ROOT, "scripts/proxy-cache-test.py"))
+    proxy_cache_test = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(proxy_cache_test)
     nginx = shutil.which("nginx") or "/usr/sbin/nginx"
-    port = free_port()
-    work = os.path.join(work, "nginx")
-    os.makedirs(work)
-    os.chmod(work, 0o755)
-    for name in ("cache", "client_body", "proxy", "fastcgi", "uwsgi", "scgi"):
-        os.makedirs(os.path.join(work, name))
-        os.chmod(os.path.join(work, name), 0o777)
-    servers = " ".join(f"server 127.0.0.1:{p} max_fails=1 fail_timeout=2s;" for p in node_ports)
-    config = os.path.join(work, "nginx.conf")
-    with open(config, "w") as f:
-        f.write(f"""daemon off;
-worker_processes 1;
-pid {work}/nginx.pid;
-error_log {work}/error.log warn;
-events {{ worker_connections 512; }}
-http {{
-    access_log off;
-    client_body_temp_path {work}/client_body;
-    proxy_temp_path {work}/proxy;
-    fastcgi_temp_path {work}/fastcgi;
-    uwsgi_temp_path {work}/uwsgi;
-    scgi_temp_path {work}/scgi;
-    include {ROOT}/deploy/nginx/prelude-http.conf;
-    upstream prelude_origin {{ {servers} keepalive 16; }}
-    proxy_cache_path {work}/cache levels=1:2 keys_zone=prelude_policy:10m max_size=64m inactive=1d use_temp_path=off;
-    server {{
-        listen 127.0.0.1:{port};
-        include {ROOT}/deploy/nginx/prelude-locations.conf;
-    }}
-}}
-""")
-    process = subprocess.Popen([nginx, "-p", work, "-c", config, "-e", f"{work}/error.log"],
-                               stdout=subprocess.DEVNULL, stderr=open(f"{work}/nginx.stderr", "w"))
-    processes["nginx"] = process
-    wait_for(lambda: http(port, "GET", "/healthz")[0] == 200, 20, "nginx")
-    return port
+    return proxy_cache_test.start_nginx(nginx, work, node_ports, processes)
 
 
 class Load:

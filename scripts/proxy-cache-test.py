@@ -184,9 +184,9 @@ def start_nginx(nginx, work, origins, processes, name="nginx"):
     os.makedirs(work)
     os.chmod(work, 0o755)
     servers = " ".join(f"server 127.0.0.1:{origin};" for origin in origins)
-    for name in ("cache", "client_body", "proxy", "fastcgi", "uwsgi", "scgi"):
-        os.makedirs(os.path.join(work, name), exist_ok=True)
-        os.chmod(os.path.join(work, name), 0o777)
+    for folder in ("cache", "client_body", "proxy", "fastcgi", "uwsgi", "scgi"):
+        os.makedirs(os.path.join(work, folder), exist_ok=True)
+        os.chmod(os.path.join(work, folder), 0o777)
     config = os.path.join(work, "nginx.conf")
     with open(config, "w") as f:
         f.write(f"""daemon off;

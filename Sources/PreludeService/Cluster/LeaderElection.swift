@@ -1,12 +1,6 @@
 import PreludeStorage
 import Synchronization
 
-#if canImport(FoundationEssentials)
-    import Dispatch
-#else
-    import Foundation
-#endif
-
 /// Work that must run on one node at a time when several share one PostgreSQL database (docs/scaling.md,
 /// "PostgreSQL cluster"). Each kind has a leader of its own, so the work can spread over the nodes.
 package enum LeaderWork: String, CaseIterable, Sendable {
@@ -19,13 +13,16 @@ package enum LeaderWork: String, CaseIterable, Sendable {
     /// Event pruning (``EventRetentionTask``).
     case retention
 
+    /// The kind's place among the cases (0…3).
+    private var ordinal: Int { LeaderWork.allCases.firstIndex(of: self)! }
+
     /// The kind's bit in ``LeaderElection``'s set of roles held.
-    var bit: Int { 1 << LeaderWork.allCases.firstIndex(of: self)! }
+    var bit: Int { 1 << ordinal }
 
     /// The advisory lock's key: a fixed prefix ("prld" in ASCII) and the kind's place, so other applications'
     /// advisory locks on the same database are unlikely to collide.
     package var lockKey: Int64 {
-        0x7072_6C64_0000_0000 + Int64(LeaderWork.allCases.firstIndex(of: self)! + 1)
+        0x7072_6C64_0000_0000 + Int64(ordinal + 1)
     }
 }
 
@@ -57,8 +54,7 @@ package final class LeaderElection: Sendable {
     /// The roles held, one bit per ``LeaderWork`` case (an atomic, read by the work's threads on every run).
     private let heldBits = Atomic<Int>(0)
     private let changes = Atomic<Int>(0)
-    private let queue = DispatchQueue(label: "prelude.leader")
-    private let timer: Mutex<(any DispatchSourceTimer)?> = Mutex(nil)
+    private let timer = RepeatingTimer(label: "prelude.leader")
 
     /// An election over `locks`.
     package init(locks: any LeaderLockSource, logger: Logger) {
@@ -122,24 +118,12 @@ package final class LeaderElection: Sendable {
     package func start(interval: Double = defaultInterval, onTaken: (@Sendable (LeaderWork) -> Void)? = nil) {
         self.onTaken.withLock { $0 = onTaken }
         runOnce()
-        timer.withLock { timer in
-            guard timer == nil else { return }
-            let source = DispatchSource.makeTimerSource(queue: queue)
-            source.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(100))
-            source.setEventHandler { [self] in runOnce() }
-            source.resume()
-            timer = source
-        }
+        timer.start(after: interval, every: interval, leeway: .milliseconds(100)) { [self] in runOnce() }
     }
 
     /// Stops the rounds and gives every role back (call after the leader-only work stopped).
     package func stop() {
-        let source = timer.withLock { timer in
-            defer { timer = nil }
-            return timer
-        }
-        source?.cancel()
-        queue.sync {}
+        timer.stop()
         heldBits.store(0, ordering: .releasing)
         locks.releaseAll()
     }

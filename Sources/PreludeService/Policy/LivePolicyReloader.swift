@@ -15,8 +15,7 @@ package final class LivePolicyReloader: Sendable {
     private let watcher: DataVersionWatcher
     private let store: PolicyStore
     private let logger: Logger
-    private let queue = DispatchQueue(label: "prelude.policy-reload")
-    private let timer: Mutex<(any DispatchSourceTimer)?> = Mutex(nil)
+    private let timer = RepeatingTimer(label: "prelude.policy-reload")
 
     /// A reloader for `store`, watching `database` on a connection of its own.
     package init(database: Database, store: PolicyStore, logger: Logger) throws {
@@ -27,14 +26,7 @@ package final class LivePolicyReloader: Sendable {
 
     /// Starts polling every `interval` seconds. No-op when already started.
     package func start(interval: Double = defaultInterval) {
-        timer.withLock { timer in
-            guard timer == nil else { return }
-            let source = DispatchSource.makeTimerSource(queue: queue)
-            source.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(20))
-            source.setEventHandler { [self] in pollOnce() }
-            source.resume()
-            timer = source
-        }
+        timer.start(after: interval, every: interval, leeway: .milliseconds(20)) { [self] in pollOnce() }
     }
 
     /// One poll: reloads the changed apps when another connection committed (and on the first poll, which covers
@@ -59,12 +51,7 @@ package final class LivePolicyReloader: Sendable {
 
     /// Stops polling, waits for a poll in progress, and closes the watcher's connection.
     package func stop() {
-        let source = timer.withLock { timer in
-            defer { timer = nil }
-            return timer
-        }
-        source?.cancel()
-        queue.sync {}
+        timer.stop()
         watcher.close()
     }
 }

@@ -14,8 +14,7 @@ package final class EventRetentionTask: Sendable {
     private let clock: ServiceClock
     private let election: LeaderElection?
     private let logger: Logger
-    private let queue = DispatchQueue(label: "prelude.retention")
-    private let timer: Mutex<(any DispatchSourceTimer)?> = Mutex(nil)
+    private let timer = RepeatingTimer(label: "prelude.retention")
 
     /// Creates a task pruning at `clock`'s time; with an `election`, only while this node leads `retention`.
     package init(
@@ -33,25 +32,14 @@ package final class EventRetentionTask: Sendable {
     /// retention is 0 (keep forever) or when already started.
     package func start(initialDelay: Double = 60, interval: Double = 3600) {
         guard pruner.retentionDays > 0 else { return }
-        timer.withLock { timer in
-            guard timer == nil else { return }
-            let source = DispatchSource.makeTimerSource(queue: queue)
-            source.schedule(
-                deadline: .now() + initialDelay, repeating: interval, leeway: .seconds(max(1, Int(interval / 20))))
-            source.setEventHandler { [self] in runOnce() }
-            source.resume()
-            timer = source
+        timer.start(after: initialDelay, every: interval, leeway: .seconds(max(1, Int(interval / 20)))) { [self] in
+            runOnce()
         }
     }
 
     /// Stops the timer and waits for a run in progress to finish (call before closing the database).
     package func stop() {
-        let source = timer.withLock { timer in
-            defer { timer = nil }
-            return timer
-        }
-        source?.cancel()
-        queue.sync {}
+        timer.stop()
     }
 
     /// One pruning run at the clock's current time; returns the events deleted (0 after a logged failure).

@@ -13,8 +13,7 @@ package final class RolloutScheduler: Sendable {
 
     private let controller: RolloutController
     private let election: LeaderElection?
-    private let queue = DispatchQueue(label: "prelude.rollouts")
-    private let timer: Mutex<(any DispatchSourceTimer)?> = Mutex(nil)
+    private let timer = RepeatingTimer(label: "prelude.rollouts")
     private let pending = Atomic<Bool>(false)
 
     /// A scheduler evaluating `controller`'s rollouts; with an `election`, only while this node leads `rollouts`.
@@ -31,21 +30,14 @@ package final class RolloutScheduler: Sendable {
 
     /// Starts the timer (every `interval` seconds). No-op when started.
     package func start(interval: Double = defaultInterval) {
-        timer.withLock { timer in
-            guard timer == nil else { return }
-            let source = DispatchSource.makeTimerSource(queue: queue)
-            source.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(250))
-            source.setEventHandler { [self] in evaluate() }
-            source.resume()
-            timer = source
-        }
+        timer.start(after: interval, every: interval, leeway: .milliseconds(250)) { [self] in evaluate() }
     }
 
     /// Asks for an evaluation soon (after an ingested batch). Cheap and non-blocking: at most one is queued.
     package func wake() {
-        guard timer.withLock({ $0 != nil }) else { return }
+        guard timer.isRunning else { return }
         guard !pending.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        queue.async { [self] in
+        timer.queue.async { [self] in
             pending.store(false, ordering: .releasing)
             evaluate()
         }
@@ -53,11 +45,6 @@ package final class RolloutScheduler: Sendable {
 
     /// Stops the timer and waits for an evaluation in progress (call before closing the database).
     package func stop() {
-        let source = timer.withLock { timer in
-            defer { timer = nil }
-            return timer
-        }
-        source?.cancel()
-        queue.sync {}
+        timer.stop()
     }
 }
