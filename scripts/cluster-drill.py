@@ -120,7 +120,7 @@ class Postgres:
         self.pg_ctl(self.primary, self.primary_port, "start", "")
         as_owner([f"{PG_BIN}/createdb", "-h", "127.0.0.1", "-p", str(self.primary_port), "-U", "prelude", "prelude"])
         as_owner([f"{PG_BIN}/pg_basebackup", "-h", "127.0.0.1", "-p", str(self.primary_port), "-U", "prelude",
-                  "-D", f"{self.standby}/data", "-R", "-X", "stream"])
+                  "-D", f"{self.standby}/data", "-R", "-X", "stream", "-c", "fast"])
         self.pg_ctl(self.standby, self.standby_port, "start", "")
         # Synchronous only now: with no standby yet, every commit (createdb's too) would wait for one forever.
         self.psql(self.primary_port, "ALTER SYSTEM SET synchronous_standby_names = '*'")
@@ -201,17 +201,19 @@ class Load:
         self.lock = threading.Lock()
         self.stopping = threading.Event()
         self.acknowledged_events = set()
-        self.acknowledged_revisions = set()
+        self.acknowledged_revisions = {}  # revision number -> the camera title that write set
         self.write_successes = []   # monotonic instants of acknowledged admin writes
         self.event_successes = []
         self.last_refusal = None
         self.threads = [threading.Thread(target=t, daemon=True) for t in (self.fetch, self.fetch, self.events,
                                                                            self.writes)]
 
-    def count(self, kind, ok):
+    def count(self, kind, ok, status):
         with self.lock:
-            entry = self.stats.setdefault(self.phase, {}).setdefault(kind, [0, 0])
+            entry = self.stats.setdefault(self.phase, {}).setdefault(kind, [0, 0, {}])
             entry[0 if ok else 1] += 1
+            if not ok:
+                entry[2][status] = entry[2].get(status, 0) + 1
 
     def fetch(self):
         install = 0
@@ -219,7 +221,7 @@ class Load:
             install += 1
             status, _, _ = http(self.proxy, "GET", f"/v1/apps/demo/policy?platform=ios&os=17.4&locale=en"
                                                    f"&installId=drill-{install % 50}")
-            self.count("fetch", status == 200)
+            self.count("fetch", status == 200, status)
             time.sleep(0.01)
 
     def events(self):
@@ -234,7 +236,7 @@ class Load:
                                 "feature": "camera", "occurredAt": now} for event in pending]}
             status, _, answer = http(self.proxy, "POST", "/v1/apps/demo/events", body,
                                      {"Content-Type": "application/json"})
-            self.count("events", status == 202)
+            self.count("events", status == 202, status)
             if status != 202:
                 self.last_refusal = (status, answer)
             if status == 202:
@@ -257,10 +259,10 @@ class Load:
                     self.proxy, "PATCH", "/v1/admin/apps/demo/environments/staging/features/camera",
                     {"copy": {"en": {"prime": {"title": f"Drill write {round_number}."}}}},
                     {"If-Match": etag, "Content-Type": "application/merge-patch+json"})
-            self.count("writes", status == 200)
+            self.count("writes", status == 200, status)
             if status == 200 and isinstance(answer, dict) and "revision" in answer:
                 with self.lock:
-                    self.acknowledged_revisions.add(answer["revision"])
+                    self.acknowledged_revisions[answer["revision"]] = f"Drill write {round_number}."
                     self.write_successes.append(time.monotonic())
             time.sleep(0.2)
 
@@ -274,12 +276,77 @@ class Load:
             thread.join(timeout=15)
 
 
-def leader_of(ports):
+def leader_of(ports, work="scheduler"):
     for port in ports:
         status, _, body = http(port, "GET", "/readyz")
-        if status == 200 and isinstance(body, dict) and "scheduler" in body.get("leader", "").split(","):
+        if status == 200 and isinstance(body, dict) and work in body.get("leader", "").split(","):
             return port
     return None
+
+
+class GuardedRollout:
+    """A guarded rollout of the microphone's copy in staging, and its traffic: first 40
+    installs per arm that all grant the system alert (sent while the first leader guards it: no harm), then 80 per
+    arm where the new arm's installs deny it and the control's grant it (sent after that leader died: the new
+    leader's guard must roll back: its harm tests start at 100 installs per arm, docs/rollouts.md)."""
+
+    key = "drill-guard"
+    per_arm = 120
+    healthy_per_arm = 40
+
+    def __init__(self, proxy):
+        self.proxy = proxy
+        self.healthy, self.harmful = [], []
+
+    def start(self):
+        status, _, answer = admin(self.proxy, "POST", "/v1/admin/apps/demo/environments/staging/rollouts", {
+            "feature": "microphone", "key": self.key,
+            "set": {"copy": {"en": {"prime": {"title": "Rolled out by the drill."}}}},
+            "steps": [{"percent": 50, "minimumHoldSeconds": 3600, "minimumExposed": 100000}, {"percent": 100}],
+            "start": True})
+        check(status == 201 and answer.get("status") == "running",
+              f"guarded rollout started in staging ({status} {answer if status != 201 else ''})")
+        # Each install's arm, as the served policy assigns it (the events must name the arm the install was given).
+        arms = {"control": [], "rollout": []}
+        candidate = 0
+        while min(len(ids) for ids in arms.values()) < self.per_arm and candidate < 2000:
+            candidate += 1
+            install = f"drill-guard-{candidate}"
+            status, _, policy = http(self.proxy, "GET", "/v1/apps/demo/environments/staging/policy"
+                                                        f"?platform=ios&os=17.4&locale=en&installId={install}")
+            variant = (policy.get("features", {}).get("microphone", {}).get("variant") or {}) if status == 200 else {}
+            if variant.get("experiment") == self.key and variant.get("variant") in arms:
+                arms[variant["variant"]].append(install)
+        # The first installs of each arm all grant (traffic, no harm); in the rest, the new arm's installs deny.
+        now = int(time.time() * 1000)
+        self.healthy, self.harmful = [], []
+        for arm, installs in arms.items():
+            for position, install in enumerate(installs[:self.per_arm]):
+                healthy = position < self.healthy_per_arm
+                outcome = "systemGranted" if healthy or arm == "control" else "systemDenied"
+                for number, kind in enumerate(("primeShown", "primeAccepted", outcome)):
+                    (self.healthy if healthy else self.harmful).append({
+                        "id": f"{install}-{number}", "installId": install, "type": kind, "feature": "microphone",
+                        "occurredAt": now, "experiment": self.key, "variant": arm})
+        # The arms interleaved, as real traffic is (the guard's sample-ratio test sees a fair split at every batch).
+        for events in (self.healthy, self.harmful):
+            events.sort(key=lambda event: (int(event["installId"].rsplit("-", 1)[1]), event["id"]))
+
+    def send(self, events):
+        """Sends `events` in batches of 60, each until answered 202, or 422 once the guard rolled back (the live
+        policy no longer has the experiment)."""
+        for start in range(0, len(events), 60):
+            for _ in range(50):
+                status, _, _ = http(self.proxy, "POST", "/v1/apps/demo/environments/staging/events",
+                                    {"events": events[start:start + 60]}, {"Content-Type": "application/json"})
+                if status in (202, 422):
+                    break
+                time.sleep(0.1)
+
+    def state(self, port):
+        status, _, answer = admin(port, "GET", "/v1/admin/apps/demo/environments/staging/rollouts")
+        found = [r for r in answer.get("rollouts", []) if r.get("experimentKey") == self.key] if status == 200 else []
+        return found[0] if found else {}
 
 
 def run(binary, work, processes):
@@ -287,6 +354,7 @@ def run(binary, work, processes):
     processes["postgres"] = postgres
     started = time.monotonic()
     postgres.start()
+    print(f"cluster-drill: PostgreSQL primary and standby up in {time.monotonic() - started:.1f} s", flush=True)
     node_ports = [start_node(binary, work, postgres.url, index, processes) for index in range(3)]
     proxy = start_nginx(work, node_ports, processes)
     print(f"cluster-drill: primary :{postgres.primary_port}, synchronous standby :{postgres.standby_port}, "
@@ -297,7 +365,10 @@ def run(binary, work, processes):
     check(status == 201, f"staging created ({status} {answer if status != 201 else ''})")
     load = Load(proxy)
     load.start()
-    time.sleep(3)
+    rollout = GuardedRollout(proxy)
+    rollout.start()
+    rollout.send(rollout.healthy)
+    time.sleep(1)
 
     # A change request due in 6 s, scheduled on the node that leads the scheduler.
     leader = leader_of(node_ports)
@@ -313,8 +384,13 @@ def run(binary, work, processes):
     status, _, answer = admin(leader, "POST", f"{requests}/{request_id}/schedule", {"at": at})
     check(status == 200, f"change request scheduled at {at} ({status} {answer if status != 200 else ''})")
 
-    # Phase: the leader node dies.
+    # Phase: the leader node dies, mid-rollout.
     load.phase = "leader node killed"
+    check(leader_of(node_ports, "rollouts") == leader, "the scheduler's leader guards the rollouts too")
+    state = rollout.state(leader)
+    check(state.get("status") == "running", "the rollout runs, its first installs in (no harm yet) "
+          f"({state.get('status')}, held by {state.get('heldBy')}, tripped by {state.get('trippedBy')}, "
+          f"figures {state.get('figures')})")
     index = node_ports.index(leader)
     processes[f"node-{index}"].send_signal(signal.SIGKILL)
     processes[f"node-{index}"].wait()
@@ -327,7 +403,14 @@ def run(binary, work, processes):
     check(takeover <= 5, f"leader roles taken over within 5 s ({takeover:.2f} s)")
     wait_for(lambda: admin(survivors[0], "GET", f"{requests}/{request_id}")[2].get("state") == "applied", 15,
              "the scheduled change applied")
-    time.sleep(2)
+    # The rest of the harm reaches the surviving nodes: the new leader's guard must stop the rollout.
+    harm_sent = time.monotonic()
+    rollout.send(rollout.harmful)
+    wait_for(lambda: rollout.state(survivors[0]).get("status") == "rolledBack", 15, "the guard's rollback")
+    state = rollout.state(survivors[0])
+    print(f"cluster-drill: the guard rolled back {time.monotonic() - harm_sent:.2f} s after the rest of the harm "
+          f"was sent (tripped by {', '.join(state.get('trippedBy', []))})", flush=True)
+    time.sleep(1)
 
     # Phase: the database primary crashes; the standby is promoted.
     load.phase = "database failover"
@@ -361,19 +444,25 @@ def run(binary, work, processes):
     check(not missing, f"{len(load.acknowledged_events)} acknowledged events all stored ({len(missing)} missing)")
     duplicates = postgres.psql(port, "SELECT count(*) - count(DISTINCT (install_id, client_event_id)) FROM events")
     check(duplicates == "0", f"no event stored twice ({duplicates})")
-    revisions = postgres.psql(port, "SELECT string_agg(CAST(revision AS text), ',') FROM policy_revisions "
-                                    "WHERE app_id = 'demo'") or ""
-    stored_revisions = {int(r) for r in revisions.split(",") if r}
-    lost = load.acknowledged_revisions - stored_revisions
-    check(not lost, f"{len(load.acknowledged_revisions)} acknowledged admin writes all stored ({len(lost)} lost)")
+    revisions = postgres.psql(port, "SELECT string_agg(number || '=' || (CAST(document AS json) #>> "
+                                    "'{features,camera,copy,en,prime,title}'), '|') FROM policy_revisions "
+                                    "WHERE app_id = 'demo' AND environment = 'staging'") or ""
+    stored_titles = dict(entry.split("=", 1) for entry in revisions.split("|") if "=" in entry)
+    lost = [n for n, title in load.acknowledged_revisions.items() if stored_titles.get(str(n)) != title]
+    check(not lost, f"{len(load.acknowledged_revisions)} acknowledged admin writes all stored with their titles "
+                    f"({len(lost)} lost)")
     applied = postgres.psql(port, "SELECT count(*) FROM audit_log WHERE action = 'changeRequest.apply'")
     check(applied == "1", f"the scheduled change applied exactly once ({applied})")
+    tripped = postgres.psql(port, "SELECT count(*) FROM audit_log WHERE action = 'rollout.guardTripped'")
+    check(tripped == "1", f"the guard rolled the rollout back exactly once ({tripped})")
 
-    print("cluster-drill: requests per phase (answered / failed):", flush=True)
+    print("cluster-drill: requests per phase (answered / failed, with the failures' statuses; 0 = no answer):",
+          flush=True)
     for phase, kinds in load.stats.items():
-        figures = ", ".join(f"{kind} {ok}/{failed}" for kind, (ok, failed) in kinds.items())
+        figures = ", ".join(f"{kind} {ok}/{failed}" + (f" {statuses}" if statuses else "")
+                            for kind, (ok, failed, statuses) in kinds.items())
         print(f"  {phase}: {figures}", flush=True)
-        fetch_failed = kinds.get("fetch", [0, 0])[1]
+        fetch_failed = kinds.get("fetch", [0, 0, {}])[1]
         check(fetch_failed == 0, f"{phase}: every policy fetch through nginx answered 200 ({fetch_failed} not)")
 
 
@@ -400,8 +489,10 @@ def main():
         if failures:
             for log in sorted(os.listdir(work)):
                 if log.endswith(".log"):
-                    print(f"--- {log} (last 15 lines)")
-                    print("".join(open(os.path.join(work, log), errors="replace").readlines()[-15:]))
+                    lines = open(os.path.join(work, log), errors="replace").readlines()
+                    problems = [line for line in lines if '"level":"error"' in line or '"level":"warning"' in line]
+                    print(f"--- {log}: its first 10 errors and warnings, then its last 10 lines")
+                    print("".join(problems[:10] + ["...\n"] + lines[-10:]))
         shutil.rmtree(work, ignore_errors=True)
     print(f"cluster-drill: {time.monotonic() - started:.1f} s")
     if failures:

@@ -346,6 +346,18 @@ curl -fsS -o "$work/n.body" "$(url nginx)$resolved" || fail "nginx stopped servi
 cmp -s "$work/p.body" "$work/n.body" || fail "nginx answers other bytes with the primary down"
 post_batch nginx 61 50
 expected=$((expected + 50))
+# What this shape does not survive (docs/scaling.md, "What each shape survives"): the primary alone writes, so an
+# admin write has nowhere to go until it returns (nginx sends /v1/admin/ to the primary only), and a replica refuses
+# it; schedules and rollout guards run on the primary only, so they wait for it too.
+status="$(curl -sS -o /dev/null -w '%{http_code}' -X POST -H "Authorization: Bearer $token" \
+    -H 'Content-Type: application/json' -d '{"name": "outage", "copyFrom": "production"}' \
+    "$(url nginx)/v1/admin/apps/demo/environments")"
+[[ "$status" =~ ^50[234]$ ]] || fail "an admin write through nginx with the primary down answered $status, not 502-504"
+status="$(curl -sS -o /dev/null -w '%{http_code}' -X POST -H "Authorization: Bearer $token" \
+    -H 'Content-Type: application/json' -d '{"name": "outage", "copyFrom": "production"}' \
+    "$(url replica2)/v1/admin/apps/demo/environments")"
+[[ "$status" == 409 ]] || fail "an admin write on a replica with the primary down answered $status, not 409"
+echo "topology-test: primary down: admin writes fail (nginx answers 502-504, a replica 409) until the primary returns"
 kill9 replica1
 start replica1 "${ports[replica1]}" --demo-policy "" --follow "http://127.0.0.1:$primary_port"
 curl -fsS -o /dev/null "$(url replica1)/readyz" || fail "replica1 restarted with the primary down is not ready"

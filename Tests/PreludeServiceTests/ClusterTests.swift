@@ -81,6 +81,18 @@ struct ClusterTests {
             #expect(seconds < 1)
         }
 
+        // An operator's calls through a load balancer land on any node: what one admin call made, the next one on
+        // another node sees at once, before that node's poll would have loaded it.
+        for attempt in 1...5 {
+            let created = try Self.send(
+                nodes[0], "POST", "/v1/admin/apps/demo/environments", headers: [("Content-Type", "application/json")],
+                body: #"{"name": "qa-\#(attempt)", "copyFrom": "production"}"#)
+            #expect(created.status == 201, "\(created.body)")
+            let read = try Self.send(nodes[1], "GET", "/v1/admin/apps/demo/environments/qa-\(attempt)/policy")
+            #expect(read.status == 200, "attempt \(attempt): \(read.status) \(read.body.prefix(200))")
+            #expect(read.headers["etag"] == created.object["etag"] as? String)
+        }
+
         // Two nodes racing on the same ETag: exactly one wins, the other gets 412.
         let base = try #require(try Self.send(nodes[0], "GET", "/v1/admin/apps/demo/policy").headers["etag"])
         let outcomes = Mutex<[Int]>([])

@@ -144,6 +144,13 @@ package final class AdminAPI: Sendable {
         let scope = scope ?? (method == .get || method == .head ? .read : .write)
         let logger = self.logger
         let authenticator = self.authenticator
+        let store = self.store
+        // Nodes of a cluster share one PostgreSQL database and learn of each other's commits within a poll interval
+        // (LivePolicyReloader). An operator's calls through a load balancer reach any node: each admin request first
+        // brings this node's live revisions up to the database (one query of the environments table), so a change
+        // made on one node is seen by the next admin call on any other (docs/scaling.md, "PostgreSQL cluster").
+        // Best effort: with the database unreachable, the request goes on with what this node serves.
+        let sharesDatabase = database.engine == .postgres
         // A read replica refuses writes before authenticating: its tokens are its own, and the answer names where
         // the write must go (docs/scaling.md).
         let refusal = followURL.flatMap {
@@ -158,6 +165,7 @@ package final class AdminAPI: Sendable {
             do {
                 let token = try authenticator.authorize(request, required: scope)
                 tokenName = token.name
+                if sharesDatabase { _ = try? store.refreshChanged() }
                 try Self.checkGrant(token, request: request, pattern: pattern)
                 if let query { try AdminQuery.check(request, allowed: query) }
                 response = try handler(Context(request: request, token: token, pretty: pretty, logger: logger))
