@@ -86,8 +86,8 @@ def http(port, method, path, body=None, headers=None, timeout=5):
             raw, status, answer_headers = response.read(), response.status, dict(response.headers)
     except urllib.error.HTTPError as error:
         raw, status, answer_headers = error.read(), error.code, dict(error.headers)
-    except (OSError, urllib.error.URLError):
-        return 0, {}, None
+    except (OSError, urllib.error.URLError) as error:
+        return 0, {"error": repr(error)}, None
     try:
         return status, answer_headers, json.loads(raw)
     except ValueError:
@@ -219,9 +219,13 @@ class Load:
         install = 0
         while not self.stopping.is_set():
             install += 1
-            status, _, _ = http(self.proxy, "GET", f"/v1/apps/demo/policy?platform=ios&os=17.4&locale=en"
-                                                   f"&installId=drill-{install % 50}")
+            sent = time.monotonic()
+            status, headers, _ = http(self.proxy, "GET", f"/v1/apps/demo/policy?platform=ios&os=17.4&locale=en"
+                                                         f"&installId=drill-{install % 50}")
             self.count("fetch", status == 200, status)
+            if status != 200:
+                print(f"cluster-drill: a policy fetch failed after {time.monotonic() - sent:.2f} s: {status} "
+                      f"{headers.get('error', '')}", flush=True)
             time.sleep(0.01)
 
     def events(self):
@@ -401,7 +405,7 @@ def run(binary, work, processes):
     print(f"cluster-drill: leader node :{leader} killed; :{leader_of(survivors)} leads after {takeover:.2f} s",
           flush=True)
     check(takeover <= 5, f"leader roles taken over within 5 s ({takeover:.2f} s)")
-    wait_for(lambda: admin(survivors[0], "GET", f"{requests}/{request_id}")[2].get("state") == "applied", 15,
+    wait_for(lambda: (admin(survivors[0], "GET", f"{requests}/{request_id}")[2] or {}).get("state") == "applied", 15,
              "the scheduled change applied")
     # The rest of the harm reaches the surviving nodes: the new leader's guard must stop the rollout.
     harm_sent = time.monotonic()
@@ -493,7 +497,10 @@ def main():
                     problems = [line for line in lines if '"level":"error"' in line or '"level":"warning"' in line]
                     print(f"--- {log}: its first 10 errors and warnings, then its last 10 lines")
                     print("".join(problems[:10] + ["...\n"] + lines[-10:]))
-        shutil.rmtree(work, ignore_errors=True)
+        if os.environ.get("CLUSTER_DRILL_KEEP"):
+            print(f"cluster-drill: logs kept in {work}")
+        else:
+            shutil.rmtree(work, ignore_errors=True)
     print(f"cluster-drill: {time.monotonic() - started:.1f} s")
     if failures:
         print(f"cluster-drill: {len(failures)} check(s) failed")

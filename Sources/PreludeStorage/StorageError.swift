@@ -53,7 +53,9 @@ package struct StorageError: Error, Sendable, CustomStringConvertible {
         self.extendedCode = code
         self.message = message
         self.sql = sql
-        self.postgresState = state
+        // libpq reports a connection it found broken without a SQLSTATE: name it connection_failure (08006), so
+        // logs say PostgreSQL rather than an SQLite code.
+        self.postgresState = state ?? (connectionLost ? "08006" : "XX000")
     }
 
     /// The primary result code (the low 8 bits), e.g. SQLITE_CONSTRAINT for every constraint kind.

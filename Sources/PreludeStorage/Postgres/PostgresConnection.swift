@@ -113,7 +113,7 @@ final class PostgresConnection {
         guard let handle else { throw Self.closed(nil) }
         guard PQconsumeInput(handle) == 1 else {
             throw StorageError(
-                extendedCode: StorageError.ResultCode.ioError, message: Self.message(PQerrorMessage(handle)))
+                postgresState: nil, message: Self.message(PQerrorMessage(handle)), sql: nil, connectionLost: true)
         }
         var any = false
         while let notification = PQnotifies(handle) {
