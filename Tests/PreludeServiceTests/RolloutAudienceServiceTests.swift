@@ -202,7 +202,7 @@ import Testing
             "POST", "/v1/admin/apps/demo/rollouts/simulate", json: body + #", "installsPerHour": 400}"#)
         #expect(estimated["baseline"]?["audienceShare"] == .null)
         #expect(estimated["baseline"]?["audience"]?.stringValue?.contains("audience's own traffic") == true)
-        #expect(estimated["baseline"]?["installsPerHour"] == 400, "the request's figure, not scaled")
+        #expect(estimated["baseline"]?["installsPerHour"]?.doubleValue == 400, "the request's figure, not scaled")
         let missing = try service.adminJSON("POST", "/v1/admin/apps/demo/rollouts/simulate", json: body + "}")
         #expect(missing["baseline"]?["audience"]?.stringValue?.contains("not measured") == true, "\(missing)")
     }
