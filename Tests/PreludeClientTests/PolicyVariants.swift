@@ -183,7 +183,10 @@ enum PolicyVariants {
         let rollout = Rollout(
             id: 1, appID: "demo", environment: "production", experimentKey: "reminders-direct", feature: .reminders,
             change: ["strategy": "direct"],
-            plan: RolloutPlan(steps: [.init(percent: 10, minimumHoldMillis: 0, minimumExposed: 0), .init(percent: 40, minimumHoldMillis: 0, minimumExposed: 0)]),
+            plan: RolloutPlan(steps: [
+                .init(percent: 10, minimumHoldMillis: 0, minimumExposed: 0),
+                .init(percent: 40, minimumHoldMillis: 0, minimumExposed: 0),
+            ]),
             state: RolloutState(), baseRevision: nil, lastReading: nil, lastEvaluatedAt: nil, createdBy: "test",
             createdAt: 0, updatedAt: 0, audience: audience)
         root["experiments"] = (root["experiments"] as! [[String: Any]]) + [any(rollout.experiment(step: 0))]

@@ -28,7 +28,9 @@ import Testing
                 "experiments": [
                     [
                         "key": "mic-audience", "feature": "microphone", "coverage": 1, "condition": audience,
-                        "variants": [["name": "control", "weight": 0], ["name": "rollout", "weight": 100, "set": change]],
+                        "variants": [
+                            ["name": "control", "weight": 0], ["name": "rollout", "weight": 100, "set": change],
+                        ],
                     ]
                 ]
             ])

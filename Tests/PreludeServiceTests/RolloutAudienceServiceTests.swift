@@ -38,7 +38,8 @@ import Testing
 
     /// The microphone's prime title and experiment variant for `install` with `sessions` (nil: none sent), read
     /// from decide, OFREP and the resolved policy; the three must agree.
-    static func served(_ service: Service, install: String, sessions: Int?) throws -> (title: String?, variant: String?) {
+    static func served(_ service: Service, install: String, sessions: Int?) throws -> (title: String?, variant: String?)
+    {
         let client = service.client
         let attributes = sessions.map { #""attributes": {"sessionCount": \#($0)},"# } ?? ""
         let decide = try client.post(
@@ -55,7 +56,8 @@ import Testing
         let context = sessions.map { #", "sessionCount": \#($0)"# } ?? ""
         let ofrep = try client.post(
             "/v1/apps/demo/ofrep/v1/evaluate/flags/microphone",
-            json: #"{"context": {"targetingKey": "\#(install)", "platform": "ios", "os": "18.0", "locale": "en"\#(context)}}"#
+            json:
+                #"{"context": {"targetingKey": "\#(install)", "platform": "ios", "os": "18.0", "locale": "en"\#(context)}}"#
         )
         #expect(ofrep.status == 200, "\(ofrep.text)")
         let value = try #require(try ofrep.json()["value"] as? [String: Any])
@@ -173,7 +175,9 @@ import Testing
         try Self.commit(service)
         let revisions = try service.adminJSON("GET", "/v1/admin/apps/demo/revisions")
         let baseline = #", "installsPerHour": 100, "grantRate": 0.5, "denialRate": 0.2"#
-        for (path, extra) in [("/v1/admin/apps/demo/rollouts", ""), ("/v1/admin/apps/demo/rollouts/simulate", baseline)] {
+        for (path, extra) in [
+            ("/v1/admin/apps/demo/rollouts", ""), ("/v1/admin/apps/demo/rollouts/simulate", baseline),
+        ] {
             let response = try service.admin(
                 "POST", path,
                 json: #"""

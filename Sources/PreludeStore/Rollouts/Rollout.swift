@@ -72,21 +72,23 @@ package struct Rollout: Sendable {
     package func experiment(step: Int) -> JSONValue {
         let (weights, coverage) = plan.assignment(step: step)
         return .object(
-            JSONObject([
-                ("key", .string(experimentKey)), ("feature", .string(feature.rawValue)),
-                ("coverage", .number(coverage)),
-            ] + (audience.map { [("condition", $0)] } ?? []) + [
-                (
-                    "variants",
-                    .array([
-                        .object(JSONObject([("name", .string(Self.controlVariant)), ("weight", .number(weights[0]))])),
-                        .object(
-                            JSONObject([
-                                ("name", .string(Self.rolloutVariant)), ("weight", .number(weights[1])),
-                                ("set", servedChange),
-                            ])),
-                    ])
-                ),
-            ]))
+            JSONObject(
+                [
+                    ("key", .string(experimentKey)), ("feature", .string(feature.rawValue)),
+                    ("coverage", .number(coverage)),
+                ] + (audience.map { [("condition", $0)] } ?? []) + [
+                    (
+                        "variants",
+                        .array([
+                            .object(
+                                JSONObject([("name", .string(Self.controlVariant)), ("weight", .number(weights[0]))])),
+                            .object(
+                                JSONObject([
+                                    ("name", .string(Self.rolloutVariant)), ("weight", .number(weights[1])),
+                                    ("set", servedChange),
+                                ])),
+                        ])
+                    )
+                ]))
     }
 }
