@@ -164,6 +164,41 @@ import Testing
         #expect(microphone?["targeting"]?.arrayValue?.count == 1, "only the feature's own rule")
     }
 
+    /// On an environment that requires approvals the reviewers see the audience in the plan they approve, and
+    /// applying it starts the rollout with it.
+    @Test func anApprovedPlanCarriesItsAudience() throws {
+        let service = try Service()
+        try Self.commit(service)
+        func send(_ method: String, _ target: String, token: String) throws -> PublicClient.Response {
+            try service.client.send(method, target, headers: [("Authorization", "Bearer \(token)")], body: [])
+        }
+        func token(_ body: String) throws -> String {
+            try #require(try service.adminJSON("POST", "/v1/admin/tokens", json: body)["token"]?.stringValue)
+        }
+        let alice = try token(#"{"name": "alice", "scope": "write"}"#)
+        let bob = try token(#"{"name": "bob", "scope": "read", "approve": true}"#)
+        let gated = try service.admin(
+            "PATCH", "/v1/admin/apps/demo/environments/production", json: #"{"requiredApprovals": 1}"#)
+        #expect(gated.status == 200, "\(gated.text)")
+        let created = try service.client.send(
+            "POST", "/v1/admin/apps/demo/rollouts",
+            headers: [("Authorization", "Bearer \(alice)"), ("Content-Type", "application/json")],
+            body: Array(
+                #"""
+                {"feature": "microphone", "key": "\#(Self.key)", "condition": {"$inSegment": "engaged"},
+                 "set": {"strategy": "direct"}, "steps": [{"percent": 50}, {"percent": 100}], "start": true}
+                """#.utf8))
+        #expect(created.status == 202, "\(created.text)")
+        let request = try #require(try JSONParser().parse(created.text)["changeRequest"]?["id"]?.intValue)
+        let base = "/v1/admin/apps/demo/environments/production/change-requests/\(request)"
+        let document = try JSONParser().parse(try send("GET", base + "/document", token: alice).text)
+        #expect(document["condition"] == ["$inSegment": "engaged"], "\(document)")
+        #expect(try send("POST", base + "/approve", token: bob).status == 200)
+        #expect(try send("POST", base + "/apply", token: alice).status == 200)
+        let experiment = try RolloutLiveTests.liveExperiment(service, key: Self.key)
+        #expect(experiment?["condition"] == ["$inSegment": "engaged"], "\(experiment as Any)")
+    }
+
     @Test(arguments: [
         (#"{"$inSegment": "engagd"}"#, "/condition/$inSegment"),
         (#"{"sessionCount": {"$gtee": 3}}"#, "/condition/sessionCount/$gtee"),
