@@ -107,6 +107,17 @@ import Testing
         #expect(withoutAudience.compactMap { $0["name"]?.stringValue } == ["a"])
     }
 
+    @Test func aCarveOutIsLimitedToTheAudience() {
+        let keep: JSONValue = [
+            "name": "k-keep-de", "when": ["locales": ["de"]],
+            "set": ["copy": ["de": ["prime": ["title": "Alt"]]]],
+        ]
+        #expect(RolloutAudience.scoped(keep, to: nil) == keep)
+        let scoped = RolloutAudience.scoped(keep, to: Self.audience)
+        #expect(scoped["when"] == ["locales": ["de"], "condition": ["$inSegment": "engaged"]])
+        #expect(scoped["set"] == keep["set"] && scoped["name"] == keep["name"])
+    }
+
     @Test func audienceProblemsAreNamedByPointerRelativeToTheCondition() throws {
         let segments = try #require(PolicyValidator.validate(try Self.base()).document).segmentsByName
         #expect(RolloutAudience.problems(Self.audience, segments: segments).isEmpty)

@@ -47,6 +47,17 @@ public enum RolloutAudience {
         rules.filter { !isOwnRule($0, experimentKey: experimentKey) } + (audienceRule.map { [$0] } ?? []) + keepRules
     }
 
+    /// A carve-out's keep rule (``RolloutCarveOut/keepRule(segment:change:base:feature:experimentKey:)``) limited to
+    /// the rollout's audience: only installs the change could reach need their old texts pinned, so an install
+    /// outside the audience keeps whatever its own rules give it. Unchanged without an audience.
+    public static func scoped(_ keepRule: JSONValue, to audience: JSONValue?) -> JSONValue {
+        guard let audience, case .object(var rule) = keepRule else { return keepRule }
+        var when = rule["when"]?.objectValue ?? JSONObject()
+        when["condition"] = audience
+        rule["when"] = .object(when)
+        return .object(rule)
+    }
+
     /// Whether `rule` is one the rollout of `experimentKey` wrote: its audience rule or a carve-out
     /// (`<key>-keep-…`, ``RolloutCarveOut/ruleName(experimentKey:segment:)``).
     public static func isOwnRule(_ rule: JSONValue, experimentKey: String) -> Bool {

@@ -530,7 +530,8 @@ package final class RolloutController: Sendable {
                     keepRules = rollout.state.excludedSegments.compactMap {
                         RolloutCarveOut.keepRule(
                             segment: $0, change: rollout.change, base: document, feature: rollout.feature,
-                            experimentKey: rollout.experimentKey)
+                            experimentKey: rollout.experimentKey
+                        ).map { RolloutAudience.scoped($0, to: rollout.audience) }
                     }
                 }
             }
