@@ -107,6 +107,18 @@ import Testing
         #expect(withoutAudience.compactMap { $0["name"]?.stringValue } == ["a"])
     }
 
+    /// CN-1 counts the rollout's audience as a use of its segment, running (the experiment's condition) and
+    /// completed (the rule's); CN-2 finds its undeclared attribute in either.
+    @Test func theAudienceUsesItsSegmentForTheLinter() throws {
+        let findings = { (document: PolicyDocument) in
+            CopyLinter.lint(document).filter { $0.ruleId.hasPrefix("CN-") }.map { "\($0.ruleId) \($0.pointer)" }
+        }
+        #expect(try findings(Self.running()) == ["CN-2 /segments/engaged"])
+        #expect(try findings(Self.completed()) == ["CN-2 /segments/engaged"])
+        let unused = try #require(PolicyValidator.validate(try Self.base()).document)
+        #expect(findings(unused).contains("CN-1 /segments/engaged"), "\(findings(unused))")
+    }
+
     @Test func aCarveOutIsLimitedToTheAudience() {
         let keep: JSONValue = [
             "name": "k-keep-de", "when": ["locales": ["de"]],
