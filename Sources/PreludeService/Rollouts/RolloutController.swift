@@ -476,10 +476,11 @@ package final class RolloutController: Sendable {
     /// (rollback, abort), or removed with its change merged into the feature (complete: RFC 7396, as concluding an
     /// experiment with a winner does) — or, for a rollout with an audience, added as the targeting rule
     /// ``RolloutAudience/completionRule(experimentKey:audience:change:)`` after the feature's other rules
-    /// (``RolloutAudience/ordered(_:experimentKey:audienceRule:keepRules:)``). Carved-out segments (``RolloutState/excludedSegments``) keep their targeting
-    /// rules (``RolloutCarveOut/keepRule(segment:change:base:feature:experimentKey:)``) while the rollout is
-    /// served and after completion; a rollback or abort removes them with the experiment. 422 listing the problems
-    /// when the result is not a valid policy.
+    /// (``RolloutAudience/ordered(_:experimentKey:audienceRule:keepRules:)``). Carved-out segments
+    /// (``RolloutState/excludedSegments``) keep their targeting rules
+    /// (``RolloutCarveOut/keepRule(segment:change:base:feature:experimentKey:)``, limited to the audience) while the
+    /// rollout is served and after completion; a rollback or abort removes them with the experiment. 422 listing
+    /// the problems when the result is not a valid policy.
     private func candidate(for action: RolloutMachine.Action, of rollout: Rollout, live: ServedPolicy) throws
         -> PolicyDocument
     {

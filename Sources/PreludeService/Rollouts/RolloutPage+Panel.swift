@@ -26,8 +26,8 @@ extension RolloutPage {
         case .running:
             tone = "ok"
             headline =
-                "Running: step \(state.step + 1) of \(steps.count), \(percentText(stepPercent(rollout))) of \(whom(rollout)) "
-                + "get the change."
+                "Running: step \(state.step + 1) of \(steps.count), "
+                + "\(percentText(stepPercent(rollout))) of \(whom(rollout)) get the change."
         case .paused where !state.heldBy.isEmpty:
             tone = "warn"
             headline =

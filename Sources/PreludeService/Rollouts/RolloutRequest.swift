@@ -2,9 +2,9 @@ import PreludeCore
 import PreludeHTTP
 
 /// The body of `POST /v1/admin/apps/{app}/rollouts`, checked member by member (docs/rollouts.md, "API"):
-/// `{"feature", "set", "steps", "condition"?, "key"?, "start"?}` and the plan's other members (``RolloutPlan/members``); for
-/// `POST …/rollouts/simulate`, `set` may be left out and `installsPerHour`, `grantRate`, `denialRate` override the
-/// baseline.
+/// `{"feature", "set", "steps", "condition"?, "key"?, "start"?}` and the plan's other members
+/// (``RolloutPlan/members``); for `POST …/rollouts/simulate`, `set` may be left out and `installsPerHour`,
+/// `grantRate`, `denialRate` override the baseline.
 struct RolloutRequest {
     var feature: Feature
     var change: JSONValue

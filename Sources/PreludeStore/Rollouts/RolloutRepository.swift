@@ -1,8 +1,8 @@
 import PreludeCore
 import PreludeStorage
 
-/// Every SQL statement about rollouts (`rollouts`, migrations 0009, 0018 and 0019) and the counters the guard reads: the
-/// two arms, their segments, and the experiment's mislabelled and counted events.
+/// Every SQL statement about rollouts (`rollouts`, migrations 0009, 0018 and 0019) and the counters the guard
+/// reads: the two arms, their segments, and the experiment's mislabelled and counted events.
 package struct RolloutRepository: Sendable {
     /// Why a rollout cannot be created.
     package enum Refusal: Error, Sendable, Hashable {
