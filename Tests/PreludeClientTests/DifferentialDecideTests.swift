@@ -69,13 +69,15 @@ import Testing
     }
 
     /// The policies compared: the demo, one configuring every feature with targeting, experiments (strategy,
-    /// cadence, settings variants, partial coverage) and partial grants, and a strict one (short cadences, caps).
+    /// cadence, settings variants, partial coverage) and partial grants, a strict one (short cadences, caps), one
+    /// with conditions, and one with rollouts that have an audience (running and completed).
     static let policies: [(String, String)] = [
         ("demo", ClientFixture.demoPolicyText), ("every-feature", PolicyVariants.everyFeature),
         ("strict", PolicyVariants.strict), ("conditioned", PolicyVariants.conditioned),
+        ("rollouts", PolicyVariants.rollouts),
     ]
 
-    @Test(arguments: [0, 1, 2, 3])
+    @Test(arguments: [0, 1, 2, 3, 4])
     func offlineDecisionsEqualTheServersByteForByte(_ index: Int) throws {
         let (name, text) = Self.policies[index]
         #expect(PolicyValidator.validate(text: text).problems.map(\.description) == [], "policy \(name)")
@@ -91,6 +93,7 @@ import Testing
         var compared = 0
         var refused = 0
         var waited = 0
+        var inRollout = 0
         let features = document.orderedFeatures.map(\.feature)
         for _ in 0..<3_000 {
             let (context, contextJSON, headers) = Self.randomContext(&random)
@@ -121,6 +124,7 @@ import Testing
                 )
                 compared += states.count
                 if String(decoding: answer.body, as: UTF8.self).contains("momentNotReached") { waited += 1 }
+                if String(decoding: answer.body, as: UTF8.self).contains("\"reminders-direct\"") { inRollout += 1 }
             } else {
                 // A state no device can report: the server refuses the request, the client throws.
                 #expect(answer.status == .unprocessableContent, "\(name): \(String(decoding: body, as: UTF8.self))")
@@ -131,9 +135,10 @@ import Testing
         #expect(compared > 3_000)
         #expect(refused > 100)
         // Ask rules hold some clients back: the demo's notifications-moment arm, and the conditioned policy's rules.
-        if name == "demo" || name == "conditioned" {
+        if name == "demo" || name == "conditioned" || name == "rollouts" {
             #expect(waited > 10, "\(name): \(waited) answers waited for a moment")
         }
+        if name == "rollouts" { #expect(inRollout > 10, "\(inRollout) answers enrolled in the running rollout") }
     }
 
     static func randomContext(_ random: inout SplitMix64) -> (ClientContext, String, [(String, String)]) {

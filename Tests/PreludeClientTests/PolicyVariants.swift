@@ -1,4 +1,6 @@
 import Foundation
+import PreludeCore
+import PreludeStore
 
 /// Policies for the differential test, derived from the demo policy so their copy is complete.
 enum PolicyVariants {
@@ -164,6 +166,40 @@ enum PolicyVariants {
             ],
         ])
         root["experiments"] = experiments
+        return text(root)
+    }()
+
+    /// The conditioned policy with rollouts that have an audience, as the service serves them: a running one on
+    /// reminders (its experiment built by ``Rollout/experiment(step:)`` at its first step) and a completed one on
+    /// bluetooth (its targeting rule, ``RolloutAudience/completionRule(experimentKey:audience:change:)``).
+    static let rollouts: String = {
+        var root = try! JSONSerialization.jsonObject(with: Data(conditioned.utf8)) as! [String: Any]
+        func any(_ value: JSONValue) -> Any {
+            try! JSONSerialization.jsonObject(with: Data(value.serialized().utf8), options: [.fragmentsAllowed])
+        }
+        let audience: JSONValue = [
+            "$or": [["$inSegment": "engaged"], ["prelude.moment.orderPlaced.count": ["$gte": 1]]]
+        ]
+        let rollout = Rollout(
+            id: 1, appID: "demo", environment: "production", experimentKey: "reminders-direct", feature: .reminders,
+            change: ["strategy": "direct"],
+            plan: RolloutPlan(steps: [
+                .init(percent: 10, minimumHoldMillis: 0, minimumExposed: 0),
+                .init(percent: 40, minimumHoldMillis: 0, minimumExposed: 0),
+            ]),
+            state: RolloutState(), baseRevision: nil, lastReading: nil, lastEvaluatedAt: nil, createdBy: "test",
+            createdAt: 0, updatedAt: 0, audience: audience)
+        root["experiments"] = (root["experiments"] as! [[String: Any]]) + [any(rollout.experiment(step: 0))]
+        var features = root["features"] as! [String: Any]
+        var bluetooth = features["bluetooth"] as! [String: Any]
+        bluetooth["targeting"] = [
+            any(
+                RolloutAudience.completionRule(
+                    experimentKey: "bluetooth-direct", audience: ["$inSegment": "paying"],
+                    change: ["strategy": "direct"]))
+        ]
+        features["bluetooth"] = bluetooth
+        root["features"] = features
         return text(root)
     }()
 }

@@ -5,7 +5,7 @@ import Testing
 
 /// The resolution key must name every client input the resolver reads: over generated documents with targeting
 /// rules on every input (platform, OS version, app version, locales), experiments with weights, coverage and
-/// audiences on an attribute, and
+/// audiences on an attribute, completed rollouts' audience rules (``RolloutAudience``), and
 /// copy in several locales, any two generated clients with equal keys get byte-identical resolved policies.
 @Suite struct ResolutionKeyPropertyTests {
     static let locales = ["en", "fr", "fr-CA", "ja", "zh-Hans", "zh-Hant", "pt-BR", "de"]
@@ -138,6 +138,20 @@ import Testing
                     let set = override(feature: feature, tag: "\(feature) r\(n)", &rng)
                     rules.append("{\"name\": \"r\(n)\", \"when\": \(condition(inputs, &rng)), \"set\": \(set)}")
                 }
+                if rng.chance(0.3) {
+                    // A completed rollout with an audience (issue 38): its rule reads the tier, which must enter the
+                    // key as the running rollout's experiment audience does.
+                    let tiers = some(["free", "pro", "team"], max: 2, &rng).map(quoted).joined(separator: ", ")
+                    let set = override(feature: feature, tag: "\(feature) done", &rng)
+                    if let audience = try? JSONValue(parsing: Array("{\"tier\": {\"$in\": [\(tiers)]}}".utf8)),
+                        let change = try? JSONValue(parsing: Array(set.utf8))
+                    {
+                        rules.append(
+                            RolloutAudience.completionRule(
+                                experimentKey: "done-\(feature)", audience: audience, change: change
+                            ).serialized())
+                    }
+                }
                 members.append("\"targeting\": [\(rules.joined(separator: ", "))]")
                 features.append("\(quoted(feature)): {\(members.joined(separator: ", "))}")
             }
@@ -201,7 +215,7 @@ import Testing
         var rng = SplitMix64(state: 0x5EED_4E5_0001)
         var pairs = 0
         var distinctContexts = 0
-        var usage = (os: 0, app: 0, locales: 0, experiments: 0, audiences: 0)
+        var usage = (os: 0, app: 0, locales: 0, experiments: 0, audiences: 0, rolloutRules: 0)
         var rejected: [String] = []
         for _ in 0..<40 {
             let document = Self.document(&rng, rejected: &rejected)
@@ -211,6 +225,7 @@ import Testing
             if shape.usesPreferredLocale { usage.locales += 1 }
             if !shape.experiments.isEmpty { usage.experiments += 1 }
             if shape.experiments.contains(where: { $0.condition != nil }) { usage.audiences += 1 }
+            if document.jsonValue.serialized().contains("-audience\"") { usage.rolloutRules += 1 }
             var groups: [ResolutionKey: [ClientContext]] = [:]
             for _ in 0..<600 {
                 let context = Self.context(&rng)
@@ -238,7 +253,7 @@ import Testing
         #expect(pairs > 5_000, "\(pairs) pairs")
         #expect(distinctContexts > 1_000, "\(distinctContexts) contexts sharing a key with a different one")
         #expect(usage.os > 10 && usage.app > 10 && usage.locales > 10 && usage.experiments > 10, "\(usage)")
-        #expect(usage.audiences > 5, "\(usage)")
+        #expect(usage.audiences > 5 && usage.rolloutRules > 5, "\(usage)")
         // Most generated documents are valid: the generator is not testing nothing.
         #expect(rejected.count < 80, "rejected: \(rejected.prefix(5))")
     }

@@ -56,14 +56,15 @@ extension ChangeRequests {
         }?.id
     }
 
-    /// What a `rollout` request carries for its reviewers: `{"rollout", "experimentKey", "feature", "set", "plan"}`.
+    /// What a `rollout` request carries for its reviewers: `{"rollout", "experimentKey", "feature", "set",
+    /// "condition"?, "plan"}` (the audience only when the rollout has one).
     static func plan(of rollout: Rollout) -> JSONValue {
         .object(
-            JSONObject([
-                ("rollout", .integer(Int(rollout.id))), ("experimentKey", .string(rollout.experimentKey)),
-                ("feature", .string(rollout.feature.rawValue)), ("set", rollout.change),
-                ("plan", rollout.plan.jsonValue),
-            ]))
+            JSONObject(
+                [
+                    ("rollout", .integer(Int(rollout.id))), ("experimentKey", .string(rollout.experimentKey)),
+                    ("feature", .string(rollout.feature.rawValue)), ("set", rollout.change),
+                ] + (rollout.audience.map { [("condition", $0)] } ?? []) + [("plan", rollout.plan.jsonValue)]))
     }
 
     /// Applies a `settings` or `rollout` request: refused unless approved under the environment's rules now

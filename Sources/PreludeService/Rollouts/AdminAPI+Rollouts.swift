@@ -29,7 +29,8 @@ extension AdminAPI {
             let rollout = created.rollout
             // The creation answer carries the plan's time to detection (docs/rollouts.md, "Time to detection").
             let forecast = try controller.forecast(
-                appID: target.app, environment: target.environment, feature: rollout.feature, plan: rollout.plan)
+                appID: target.app, environment: target.environment, feature: rollout.feature, plan: rollout.plan,
+                audience: rollout.audience)
             let location =
                 context.request.pathParameter("env") == nil
                 ? "/v1/admin/apps/\(target.app)/rollouts/\(rollout.id)"
@@ -60,11 +61,14 @@ extension AdminAPI {
         // Time to detection before a rollout starts: the plan against the app's own recent traffic and rates.
         addEnvironmental(&router, .post, "/rollouts/simulate", query: []) { [self] context in
             let target = context.target
-            _ = try servedPolicy(target)
+            let served = try servedPolicy(target)
             let request = try RolloutRequest(try AdminRequestBody.parse(context.request), simulate: true)
+            if let audience = request.audience {
+                try RolloutController.checkAudience(audience, in: served.document)
+            }
             let forecast = try controller.forecast(
                 appID: target.app, environment: target.environment, feature: request.feature, plan: request.plan,
-                override: request.baseline)
+                audience: request.audience, override: request.baseline)
             return AdminResponse.json(forecast, pretty: context.pretty)
         }
         addEnvironmental(&router, .get, "/rollouts", query: []) { [self] context in

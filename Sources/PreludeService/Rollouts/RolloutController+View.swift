@@ -63,7 +63,8 @@ extension RolloutController {
                 ("id", .integer(Int(rollout.id))), ("app", .string(rollout.appID)),
                 ("environment", .string(rollout.environment)), ("experimentKey", .string(rollout.experimentKey)),
                 ("feature", .string(rollout.feature.rawValue)), ("set", rollout.change),
-                ("plan", rollout.plan.jsonValue), ("status", .string(state.status.rawValue)),
+                ("condition", rollout.audience ?? .null), ("plan", rollout.plan.jsonValue),
+                ("status", .string(state.status.rawValue)),
                 ("step", step.isEmpty ? .null : .object(step)),
                 ("trippedBy", .array(state.trippedBy.map { .string($0.rawValue) })),
                 ("heldBy", .array(state.heldBy.map { .string($0.rawValue) })),
@@ -130,12 +131,29 @@ extension RolloutController {
 
     /// The forecast of `plan` for `feature` (docs/rollouts.md, "Time to detection") as the admin API shows it:
     /// `{"baseline", "estimates": [...]}`, or `{"baseline", "missing": [...]}` when no baseline is known.
+    ///
+    /// With an `audience` the baseline says what it cannot know: the share of the feature's installs in the
+    /// audience. Attributes are never stored with events, so no aggregate measures it and none is assumed: the
+    /// traffic is every install's (the hours are then a lower bound) unless the request's `installsPerHour` gives
+    /// the audience's own.
     package func forecast(
-        appID: String, environment: String, feature: Feature, plan: RolloutPlan,
+        appID: String, environment: String, feature: Feature, plan: RolloutPlan, audience: JSONValue? = nil,
         override: JSONObject = JSONObject()
     ) throws -> JSONValue {
-        let (baseline, source, missing) = try forecastBaseline(
+        let computed = try forecastBaseline(
             appID: appID, environment: environment, feature: feature, override: override)
+        let (baseline, missing) = (computed.baseline, computed.missing)
+        var source = computed.source
+        if audience != nil, case .object(var members) = source {
+            members["audienceShare"] = .null
+            members["audience"] = .string(
+                override["installsPerHour"] != nil
+                    ? "installsPerHour from the request, taken as the audience's own traffic"
+                    : "the share of installs in the audience is not measured (attributes are never stored with "
+                        + "events): installsPerHour counts every install reaching the feature, so the rollout's "
+                        + "hours are a lower bound; give the audience's installsPerHour to simulate it")
+            source = .object(members)
+        }
         guard let baseline else {
             return .object(
                 JSONObject([

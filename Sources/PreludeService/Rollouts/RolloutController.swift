@@ -121,6 +121,7 @@ package final class RolloutController: Sendable {
                     "\(request.feature.rawValue) is not configured under features, so there is nothing to roll out",
                     pointer: "/feature", code: "experiment.unknownFeature", status: .unprocessableContent)
             }
+            if let audience = request.audience { try Self.checkAudience(audience, in: document) }
             if let other = document.experiments.first(where: { $0.feature == request.feature }) {
                 throw ProblemDetails(
                     status: .conflict,
@@ -136,7 +137,8 @@ package final class RolloutController: Sendable {
             let provisional = Rollout(
                 id: 0, appID: appID, environment: environment, experimentKey: key, feature: request.feature,
                 change: request.change, plan: request.plan, state: RolloutState(), baseRevision: nil,
-                lastReading: nil, lastEvaluatedAt: nil, createdBy: actor, createdAt: now, updatedAt: now)
+                lastReading: nil, lastEvaluatedAt: nil, createdBy: actor, createdAt: now, updatedAt: now,
+                audience: request.audience)
             let first = try candidate(for: .publishStep(0), of: provisional, live: live)
             _ = try candidate(for: .complete, of: provisional, live: live)
             if request.start { try contentGate(first, experimentKey: key) }
@@ -144,7 +146,7 @@ package final class RolloutController: Sendable {
             do {
                 rollout = try repository.create(
                     appID: appID, environment: environment, experimentKey: key, feature: request.feature,
-                    change: request.change, plan: request.plan, createdBy: actor, at: now)
+                    change: request.change, plan: request.plan, audience: request.audience, createdBy: actor, at: now)
             } catch RolloutRepository.Refusal.liveRolloutExists(let id) {
                 throw ProblemDetails(
                     status: .conflict,
@@ -192,6 +194,21 @@ package final class RolloutController: Sendable {
             return try operateLocked(
                 operation, rollout: rollout, actor: actor, now: clock.milliseconds, verdict: verdict)
         }
+    }
+
+    /// Refuses an audience the live `document` could not serve (422 naming `/condition/…`, as a targeting rule's
+    /// condition is validated): an unknown operator or segment, a `$regex` outside the safe subset.
+    static func checkAudience(_ audience: JSONValue, in document: PolicyDocument) throws(ProblemDetails) {
+        let problems = RolloutAudience.problems(audience, segments: document.segmentsByName)
+        guard !problems.isEmpty else { return }
+        throw ProblemDetails(
+            status: .unprocessableContent, type: PublicProblem.validation, title: "The rollout's audience is not valid",
+            detail: "\(problems.count) problem\(problems.count == 1 ? "" : "s") in the audience; nothing was changed",
+            errors: problems.map {
+                FieldProblem(
+                    pointer: JSONPointer(tokens: ["condition"] + $0.pointer.tokens).description, code: $0.code.rawValue,
+                    detail: $0.message)
+            })
     }
 
     /// The governance settings of the environment a rollout ramps.
@@ -433,6 +450,9 @@ package final class RolloutController: Sendable {
         case .complete:
             auditAction = "rollout.complete"
             events.append(.rolloutCompleted)
+            if rollout.audience != nil {
+                detail["rule"] = .string(RolloutAudience.ruleName(experimentKey: rollout.experimentKey))
+            }
         case .abort: auditAction = "rollout.abort"
         case .excludeSegments(let segments, _):
             auditAction = "rollout.segmentExcluded"
@@ -454,10 +474,13 @@ package final class RolloutController: Sendable {
 
     /// The live document after `action`: the rollout's experiment at the step (added or replaced), removed
     /// (rollback, abort), or removed with its change merged into the feature (complete: RFC 7396, as concluding an
-    /// experiment with a winner does). Carved-out segments (``RolloutState/excludedSegments``) keep their targeting
-    /// rules (``RolloutCarveOut/keepRule(segment:change:base:feature:experimentKey:)``) while the rollout is
-    /// served and after completion; a rollback or abort removes them with the experiment. 422 listing the problems
-    /// when the result is not a valid policy.
+    /// experiment with a winner does) — or, for a rollout with an audience, added as the targeting rule
+    /// ``RolloutAudience/completionRule(experimentKey:audience:change:)`` after the feature's other rules
+    /// (``RolloutAudience/ordered(_:experimentKey:audienceRule:keepRules:)``). Carved-out segments
+    /// (``RolloutState/excludedSegments``) keep their targeting rules
+    /// (``RolloutCarveOut/keepRule(segment:change:base:feature:experimentKey:)``, limited to the audience) while the
+    /// rollout is served and after completion; a rollback or abort removes them with the experiment. 422 listing
+    /// the problems when the result is not a valid policy.
     private func candidate(for action: RolloutMachine.Action, of rollout: Rollout, live: ServedPolicy) throws
         -> PolicyDocument
     {
@@ -465,8 +488,8 @@ package final class RolloutController: Sendable {
         var experiments = (json["experiments"]?.arrayValue ?? []).filter {
             $0["key"]?.stringValue != rollout.experimentKey
         }
-        let rulePrefix = rollout.experimentKey + "-keep-"
         var keepRules: [JSONValue] = []
+        var audienceRule: JSONValue?
         switch action {
         case .publishStep(let step):
             experiments.append(rollout.experiment(step: step))
@@ -475,8 +498,14 @@ package final class RolloutController: Sendable {
         case .rollBack, .abort, .hold, .warn:
             break
         case .complete:
-            json = json.mergePatch(
-                ["features": .object(JSONObject([(rollout.feature.rawValue, rollout.servedChange)]))])
+            if let audience = rollout.audience {
+                // Only the audience got the change: it stays theirs, as a rule (docs/rollouts.md, "Audience").
+                audienceRule = RolloutAudience.completionRule(
+                    experimentKey: rollout.experimentKey, audience: audience, change: rollout.servedChange)
+            } else {
+                json = json.mergePatch(
+                    ["features": .object(JSONObject([(rollout.feature.rawValue, rollout.servedChange)]))])
+            }
         }
         if case .object(var root) = json {
             root["experiments"] = .array(experiments)
@@ -489,7 +518,7 @@ package final class RolloutController: Sendable {
                 // completion merged the change).
                 var stripped = live.document.jsonValue
                 Self.setRules(of: rollout.feature, in: &stripped) {
-                    $0.filter { !Self.isRule($0, prefix: rulePrefix) }
+                    $0.filter { !RolloutAudience.isOwnRule($0, experimentKey: rollout.experimentKey) }
                 }
                 if case .object(var root) = stripped {
                     root["experiments"] = .array(
@@ -502,14 +531,16 @@ package final class RolloutController: Sendable {
                     keepRules = rollout.state.excludedSegments.compactMap {
                         RolloutCarveOut.keepRule(
                             segment: $0, change: rollout.change, base: document, feature: rollout.feature,
-                            experimentKey: rollout.experimentKey)
+                            experimentKey: rollout.experimentKey
+                        ).map { RolloutAudience.scoped($0, to: rollout.audience) }
                     }
                 }
             }
         default: break
         }
         Self.setRules(of: rollout.feature, in: &json) { rules in
-            rules.filter { !Self.isRule($0, prefix: rulePrefix) } + keepRules
+            RolloutAudience.ordered(
+                rules, experimentKey: rollout.experimentKey, audienceRule: audienceRule, keepRules: keepRules)
         }
         let validation = PolicyValidator.validate(json)
         guard let document = validation.document else {
@@ -520,10 +551,6 @@ package final class RolloutController: Sendable {
                     + "refer to it; the change is the rollout variant's set); nothing was changed")
         }
         return document
-    }
-
-    private static func isRule(_ rule: JSONValue, prefix: String) -> Bool {
-        rule["name"]?.stringValue?.hasPrefix(prefix) == true
     }
 
     /// Rewrites the `targeting` array of `feature` in `json` (left out when it becomes empty and was absent).

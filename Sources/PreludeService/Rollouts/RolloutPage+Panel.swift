@@ -26,7 +26,8 @@ extension RolloutPage {
         case .running:
             tone = "ok"
             headline =
-                "Running: step \(state.step + 1) of \(steps.count), \(percentText(stepPercent(rollout))) of installs get the change."
+                "Running: step \(state.step + 1) of \(steps.count), "
+                + "\(percentText(stepPercent(rollout))) of \(whom(rollout)) get the change."
         case .paused where !state.heldBy.isEmpty:
             tone = "warn"
             headline =
@@ -34,13 +35,13 @@ extension RolloutPage {
                 + ": waiting for an operator to resume or abort."
         case .paused:
             tone = "warn"
-            headline = "Paused by an operator at \(percentText(stepPercent(rollout))) of installs."
+            headline = "Paused by an operator at \(percentText(stepPercent(rollout))) of \(whom(rollout))."
         case .awaitingApproval:
             tone = "warn"
             headline = "Every step passed: waiting for an operator's complete."
         case .completed:
             tone = "ok"
-            headline = "Completed: 100 % of installs get the change."
+            headline = "Completed: 100 % of \(whom(rollout)) get the change."
         case .rolledBack:
             tone = "fail"
             headline = "Rolled back by the guard on " + names(state.trippedBy) + ": everyone gets the old screen again."
@@ -98,6 +99,14 @@ extension RolloutPage {
 
     private static func names(_ findings: [RolloutReading.Finding]) -> String {
         findings.map(\.rawValue).joined(separator: ", ")
+    }
+
+    /// Who the percentages are of: `installs`, or the audience as the preview names it (`installs in segment
+    /// engaged`).
+    private static func whom(_ rollout: Rollout) -> String {
+        guard let audience = rollout.audience else { return "installs" }
+        let described = PreviewVariant.describe(Condition.compile(audience).0)
+        return described.hasPrefix("when ") ? "installs matching " + described.dropFirst(5) : "installs in " + described
     }
 
     private static func stepPercent(_ rollout: Rollout) -> Double {

@@ -2,19 +2,22 @@ import PreludeCore
 import PreludeHTTP
 
 /// The body of `POST /v1/admin/apps/{app}/rollouts`, checked member by member (docs/rollouts.md, "API"):
-/// `{"feature", "set", "steps", "key"?, "start"?}` and the plan's other members (``RolloutPlan/members``); for
-/// `POST …/rollouts/simulate`, `set` may be left out and `installsPerHour`, `grantRate`, `denialRate` override the
-/// baseline.
+/// `{"feature", "set", "steps", "condition"?, "key"?, "start"?}` and the plan's other members
+/// (``RolloutPlan/members``); for `POST …/rollouts/simulate`, `set` may be left out and `installsPerHour`,
+/// `grantRate`, `denialRate` override the baseline.
 struct RolloutRequest {
     var feature: Feature
     var change: JSONValue
     var plan: RolloutPlan
+    /// The audience (``RolloutAudience``): a condition object, checked here for its shape only; the controller
+    /// compiles it against the live policy's segments.
+    var audience: JSONValue?
     var key: String?
     var start: Bool
     /// The baseline members of a simulation request.
     var baseline = JSONObject()
 
-    static let members = ["feature", "set", "key", "start"] + RolloutPlan.members
+    static let members = ["feature", "set", "condition", "key", "start"] + RolloutPlan.members
     static let baselineMembers = ["installsPerHour", "grantRate", "denialRate"]
 
     /// Parses `body`; 422 naming every bad member (pointer and sentence) otherwise.
@@ -67,6 +70,17 @@ struct RolloutRequest {
                     pointer: "/set", code: "member.missing",
                     detail: "what the new arm changes: feature settings as an experiment variant's set"))
         }
+        var audience: JSONValue?
+        if let value = object["condition"], value != .null {
+            if value.objectValue != nil {
+                audience = value
+            } else {
+                problems.append(
+                    FieldProblem(
+                        pointer: "/condition", code: "type.mismatch",
+                        detail: "the audience, a condition object, e.g. {\"$inSegment\": \"engaged\"}"))
+            }
+        }
         var key: String?
         if let value = object["key"] {
             if let text = value.stringValue, !text.isEmpty, text.count <= 128, text.allSatisfy({ !$0.isWhitespace }) {
@@ -107,6 +121,7 @@ struct RolloutRequest {
         self.feature = feature
         self.change = change
         self.plan = plan
+        self.audience = audience
         self.key = key
         self.start = start
     }

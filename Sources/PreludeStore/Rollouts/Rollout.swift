@@ -16,6 +16,9 @@ package struct Rollout: Sendable {
     package var change: JSONValue
     /// Steps and analysis settings, fixed at creation.
     package var plan: RolloutPlan
+    /// The audience (a condition's JSON, ``RolloutAudience``) an install must match to enter the rollout; nil for
+    /// every install (and for every rollout stored before migration 0019).
+    package var audience: JSONValue?
     /// Where it is.
     package var state: RolloutState
     /// The revision live when it started: the one a rollback returns to (when nothing else changed since).
@@ -39,7 +42,7 @@ package struct Rollout: Sendable {
     package init(
         id: Int64, appID: String, environment: String, experimentKey: String, feature: Feature, change: JSONValue,
         plan: RolloutPlan, state: RolloutState, baseRevision: Int?, lastReading: JSONValue?, lastEvaluatedAt: Int64?,
-        createdBy: String, createdAt: Int64, updatedAt: Int64
+        createdBy: String, createdAt: Int64, updatedAt: Int64, audience: JSONValue? = nil
     ) {
         self.id = id
         self.appID = appID
@@ -48,6 +51,7 @@ package struct Rollout: Sendable {
         self.feature = feature
         self.change = change
         self.plan = plan
+        self.audience = audience
         self.state = state
         self.baseRevision = baseRevision
         self.lastReading = lastReading
@@ -62,25 +66,29 @@ package struct Rollout: Sendable {
     package var servedChange: JSONValue { RolloutCarveOut.variantSet(change, excluding: state.excludedSegments) }
 
     /// The experiment that serves guarded step `step`: weights and coverage from ``RolloutPlan/assignment(step:)``,
-    /// the new arm's `set` the change. The plan's `alpha` and `minimumEffect` stay in the rollout (the guard reads
+    /// the audience its `condition` (only matching installs are hashed into the arms), the new arm's `set` the
+    /// change. The plan's `alpha` and `minimumEffect` stay in the rollout (the guard reads
     /// them there), so the served document has no member a PreludeClient built before them would refuse.
     package func experiment(step: Int) -> JSONValue {
         let (weights, coverage) = plan.assignment(step: step)
         return .object(
-            JSONObject([
-                ("key", .string(experimentKey)), ("feature", .string(feature.rawValue)),
-                ("coverage", .number(coverage)),
-                (
-                    "variants",
-                    .array([
-                        .object(JSONObject([("name", .string(Self.controlVariant)), ("weight", .number(weights[0]))])),
-                        .object(
-                            JSONObject([
-                                ("name", .string(Self.rolloutVariant)), ("weight", .number(weights[1])),
-                                ("set", servedChange),
-                            ])),
-                    ])
-                ),
-            ]))
+            JSONObject(
+                [
+                    ("key", .string(experimentKey)), ("feature", .string(feature.rawValue)),
+                    ("coverage", .number(coverage)),
+                ] + (audience.map { [("condition", $0)] } ?? []) + [
+                    (
+                        "variants",
+                        .array([
+                            .object(
+                                JSONObject([("name", .string(Self.controlVariant)), ("weight", .number(weights[0]))])),
+                            .object(
+                                JSONObject([
+                                    ("name", .string(Self.rolloutVariant)), ("weight", .number(weights[1])),
+                                    ("set", servedChange),
+                                ])),
+                        ])
+                    )
+                ]))
     }
 }

@@ -1,8 +1,8 @@
 import PreludeCore
 import PreludeStorage
 
-/// Every SQL statement about rollouts (`rollouts`, migrations 0009 and 0018) and the counters the guard reads: the
-/// two arms, their segments, and the experiment's mislabelled and counted events.
+/// Every SQL statement about rollouts (`rollouts`, migrations 0009, 0018 and 0019) and the counters the guard
+/// reads: the two arms, their segments, and the experiment's mislabelled and counted events.
 package struct RolloutRepository: Sendable {
     /// Why a rollout cannot be created.
     package enum Refusal: Error, Sendable, Hashable {
@@ -22,7 +22,7 @@ package struct RolloutRepository: Sendable {
     /// Stores a new draft rollout; refused when one is live for the app and environment, or when the key has data.
     package func create(
         appID: String, environment: String, experimentKey: String, feature: Feature, change: JSONValue,
-        plan: RolloutPlan, createdBy: String, at now: Int64
+        plan: RolloutPlan, audience: JSONValue? = nil, createdBy: String, at now: Int64
     ) throws -> Rollout {
         try database.write { db in
             if let live = try db.queryOne(
@@ -38,19 +38,20 @@ package struct RolloutRepository: Sendable {
             let id = try db.insertReturningID(
                 """
                 INSERT INTO rollouts (app_id, environment, experiment_key, feature, change, plan, status,
-                    created_by, created_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, 'draft', ?, ?, ?)
+                    created_by, created_at, updated_at, audience)
+                VALUES (?, ?, ?, ?, ?, ?, 'draft', ?, ?, ?, ?)
                 RETURNING id
                 """,
                 [
                     .text(appID), .text(environment), .text(experimentKey), .text(feature.rawValue),
                     .text(change.serialized()), .text(plan.jsonValue.serialized()), .text(createdBy), .integer(now),
-                    .integer(now),
+                    .integer(now), audience.map { SQLValue.text($0.serialized()) } ?? .null,
                 ])
             return Rollout(
                 id: id, appID: appID, environment: environment, experimentKey: experimentKey,
                 feature: feature, change: change, plan: plan, state: RolloutState(), baseRevision: nil,
-                lastReading: nil, lastEvaluatedAt: nil, createdBy: createdBy, createdAt: now, updatedAt: now)
+                lastReading: nil, lastEvaluatedAt: nil, createdBy: createdBy, createdAt: now, updatedAt: now,
+                audience: audience)
         }
     }
 
@@ -229,7 +230,7 @@ package struct RolloutRepository: Sendable {
     private static let columns = """
         id, app_id, environment, experiment_key, feature, change, plan, status, step, step_started_at,
         step_start_exposed, tripped_by, base_revision, last_reading, last_evaluated_at, created_by, created_at,
-        updated_at, held_by, handled, excluded_segments
+        updated_at, held_by, handled, excluded_segments, audience
         """
 
     private static func decode(_ row: Row) throws -> Rollout {
@@ -264,6 +265,7 @@ package struct RolloutRepository: Sendable {
             state: state, baseRevision: try row.get(12, as: Int?.self),
             lastReading: try row.get(13, as: String?.self).flatMap { try? JSONValue(parsing: $0) },
             lastEvaluatedAt: try row.get(14, as: Int64?.self), createdBy: try row.get(15, as: String.self),
-            createdAt: try row.get(16, as: Int64.self), updatedAt: try row.get(17, as: Int64.self))
+            createdAt: try row.get(16, as: Int64.self), updatedAt: try row.get(17, as: Int64.self),
+            audience: try row.get(21, as: String?.self).map { try JSONValue(parsing: $0) })
     }
 }
