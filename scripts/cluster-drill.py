@@ -280,6 +280,34 @@ class Load:
             thread.join(timeout=15)
 
 
+class StallWatch:
+    """Asks every live node directly for the policy document every 0.1 s; a node that takes more than 2 s to answer
+    is stalled: its threads' stacks go to `stall-<port>.log` in the work folder (gdb, when installed)."""
+
+    def __init__(self, work, nodes, processes):
+        self.work, self.nodes, self.processes = work, nodes, processes
+        self.stopping = threading.Event()
+        self.stalls = []
+        self.thread = threading.Thread(target=self.run, daemon=True)
+
+    def run(self):
+        while not self.stopping.is_set():
+            for index, port in enumerate(self.nodes):
+                process = self.processes.get(f"node-{index}")
+                if process is None or process.poll() is not None:
+                    continue
+                sent = time.monotonic()
+                status, headers, _ = http(port, "GET", "/v1/apps/demo/policy/document", timeout=2)
+                if status == 0 and "timed out" in headers.get("error", "") and process.poll() is None:
+                    self.stalls.append((port, time.monotonic() - sent))
+                    gdb = shutil.which("gdb")
+                    if gdb:
+                        with open(os.path.join(self.work, f"stall-{port}.log"), "a") as out:
+                            subprocess.run([gdb, "-p", str(process.pid), "-batch", "-ex", "thread apply all bt 30"],
+                                           stdout=out, stderr=subprocess.STDOUT, timeout=60)
+            time.sleep(0.1)
+
+
 def leader_of(ports, work="scheduler"):
     for port in ports:
         status, _, body = http(port, "GET", "/readyz")
@@ -369,6 +397,8 @@ def run(binary, work, processes):
     check(status == 201, f"staging created ({status} {answer if status != 201 else ''})")
     load = Load(proxy)
     load.start()
+    watch = StallWatch(work, node_ports, processes)
+    watch.thread.start()
     rollout = GuardedRollout(proxy)
     rollout.start()
     rollout.send(rollout.healthy)
@@ -438,6 +468,8 @@ def run(binary, work, processes):
     load.phase = "after failover"
     time.sleep(3)
     load.stop()
+    watch.stopping.set()
+    check(not watch.stalls, f"no node stalled (asked directly, 2 s bound): {watch.stalls}")
 
     # What was acknowledged is in the promoted database.
     port = postgres.standby_port

@@ -167,6 +167,17 @@ package final class Connection: @unchecked Sendable {
         return id
     }
 
+    /// Inside a write transaction: waits until no other process's transaction holding the same `key` is open, and
+    /// holds it until this transaction ends, so "read, then insert if missing" cannot race another process.
+    /// SQLite's write transactions (`BEGIN IMMEDIATE`) are already one at a time, so there it does nothing; on
+    /// PostgreSQL it is a transaction-level advisory lock (`pg_advisory_xact_lock`), and the reads after it see what
+    /// the other process committed (READ COMMITTED takes a snapshot per statement). Nodes of a cluster starting at
+    /// once on an empty database each try to seed the demo and store the bootstrap token.
+    package func serializeWithOtherProcesses(key: Int64) throws {
+        guard postgres != nil else { return }
+        try execute("SELECT pg_advisory_xact_lock(?)", [.integer(key)])
+    }
+
     /// Rows changed by the last INSERT, UPDATE or DELETE on this connection.
     package var changes: Int { postgres?.changes ?? Int(sqlite3_changes(handle)) }
 

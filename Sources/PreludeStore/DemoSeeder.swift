@@ -25,7 +25,8 @@ package enum DemoSeeder {
     /// Seeds the database from `documentText` if it holds no app; returns true when it did.
     ///
     /// The text is stored byte for byte (the policy core parses it); here it only has to be a JSON object.
-    /// The check and the inserts run in one write transaction, so two starting processes cannot both seed.
+    /// The check and the inserts run in one write transaction, serialized with every other process's start-up
+    /// writes (``StartupLock``), so two starting processes cannot both seed.
     @discardableResult
     package static func seedIfEmpty(
         _ database: Database, documentText: String, sourcePath: String, clock: ServiceClock = .system
@@ -50,6 +51,7 @@ package enum DemoSeeder {
                 RevisionTag.quoted(revision: 1, canonical: $0.jsonValue.serializedBytes())
             } ?? "\"" + SHA256.hex(documentText.utf8) + "\""
         return try database.write { db in
+            try db.serializeWithOtherProcesses(key: StartupLock.key)
             guard try db.scalar("SELECT count(*) FROM apps", as: Int64.self) == 0 else { return false }
             try db.execute(
                 "INSERT INTO apps (id, name, live_revision, created_at, updated_at) VALUES (?, ?, NULL, ?, ?)",
@@ -76,4 +78,12 @@ package enum DemoSeeder {
             return true
         }
     }
+}
+
+/// The lock a starting process's "insert if missing" writes hold (the demo seed, the bootstrap token), so nodes of a
+/// cluster started at once on an empty PostgreSQL database do not both insert (the second failed on a unique key
+/// and exited). ``Connection/serializeWithOtherProcesses(key:)``.
+package enum StartupLock {
+    /// The advisory lock key ("startup" in ASCII), distinct from the migrator's.
+    package static let key: Int64 = 0x73_74_61_72_74_75_70
 }

@@ -129,6 +129,36 @@ struct ClusterTests {
         #expect(results.map(\.1).reduce(0, +) == 20, "\(results)")
     }
 
+    /// A first deployment starts every node at once on an empty database: each migrates, seeds the demo and stores
+    /// the bootstrap token "if missing", and none may fail on the others' inserts (one used to exit on a unique key).
+    @Test func nodesStartedAtOnceOnAnEmptyDatabaseAllStart() throws {
+        fixture.write("policy.json", AdminServer.policyText)
+        final class Started: @unchecked Sendable {
+            let lock = NSLock()
+            var nodes: [ServerProcess] = []
+            var failures: [String] = []
+        }
+        let started = Started()
+        let database = fixture.database
+        let policy = fixture.path("policy.json")
+        DispatchQueue.concurrentPerform(iterations: 3) { _ in
+            do {
+                let node = try ServerProcess.start(
+                    database: database, policy: policy, environment: Topology.environment)
+                started.lock.withLock { started.nodes.append(node) }
+            } catch {
+                started.lock.withLock { started.failures.append("\(error)") }
+            }
+        }
+        defer { for node in started.nodes { node.killHard() } }
+        #expect(started.failures.isEmpty, "\(started.failures)")
+        #expect(started.nodes.count == 3)
+        for node in started.nodes {
+            #expect(try Self.readiness(node)["status"] as? String == "ready")
+            #expect(try Self.send(node, "GET", "/v1/admin/apps/demo/policy").status == 200)
+        }
+    }
+
     @Test func whenTheLeaderIsKilledAnotherNodeTakesOverAndAppliesTheScheduleOnce() throws {
         var nodes = try startNodes(2)
         defer { for node in nodes { node.killHard() } }

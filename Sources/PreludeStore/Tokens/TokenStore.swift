@@ -120,6 +120,7 @@ package struct TokenStore: Sendable {
         let digest = TokenSecret.digest(secret)
         let name = Self.bootstrapName
         return try database.write { db in
+            try db.serializeWithOtherProcesses(key: StartupLock.key)
             guard
                 let row = try db.queryOne(
                     "SELECT \(Self.columns), hash FROM tokens WHERE name = ?", [.text(name)])
