@@ -7,7 +7,8 @@ custom resource whose schema that package does not ship.
    (the synchronous standbys fewer than the instances);
 2. what docs/kubernetes.md says of it: at least three instances, synchronous replication with `dataDurability:
    required`;
-3. the wiring: the Deployment's PRELUDE_DATABASE reads key `uri` of the Secret `<cluster>-app` the operator generates;
+3. the wiring: the Deployment's PRELUDE_DATABASE is built from DATABASE_URL, which reads key `uri` of the Secret
+   `<cluster>-app` the operator generates;
 4. with --same-as OTHER: the Deployment is OTHER's but for that Secret, and the Service and the PodDisruptionBudget are
    OTHER's (the two PostgreSQL examples must not drift apart).
 
@@ -27,12 +28,11 @@ SCHEMA = pathlib.Path(__file__).with_name("cnpg-cluster.schema.json")
 
 
 def without_database(deployment: dict) -> dict:
-    """`deployment` with the value of PRELUDE_DATABASE left out."""
+    """`deployment` with the Secret DATABASE_URL reads left out."""
     for container in deployment["spec"]["template"]["spec"]["containers"]:
         for variable in container.get("env", []):
-            if variable["name"] == "PRELUDE_DATABASE":
+            if variable["name"] == "DATABASE_URL":
                 variable.pop("valueFrom", None)
-                variable.pop("value", None)
     return deployment
 
 
@@ -74,17 +74,18 @@ def problems(directory: pathlib.Path) -> list[str]:
 
     secret = f"{cluster['metadata']['name']}-app"
     deployment = yaml.safe_load((directory / "deployment.yaml").read_text())
-    containers = deployment["spec"]["template"]["spec"]["containers"]
-    refs = [
-        variable.get("valueFrom", {}).get("secretKeyRef")
-        for container in containers
+    env = {
+        variable["name"]: variable
+        for container in deployment["spec"]["template"]["spec"]["containers"]
         for variable in container.get("env", [])
-        if variable["name"] == "PRELUDE_DATABASE"
-    ]
-    if refs != [{"name": secret, "key": "uri"}]:
+    }
+    reference = env.get("DATABASE_URL", {}).get("valueFrom", {}).get("secretKeyRef")
+    if reference != {"name": secret, "key": "uri"}:
         found.append(
-            f"deployment.yaml PRELUDE_DATABASE: {refs}, expected one secretKeyRef to the operator's Secret"
+            f"deployment.yaml DATABASE_URL: {reference}, expected a secretKeyRef to the operator's Secret"
             f" {secret!r}, key 'uri'")
+    if not str(env.get("PRELUDE_DATABASE", {}).get("value", "")).startswith("$(DATABASE_URL)"):
+        found.append("deployment.yaml PRELUDE_DATABASE: not built from $(DATABASE_URL)")
     return found
 
 
