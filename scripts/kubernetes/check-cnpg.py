@@ -6,7 +6,7 @@ custom resource whose schema that package does not ship.
    reference, closed objects) and the cross-field rule of CloudNativePG's admission webhook this manifest can break
    (the synchronous standbys fewer than the instances);
 2. what docs/kubernetes.md says of it: at least three instances, synchronous replication with `dataDurability:
-   required`;
+   required` and `failoverQuorum: true`;
 3. the wiring: the Deployment's PRELUDE_DATABASE is built from DATABASE_URL, which reads key `uri` of the Secret
    `<cluster>-app` the operator generates;
 4. with --same-as OTHER: the Deployment is OTHER's but for that Secret, and the Service and the PodDisruptionBudget are
@@ -67,10 +67,10 @@ def problems(directory: pathlib.Path) -> list[str]:
             f" spec.instances ({instances})")
     if instances < 3:
         found.append(f"cluster.yaml spec.instances: {instances}, docs/kubernetes.md promises 3 (a primary, two standbys)")
-    if not synchronous or synchronous.get("dataDurability") != "required":
+    if not synchronous or synchronous.get("dataDurability") != "required" or not synchronous.get("failoverQuorum"):
         found.append(
             "cluster.yaml spec.postgresql.synchronous: docs/kubernetes.md promises synchronous replication with"
-            " dataDurability: required (no acknowledged write lost with the primary)")
+            " dataDurability: required and failoverQuorum: true (no acknowledged write lost in a failover)")
 
     secret = f"{cluster['metadata']['name']}-app"
     deployment = yaml.safe_load((directory / "deployment.yaml").read_text())
