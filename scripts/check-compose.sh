@@ -63,7 +63,8 @@ nginx_test() {  # nginx_test CONF UPSTREAM-HOSTS-REGEX: nginx -t on a copy with 
 }
 
 check_compose deploy/compose.yaml "litestream nginx primary replica-1 replica-2 "
-nginx_test deploy/nginx/nginx.conf 'primary\|replica-[12]' || { echo "FAIL nginx -t deploy/nginx/nginx.conf" >&2; exit 1; }
+nginx_test deploy/nginx/nginx.conf 'primary\|replica-[12]' \
+    || { echo "FAIL nginx -t deploy/nginx/nginx.conf" >&2; exit 1; }
 echo "ok   deploy/nginx/nginx.conf parses (nginx -t) with its includes"
 
 check_compose deploy/compose-cluster.yaml "nginx node-1 node-2 node-3 postgres "

@@ -21,7 +21,11 @@ shopt -s nullglob globstar
 builtin=()
 clusters=()
 for manifest in "$repo"/deploy/kubernetes/**/*.yaml; do
-    if grep -q '^apiVersion: postgresql\.cnpg\.io/' "$manifest"; then clusters+=("$manifest"); else builtin+=("$manifest"); fi
+    if grep -q '^apiVersion: postgresql\.cnpg\.io/' "$manifest"; then
+        clusters+=("$manifest")
+    else
+        builtin+=("$manifest")
+    fi
 done
 ((${#builtin[@]})) || { echo "check-kubernetes: no manifests in deploy/kubernetes/" >&2; exit 1; }
 ((${#clusters[@]})) || { echo "check-kubernetes: no CloudNativePG Cluster in deploy/kubernetes/" >&2; exit 1; }
@@ -64,7 +68,8 @@ broken() {  # broken SOURCE SED-EXPRESSION TARGET: a copy of SOURCE with one cha
     ! cmp -s "$1" "$3" || { echo "check-kubernetes: could not break $1 with $2" >&2; exit 1; }
 }
 
-broken "$repo/deploy/kubernetes/statefulset.yaml" 's/containerPort: 8080/containerPort: "eighty"/' "$work/statefulset.yaml"
+broken "$repo/deploy/kubernetes/statefulset.yaml" 's/containerPort: 8080/containerPort: "eighty"/' \
+    "$work/statefulset.yaml"
 refuse 'a StatefulSet with containerPort "eighty"' validate "$work/statefulset.yaml"
 
 broken "$repo/deploy/kubernetes/postgres-external/pdb.yaml" 's/maxUnavailable: 1/maxUnavailabel: 1/' "$work/pdb.yaml"

@@ -66,7 +66,8 @@ def problems(directory: pathlib.Path) -> list[str]:
             f"cluster.yaml spec.postgresql.synchronous.number: {synchronous['number']} must be less than"
             f" spec.instances ({instances})")
     if instances < 3:
-        found.append(f"cluster.yaml spec.instances: {instances}, docs/kubernetes.md promises 3 (a primary, two standbys)")
+        found.append(
+            f"cluster.yaml spec.instances: {instances}, docs/kubernetes.md promises 3 (a primary, two standbys)")
     if not synchronous or synchronous.get("dataDurability") != "required" or not synchronous.get("failoverQuorum"):
         found.append(
             "cluster.yaml spec.postgresql.synchronous: docs/kubernetes.md promises synchronous replication with"
