@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 
 @testable import PreludeService
+@testable import PreludeStore
 
 /// Nodes of the built binary sharing one PostgreSQL database (docs/scaling.md, "PostgreSQL cluster"), as real
 /// processes on loopback, one of them killed with SIGKILL: a publish on any node is served by every node within a
@@ -127,6 +128,114 @@ struct ClusterTests {
         let results = answers.withLock { $0 }
         #expect(results.map(\.0) == Array(repeating: 202, count: nodes.count), "\(results)")
         #expect(results.map(\.1).reduce(0, +) == 20, "\(results)")
+    }
+
+    /// Nodes ingesting one install's events at the same moment (its prime shown in three sessions, each session's
+    /// events reaching another node, with its accepted and granted events) count the install once per step: each node
+    /// reads the install's stored steps and writes their union, so without a lock every node would count the shown
+    /// step as new.
+    @Test func experimentCountsStayExactWhenNodesIngestOneInstallAtOnce() throws {
+        let nodes = try startNodes(3)
+        defer { for node in nodes { node.killHard() } }
+        let types = ["primeShown", "primeAccepted", "systemGranted"]
+        var installs = 0
+        for round in 0..<8 {
+            var batches = Array(repeating: [String](), count: nodes.count)
+            for index in 0..<25 {
+                let install = "hot-\(round)-\(index)"
+                let policy = try TestTransport.live(port: nodes[0].port).get(
+                    "/v1/apps/demo/policy?platform=ios&os=17.4&locale=en&installId=\(install)"
+                ).object
+                let microphone = (policy["features"] as? [String: Any])?["microphone"] as? [String: Any]
+                guard let variant = (microphone?["variant"] as? [String: Any])?["variant"] as? String else { continue }
+                installs += 1
+                // Each node gets the install's shown event (the prime shown in three sessions) and one more step.
+                for (node, type) in types.enumerated() {
+                    for (number, step) in Set(["primeShown", type]).sorted().enumerated() {
+                        batches[node].append(
+                            #"{"id":"\#(install)-\#(node)-\#(number)","installId":"\#(install)","type":"\#(step)","feature":"microphone","experiment":"mic","variant":"\#(variant)","occurredAt":1795000000000}"#
+                        )
+                    }
+                }
+            }
+            let statuses = Mutex<[Int]>([])
+            let bodies = batches.map { #"{"events":[\#($0.joined(separator: ","))]}"# }
+            DispatchQueue.concurrentPerform(iterations: nodes.count) { node in
+                let status =
+                    (try? TestTransport.live(port: nodes[node].port).exchange(
+                        AdminRequest.bytes(
+                            "POST", "/v1/apps/demo/events", token: nil, headers: [("Content-Type", "application/json")],
+                            body: bodies[node])
+                    ).status) ?? 0
+                statuses.withLock { $0.append(status) }
+            }
+            #expect(statuses.withLock { $0 } == [202, 202, 202], "round \(round)")
+        }
+        #expect(installs > 100)
+        let database = try Database(location: DatabaseLocation(fixture.database), readerCount: 1)
+        defer { database.close() }
+        let counts = try database.read {
+            try $0.queryOne(
+                """
+                SELECT CAST(sum(exposed) AS BIGINT), CAST(sum(prime_shown) AS BIGINT),
+                    CAST(sum(prime_continued) AS BIGINT), CAST(sum(system_granted) AS BIGINT)
+                FROM experiment_funnel_counts WHERE experiment_key = 'mic'
+                """)
+        }
+        let figures = try (0..<4).map { try counts?.get($0, as: Int64.self) ?? -1 }
+        #expect(figures == Array(repeating: Int64(installs), count: 4), "\(figures) for \(installs) installs")
+    }
+
+    /// The race above made certain: one node's transaction counts an install's shown step and stays open until the
+    /// other node's transaction for the same install waits on it; the second must then see the step as counted.
+    @Test func aSecondNodeWaitsForTheFirstNodesStepsOfTheSameInstall() throws {
+        let node = try startNodes(1)[0]
+        defer { node.killHard() }
+        let location = DatabaseLocation(fixture.database)
+        let first = try Database(location: location, readerCount: 1)
+        let second = try Database(location: location, readerCount: 1)
+        let observer = try Database(location: location, readerCount: 1)
+        defer { for database in [first, second, observer] { database.close() } }
+        @Sendable func shown(_ id: String) -> StoredEvent {
+            StoredEvent(
+                rowID: 0, appID: "demo", installID: "raced", clientEventID: id, type: .primeShown, feature: .microphone,
+                experiment: "mic", variant: "a", occurredAt: 1_795_000_000_000, receivedAt: 1_795_000_000_000)
+        }
+        let waiting = DispatchSemaphore(value: 0)
+        let secondDone = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            _ = try? second.write { connection in
+                waiting.wait()  // the first transaction has counted the step and is still open
+                try ExperimentAggregator().record(batch: [shown("second")], on: connection)
+            }
+            secondDone.signal()
+        }
+        try first.write { connection in
+            try ExperimentAggregator().record(batch: [shown("first")], on: connection)
+            waiting.signal()
+            // Until the second session waits on a lock this transaction holds (its advisory lock, or the row).
+            let deadline = Date().addingTimeInterval(10)
+            while Date() < deadline {
+                let blocked = try observer.read {
+                    try $0.scalar(
+                        """
+                        SELECT count(*) FROM pg_stat_activity
+                        WHERE datname = current_database() AND wait_event_type IN ('Lock', 'LWLock')
+                        """, as: Int64.self)
+                }
+                if (blocked ?? 0) > 0 { break }
+                usleep(5_000)
+            }
+        }
+        #expect(secondDone.wait(timeout: .now() + 10) == .success)
+        let counted = try observer.read {
+            try $0.scalar(
+                """
+                SELECT CAST(sum(prime_shown) AS BIGINT) FROM experiment_funnel_counts
+                WHERE experiment_key = 'mic' AND variant = 'a'
+                """, as: Int64.self)
+        }
+        #expect(counted == 1, "the shown step of one install counted \(counted ?? -1) times")
     }
 
     /// A first deployment starts every node at once on an empty database: each migrates, seeds the demo and stores

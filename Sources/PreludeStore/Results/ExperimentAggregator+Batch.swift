@@ -75,6 +75,20 @@ extension ExperimentAggregator {
                 install: event.installID, steps: FunnelSteps.marked(byEvent: event.type.rawValue),
                 receivedAt: event.receivedAt, segment: event.segment)
         }
+        // Nodes of a cluster ingest at once: each reads an install's stored steps and writes their union, so two
+        // nodes taking events of one install at the same moment would both count its new steps. Its lock makes the
+        // second wait for the first's commit and read its steps (docs/storage.md, "Nodes ingesting at once").
+        if connection.engine == .postgres {
+            try connection.serializeWithOtherProcesses(
+                keys: groups.flatMap { group in
+                    group.installs.map {
+                        Self.installLockKey(
+                            appID: group.key.appID, environment: group.key.environment,
+                            experiment: group.key.experiment, feature: group.key.feature,
+                            variant: group.key.variant, installID: $0)
+                    }
+                })
+        }
         var changed = 0
         for group in groups { changed += try apply(group, on: connection) }
         for key in mislabelOrder {

@@ -107,6 +107,12 @@ package struct ExperimentAggregator: Sendable {
                 events: 1, receivedAt: receivedAt, on: connection)
             return true
         }
+        if connection.engine == .postgres {
+            try connection.serializeWithOtherProcesses(
+                key: Self.installLockKey(
+                    appID: appID, environment: environment, experiment: experiment, feature: feature,
+                    variant: variant, installID: installID))
+        }
         let app = SQLValue.text(appID)
         let env = SQLValue.text(environment)
         let key = SQLValue.text(experiment)
@@ -136,6 +142,15 @@ package struct ExperimentAggregator: Sendable {
         try Self.upsertDaily(app, env, key, feature, arm, day: day, delta: delta, on: connection)
         try Self.upsertSegments(app, env, key, feature, arm, deltas: [installSegment: delta], on: connection)
         return true
+    }
+
+    /// The advisory lock of one install's steps in one arm (``Connection/serializeWithOtherProcesses(keys:)``): the
+    /// first 8 bytes of the SHA-256 of the row's key.
+    static func installLockKey(
+        appID: String, environment: String, experiment: String, feature: String, variant: String, installID: String
+    ) -> Int64 {
+        let key = [appID, environment, experiment, feature, variant, installID].joined(separator: "\u{0}")
+        return SHA256.digest(key.utf8).prefix(8).reduce(Int64(0)) { $0 << 8 | Int64($1) }
     }
 
     private static let selectSteps = """
