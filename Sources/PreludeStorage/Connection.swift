@@ -178,18 +178,6 @@ package final class Connection: @unchecked Sendable {
         try execute("SELECT pg_advisory_xact_lock(?)", [.integer(key)])
     }
 
-    /// ``serializeWithOtherProcesses(key:)`` for several keys in one statement, taken in ascending order (two
-    /// transactions wanting overlapping keys then wait for each other instead of deadlocking).
-    package func serializeWithOtherProcesses(keys: [Int64]) throws {
-        guard postgres != nil, !keys.isEmpty else { return }
-        let sorted = Array(Set(keys)).sorted()
-        // The ordered subquery makes PostgreSQL take the locks in key order.
-        let values = Array(repeating: "(?)", count: sorted.count).joined(separator: ", ")
-        try execute(
-            "SELECT count(pg_advisory_xact_lock(k)) FROM (SELECT k FROM (VALUES \(values)) AS v (k) ORDER BY k) AS s",
-            sorted.map { .integer($0) })
-    }
-
     /// Rows changed by the last INSERT, UPDATE or DELETE on this connection.
     package var changes: Int { postgres?.changes ?? Int(sqlite3_changes(handle)) }
 

@@ -75,20 +75,11 @@ extension ExperimentAggregator {
                 install: event.installID, steps: FunnelSteps.marked(byEvent: event.type.rawValue),
                 receivedAt: event.receivedAt, segment: event.segment)
         }
-        // Nodes of a cluster ingest at once: each reads an install's stored steps and writes their union, so two
-        // nodes taking events of one install at the same moment would both count its new steps. Its lock makes the
-        // second wait for the first's commit and read its steps (docs/storage.md, "Nodes ingesting at once").
-        if connection.engine == .postgres {
-            try connection.serializeWithOtherProcesses(
-                keys: groups.flatMap { group in
-                    group.installs.map {
-                        Self.installLockKey(
-                            appID: group.key.appID, environment: group.key.environment,
-                            experiment: group.key.experiment, feature: group.key.feature,
-                            variant: group.key.variant, installID: $0)
-                    }
-                })
-        }
+        if !groups.isEmpty || !mislabelOrder.isEmpty { try Self.serializeCounters(on: connection) }
+        // One order of the counter rows within a batch (arms sorted, then each arm's rows by table, day and
+        // segment), so the statements' order does not depend on which arm the batch named first.
+        groups.sort { $0.key.order.lexicographicallyPrecedes($1.key.order) }
+        mislabelOrder.sort { $0.order.lexicographicallyPrecedes($1.order) }
         var changed = 0
         for group in groups { changed += try apply(group, on: connection) }
         for key in mislabelOrder {
@@ -115,6 +106,9 @@ extension ExperimentAggregator {
         var feature: String
         var reported: String
         var expected: String?
+
+        /// The order in which transactions write mislabelled counts.
+        var order: [String] { [appID, environment, experiment, feature, reported, expected ?? ""] }
     }
 
     /// One arm's share of a batch: per install (in first-seen order) the union of the steps its events mark.
@@ -162,6 +156,9 @@ extension ExperimentAggregator {
         var experiment: String
         var feature: String
         var variant: String
+
+        /// The order in which transactions write arms' rows.
+        var order: [String] { [appID, environment, experiment, feature, variant] }
     }
 
     private func apply(_ group: ArmGroup, on connection: Connection) throws -> Int {
@@ -214,7 +211,7 @@ extension ExperimentAggregator {
             firstChange = min(firstChange, mark.firstReceivedAt)
             lastChange = max(lastChange, mark.lastReceivedAt)
         }
-        for (day, events) in group.eventsByDay {
+        for (day, events) in group.eventsByDay.sorted(by: { $0.day < $1.day }) {
             try Self.countEvents(
                 app, environment, experiment, feature, variant, day: day, events: events, on: connection)
         }

@@ -96,6 +96,7 @@ package struct ExperimentAggregator: Sendable {
         segment: EventSegment = EventSegment(), on connection: Connection
     ) throws -> Bool {
         guard let experiment, !experiment.isEmpty, let variant, !variant.isEmpty else { return false }
+        try Self.serializeCounters(on: connection)
         if let livePolicy,
             case .mislabelled(let expected) = Self.check(
                 installID: installID, feature: feature, experiment: experiment, variant: variant,
@@ -106,12 +107,6 @@ package struct ExperimentAggregator: Sendable {
                 expected: expected,
                 events: 1, receivedAt: receivedAt, on: connection)
             return true
-        }
-        if connection.engine == .postgres {
-            try connection.serializeWithOtherProcesses(
-                key: Self.installLockKey(
-                    appID: appID, environment: environment, experiment: experiment, feature: feature,
-                    variant: variant, installID: installID))
         }
         let app = SQLValue.text(appID)
         let env = SQLValue.text(environment)
@@ -144,14 +139,19 @@ package struct ExperimentAggregator: Sendable {
         return true
     }
 
-    /// The advisory lock of one install's steps in one arm (``Connection/serializeWithOtherProcesses(keys:)``): the
-    /// first 8 bytes of the SHA-256 of the row's key.
-    static func installLockKey(
-        appID: String, environment: String, experiment: String, feature: String, variant: String, installID: String
-    ) -> Int64 {
-        let key = [appID, environment, experiment, feature, variant, installID].joined(separator: "\u{0}")
-        return SHA256.digest(key.utf8).prefix(8).reduce(Int64(0)) { $0 << 8 | Int64($1) }
+    /// Waits until no other process's transaction is writing experiment aggregates, and holds that until this
+    /// transaction ends (``Connection/serializeWithOtherProcesses(key:)``; nothing on SQLite, where one process
+    /// writes). Nodes of a cluster ingest at once: an install's steps are read, unioned with the batch's and written
+    /// back, so two nodes taking events of one install at the same moment would both count its step as new; and a
+    /// group commit of several batches writes the counter rows of each batch's arms in turn, so two nodes could take
+    /// two arms' rows in opposite orders and deadlock. One lock for all the aggregates removes both (docs/storage.md,
+    /// "Nodes ingesting at once").
+    static func serializeCounters(on connection: Connection) throws {
+        try connection.serializeWithOtherProcesses(key: countersLockKey)
     }
+
+    /// The advisory lock key of the experiment aggregates ("counters" in ASCII).
+    static let countersLockKey: Int64 = 0x63_6F_75_6E_74_65_72_73
 
     private static let selectSteps = """
         SELECT steps, os_major, locale FROM experiment_install_steps
