@@ -2,19 +2,12 @@
 # The cluster drill (docs/scaling.md, "PostgreSQL cluster"): a PostgreSQL 15 primary with a synchronous standby,
 # three Prelude nodes behind nginx under load; the leader node SIGKILLed mid-rollout, then the database primary
 # crashed and the standby promoted. scripts/cluster-drill.py does the work and prints the figures; this wrapper
-# installs what it needs (nginx, as scripts/proxy-cache-test.sh does) and bounds the run.
+# installs what it needs (nginx: scripts/ensure-nginx.sh) and bounds the run.
 # Usage: scripts/cluster-test.sh [PRELUDE_BINARY]   (default: this checkout's release build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if ! command -v nginx >/dev/null && [[ ! -x /usr/sbin/nginx ]]; then
-    echo "installing: nginx"
-    sudo_cmd=()
-    if [[ "$(id -u)" != 0 ]]; then sudo_cmd=(sudo); fi
-    "${sudo_cmd[@]}" apt-get update -qq
-    "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends nginx
-fi
-PATH="$PATH:/usr/sbin"
+source scripts/ensure-nginx.sh
 pg_bin="${PG_BIN:-/usr/lib/postgresql/15/bin}"
 [[ -x "$pg_bin/pg_ctl" ]] || { echo "cluster-test: no PostgreSQL 15 at $pg_bin (scripts/install-deps.sh installs it)" >&2; exit 1; }
 

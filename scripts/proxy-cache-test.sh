@@ -7,16 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if ! command -v nginx >/dev/null && [[ ! -x /usr/sbin/nginx ]]; then
-    echo "installing: nginx"
-    sudo_cmd=()
-    if [[ "$(id -u)" != 0 ]]; then sudo_cmd=(sudo); fi
-    "${sudo_cmd[@]}" apt-get update -qq
-    # Debian starts nothing in a container without an init system; policy-rc.d-less hosts may start the packaged
-    # service on port 80, which this test does not use.
-    "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends nginx
-fi
-PATH="$PATH:/usr/sbin"
+source scripts/ensure-nginx.sh
 
 binary="${1:-$(swift build -c release --show-bin-path)/prelude}"
 timeout 120 python3 scripts/proxy-cache-test.py "$binary"

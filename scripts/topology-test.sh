@@ -16,18 +16,12 @@
 # to the primary, as deploy/nginx/nginx.conf does): resolved policies through it are the primary's bytes, and
 # during the outage it keeps serving and takes events into the replicas' outboxes.
 # Usage: scripts/topology-test.sh [path/to/prelude]     (default: the release build's binary)
-# Needs curl, python3 (to read the primary's database) and nginx (installed like scripts/proxy-cache-test.sh does
+# Needs curl, python3 (to read the primary's database) and nginx (installed by scripts/ensure-nginx.sh
 # when missing) and openssl. Every wait is bounded; the whole run takes ~25 s.
 set -euo pipefail
 
 repo="$(cd "$(dirname "$0")/.." && pwd)"
-if ! command -v nginx >/dev/null && [[ ! -x /usr/sbin/nginx ]]; then
-    echo "installing: nginx"
-    sudo_cmd=()
-    if [[ "$(id -u)" != 0 ]]; then sudo_cmd=(sudo); fi
-    "${sudo_cmd[@]}" apt-get update -qq
-    "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends nginx
-fi
+source "$repo/scripts/ensure-nginx.sh"
 nginx="$(command -v nginx || echo /usr/sbin/nginx)"
 binary="${1:-$(cd "$repo" && swift build -c release --show-bin-path)/prelude}"
 [[ -x "$binary" ]] || { echo "topology-test: no binary at $binary" >&2; exit 1; }
