@@ -106,6 +106,18 @@ package final class Database: @unchecked Sendable {
         writerQueue.setSpecific(key: onWriterQueue, value: true)
     }
 
+    /// PostgreSQL sessions of this process opened again after the server dropped them (a restart, a failover), since
+    /// start; 0 on SQLite.
+    package static var reconnects: Int { PostgresConnection.reconnects.load(ordering: .relaxed) }
+
+    /// Seconds one trivial read took (`SELECT 1` in a read transaction on a pooled reader): the database's round
+    /// trip as a request sees it, pool wait included. Throws when the database cannot answer.
+    package func roundTripSeconds() throws -> Double {
+        let started = DispatchTime.now().uptimeNanoseconds
+        _ = try read { try $0.scalar("SELECT 1", as: Int64.self) }
+        return Double(DispatchTime.now().uptimeNanoseconds &- started) / 1e9
+    }
+
     /// Opens a connection of its own to the same database, outside the pool (a watcher, a probe).
     package func openConnection(readOnly: Bool, busyTimeoutMilliseconds: Int32 = 5000) throws -> Connection {
         switch location {

@@ -26,6 +26,9 @@ struct PostgresOutageTests {
         defer { server.killHard() }
         let client = TestTransport.live(port: server.port)
         #expect(try Self.write(client, title: "Before").status == 200)
+        let metricsBefore = try client.get("/metrics").body
+        #expect(metricsBefore.contains("prelude_db_reconnects_total 0"))
+        #expect(Self.sample("prelude_db_round_trip_seconds", in: metricsBefore).map { $0 >= 0 && $0 < 5 } == true)
 
         try Self.run([Self.script, "crash", cluster])
         let served = try client.get("/v1/apps/demo/policy")
@@ -36,6 +39,7 @@ struct PostgresOutageTests {
         #expect(refused.headers["retry-after"] != nil)
         let events = try Self.postEvents(client, prefix: "gap")
         #expect(events.status == 503, "\(events.body)")
+        #expect(try client.get("/metrics").body.contains("prelude_db_round_trip_seconds NaN"))
 
         try Self.run([Self.script, "resume", cluster])
         // Writes come back by themselves: the sessions reconnect at their next statement.
@@ -49,6 +53,13 @@ struct PostgresOutageTests {
         #expect(try Self.postEvents(client, prefix: "back").status == 202)
         #expect(try client.get("/v1/apps/demo/policy/document").body.contains(#""name":"After"#))
         #expect(server.process.isRunning)
+        let reconnects = Self.sample("prelude_db_reconnects_total", in: try client.get("/metrics").body) ?? 0
+        #expect(reconnects >= 1, "the sessions the restart dropped were opened again")
+    }
+
+    /// The value of an unlabelled sample in a metrics exposition.
+    static func sample(_ name: String, in text: String) -> Double? {
+        text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Double($0.split(separator: " ")[1]) }
     }
 
     private static func write(_ client: TestTransport, title: String) throws -> TestTransport.Response {

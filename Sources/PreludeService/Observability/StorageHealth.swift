@@ -130,6 +130,16 @@ package final class StorageHealth: Sendable {
             "prelude_storage_writes_failing",
             help: "1 while database writes fail on storage (the last write failed; /readyz answers 503), else 0."
         ) { [self] in failingFault == nil ? 0 : 1 }
+        // Measured at scrape time, as database exporters do: what a request's read would wait now.
+        let database = self.database
+        registry.gauge(
+            "prelude_db_round_trip_seconds",
+            help: "Seconds a trivial read (SELECT 1 on a pooled reader) took at this scrape; NaN when the database did not answer."
+        ) { (try? database.roundTripSeconds()) ?? .nan }
+        registry.counter(
+            "prelude_db_reconnects_total",
+            help: "PostgreSQL sessions opened again after the server dropped them (a restart, a failover); 0 on SQLite."
+        ) { Double(Database.reconnects) }
     }
 }
 

@@ -1,4 +1,5 @@
 import CPostgres
+import Synchronization
 
 /// One libpq connection to PostgreSQL, used by one thread at a time (the ``Database`` hands it out as SQLite's).
 ///
@@ -7,6 +8,10 @@ import CPostgres
 /// text, bytea), so comparisons never depend on inference. Results are read in text format and decoded by column
 /// type into the same ``SQLValue``s SQLite gives (booleans and integral numerics as integers).
 final class PostgresConnection {
+    /// Sessions this process opened again after the server dropped them (every connection's), for
+    /// `prelude_db_reconnects_total`.
+    static let reconnects = Atomic<Int>(0)
+
     private var handle: OpaquePointer?
     /// The session settings run at connect and again after a reconnect.
     private var sessionSetup = ""
@@ -135,6 +140,7 @@ final class PostgresConnection {
         PQreset(handle)
         session += 1
         if PQstatus(handle) == CONNECTION_OK {
+            Self.reconnects.add(1, ordering: .relaxed)
             let result = PQexec(handle, sessionSetup)
             PQclear(result)
         }
