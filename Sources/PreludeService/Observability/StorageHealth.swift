@@ -134,7 +134,9 @@ package final class StorageHealth: Sendable {
         let database = self.database
         registry.gauge(
             "prelude_db_round_trip_seconds",
-            help: "Seconds a trivial read (SELECT 1 on a pooled reader) took at this scrape; NaN when the database did not answer."
+            help:
+                "Seconds a trivial read (SELECT 1 on a pooled reader) took at this scrape; NaN when the database did not"
+                + " answer."
         ) { (try? database.roundTripSeconds()) ?? .nan }
         registry.counter(
             "prelude_db_reconnects_total",
