@@ -88,8 +88,7 @@ package final class PreludeService: Sendable {
     /// rules (tests of change requests). `webhookTiming` replaces the webhook dispatcher's clock and jitter, and then
     /// its thread is not started: the test drives it with ``WebhookDispatcher/runDue()``.
     ///
-    /// The background work starts last, from the role's list (``BackgroundServices/primary(election:reloader:scheduler:rollouts:webhooks:retention:)``
-    /// or ``BackgroundServices/replica(reloader:replica:)``), once both listeners are up.
+    /// The background work starts last, once both listeners are up, from the role's ``BackgroundServices`` list.
     package static func start(
         configuration: ServiceConfiguration, logger: Logger, eventObservers: [any EventIngestionObserver] = [],
         clock: ServiceClock = .system, adminClock: ServiceClock = .system,

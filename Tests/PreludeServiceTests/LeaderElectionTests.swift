@@ -98,7 +98,8 @@ import Testing
 
     @Test func takingARoleWakesItsWork() {
         let server = LockServer()
-        let election = LeaderElection(locks: Session(server: server, name: "a"), logger: Logger(level: .error), interval: 3600)
+        let election = LeaderElection(
+            locks: Session(server: server, name: "a"), logger: Logger(level: .error), interval: 3600)
         let woken = Mutex<[LeaderWork]>([])
         election.whenTaken { work in woken.withLock { $0.append(work) } }
         election.start()

@@ -5,11 +5,13 @@ extension BackgroundServices {
     /// A primary or cluster node: the election first (its first round, run at start, decides the roles before the
     /// leader-only entries start), the live reloader, then the work that must run once in the cluster.
     ///
-    /// `webhooks` is nil where no dispatcher runs. Stopped in reverse: the leader-only work stops before the
+    /// The service (``PreludeService/start(configuration:logger:eventObservers:clock:adminClock:changeRules:webhookTiming:)``)
+    /// passes the ``LivePolicyReloader``, ``PublishSchedulerTask``, ``RolloutScheduler``, ``WebhookDispatcher`` (nil
+    /// where none runs) and ``EventRetentionTask``. Stopped in reverse: the leader-only work stops before the
     /// election gives its roles back, so another node takes them only once this one is done.
     package static func primary(
-        election: LeaderElection, reloader: LivePolicyReloader, scheduler: PublishSchedulerTask,
-        rollouts: RolloutScheduler, webhooks: WebhookDispatcher?, retention: EventRetentionTask
+        election: LeaderElection, reloader: any BackgroundService, scheduler: any BackgroundService,
+        rollouts: any BackgroundService, webhooks: (any BackgroundService)?, retention: any BackgroundService
     ) -> BackgroundServices {
         let services = BackgroundServices(
             [
@@ -27,7 +29,7 @@ extension BackgroundServices {
     }
 
     /// A read replica (`--follow`): the live reloader, the change-feed sync and the outbox forwarder.
-    package static func replica(reloader: LivePolicyReloader, replica: ReadReplica) -> BackgroundServices {
+    package static func replica(reloader: any BackgroundService, replica: ReadReplica) -> BackgroundServices {
         BackgroundServices(
             [.everyNode(reloader), .everyNode(replica.sync), .everyNode(replica.forwarder)], roles: nil)
     }
