@@ -10,25 +10,31 @@ import Testing
 /// ``PeriodicTask``) wake early and stop cleanly. Threads are awaited with semaphores (a deadline only bounds a
 /// failure); what a pass decides is tested on the state machines (ReplicaSyncMachineTests and others).
 @Suite struct BackgroundServicesTests {
+    /// The calls of several ``Recorder``s, in order.
+    final class Log: Sendable {
+        private let lines = Mutex<[String]>([])
+        func append(_ line: String) { lines.withLock { $0.append(line) } }
+        var all: [String] { lines.withLock { $0 } }
+    }
+
     /// A service that records its calls in a shared log.
     final class Recorder: BackgroundService {
         let name: String
-        let log: Mutex<[String]>
+        let log: Log
         let gate = Mutex<RunGate?>(nil)
 
-        init(_ name: String, log: Mutex<[String]>) {
+        init(_ name: String, log: Log) {
             self.name = name
             self.log = log
         }
 
-        // A class holding a Mutex is Sendable; the log is shared by reference through the suite's box.
         func start(gate: RunGate) {
             self.gate.withLock { $0 = gate }
-            log.withLock { $0.append("start \(name)") }
+            log.append("start \(name)")
         }
 
-        func wake() { log.withLock { $0.append("wake \(name)") } }
-        func stop() { log.withLock { $0.append("stop \(name)") } }
+        func wake() { log.append("wake \(name)") }
+        func stop() { log.append("stop \(name)") }
     }
 
     /// The roles this node holds, set by the test.
@@ -66,7 +72,7 @@ import Testing
     }
 
     @Test func theListStartsInOrderAndStopsInReverse() {
-        let log = Mutex<[String]>([])
+        let log = Log()
         let services = BackgroundServices(
             [
                 .everyNode(Recorder("election", log: log)), .everyNode(Recorder("reloader", log: log)),
@@ -79,14 +85,14 @@ import Testing
         services.stop()
         services.stop()  // once only
         #expect(
-            log.withLock { $0 } == [
+            log.all == [
                 "start election", "start reloader", "start scheduler", "start webhooks",
                 "stop webhooks", "stop scheduler", "stop reloader", "stop election",
             ])
     }
 
     @Test func leaderOnlyEntriesAreGatedByTheirRoleAndWokenWhenItIsTaken() throws {
-        let log = Mutex<[String]>([])
+        let log = Log()
         let roles = Roles()
         let everywhere = Recorder("reloader", log: log)
         let scheduler = Recorder("scheduler", log: log)
@@ -96,25 +102,26 @@ import Testing
             roles: roles)
         services.start()
         defer { services.stop() }
-        let schedulerGate = try #require(scheduler.gate.withLock { $0 })
-        let webhooksGate = try #require(webhooks.gate.withLock { $0 })
-        let everywhereGate = try #require(everywhere.gate.withLock { $0 })
+        let schedulerGate = try #require(scheduler.gate.withLock { $0 } as RunGate?)
+        let webhooksGate = try #require(webhooks.gate.withLock { $0 } as RunGate?)
+        let everywhereGate = try #require(everywhere.gate.withLock { $0 } as RunGate?)
         #expect(!schedulerGate.isOpen() && !webhooksGate.isOpen() && everywhereGate.isOpen())
         roles.held.withLock { $0 = [.scheduler] }
         #expect(schedulerGate.isOpen() && !webhooksGate.isOpen())
         services.wake(leading: .scheduler)
-        #expect(log.withLock { $0 }.filter { $0.hasPrefix("wake") } == ["wake scheduler"])
+        #expect(log.all.filter { $0.hasPrefix("wake") } == ["wake scheduler"])
         roles.held.withLock { $0 = [] }
         #expect(!schedulerGate.isOpen())
     }
 
     @Test func withoutAnElectionEveryEntryRuns() throws {
-        let log = Mutex<[String]>([])
+        let log = Log()
         let scheduler = Recorder("scheduler", log: log)
         let services = BackgroundServices([.leaderOnly(.scheduler, scheduler)], roles: nil)
         services.start()
         defer { services.stop() }
-        #expect(try #require(scheduler.gate.withLock { $0 }).isOpen())
+        let gate = try #require(scheduler.gate.withLock { $0 } as RunGate?)
+        #expect(gate.isOpen())
     }
 
     @Test func aWorkerWithoutItsRoleNeverRunsItsPassUntilTheRoleIsTaken() {
@@ -199,7 +206,8 @@ import Testing
         }
         #expect(Self.waited(entered))
         worker.stop()
-        #expect(finished.load(ordering: .acquiring))
+        let finishedBeforeStopReturned = finished.load(ordering: .acquiring)
+        #expect(finishedBeforeStopReturned)
         #expect(runs.load(ordering: .relaxed) == 1)
         worker.stop()  // idempotent
         worker.start(gate: .open) { .none }  // a stopped worker stays stopped
@@ -236,7 +244,8 @@ import Testing
             primary.services.names == [
                 "leader-election", "policy-reload", "scheduler", "rollouts", "webhooks", "retention",
             ])
-        #expect(primary.services.entries.map(\.leader) == [nil, nil, .scheduler, .rollouts, .webhooks, .retention])
+        let leaders: [LeaderWork?] = [nil, nil, .scheduler, .rollouts, .webhooks, .retention]
+        #expect(primary.services.entries.map(\.leader) == leaders)
         let replicaFixture = ServiceFixture()
         var configuration = ServiceFixture.make(replicaFixture)
         configuration.followURL = FollowURL(host: "127.0.0.1", port: primary.port, prefix: "")
@@ -260,7 +269,7 @@ extension BackgroundServicesTests {
         let election = LeaderElection(
             locks: LeaderElectionTests.Session(server: server, name: "b"), logger: Logger(level: .error),
             interval: 3600)
-        let log = Mutex<[String]>([])
+        let log = Log()
         let scheduler = Counting()
         let rollouts = Counting()
         let services = BackgroundServices.primary(
