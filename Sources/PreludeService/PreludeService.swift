@@ -37,8 +37,8 @@ package final class PreludeService: Sendable {
     package let eventIngestor: EventIngestor
     private let logger: Logger
     private let draining: DrainFlag
-    private let eventRetention: EventRetentionTask
-    private let policyReloader: LivePolicyReloader
+    /// The role's background work, started in list order and stopped in reverse (``BackgroundServices``).
+    package let services: BackgroundServices
     /// Follow mode's sync and forwarder; nil on a primary.
     package let replica: ReadReplica?
     /// Guarded rollouts (docs/rollouts.md); tests drive ``RolloutController/evaluateAll()`` on an injected clock.
@@ -56,7 +56,7 @@ package final class PreludeService: Sendable {
     private init(
         configuration: ServiceConfiguration, database: Database, migrator: Migrator, server: HTTPServer, port: Int,
         policyStore: PolicyStore, eventIngestor: EventIngestor, adminServer: HTTPServer?, adminPort: Int?,
-        logger: Logger, draining: DrainFlag, eventRetention: EventRetentionTask, policyReloader: LivePolicyReloader,
+        logger: Logger, draining: DrainFlag, services: BackgroundServices,
         replica: ReadReplica?, rollouts: RolloutController, rolloutScheduler: RolloutScheduler?, admin: AdminAPI,
         webhooks: WebhookDispatcher?, election: LeaderElection?
     ) {
@@ -77,8 +77,7 @@ package final class PreludeService: Sendable {
         self.adminPort = adminPort
         self.logger = logger
         self.draining = draining
-        self.eventRetention = eventRetention
-        self.policyReloader = policyReloader
+        self.services = services
     }
 
     /// Opens and migrates the database, seeds the demo on an empty one, and starts listening.
@@ -88,6 +87,8 @@ package final class PreludeService: Sendable {
     /// stamps admin changes and times scheduled publishes; `changeRules` replaces the environments' stored approval
     /// rules (tests of change requests). `webhookTiming` replaces the webhook dispatcher's clock and jitter, and then
     /// its thread is not started: the test drives it with ``WebhookDispatcher/runDue()``.
+    ///
+    /// The background work starts last, once both listeners are up, from the role's ``BackgroundServices`` list.
     package static func start(
         configuration: ServiceConfiguration, logger: Logger, eventObservers: [any EventIngestionObserver] = [],
         clock: ServiceClock = .system, adminClock: ServiceClock = .system,
@@ -134,7 +135,7 @@ package final class PreludeService: Sendable {
             // The guard runs on the primary only: a replica serves the assignment it mirrors, never decides a step.
             let rollouts = RolloutController(database: database, store: policyStore, clock: clock, logger: logger)
             let rolloutScheduler =
-                replica == nil ? RolloutScheduler(controller: rollouts, election: election) : nil
+                replica == nil ? RolloutScheduler(controller: rollouts) : nil
             for counter in rollouts.counters { observability.registry.register(counter) }
             // A replica stores accepted batches in its outbox, through the same group commit, and the forwarder
             // wakes after each commit; the primary computes results from what it forwards.
@@ -163,15 +164,14 @@ package final class PreludeService: Sendable {
                 webhooks = WebhookDispatcher(
                     store: WebhookStore(database: database), allowlist: configuration.webhookAllowedHosts,
                     client: client, logger: logger.with(["component": "webhooks"]), clock: timing.clock,
-                    random: timing.random, election: election)
+                    random: timing.random, threaded: webhookTiming == nil)
             } else {
                 webhooks = nil
             }
             webhooks?.register(on: observability.registry)
             let admin = try AdminAPI.make(
                 configuration: configuration, database: database, store: policyStore, logger: logger,
-                rollouts: rollouts, clock: adminClock, changeRules: changeRules, webhookDispatcher: webhooks,
-                election: election)
+                rollouts: rollouts, clock: adminClock, changeRules: changeRules, webhookDispatcher: webhooks)
             var adminRouter = Router()
             AdminAPI.register(on: &router, or: &adminRouter, api: admin, configuration: configuration)
             if configuration.adminPort == nil {
@@ -200,21 +200,18 @@ package final class PreludeService: Sendable {
             }
             let eventRetention = EventRetentionTask(
                 pruner: EventPruner(retentionDays: configuration.eventRetentionDays), database: database,
-                logger: logger, election: election)
-            election?.start { [weak admin] work in
-                switch work {
-                case .scheduler: admin?.scheduler.wake()
-                case .rollouts: rolloutScheduler?.wake()
-                case .webhooks: webhooks?.wake()
-                case .retention: break  // housekeeping: the next tick is soon enough
+                logger: logger)
+            let services: BackgroundServices =
+                if let replica {
+                    .replica(reloader: policyReloader, replica: replica)
+                } else if let election, let rolloutScheduler {
+                    .primary(
+                        election: election, reloader: policyReloader, scheduler: admin.scheduler,
+                        rollouts: rolloutScheduler, webhooks: webhooks, retention: eventRetention)
+                } else {
+                    preconditionFailure("a primary has an election and a rollout scheduler")
                 }
-            }
-            eventRetention.start()
-            rolloutScheduler?.start()
-            policyReloader.start()
-            replica?.start()
-            admin.scheduler.start()
-            if webhookTiming == nil { webhooks?.start() }
+            services.start()
             if let replica {
                 logger.info("following the primary", ["primary": "\(replica.primary)"])
             }
@@ -225,7 +222,7 @@ package final class PreludeService: Sendable {
             return PreludeService(
                 configuration: configuration, database: database, migrator: migrator, server: server, port: port,
                 policyStore: policyStore, eventIngestor: eventIngestor, adminServer: adminServer, adminPort: adminPort,
-                logger: logger, draining: draining, eventRetention: eventRetention, policyReloader: policyReloader,
+                logger: logger, draining: draining, services: services,
                 replica: replica, rollouts: rollouts, rolloutScheduler: rolloutScheduler, admin: admin,
                 webhooks: webhooks, election: election)
         } catch {
@@ -290,8 +287,6 @@ package final class PreludeService: Sendable {
         logger.info("stopping", numbers: ["gracePeriod": configuration.shutdownGracePeriod])
         // Held change-feed polls answer 304 now instead of holding the shutdown for their wait.
         policyStore.changes.close()
-        replica?.stop()
-        webhooks?.stop()
         // Both listeners drain at the same time, so stopping never takes more than one grace period.
         if let adminServer {
             let grace = configuration.shutdownGracePeriod
@@ -300,12 +295,9 @@ package final class PreludeService: Sendable {
         server.shutdown(gracePeriod: configuration.shutdownGracePeriod)
         server.waitUntilStopped()
         adminServer?.waitUntilStopped()
-        eventRetention.stop()
-        rolloutScheduler?.stop()
-        admin.scheduler.stop()
-        // After the leader-only work stopped: another node takes the roles at its next round.
-        election?.stop()
-        policyReloader.stop()
+        // In reverse list order, each waiting for its run in progress; the election last among a primary's, so
+        // another node takes the roles only after this one's leader-only work stopped.
+        services.stop()
         database.close()
         logger.info("stopped")
     }

@@ -98,9 +98,11 @@ import Testing
 
     @Test func takingARoleWakesItsWork() {
         let server = LockServer()
-        let (election, _) = Self.node("a", on: server)
+        let election = LeaderElection(
+            locks: Session(server: server, name: "a"), logger: Logger(level: .error), interval: 3600)
         let woken = Mutex<[LeaderWork]>([])
-        election.start(interval: 3600) { work in woken.withLock { $0.append(work) } }
+        election.whenTaken { work in woken.withLock { $0.append(work) } }
+        election.start()
         defer { election.stop() }
         #expect(woken.withLock { $0 } == LeaderWork.allCases)
     }

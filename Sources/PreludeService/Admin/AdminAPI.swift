@@ -53,8 +53,7 @@ package final class AdminAPI: Sendable {
         database: Database, store: PolicyStore, logger: Logger, authenticator: AdminAuthenticator? = nil,
         followURL: FollowURL? = nil, clock: ServiceClock = .system, rollouts: RolloutController? = nil,
         changeRules: EnvironmentRules.Source? = nil,
-        webhookAllowlist: WebhookAllowlist = WebhookAllowlist(), webhookDispatcher: WebhookDispatcher? = nil,
-        election: LeaderElection? = nil
+        webhookAllowlist: WebhookAllowlist = WebhookAllowlist(), webhookDispatcher: WebhookDispatcher? = nil
     ) {
         self.followURL = followURL
         self.rollouts =
@@ -62,8 +61,7 @@ package final class AdminAPI: Sendable {
         changes = ChangeRequests(
             database: database, store: store, rules: changeRules, clock: clock, logger: logger, rollouts: self.rollouts)
         scheduler = PublishSchedulerTask(
-            changes: changes, role: followURL == nil ? .primary : .replica, clock: clock, logger: logger,
-            election: election)
+            changes: changes, role: followURL == nil ? .primary : .replica, clock: clock, logger: logger)
         webhooks = WebhookStore(database: database)
         self.webhookAllowlist = webhookAllowlist
         self.webhookDispatcher = webhookDispatcher
@@ -290,7 +288,7 @@ extension AdminAPI {
     package static func make(
         configuration: ServiceConfiguration, database: Database, store: PolicyStore, logger: Logger,
         rollouts: RolloutController? = nil, clock: ServiceClock = .system, changeRules: EnvironmentRules.Source? = nil,
-        webhookDispatcher: WebhookDispatcher? = nil, election: LeaderElection? = nil
+        webhookDispatcher: WebhookDispatcher? = nil
     ) throws -> AdminAPI {
         let authenticator = AdminAuthenticator(
             tokens: TokenStore(database: database), logger: logger,
@@ -299,8 +297,7 @@ extension AdminAPI {
         let api = AdminAPI(
             database: database, store: store, logger: logger, authenticator: authenticator,
             followURL: configuration.followURL, clock: clock, rollouts: rollouts, changeRules: changeRules,
-            webhookAllowlist: configuration.webhookAllowedHosts, webhookDispatcher: webhookDispatcher,
-            election: election)
+            webhookAllowlist: configuration.webhookAllowedHosts, webhookDispatcher: webhookDispatcher)
         try AdminBootstrap.run(secret: configuration.adminToken, tokens: api.tokens, logger: logger, now: api.now)
         return api
     }

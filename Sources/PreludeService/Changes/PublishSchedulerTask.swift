@@ -19,27 +19,23 @@ import Synchronization
 /// The schedule is the `change_requests` rows, so a restart loses nothing: the first run after start applies what
 /// fell due while the process was down. A due request is applied in the transaction that marks it applied, guarded
 /// by its version, so it fires once even when two processes race for it. A read replica does not run this task.
-/// Tests call ``runOnce()`` with an injected clock and never wait for the thread.
+/// Tests call ``runOnce()`` with an injected clock and never wait for the thread. A leader-only entry of a
+/// primary's ``BackgroundServices`` (``LeaderWork/scheduler``), run by a ``WorkerThread``.
 package final class PublishSchedulerTask: Sendable {
     private let changes: ChangeRequests
     private let scheduler: PublishScheduler
     private let clock: ServiceClock
     private let logger: Logger
-    private let election: LeaderElection?
     /// The longest sleep between two looks at the schedule, in seconds.
     package let pollInterval: Double
-    private let wakeUp = WakeCondition()
-    private let woken = Atomic(false)
-    private let stopping = Atomic(false)
-    private let started = Atomic(false)
-    private let finished = DispatchSemaphore(value: 0)
+    private let worker: WorkerThread
 
     /// A task applying what `changes` has scheduled, at `clock`'s time, as `role` allows.
     package init(
         changes: ChangeRequests, role: PublishScheduler.Role, clock: ServiceClock, logger: Logger,
-        pollInterval: Double = 1, election: LeaderElection? = nil
+        pollInterval: Double = 1
     ) {
-        self.election = election
+        worker = WorkerThread(name: "scheduler", closedLook: pollInterval)
         self.changes = changes
         scheduler = PublishScheduler(role: role)
         self.clock = clock
@@ -47,37 +43,9 @@ package final class PublishSchedulerTask: Sendable {
         self.pollInterval = pollInterval
     }
 
-    /// Starts the thread (a first run at once). No-op when already started, and for a replica.
-    package func start() {
-        guard scheduler.role == .primary,
-            started.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
-        else { return }
-        ThreadLauncher.start { [self] in
-            run()
-            finished.signal()
-        }
-    }
-
-    /// Makes the thread look at the schedule now (a request was scheduled or unscheduled).
-    package func wake() {
-        wakeUp.lock()
-        woken.store(true, ordering: .releasing)
-        wakeUp.broadcast()
-        wakeUp.unlock()
-    }
-
-    /// Stops the thread and waits for a run in progress (call before closing the database).
-    package func stop() {
-        stopping.store(true, ordering: .releasing)
-        wake()
-        if started.load(ordering: .acquiring) { finished.wait() }
-    }
-
     /// Applies every request due at the clock's time; returns their ids and when the next one is due.
     @discardableResult
     package func runOnce() -> PublishScheduler.Plan {
-        // Several nodes on one database: only the one leading `scheduler` applies (docs/scaling.md).
-        guard election?.leads(.scheduler) ?? true else { return PublishScheduler.Plan(due: [], nextWake: nil) }
         let now = clock.milliseconds
         let plan: PublishScheduler.Plan
         do {
@@ -131,19 +99,28 @@ package final class PublishSchedulerTask: Sendable {
         }
     }
 
-    private func run() {
-        while !stopping.load(ordering: .acquiring) {
-            let plan = runOnce()
-            var sleep = pollInterval
-            if let next = plan.nextWake { sleep = min(sleep, max(0, Double(next - clock.milliseconds) / 1000)) }
-            wakeUp.lock()
-            if !stopping.load(ordering: .acquiring), !woken.load(ordering: .acquiring) {
-                var now = timespec()
-                clock_gettime(CLOCK_REALTIME, &now)
-                _ = wakeUp.wait(untilEpochSeconds: Double(now.tv_sec) + Double(now.tv_nsec) / 1e9 + sleep)
-            }
-            woken.store(false, ordering: .releasing)
-            wakeUp.unlock()
-        }
+    /// One pass of the thread: what is due now, then a sleep until the next instant or at most ``pollInterval``.
+    private func pass() -> WorkerThread.Pause {
+        let plan = runOnce()
+        var sleep = pollInterval
+        if let next = plan.nextWake { sleep = min(sleep, max(0, Double(next - clock.milliseconds) / 1000)) }
+        return .after(sleep)
     }
+}
+
+extension PublishSchedulerTask: BackgroundService {
+    /// "scheduler".
+    package var name: String { worker.name }
+
+    /// Starts the thread (a first run at once). No-op when already started, and for a replica.
+    package func start(gate: RunGate) {
+        guard scheduler.role == .primary else { return }
+        worker.start(gate: gate) { [self] in pass() }
+    }
+
+    /// Makes the thread look at the schedule now (a request was scheduled or unscheduled).
+    package func wake() { worker.wake() }
+
+    /// Stops the thread and waits for a run in progress (call before closing the database).
+    package func stop() { worker.stop() }
 }

@@ -42,9 +42,11 @@ extension SessionLocks: LeaderLockSource {}
 /// when the leader dies (its database session ends and the server frees its locks) another node takes over within
 /// about that interval; a node that leads some checks every interval that its session still holds them.
 ///
-/// ``runOnce()`` is one round, called by the timer and directly by tests. The `onTaken` given to ``start(interval:onTaken:)``
-/// runs after a role is taken (the service wakes that work, so a change due during the takeover is applied at once).
-package final class LeaderElection: Sendable {
+/// ``runOnce()`` is one round, called by the timer and directly by tests. The handler given to ``whenTaken(_:)`` runs
+/// after a role is taken (the service wakes that work, so a change due during the takeover is applied at once).
+/// The election is the first entry of a primary's ``BackgroundServices`` list, and the ``LeaderRoles`` that gate the
+/// list's leader-only entries.
+package final class LeaderElection: LeaderRoles, Sendable {
     /// Seconds between two rounds (1).
     package static let defaultInterval = 1.0
 
@@ -55,11 +57,19 @@ package final class LeaderElection: Sendable {
     private let heldBits = Atomic<Int>(0)
     private let changes = Atomic<Int>(0)
     private let timer = RepeatingTimer(label: "prelude.leader")
+    /// Seconds between two rounds.
+    package let interval: Double
 
-    /// An election over `locks`.
-    package init(locks: any LeaderLockSource, logger: Logger) {
+    /// An election over `locks`, a round every `interval` seconds once started.
+    package init(locks: any LeaderLockSource, logger: Logger, interval: Double = defaultInterval) {
         self.locks = locks
         self.logger = logger
+        self.interval = interval
+    }
+
+    /// Tells `handler` of each role taken from now on (on the election's queue; it must not block).
+    package func whenTaken(_ handler: @escaping @Sendable (LeaderWork) -> Void) {
+        onTaken.withLock { $0 = handler }
     }
 
     /// True while this node leads `work`.
@@ -114,14 +124,27 @@ package final class LeaderElection: Sendable {
         ) { [self] in Double(transitions) }
     }
 
-    /// A first round now, then one every `interval` seconds; `onTaken` is told of each role taken. No-op when started.
-    package func start(interval: Double = defaultInterval, onTaken: (@Sendable (LeaderWork) -> Void)? = nil) {
-        self.onTaken.withLock { $0 = onTaken }
-        runOnce()
-        timer.start(after: interval, every: interval, leeway: .milliseconds(100)) { [self] in runOnce() }
+}
+
+extension LeaderElection: BackgroundService {
+    /// "leader-election".
+    package var name: String { "leader-election" }
+
+    /// A first round now (so the roles are known before the leader-only entries after it start), then one every
+    /// ``interval`` seconds. No-op when started.
+    package func start(gate: RunGate) {
+        guard !timer.isRunning else { return }
+        if gate.isOpen() { runOnce() }
+        timer.start(after: interval, every: interval, leeway: .milliseconds(100)) { [self] in
+            if gate.isOpen() { runOnce() }
+        }
     }
 
-    /// Stops the rounds and gives every role back (call after the leader-only work stopped).
+    /// A round soon, between two ticks.
+    package func wake() { timer.runSoon() }
+
+    /// Stops the rounds and gives every role back (it comes after the leader-only work in the list, so it stops
+    /// after them).
     package func stop() {
         timer.stop()
         heldBits.store(0, ordering: .releasing)

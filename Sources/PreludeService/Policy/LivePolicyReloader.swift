@@ -7,7 +7,8 @@ import Synchronization
 ///
 /// Every `interval` it asks ``DataVersionWatcher`` whether any other connection committed; only then it runs
 /// ``PolicyStore/refreshChanged()`` (one query of the `apps` table). Event ingestion commits too, so a busy
-/// server runs that query at most once per interval. Failures are logged and retried at the next tick.
+/// server runs that query at most once per interval. Failures are logged and retried at the next tick. Every node
+/// runs it (a ``PeriodicTask``, an entry of every role's ``BackgroundServices``).
 package final class LivePolicyReloader: Sendable {
     /// The default poll interval: a revision written elsewhere is served within a quarter of a second.
     package static let defaultInterval = 0.25
@@ -15,18 +16,16 @@ package final class LivePolicyReloader: Sendable {
     private let watcher: DataVersionWatcher
     private let store: PolicyStore
     private let logger: Logger
-    private let timer = RepeatingTimer(label: "prelude.policy-reload")
+    private let task: PeriodicTask
 
-    /// A reloader for `store`, watching `database` on a connection of its own.
-    package init(database: Database, store: PolicyStore, logger: Logger) throws {
+    /// A reloader for `store`, watching `database` on a connection of its own, polling every `interval` seconds once
+    /// started.
+    package init(database: Database, store: PolicyStore, logger: Logger, interval: Double = defaultInterval) throws {
         watcher = try DataVersionWatcher(database: database)
         self.store = store
         self.logger = logger
-    }
-
-    /// Starts polling every `interval` seconds. No-op when already started.
-    package func start(interval: Double = defaultInterval) {
-        timer.start(after: interval, every: interval, leeway: .milliseconds(20)) { [self] in pollOnce() }
+        task = PeriodicTask(
+            name: "policy-reload", initialDelay: interval, interval: interval, leeway: .milliseconds(20))
     }
 
     /// One poll: reloads the changed apps when another connection committed (and on the first poll, which covers
@@ -48,10 +47,23 @@ package final class LivePolicyReloader: Sendable {
             return []
         }
     }
+}
+
+extension LivePolicyReloader: BackgroundService {
+    /// "policy-reload".
+    package var name: String { task.name }
+
+    /// Starts polling. No-op when already started.
+    package func start(gate: RunGate) {
+        task.start(gate: gate) { [self] in pollOnce() }
+    }
+
+    /// A poll soon, between two ticks.
+    package func wake() { task.wake() }
 
     /// Stops polling, waits for a poll in progress, and closes the watcher's connection.
     package func stop() {
-        timer.stop()
+        task.stop()
         watcher.close()
     }
 }

@@ -15,7 +15,8 @@ import Synchronization
 /// The I/O shell around ``OutboxForwarderMachine``: one thread that sends the oldest outbox events of one app (at
 /// most ``EventBatch/maxEvents``) to the primary's `POST /v1/admin/apps/{app}/events` and deletes them only after
 /// the primary's 202. A replica killed in between sends them again; the primary's dedupe key (app, install id,
-/// client event id) stores each event once (docs/scaling.md, "Events through replicas").
+/// client event id) stores each event once (docs/scaling.md, "Events through replicas"). An entry of a replica's
+/// ``BackgroundServices``, run by a ``WorkerThread``.
 package final class OutboxForwarder: Sendable {
     /// Counts since start, for /metrics.
     package struct Statistics: Sendable, Equatable {
@@ -34,17 +35,14 @@ package final class OutboxForwarder: Sendable {
     private let logger: Logger
     private let machine = Mutex(OutboxForwarderMachine())
     private let stats = Mutex(Statistics())
-    private let stopping = Atomic(false)
-    private let pendingWork = Atomic(0)
-    private let wakeUp = WakeCondition()
-    private let finished = DispatchSemaphore(value: 0)
-    private let started = Atomic(false)
+    private let worker: WorkerThread
     /// How long an idle forwarder waits for a wake-up before looking at the outbox anyway.
     private let idleLook: Double
 
     /// A forwarder of `database`'s outbox to `client`'s primary.
     package init(client: PrimaryClient, database: Database, logger: Logger, idleLook: Double = 1) {
         self.client = client
+        worker = WorkerThread(name: "outbox-forwarder") { [client] in client.abort() }
         outbox = ReplicaOutbox(database: database)
         self.logger = logger
         self.idleLook = idleLook
@@ -58,61 +56,25 @@ package final class OutboxForwarder: Sendable {
         try outbox.count()
     }
 
-    /// Tells the forwarder that events were committed to the outbox.
-    package func wake() {
-        pendingWork.add(1, ordering: .releasing)
-        wakeUp.lock()
-        wakeUp.broadcast()
-        wakeUp.unlock()
-    }
-
-    /// Starts the forwarding thread. No-op when already started.
-    package func start() {
-        guard started.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
-        else { return }
-        ThreadLauncher.start { [self] in
-            run()
-            finished.signal()
+    /// One pass of the thread: the oldest batch sent, or a sleep (idle: until events are committed or the idle
+    /// look; after a failure: the backoff, which only stopping ends early).
+    private func pass() -> WorkerThread.Pause {
+        let batch: ReplicaOutbox.Batch?
+        do {
+            batch = try outbox.oldestBatch(limit: EventBatch.maxEvents)
+        } catch {
+            logger.error("outbox read failed", ["error": "\(error)"])
+            batch = nil
         }
-    }
-
-    /// Stops the thread, aborting a send in progress (its events stay in the outbox), and waits for it.
-    package func stop() {
-        stopping.store(true, ordering: .releasing)
-        client.abort()
-        wake()
-        if started.load(ordering: .acquiring) { finished.wait() }
-    }
-
-    private func run() {
-        while !stopping.load(ordering: .acquiring) {
-            let seen = pendingWork.load(ordering: .acquiring)
-            let batch: ReplicaOutbox.Batch?
-            do {
-                batch = try outbox.oldestBatch(limit: EventBatch.maxEvents)
-            } catch {
-                logger.error("outbox read failed", ["error": "\(error)"])
-                batch = nil
-            }
-            let now = Date().timeIntervalSince1970
-            switch machine.withLock({ $0.next(now: now, pending: batch != nil) }) {
-            case .idle:
-                sleep(until: now + idleLook, unlessWorkSince: seen)
-            case .sleep(let until):
-                sleep(until: until, unlessWorkSince: nil)
-            case .send:
-                guard let batch else { continue }
-                send(batch)
-            }
-        }
-    }
-
-    private func sleep(until: Double, unlessWorkSince seen: Int?) {
-        wakeUp.lock()
-        defer { wakeUp.unlock() }
-        while !stopping.load(ordering: .acquiring), Date().timeIntervalSince1970 < until {
-            if let seen, pendingWork.load(ordering: .acquiring) != seen { return }
-            _ = wakeUp.wait(untilEpochSeconds: until)
+        let now = Date().timeIntervalSince1970
+        switch machine.withLock({ $0.next(now: now, pending: batch != nil) }) {
+        case .idle:
+            return .until(deadline: now + idleLook, wakeable: true)
+        case .sleep(let until):
+            return .until(deadline: until, wakeable: false)
+        case .send:
+            if let batch { send(batch) }
+            return .none
         }
     }
 
@@ -157,7 +119,7 @@ package final class OutboxForwarder: Sendable {
                         + String(decoding: response.body.prefix(300), as: UTF8.self))
             }
         } catch {
-            if stopping.load(ordering: .acquiring) { return }
+            if worker.isStopping { return }
             let failures = machine.withLock { machine in
                 machine.failed(now: Date().timeIntervalSince1970, random: Double.random(in: 0..<1))
                 return machine.retry.failures
@@ -186,4 +148,20 @@ package final class OutboxForwarder: Sendable {
         }
         return segment
     }
+}
+
+extension OutboxForwarder: BackgroundService {
+    /// "outbox-forwarder".
+    package var name: String { worker.name }
+
+    /// Starts the forwarding thread. No-op when already started.
+    package func start(gate: RunGate) {
+        worker.start(gate: gate) { [self] in pass() }
+    }
+
+    /// Tells the forwarder that events were committed to the outbox.
+    package func wake() { worker.wake() }
+
+    /// Stops the thread, aborting a send in progress (its events stay in the outbox), and waits for it.
+    package func stop() { worker.stop() }
 }

@@ -8,8 +8,9 @@ import PreludeStorage
     import Foundation
 #endif
 
-/// Follow mode (`prelude serve --follow URL`): the sync from the primary's change feed and the outbox forwarder,
-/// their metrics and the readiness rule (docs/scaling.md, "Read replicas").
+/// Follow mode (`prelude serve --follow URL`): the sync from the primary's change feed and the outbox forwarder (both
+/// entries of the replica's ``BackgroundServices``), their metrics and the readiness rule (docs/scaling.md, "Read
+/// replicas").
 ///
 /// Readiness: ready once the replica holds a copy of the primary's policies, synced in this run or stored by an
 /// earlier one (so a replica restarted while the primary is down serves its stored copy and stays in rotation); a
@@ -39,18 +40,6 @@ package final class ReadReplica: Sendable {
     /// Why `/readyz` must answer 503, or nil.
     package var notReadyReason: String? {
         sync.state.hasCopy ? nil : "no copy of the primary's policies yet (first sync from \(primary) pending)"
-    }
-
-    /// Starts both threads.
-    package func start() {
-        sync.start()
-        forwarder.start()
-    }
-
-    /// Stops both, aborting requests in progress (unsent events stay in the outbox).
-    package func stop() {
-        sync.stop()
-        forwarder.stop()
     }
 
     /// Registers the replica's metric families.

@@ -12,17 +12,15 @@ import Synchronization
 #endif
 
 /// The I/O shell around ``ReplicaSyncMachine``: one thread that long-polls the primary's change feed, writes what
-/// changed into the replica's database (``ReplicaMirror``) and makes it live in the ``PolicyStore``.
+/// changed into the replica's database (``ReplicaMirror``) and makes it live in the ``PolicyStore``. An entry of a
+/// replica's ``BackgroundServices``, run by a ``WorkerThread``.
 package final class ReplicaSync: Sendable {
     private let client: PrimaryClient
     private let database: Database
     private let store: PolicyStore
     private let logger: Logger
     private let machine: Mutex<ReplicaSyncMachine>
-    private let stopping = Atomic(false)
-    private let wakeUp = WakeCondition()
-    private let finished = DispatchSemaphore(value: 0)
-    private let started = Atomic(false)
+    private let worker: WorkerThread
     private let syncs = Atomic(0)
     /// When the sync state was last written (ms): a held poll's 304 rewrites it at most once a minute.
     private let storedAt = Atomic<Int64>(0)
@@ -33,6 +31,7 @@ package final class ReplicaSync: Sendable {
         retry: RetrySchedule = .init()
     ) throws {
         self.client = client
+        worker = WorkerThread(name: "replica-sync") { [client] in client.abort() }
         self.database = database
         self.store = store
         self.logger = logger
@@ -51,60 +50,37 @@ package final class ReplicaSync: Sendable {
     /// Feeds applied (200s) since start.
     package var appliedFeeds: Int { syncs.load(ordering: .relaxed) }
 
-    /// Starts the sync thread. No-op when already started.
-    package func start() {
-        guard started.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
-        else { return }
-        ThreadLauncher.start { [self] in
-            run()
-            finished.signal()
-        }
-    }
-
-    /// Stops the thread, aborting a poll in progress, and waits for it.
-    package func stop() {
-        stopping.store(true, ordering: .releasing)
-        client.abort()
-        wakeUp.lock()
-        wakeUp.broadcast()
-        wakeUp.unlock()
-        if started.load(ordering: .acquiring) { finished.wait() }
-    }
-
-    private func run() {
-        while !stopping.load(ordering: .acquiring) {
-            let now = Date().timeIntervalSince1970
-            switch machine.withLock({ $0.next(now: now) }) {
-            case .sleep(let until):
-                wakeUp.lock()
-                if !stopping.load(ordering: .acquiring) {
-                    _ = wakeUp.wait(untilEpochSeconds: until)
+    /// One pass of the thread: what the machine says at the current time, a poll or a sleep until its next
+    /// instant (a backoff: only stopping ends it early).
+    private func pass() -> WorkerThread.Pause {
+        let now = Date().timeIntervalSince1970
+        switch machine.withLock({ $0.next(now: now) }) {
+        case .sleep(let until):
+            return .until(deadline: until, wakeable: false)
+        case .poll(let ifNoneMatch, let wait):
+            do {
+                let etag = try pollOnce(ifNoneMatch: ifNoneMatch, wait: wait)
+                let done = Date().timeIntervalSince1970
+                let wasConnected = machine.withLock { machine in
+                    defer { machine.succeeded(now: done, etag: etag) }
+                    return machine.connected
                 }
-                wakeUp.unlock()
-            case .poll(let ifNoneMatch, let wait):
-                do {
-                    let etag = try pollOnce(ifNoneMatch: ifNoneMatch, wait: wait)
-                    let done = Date().timeIntervalSince1970
-                    let wasConnected = machine.withLock { machine in
-                        defer { machine.succeeded(now: done, etag: etag) }
-                        return machine.connected
-                    }
-                    if !wasConnected { logger.info("replica in step with the primary", ["primary": "\(client.url)"]) }
-                } catch {
-                    if stopping.load(ordering: .acquiring) { return }
-                    let failures = machine.withLock { machine in
-                        machine.failed(now: Date().timeIntervalSince1970, random: Double.random(in: 0..<1))
-                        return machine.retry.failures
-                    }
-                    // The first failure of a run of them is a warning, the rest debug: a primary down for an hour
-                    // must not fill the log.
-                    if failures == 1 {
-                        logger.warning("replica sync failed", ["primary": "\(client.url)", "error": "\(error)"])
-                    } else {
-                        logger.debug("replica sync failed", ["primary": "\(client.url)", "error": "\(error)"])
-                    }
+                if !wasConnected { logger.info("replica in step with the primary", ["primary": "\(client.url)"]) }
+            } catch {
+                if worker.isStopping { return .none }
+                let failures = machine.withLock { machine in
+                    machine.failed(now: Date().timeIntervalSince1970, random: Double.random(in: 0..<1))
+                    return machine.retry.failures
+                }
+                // The first failure of a run of them is a warning, the rest debug: a primary down for an hour
+                // must not fill the log.
+                if failures == 1 {
+                    logger.warning("replica sync failed", ["primary": "\(client.url)", "error": "\(error)"])
+                } else {
+                    logger.debug("replica sync failed", ["primary": "\(client.url)", "error": "\(error)"])
                 }
             }
+            return .none
         }
     }
 
@@ -150,4 +126,20 @@ package final class ReplicaSync: Sendable {
             throw PrimaryClient.Failure(description: "change feed answered \(response.status): \(detail)")
         }
     }
+}
+
+extension ReplicaSync: BackgroundService {
+    /// "replica-sync".
+    package var name: String { worker.name }
+
+    /// Starts the sync thread. No-op when already started.
+    package func start(gate: RunGate) {
+        worker.start(gate: gate) { [self] in pass() }
+    }
+
+    /// Ends a wait between two polls that is not a backoff (the machine sleeps only in backoffs: a no-op today).
+    package func wake() { worker.wake() }
+
+    /// Stops the thread, aborting a poll in progress, and waits for it.
+    package func stop() { worker.stop() }
 }

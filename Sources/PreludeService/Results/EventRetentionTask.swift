@@ -3,7 +3,8 @@ import PreludeStorage
 import PreludeStore
 import Synchronization
 
-/// Runs ``EventPruner`` periodically on a Dispatch timer while the service runs.
+/// Runs ``EventPruner`` periodically (a ``PeriodicTask``) while the service runs; a leader-only entry of a primary's
+/// ``BackgroundServices`` (``LeaderWork/retention``).
 ///
 /// The pruning logic takes `now` from the injected clock, so tests call ``runOnce()`` with a fake clock and
 /// never wait for the timer. Failures are logged and retried at the next tick: pruning is housekeeping, it must
@@ -12,40 +13,28 @@ package final class EventRetentionTask: Sendable {
     private let pruner: EventPruner
     private let database: Database
     private let clock: ServiceClock
-    private let election: LeaderElection?
     private let logger: Logger
-    private let timer = RepeatingTimer(label: "prelude.retention")
+    private let task: PeriodicTask
 
-    /// Creates a task pruning at `clock`'s time; with an `election`, only while this node leads `retention`.
+    /// Creates a task pruning at `clock`'s time: once started, a first run after `initialDelay` seconds, then every
+    /// `interval` seconds.
     package init(
         pruner: EventPruner, database: Database, logger: Logger, clock: ServiceClock = .system,
-        election: LeaderElection? = nil
+        initialDelay: Double = 60, interval: Double = 3600
     ) {
-        self.election = election
         self.pruner = pruner
         self.database = database
         self.logger = logger
         self.clock = clock
-    }
-
-    /// Starts the timer: a first run after `initialDelay` seconds, then every `interval` seconds. No-op when the
-    /// retention is 0 (keep forever) or when already started.
-    package func start(initialDelay: Double = 60, interval: Double = 3600) {
-        guard pruner.retentionDays > 0 else { return }
-        timer.start(after: initialDelay, every: interval, leeway: .seconds(max(1, Int(interval / 20)))) { [self] in
-            runOnce()
-        }
-    }
-
-    /// Stops the timer and waits for a run in progress to finish (call before closing the database).
-    package func stop() {
-        timer.stop()
+        task = PeriodicTask(
+            name: "retention", initialDelay: initialDelay, interval: interval,
+            leeway: .seconds(max(1, Int(interval / 20))))
     }
 
     /// One pruning run at the clock's current time; returns the events deleted (0 after a logged failure).
     @discardableResult
     package func runOnce() -> Int {
-        guard database.isOpen, election?.leads(.retention) ?? true else { return 0 }
+        guard database.isOpen else { return 0 }
         let now = clock.milliseconds
         do {
             let deleted = try pruner.prune(database, now: now)
@@ -63,4 +52,21 @@ package final class EventRetentionTask: Sendable {
             return 0
         }
     }
+}
+
+extension EventRetentionTask: BackgroundService {
+    /// "retention".
+    package var name: String { task.name }
+
+    /// Starts the timer; no-op when the retention is 0 (keep forever) or when already started.
+    package func start(gate: RunGate) {
+        guard pruner.retentionDays > 0 else { return }
+        task.start(gate: gate) { [self] in runOnce() }
+    }
+
+    /// No-op: pruning is housekeeping, the next tick is soon enough (also after a takeover of the role).
+    package func wake() {}
+
+    /// Stops the timer and waits for a run in progress to finish (call before closing the database).
+    package func stop() { task.stop() }
 }

@@ -1,9 +1,9 @@
 import Dispatch
-import Synchronization
 
 /// Runs the rollout guard on the primary: after every group commit of ingested events (``wake()``, coalesced: many
 /// commits during one evaluation cause one more) and on a timer (step holds end without events). A read replica
-/// never starts one: it serves the assignment in the policy it mirrors, and never decides a step.
+/// never starts one: it serves the assignment in the policy it mirrors, and never decides a step. A leader-only
+/// entry of a primary's ``BackgroundServices`` (``LeaderWork/rollouts``), run by a ``PeriodicTask``.
 ///
 /// The decisions take the controller's injected clock, so tests call ``RolloutController/evaluateAll()`` directly
 /// and never wait for the timer.
@@ -12,39 +12,27 @@ package final class RolloutScheduler: Sendable {
     package static let defaultInterval = 5.0
 
     private let controller: RolloutController
-    private let election: LeaderElection?
-    private let timer = RepeatingTimer(label: "prelude.rollouts")
-    private let pending = Atomic<Bool>(false)
+    private let task: PeriodicTask
 
-    /// A scheduler evaluating `controller`'s rollouts; with an `election`, only while this node leads `rollouts`.
-    package init(controller: RolloutController, election: LeaderElection? = nil) {
+    /// A scheduler evaluating `controller`'s rollouts every `interval` seconds once started.
+    package init(controller: RolloutController, interval: Double = defaultInterval) {
         self.controller = controller
-        self.election = election
+        task = PeriodicTask(name: "rollouts", initialDelay: interval, interval: interval, leeway: .milliseconds(250))
     }
+}
 
-    /// One evaluation of every live rollout, when this node leads the guard (docs/scaling.md, "PostgreSQL cluster").
-    private func evaluate() {
-        guard election?.leads(.rollouts) ?? true else { return }
-        _ = controller.evaluateAll()
-    }
+extension RolloutScheduler: BackgroundService {
+    /// "rollouts".
+    package var name: String { task.name }
 
-    /// Starts the timer (every `interval` seconds). No-op when started.
-    package func start(interval: Double = defaultInterval) {
-        timer.start(after: interval, every: interval, leeway: .milliseconds(250)) { [self] in evaluate() }
+    /// Starts the timer. No-op when started.
+    package func start(gate: RunGate) {
+        task.start(gate: gate) { [self] in _ = controller.evaluateAll() }
     }
 
     /// Asks for an evaluation soon (after an ingested batch). Cheap and non-blocking: at most one is queued.
-    package func wake() {
-        guard timer.isRunning else { return }
-        guard !pending.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        timer.queue.async { [self] in
-            pending.store(false, ordering: .releasing)
-            evaluate()
-        }
-    }
+    package func wake() { task.wake() }
 
     /// Stops the timer and waits for an evaluation in progress (call before closing the database).
-    package func stop() {
-        timer.stop()
-    }
+    package func stop() { task.stop() }
 }

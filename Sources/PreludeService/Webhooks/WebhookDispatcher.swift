@@ -19,8 +19,9 @@ import Synchronization
 ///
 /// At least once: a delivery stays pending until a receiver's 2xx is recorded, so one sent just before a kill -9 is
 /// sent again after the restart, with the same `webhook-id` (the receiver's dedupe key).
+///
+/// A leader-only entry of a primary's ``BackgroundServices`` (``LeaderWork/webhooks``), run by a ``WorkerThread``.
 package final class WebhookDispatcher: Sendable {
-    private let election: LeaderElection?
     /// Counts since start, for /metrics.
     package struct Statistics: Sendable, Equatable {
         /// Attempts made.
@@ -48,11 +49,8 @@ package final class WebhookDispatcher: Sendable {
     private let logger: Logger
     private let idleLook: Double
     private let stats = Mutex(Statistics())
-    private let stopping = Atomic(false)
-    private let started = Atomic(false)
-    private let pendingWork = Atomic(0)
-    private let wakeUp = WakeCondition()
-    private let finished = DispatchSemaphore(value: 0)
+    private let worker: WorkerThread
+    private let threaded: Bool
     /// One pass at a time: the thread's and a test's ``runDue()``.
     private let passLock = Mutex(())
 
@@ -63,13 +61,16 @@ package final class WebhookDispatcher: Sendable {
     ///   - random: jitter in [0, 1) for the backoff (tests inject one).
     ///   - idleLook: the longest the thread sleeps before looking at the outbox again, in seconds of real time
     ///     (another process — `prelude policy import` — may have enqueued).
+    ///   - threaded: false: ``start(gate:)`` starts no thread, the owner calls ``runDue()`` (tests on an injected
+    ///     clock).
     package init(
         store: WebhookStore, allowlist: WebhookAllowlist, client: HTTPClient, logger: Logger,
         machine: WebhookDeliveryMachine = WebhookDeliveryMachine(), clock: ServiceClock = .system,
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }, idleLook: Double = 0.5,
-        election: LeaderElection? = nil
+        threaded: Bool = true
     ) {
-        self.election = election
+        worker = WorkerThread(name: "webhooks", closedLook: idleLook) { [client] in client.abort() }
+        self.threaded = threaded
         self.store = store
         self.allowlist = allowlist
         self.client = client
@@ -86,42 +87,13 @@ package final class WebhookDispatcher: Sendable {
     /// Deliveries waiting (pending, any webhook).
     package func pendingDeliveries() throws -> Int { try store.pendingCount() }
 
-    /// Asks the thread to look at the outbox now (after an enqueue or a redelivery in this process).
-    package func wake() {
-        pendingWork.add(1, ordering: .releasing)
-        wakeUp.lock()
-        wakeUp.broadcast()
-        wakeUp.unlock()
-    }
-
-    /// Starts the thread. No-op when already started.
-    package func start() {
-        guard started.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
-        else { return }
-        ThreadLauncher.start { [self] in
-            run()
-            finished.signal()
-        }
-    }
-
-    /// Stops the thread, aborting an attempt in progress (the delivery stays pending and is due again when its
-    /// claim runs out), and waits for it.
-    package func stop() {
-        stopping.store(true, ordering: .releasing)
-        client.abort()
-        wake()
-        if started.load(ordering: .acquiring) { finished.wait() }
-    }
-
     /// Sends every delivery due now, one after another; returns how many attempts were made. The thread calls it;
     /// tests with an injected clock call it directly.
     @discardableResult
     package func runDue() -> Int {
-        // Several nodes on one database: only the one leading `webhooks` sends (docs/scaling.md).
-        guard election?.leads(.webhooks) ?? true else { return 0 }
         return passLock.withLock { _ in
             var attempts = 0
-            while !stopping.load(ordering: .acquiring) {
+            while !worker.isStopping {
                 let due: [WebhookStore.Due]
                 do {
                     due = try store.due(now: clock.milliseconds, limit: 50)
@@ -130,7 +102,7 @@ package final class WebhookDispatcher: Sendable {
                     return attempts
                 }
                 if due.isEmpty { return attempts }
-                for item in due where !stopping.load(ordering: .acquiring) {
+                for item in due where !worker.isStopping {
                     if attempt(item) { attempts += 1 }
                 }
             }
@@ -138,28 +110,14 @@ package final class WebhookDispatcher: Sendable {
         }
     }
 
-    private func run() {
-        while !stopping.load(ordering: .acquiring) {
-            let seen = pendingWork.load(ordering: .acquiring)
-            runDue()
-            // Sleep until the next due delivery or the idle look, whichever is first, unless woken.
-            var wait = idleLook
-            if let next = try? store.nextDue() {
-                wait = min(wait, max(0, Double(next - clock.milliseconds) / 1000))
-            }
-            if wait > 0 { sleep(seconds: wait, unlessWorkSince: seen) }
+    /// One pass of the thread: every due delivery, then a sleep until the next is due or the idle look.
+    private func pass() -> WorkerThread.Pause {
+        runDue()
+        var wait = idleLook
+        if let next = try? store.nextDue() {
+            wait = min(wait, max(0, Double(next - clock.milliseconds) / 1000))
         }
-    }
-
-    private func sleep(seconds: Double, unlessWorkSince seen: Int) {
-        let until = Date().timeIntervalSince1970 + seconds
-        wakeUp.lock()
-        defer { wakeUp.unlock() }
-        while !stopping.load(ordering: .acquiring), Date().timeIntervalSince1970 < until,
-            pendingWork.load(ordering: .acquiring) == seen
-        {
-            _ = wakeUp.wait(untilEpochSeconds: until)
-        }
+        return .after(wait)
     }
 
     /// One attempt of `item`; false when another dispatcher claimed it first.
@@ -267,4 +225,22 @@ package final class WebhookDispatcher: Sendable {
             help: "Webhook delivery attempts that failed (retried or given up)."
         ) { [self] in Double(statistics.failedAttempts) }
     }
+}
+
+extension WebhookDispatcher: BackgroundService {
+    /// "webhooks".
+    package var name: String { worker.name }
+
+    /// Starts the thread (unless made with `threaded: false`). No-op when already started.
+    package func start(gate: RunGate) {
+        guard threaded else { return }
+        worker.start(gate: gate) { [self] in pass() }
+    }
+
+    /// Asks the thread to look at the outbox now (after an enqueue or a redelivery in this process).
+    package func wake() { worker.wake() }
+
+    /// Stops the thread, aborting an attempt in progress (the delivery stays pending and is due again when its
+    /// claim runs out), and waits for it.
+    package func stop() { worker.stop() }
 }
