@@ -11,6 +11,10 @@
 # - `older`: the policy's text as written, no rules version, as a build before migration 0015 left them: start-up
 #   validates every one (the upgrade's first start).
 #
+# Engines (issue 36): with PG_URL=postgres://… (a cluster URL, e.g. of scripts/postgres/throwaway.sh), each SQLite
+# database built as above is also moved to a new database of that cluster with `prelude copy` (docs/storage.md,
+# "Moving a database") and the same measures are taken on it, right after the SQLite ones.
+#
 # Usage: scripts/bench-apps.sh [binary]   (default .build/release/prelude; build it with `swift build -c release`)
 # Settings: APPS="1 10 100 1000", WRITTEN=this|older, OUT=/tmp/prelude-bench/apps, PORT=18431. Loopback only; every
 # server stopped.
@@ -27,9 +31,9 @@ echo "revisions written by: $WRITTEN"
 
 rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
 
-printf '%6s %12s %14s %16s %18s %18s\n' apps ready_ms rss_idle_kB rss_fetched_kB idle_per_app_kB fetched_per_app_kB
-base_idle=""
-base_fetched=""
+ENGINES=sqlite; [[ -n "${PG_URL:-}" ]] && ENGINES="sqlite postgres"
+printf '%8s %6s %12s %14s %16s %18s %18s\n' engine apps ready_ms rss_idle_kB rss_fetched_kB idle_per_app_kB fetched_per_app_kB
+declare -A base_idle base_fetched base_n
 for n in $APPS; do
     db="$OUT/apps-$n.sqlite"
     rm -f "$db" "$db-wal" "$db-shm"
@@ -85,8 +89,17 @@ for i in range(1, count + 1):
                "VALUES (?, 'production', 1, 0, 0)", (app,))
 db.commit()
 PY
+    for engine in $ENGINES; do
+    target=$db
+    if [[ "$engine" == postgres ]]; then
+        name="apps_${n}_$(date +%s%N)"
+        psql "$PG_URL" -v ON_ERROR_STOP=1 -qc "CREATE DATABASE $name"
+        target="${PG_URL%/*}/$name"
+        PRELUDE_LOG_LEVEL=warning "$BIN" copy --from "$db" --to "$target" >"$OUT/copy.log" 2>&1 \
+            || { cat "$OUT/copy.log" >&2; exit 1; }
+    fi
     start=$(date +%s%N)
-    PRELUDE_DATABASE="$db" PRELUDE_PORT=$PORT PRELUDE_DEMO_POLICY="" PRELUDE_LOG_LEVEL=warning "$BIN" serve \
+    PRELUDE_DATABASE="$target" PRELUDE_PORT=$PORT PRELUDE_DEMO_POLICY="" PRELUDE_LOG_LEVEL=warning "$BIN" serve \
         >>"$OUT/server.log" 2>&1 &
     pid=$!
     until curl -fs --max-time 2 -o /dev/null "http://127.0.0.1:$PORT/readyz"; do
@@ -111,13 +124,14 @@ PY
     fetched=$(rss_kb $pid)
     kill $pid
     wait $pid 2>/dev/null || true
-    if [[ -z "$base_idle" ]]; then base_idle=$idle; base_fetched=$fetched; base_n=$n; fi
-    if (( n > base_n )); then
-        idle_per=$(( (idle - base_idle) / (n - base_n) ))
-        fetched_per=$(( (fetched - base_fetched) / (n - base_n) ))
+    if [[ -z "${base_idle[$engine]:-}" ]]; then base_idle[$engine]=$idle; base_fetched[$engine]=$fetched; base_n[$engine]=$n; fi
+    if (( n > ${base_n[$engine]} )); then
+        idle_per=$(( (idle - ${base_idle[$engine]}) / (n - ${base_n[$engine]}) ))
+        fetched_per=$(( (fetched - ${base_fetched[$engine]}) / (n - ${base_n[$engine]}) ))
     else
         idle_per="-"
         fetched_per="-"
     fi
-    printf '%6s %12s %14s %16s %18s %18s\n' "$n" "$ready_ms" "$idle" "$fetched" "$idle_per" "$fetched_per"
+    printf '%8s %6s %12s %14s %16s %18s %18s\n' "$engine" "$n" "$ready_ms" "$idle" "$fetched" "$idle_per" "$fetched_per"
+    done
 done
