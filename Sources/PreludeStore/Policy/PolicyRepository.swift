@@ -402,6 +402,7 @@ package struct PolicyRepository: Sendable {
         alongside: ((Connection, Int) throws -> Void)? = nil, rulesVersion: Int? = nil
     ) throws -> Int {
         try database.write { db -> Int in
+            try Self.serializeRevisions(db, app: app)
             guard let live = try Self.liveRevision(db, app: app, environment: environment) else {
                 throw try Self.missing(db, app: app, environment: environment)
             }
@@ -619,8 +620,18 @@ package struct PolicyRepository: Sendable {
             ? .unknownApp(app) : .unknownEnvironment(app: app, environment: environment)
     }
 
+    /// Waits until no other process is writing a revision of `app`, and holds that until this transaction ends
+    /// (``Connection/serializeWithOtherProcesses(key:)``; nothing on SQLite). Nodes of a cluster publish at once:
+    /// each numbers a revision as the app's highest + 1 and checks `If-Match` against the live one, so without it
+    /// two nodes took the same number and the second failed on the primary key (a 500 in the cluster drill).
+    static func serializeRevisions(_ db: Connection, app: String) throws {
+        let key = SHA256.digest(("revisions\u{0}" + app).utf8).prefix(8).reduce(Int64(0)) { $0 << 8 | Int64($1) }
+        try db.serializeWithOtherProcesses(key: key)
+    }
+
     private static func nextRevision(_ db: Connection, app: String) throws -> Int {
-        Int(
+        try serializeRevisions(db, app: app)
+        return Int(
             try db.scalar(
                 "SELECT coalesce(max(number), 0) + 1 FROM policy_revisions WHERE app_id = ?", [.text(app)],
                 as: Int64.self) ?? 1)
