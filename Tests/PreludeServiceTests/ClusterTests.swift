@@ -238,6 +238,54 @@ struct ClusterTests {
         #expect(counted == 1, "the shown step of one install counted \(counted ?? -1) times")
     }
 
+    /// Two nodes publishing a revision of one app at once: the first has numbered and inserted its revision and its
+    /// transaction is still open when the second starts; the second must wait and take the next number (it took the
+    /// same one and failed on the primary key: a 500 in the cluster drill).
+    @Test func twoNodesPublishingAtOnceTakeTwoNumbers() throws {
+        let node = try startNodes(1)[0]
+        defer { node.killHard() }
+        let location = DatabaseLocation(fixture.database)
+        let first = try Database(location: location, readerCount: 1)
+        let second = try Database(location: location, readerCount: 1)
+        let observer = try Database(location: location, readerCount: 1)
+        defer { for database in [first, second, observer] { database.close() } }
+        let text = try #require(
+            try PolicyRepository(database: observer).liveDocument(app: "demo", environment: "production"))
+        let canonical = Array(text.utf8)
+        @Sendable func publish(_ database: Database, alongside: ((Connection, Int) throws -> Void)? = nil) throws -> Int
+        {
+            try PolicyRepository(database: database).publish(
+                app: "demo", environment: "production", name: "Demo", canonical: canonical, author: "test",
+                action: "policy.replace", message: nil, detail: .null, at: 1_795_000_000_000, alongside: alongside)
+        }
+        let started = DispatchSemaphore(value: 0)
+        let secondDone = DispatchSemaphore(value: 0)
+        let secondResult = Mutex<String>("")
+        DispatchQueue.global().async {
+            started.wait()
+            let outcome = Result { try publish(second) }
+            secondResult.withLock { $0 = "\(outcome)" }
+            secondDone.signal()
+        }
+        let firstNumber = try publish(first) { _, _ in
+            started.signal()
+            let deadline = Date().addingTimeInterval(10)
+            while Date() < deadline {
+                let blocked = try observer.read {
+                    try $0.scalar(
+                        """
+                        SELECT count(*) FROM pg_stat_activity
+                        WHERE datname = current_database() AND wait_event_type IN ('Lock', 'LWLock')
+                        """, as: Int64.self)
+                }
+                if (blocked ?? 0) > 0 { break }
+                usleep(5_000)
+            }
+        }
+        #expect(secondDone.wait(timeout: .now() + 10) == .success)
+        #expect(secondResult.withLock { $0 } == "success(\(firstNumber + 1))")
+    }
+
     /// A first deployment starts every node at once on an empty database: each migrates, seeds the demo and stores
     /// the bootstrap token "if missing", and none may fail on the others' inserts (one used to exit on a unique key).
     @Test func nodesStartedAtOnceOnAnEmptyDatabaseAllStart() throws {
