@@ -54,6 +54,22 @@ struct ClusterTests {
         throw TestTransport.Failure.malformed("\(what) not within \(seconds) s")
     }
 
+    /// Waits (at most 10 s) until a session of `observer`'s database waits on a lock another transaction holds.
+    static func waitForALockWait(_ observer: Database) throws {
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            let blocked = try observer.read {
+                try $0.scalar(
+                    """
+                    SELECT count(*) FROM pg_stat_activity
+                    WHERE datname = current_database() AND wait_event_type IN ('Lock', 'LWLock')
+                    """, as: Int64.self)
+            }
+            if (blocked ?? 0) > 0 { return }
+            usleep(5_000)
+        }
+    }
+
     @Test func oneLeaderPerKindOfWorkAndAPublishOnAnyNodeIsServedByEvery() throws {
         let nodes = try startNodes(3)
         defer { for node in nodes { node.killHard() } }
@@ -214,18 +230,7 @@ struct ClusterTests {
             try ExperimentAggregator().record(batch: [shown("first")], on: connection)
             waiting.signal()
             // Until the second session waits on a lock this transaction holds (its advisory lock, or the row).
-            let deadline = Date().addingTimeInterval(10)
-            while Date() < deadline {
-                let blocked = try observer.read {
-                    try $0.scalar(
-                        """
-                        SELECT count(*) FROM pg_stat_activity
-                        WHERE datname = current_database() AND wait_event_type IN ('Lock', 'LWLock')
-                        """, as: Int64.self)
-                }
-                if (blocked ?? 0) > 0 { break }
-                usleep(5_000)
-            }
+            try Self.waitForALockWait(observer)
         }
         #expect(secondDone.wait(timeout: .now() + 10) == .success)
         let counted = try observer.read {
@@ -269,18 +274,7 @@ struct ClusterTests {
         }
         let firstNumber = try publish(first) { _, _ in
             started.signal()
-            let deadline = Date().addingTimeInterval(10)
-            while Date() < deadline {
-                let blocked = try observer.read {
-                    try $0.scalar(
-                        """
-                        SELECT count(*) FROM pg_stat_activity
-                        WHERE datname = current_database() AND wait_event_type IN ('Lock', 'LWLock')
-                        """, as: Int64.self)
-                }
-                if (blocked ?? 0) > 0 { break }
-                usleep(5_000)
-            }
+            try Self.waitForALockWait(observer)
         }
         #expect(secondDone.wait(timeout: .now() + 10) == .success)
         #expect(secondResult.withLock { $0 } == "success(\(firstNumber + 1))")

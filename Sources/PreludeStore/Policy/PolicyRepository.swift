@@ -625,6 +625,7 @@ package struct PolicyRepository: Sendable {
     /// each numbers a revision as the app's highest + 1 and checks `If-Match` against the live one, so without it
     /// two nodes took the same number and the second failed on the primary key (a 500 in the cluster drill).
     static func serializeRevisions(_ db: Connection, app: String) throws {
+        guard db.engine == .postgres else { return }  // one process writes SQLite: no key to hash
         let key = SHA256.digest(("revisions\u{0}" + app).utf8).prefix(8).reduce(Int64(0)) { $0 << 8 | Int64($1) }
         try db.serializeWithOtherProcesses(key: key)
     }
