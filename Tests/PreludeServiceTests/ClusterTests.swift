@@ -243,9 +243,9 @@ struct ClusterTests {
         #expect(counted == 1, "the shown step of one install counted \(counted ?? -1) times")
     }
 
-    /// Two nodes publishing a revision of one app at once: the first has numbered and inserted its revision and its
-    /// transaction is still open when the second starts; the second must wait and take the next number (it took the
-    /// same one and failed on the primary key: a 500 in the cluster drill).
+    /// Two nodes publishing a revision of one app at once: while the first's transaction holds the app's revision
+    /// lock (it numbers its revision as the app's highest + 1 under it), the second must wait, then take the next
+    /// number (without the lock it read the same highest and failed on the primary key: a 500 in the cluster drill).
     @Test func twoNodesPublishingAtOnceTakeTwoNumbers() throws {
         let node = try startNodes(1)[0]
         defer { node.killHard() }
@@ -254,30 +254,33 @@ struct ClusterTests {
         let second = try Database(location: location, readerCount: 1)
         let observer = try Database(location: location, readerCount: 1)
         defer { for database in [first, second, observer] { database.close() } }
-        let text = try #require(
-            try PolicyRepository(database: observer).liveDocument(app: "demo", environment: "production"))
+        let repository = PolicyRepository(database: observer)
+        let text = try #require(try repository.liveDocument(app: "demo", environment: "production"))
         let canonical = Array(text.utf8)
-        @Sendable func publish(_ database: Database, alongside: ((Connection, Int) throws -> Void)? = nil) throws -> Int
-        {
-            try PolicyRepository(database: database).publish(
-                app: "demo", environment: "production", name: "Demo", canonical: canonical, author: "test",
-                action: "policy.replace", message: nil, detail: .null, at: 1_795_000_000_000, alongside: alongside)
-        }
+        let highest = try #require(
+            try observer.read { db in
+                try db.scalar("SELECT max(number) FROM policy_revisions WHERE app_id = 'demo'", as: Int64.self)
+            })
         let started = DispatchSemaphore(value: 0)
         let secondDone = DispatchSemaphore(value: 0)
         let secondResult = Mutex<String>("")
         DispatchQueue.global().async {
             started.wait()
-            let outcome = Result { try publish(second) }
+            let outcome = Result {
+                try PolicyRepository(database: second).publish(
+                    app: "demo", environment: "production", name: "Demo", canonical: canonical, author: "test",
+                    action: "policy.replace", message: nil, detail: .null, at: 1_795_000_000_000)
+            }
             secondResult.withLock { $0 = "\(outcome)" }
             secondDone.signal()
         }
-        let firstNumber = try publish(first) { _, _ in
+        try first.write { db in
+            try PolicyRepository.serializeRevisions(db, app: "demo")
             started.signal()
             try Self.waitForALockWait(observer)
         }
         #expect(secondDone.wait(timeout: .now() + 10) == .success)
-        #expect(secondResult.withLock { $0 } == "success(\(firstNumber + 1))")
+        #expect(secondResult.withLock { $0 } == "success(\(highest + 1))")
     }
 
     /// A first deployment starts every node at once on an empty database: each migrates, seeds the demo and stores

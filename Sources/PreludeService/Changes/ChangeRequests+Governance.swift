@@ -8,10 +8,12 @@ extension ChangeRequests {
     /// judged in the write's own transaction against the settings stored then): loosening an environment that
     /// requires approvals needs `authority` `bypass` or an approved change request, else 403
     /// `settings-approval-required`. Audited (`action`, before/after of each member set, `bypass` or the change
-    /// request) and told to webhooks as `environment.updated`, in one transaction with `alongside`.
+    /// request) and told to webhooks as `environment.updated`, in one transaction with the change request `applying`
+    /// applies (``ChangeRequestRepository/Application``).
     package func updateSettings(
         app: String, environment: String, change: EnvironmentSettings.Change, action: String = "environment.settings",
-        authority: GovernanceGate.Authority, by actor: Actor, alongside: (Connection) throws -> Void = { _ in }
+        authority: GovernanceGate.Authority, by actor: Actor,
+        applying: ChangeRequestRepository.Application? = nil
     ) throws -> PolicyRepository.SettingsUpdate {
         let update = try store.updateEnvironment(
             app: app, name: environment, change: change, actor: actor.name, action: action, at: clock.milliseconds,
@@ -36,7 +38,7 @@ extension ChangeRequests {
                     if case .changeRequest = authority { return authority }
                     return .writer
                 }
-            }, alongside: alongside)
+            }, applying: applying)
         let loosened = GovernanceGate.loosened(from: update.before.governance, to: update.after.governance)
         if authority == .bypass, update.before.requiredApprovals > 0, !loosened.isEmpty {
             logger.warning(

@@ -96,13 +96,10 @@ extension ChangeRequests {
             do {
                 _ = try updateSettings(
                     app: record.app, environment: record.environment, change: change, action: "changeRequest.apply",
-                    authority: authority, by: actor
-                ) { db in
-                    try ChangeRequestRepository.markApplied(db, id: record.id, expectedVersion: record.version, at: now)
-                    applied.version += 1
-                    applied.updatedAt = now
-                    try ChangeRequestRepository.notify(db, notice, applied, at: now)
-                }
+                    authority: authority, by: actor,
+                    applying: ChangeRequestRepository.Application(record, notice: notice, at: now))
+                applied.version += 1
+                applied.updatedAt = now
             } catch ChangeRequestRepository.Refusal.changed(let id) {
                 throw ChangeRequestProblem.changed(id: id, current: nil, status: .conflict)
             }

@@ -7,7 +7,7 @@ import PreludeStore
 /// scheduler and `prelude changes`. Each one reads the request, asks ``ChangeRequestMachine`` what may happen, runs
 /// the same checks as a direct write, and stores the result with its audit record in one transaction
 /// (``ChangeRequestRepository``). Applying publishes exactly one revision through the policy store's one publish
-/// path (``PublishChecks``, then ``PolicyStore/commit(app:environment:document:author:action:message:precondition:auditDetail:events:alongside:)``),
+/// path (``PublishChecks``, then ``PolicyStore/commit(app:environment:document:author:action:message:precondition:auditDetail:events:applying:prepared:)``),
 /// in the same transaction that marks the request applied.
 ///
 /// Refusals are thrown as ``PreludeHTTP/ProblemDetails`` (``ChangeRequestProblem``), the admin API's answer.
@@ -395,23 +395,16 @@ package final class ChangeRequests: Sendable {
                 action: "changeRequest.apply",
                 message: record.message ?? "change request \(record.id)",
                 precondition: served.map { RevisionPrecondition(ifMatch: $0.etag.headerValue) } ?? .anyRevision,
-                auditDetail: .object(detail)
-            ) { [self] db, revision in
-                try ChangeRequestRepository.markApplied(
-                    db, id: record.id, expectedVersion: record.version, revision: revision, at: now)
-                // Its webhook event commits with the revision (and that revision's `revision.published`).
-                var applied = record
-                applied.status = ChangeRequestMachine.applied(record.status)
-                applied.appliedRevision = revision
-                applied.version += 1
-                applied.updatedAt = now
-                let notice = ChangeRequestRepository.Notice(.changeRequestApplied) { [self] stored in
-                    event(
-                        stored, action: "changeRequest.apply", by: actor, revision: (live, revision), changes: changes
-                    ).jsonValue
-                }
-                try ChangeRequestRepository.notify(db, notice, applied, at: now)
-            }
+                auditDetail: .object(detail),
+                applying: ChangeRequestRepository.Application(
+                    record,
+                    notice: ChangeRequestRepository.Notice(.changeRequestApplied) { [self] stored in
+                        // Its webhook event commits with the revision (and that revision's `revision.published`).
+                        event(
+                            stored, action: "changeRequest.apply", by: actor,
+                            revision: stored.appliedRevision.map { (live, $0) }, changes: changes
+                        ).jsonValue
+                    }, at: now))
         } catch PolicyStoreError.stale {
             // Another process published in between: the base is not live any more.
             let live = liveRevision(app: record.app, environment: record.environment)

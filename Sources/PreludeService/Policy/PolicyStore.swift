@@ -241,15 +241,15 @@ package final class PolicyStore: Sendable {
     ///   - auditDetail: what changed, stored as the audit row's JSON detail.
     ///   - events: what the app's webhooks are told, enqueued in the same transaction (``WebhookOutbox``), with the
     ///     diff from the live snapshot's document to `document` (the diff the admin API shows and audits).
-    ///   - alongside: statements that commit in the same transaction as the revision and its webhook deliveries (or
-    ///     roll all of it back by throwing), given the new revision's number: a change request marked applied.
+    ///   - applying: the change request this publish applies, marked applied in the same transaction as the
+    ///     revision and its webhook deliveries (``ChangeRequestRepository/Application``).
     ///   - prepared: `document` serialized, when the caller already has its canonical bytes; nil serializes here.
     /// - Returns: the new live snapshot.
     @discardableResult
     package func commit(
         app: String, environment: String = EnvironmentName.production, document: PolicyDocument, author: String,
         action: String, message: String?, precondition: RevisionPrecondition?, auditDetail: JSONValue,
-        events: [WebhookEventType] = [.revisionPublished], alongside: ((Connection, Int) throws -> Void)? = nil,
+        events: [WebhookEventType] = [.revisionPublished], applying: ChangeRequestRepository.Application? = nil,
         prepared known: ServedPolicy.PreparedDocument? = nil
     ) throws -> ServedPolicy {
         try Self.requireSameApp(document, app)
@@ -263,7 +263,7 @@ package final class PolicyStore: Sendable {
                     app: app, environment: environment, name: document.app.name, canonical: prepared.canonical,
                     author: author, action: action, message: message, detail: auditDetail, at: now,
                     requiringLive: precondition == nil ? .none : .some(current), events: events,
-                    previous: snapshot(app: app, environment: environment)?.document.jsonValue, alongside: alongside,
+                    previous: snapshot(app: app, environment: environment)?.document.jsonValue, applying: applying,
                     rulesVersion: PolicyValidator.rulesVersion)
             } catch PolicyRepository.Refusal.stale {
                 try reload(app: app, environment: environment)
@@ -288,7 +288,7 @@ package final class PolicyStore: Sendable {
     }
 
     /// Creates `app` with its production environment serving `document` (validated as for
-    /// ``commit(app:environment:document:author:action:message:precondition:auditDetail:events:alongside:)``) as
+    /// ``commit(app:environment:document:author:action:message:precondition:auditDetail:events:applying:prepared:)``) as
     /// revision 1 and an `app.create` audit row; refused when the app exists.
     @discardableResult
     package func createApp(
@@ -392,20 +392,20 @@ package final class PolicyStore: Sendable {
         }
     }
 
-    /// Changes the settings of environment `name` of `app` (``PolicyRepository/updateEnvironment(app:name:change:actor:action:at:check:alongside:)``:
+    /// Changes the settings of environment `name` of `app` (``PolicyRepository/updateEnvironment(app:name:change:actor:action:at:check:applying:)``:
     /// one transaction with the gate's `check` over the settings it read, its audit record, its `environment.updated`
-    /// deliveries and `alongside`), then bumps ``changes``: the change feed carries the settings, so a replica's held
+    /// deliveries and the change request `applying` applies), then bumps ``changes``: the change feed carries the settings, so a replica's held
     /// poll answers with them at once rather than when it times out.
     package func updateEnvironment(
         app: String, name: String, change: EnvironmentSettings.Change, actor: String,
         action: String = "environment.settings", at now: Int64,
         check: (EnvironmentSettings) throws -> GovernanceGate.Authority = { _ in .writer },
-        alongside: (Connection) throws -> Void = { _ in }
+        applying: ChangeRequestRepository.Application? = nil
     ) throws -> PolicyRepository.SettingsUpdate {
         try locked {
             let stored = try repository.updateEnvironment(
                 app: app, name: name, change: change, actor: actor, action: action, at: now, check: check,
-                alongside: alongside)
+                applying: applying)
             changes.bump()
             return stored
         }

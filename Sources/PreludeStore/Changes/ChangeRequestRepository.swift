@@ -4,8 +4,8 @@ import PreludeStorage
 /// The `change_requests` table (migrations 0013, 0016 and 0017): every statement about change requests. Each write
 /// changes one request and appends its audit record (``AuditLog``) in one transaction, guarded by the request's version, so two
 /// concurrent transitions of one request cannot both succeed. Applying one is part of the revision's own transaction
-/// (``markApplied(_:id:expectedVersion:revision:at:)``, called through
-/// ``PolicyRepository/publish(app:environment:name:canonical:author:action:message:detail:at:requiringLive:events:previous:alongside:)``).
+/// (an ``Application`` handed to
+/// ``PolicyRepository/publish(app:environment:name:canonical:author:action:message:detail:at:requiringLive:events:previous:applying:rulesVersion:)``).
 package struct ChangeRequestRepository: Sendable {
     /// Why a write was refused; nothing was written.
     package enum Refusal: Error, Sendable, Equatable {
@@ -203,7 +203,7 @@ package struct ChangeRequestRepository: Sendable {
 
     /// Inside the caller's transaction (on `db`): enqueues `notice` for `record` to the webhooks of its app and
     /// environment that subscribe to the notice's type (none: nothing is built).
-    package static func notify(_ db: Connection, _ notice: Notice?, _ record: ChangeRequestRecord, at now: Int64)
+    private static func notify(_ db: Connection, _ notice: Notice?, _ record: ChangeRequestRecord, at now: Int64)
         throws
     {
         guard let notice else { return }
@@ -215,30 +215,52 @@ package struct ChangeRequestRepository: Sendable {
             data: notice.data(record), at: now)
     }
 
-    /// Inside the transaction applying a `settings` or `rollout` request (on `db`): marks request `id` applied
-    /// (no revision), provided it is still at `expectedVersion`; otherwise throws ``Refusal/changed(id:)``.
-    package static func markApplied(_ db: Connection, id: Int64, expectedVersion: Int, at now: Int64) throws {
-        try db.execute(
-            """
-            UPDATE change_requests SET state = 'applied', version = version + 1, scheduled_at = NULL, updated_at = ?
-            WHERE id = ? AND version = ? AND state IN ('draft', 'review', 'approved')
-            """, [.integer(now), .integer(id), .integer(Int64(expectedVersion))])
-        guard db.changes == 1 else { throw Refusal.changed(id: id) }
+    /// A change request applied by the write that carries it (a publish,
+    /// ``PolicyRepository/publish(app:environment:name:canonical:author:action:message:detail:at:requiringLive:events:previous:applying:rulesVersion:)``,
+    /// or a settings change, ``PolicyRepository/updateEnvironment(app:name:change:actor:action:at:check:applying:)``):
+    /// in that write's own transaction the request is marked applied, provided it is still at the version read
+    /// (otherwise ``Refusal/changed(id:)`` rolls the whole write back: a scheduled publish fires once even when two
+    /// processes race for it), and `notice` is told to the webhooks with the request as applied.
+    package struct Application {
+        /// The request as read before applying it.
+        package var record: ChangeRequestRecord
+        /// What its webhooks are told (the request as applied, with the revision it made live).
+        package var notice: Notice
+        /// When it is applied (its `updated_at`), in milliseconds since 1970.
+        package var at: Int64
+
+        /// Applying `record` at `now`, told as `notice`.
+        package init(_ record: ChangeRequestRecord, notice: Notice, at now: Int64) {
+            self.record = record
+            self.notice = notice
+            self.at = now
+        }
     }
 
-    /// Inside the transaction publishing `revision` (on `db`): marks request `id` applied, provided it is still at
-    /// `expectedVersion`; otherwise throws ``Refusal/changed(id:)`` and the whole transaction, revision included,
-    /// rolls back. This is what makes a scheduled publish fire once even when two processes race for it.
-    package static func markApplied(_ db: Connection, id: Int64, expectedVersion: Int, revision: Int, at now: Int64)
-        throws
-    {
+    /// Inside the write carrying `application` (on `db`): marks its request applied with `revision` (nil for a
+    /// settings change) and tells its webhooks. Returns the request as stored now.
+    @discardableResult
+    static func apply(_ db: Connection, _ application: Application, revision: Int?) throws -> ChangeRequestRecord {
+        let record = application.record
+        let now = application.at
         try db.execute(
             """
-            UPDATE change_requests SET state = 'applied', version = version + 1, applied_revision = ?,
-                scheduled_at = NULL, updated_at = ?
+            UPDATE change_requests SET state = 'applied', version = version + 1,
+                applied_revision = coalesce(?, applied_revision), scheduled_at = NULL, updated_at = ?
             WHERE id = ? AND version = ? AND state IN ('draft', 'review', 'approved')
-            """, [.integer(Int64(revision)), .integer(now), .integer(id), .integer(Int64(expectedVersion))])
-        guard db.changes == 1 else { throw Refusal.changed(id: id) }
+            """,
+            [
+                revision.map { .integer(Int64($0)) } ?? .null, .integer(now), .integer(record.id),
+                .integer(Int64(record.version)),
+            ])
+        guard db.changes == 1 else { throw Refusal.changed(id: record.id) }
+        var applied = record
+        applied.status = ChangeRequestMachine.applied(record.status)
+        if let revision { applied.appliedRevision = revision }
+        applied.version += 1
+        applied.updatedAt = now
+        try notify(db, application.notice, applied, at: now)
+        return applied
     }
 
     // MARK: - Internals

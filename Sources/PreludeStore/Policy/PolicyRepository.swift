@@ -384,22 +384,21 @@ package struct PolicyRepository: Sendable {
     ///   - previous: the live document as the caller read it (canonical JSON), the diff's base; nil reads the
     ///     stored text of the live revision (which an earlier build may have written in an older canonical form).
     ///     Evaluated only when a webhook listens: a write nobody is told about never builds it.
-    ///   - alongside: statements of the same change that must commit with the revision and its webhook deliveries or
-    ///     not at all (a change request marked applied,
-    ///     ``ChangeRequestRepository/markApplied(_:id:expectedVersion:revision:at:)``, and its own webhook event),
-    ///     given the connection and the new revision's number; what it throws rolls everything back.
+    ///   - applying: the change request this publish applies (``ChangeRequestRepository/Application``): marked
+    ///     applied with the new revision, and its own webhook event, in the same transaction; when it changed since
+    ///     it was read, ``ChangeRequestRepository/Refusal/changed(id:)`` rolls everything back.
     ///   - rulesVersion: the validator rules version (``PreludeCore/PolicyValidator/rulesVersion``) that accepted
     ///     `canonical`, with no findings, in the writing build, recorded with the revision so that a start-up under
     ///     the same rules does not validate it again; nil when the bytes were not validated so (the revision is then
     ///     validated at every start-up).
     /// - Returns: the new revision's number.
     /// - Throws: ``Refusal/unknownApp(_:)``, ``Refusal/unknownEnvironment(app:environment:)``, ``Refusal/stale``,
-    ///   what `alongside` throws, or `StorageError`.
+    ///   ``ChangeRequestRepository/Refusal/changed(id:)``, or `StorageError`.
     package func publish(
         app: String, environment: String, name: String, canonical: [UInt8], author: String, action: String,
         message: String?, detail: JSONValue, at now: Int64, requiringLive expected: Int?? = nil,
         events: [WebhookEventType] = [.revisionPublished], previous: @autoclosure () -> JSONValue? = nil,
-        alongside: ((Connection, Int) throws -> Void)? = nil, rulesVersion: Int? = nil
+        applying application: ChangeRequestRepository.Application? = nil, rulesVersion: Int? = nil
     ) throws -> Int {
         try database.write { db -> Int in
             try Self.serializeRevisions(db, app: app)
@@ -413,7 +412,9 @@ package struct PolicyRepository: Sendable {
             try Self.enqueueWebhooks(
                 db, app: app, environment: environment, events: events, before: live, previous: previous(),
                 after: revision, canonical: canonical, actor: author, action: action, message: message, now: now)
-            try alongside?(db, revision)
+            if let application {
+                try ChangeRequestRepository.apply(db, application, revision: revision)
+            }
             return revision
         }
     }
@@ -479,7 +480,7 @@ package struct PolicyRepository: Sendable {
         }
     }
 
-    /// What ``updateEnvironment(app:name:change:actor:action:at:check:alongside:)`` did: the settings before and
+    /// What ``updateEnvironment(app:name:change:actor:action:at:check:applying:)`` did: the settings before and
     /// after, read in its transaction.
     package struct SettingsUpdate: Sendable, Equatable {
         /// The settings before the change.
@@ -492,13 +493,14 @@ package struct PolicyRepository: Sendable {
     /// now, asks `check` whether the change is allowed over them (it throws to refuse, or returns what allowed it),
     /// writes them, appends the audit record (`action`, detail `{member: {from, to}}` for each member `change` sets,
     /// plus `bypass: true` or `changeRequest` when that allowed it), enqueues `environment.updated` for the webhooks
-    /// that listen when a value changed, and runs `alongside` (a change request marked applied). Throws
-    /// ``Refusal/unknownApp(_:)`` or ``Refusal/unknownEnvironment(app:environment:)``.
+    /// that listen when a value changed, and applies the change request `applying` carries (marked applied and told
+    /// to its webhooks, ``ChangeRequestRepository/Application``). Throws ``Refusal/unknownApp(_:)``,
+    /// ``Refusal/unknownEnvironment(app:environment:)`` or ``ChangeRequestRepository/Refusal/changed(id:)``.
     package func updateEnvironment(
         app: String, name: String, change: EnvironmentSettings.Change, actor: String,
         action: String = "environment.settings", at now: Int64,
         check: (EnvironmentSettings) throws -> GovernanceGate.Authority = { _ in .writer },
-        alongside: (Connection) throws -> Void = { _ in }
+        applying application: ChangeRequestRepository.Application? = nil
     ) throws -> SettingsUpdate {
         if let approvals = change.requiredApprovals {
             precondition((0...EnvironmentSettings.maximumApprovals).contains(approvals), "validated by the caller")
@@ -549,7 +551,7 @@ package struct PolicyRepository: Sendable {
                         data: event.jsonValue, at: now)
                 }
             }
-            try alongside(db)
+            if let application { try ChangeRequestRepository.apply(db, application, revision: nil) }
             return SettingsUpdate(before: before, after: after)
         }
     }
@@ -624,7 +626,7 @@ package struct PolicyRepository: Sendable {
     /// (``Connection/serializeWithOtherProcesses(key:)``; nothing on SQLite). Nodes of a cluster publish at once:
     /// each numbers a revision as the app's highest + 1 and checks `If-Match` against the live one, so without it
     /// two nodes took the same number and the second failed on the primary key (a 500 in the cluster drill).
-    static func serializeRevisions(_ db: Connection, app: String) throws {
+    package static func serializeRevisions(_ db: Connection, app: String) throws {
         guard db.engine == .postgres else { return }  // one process writes SQLite: no key to hash
         let key = SHA256.digest(("revisions\u{0}" + app).utf8).prefix(8).reduce(Int64(0)) { $0 << 8 | Int64($1) }
         try db.serializeWithOtherProcesses(key: key)
