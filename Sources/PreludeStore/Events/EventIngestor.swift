@@ -84,13 +84,29 @@ package final class EventIngestor: Sendable {
         self.observers = observers
         self.clock = clock
         self.afterCommit = afterCommit
-        // PostgreSQL answers the new row's id with the insert (no lastval() round trip per event); SQLite reads it
-        // from the connection for free.
-        insertSQL = """
-            INSERT INTO \(table.rawValue) (app_id, install_id, client_event_id, type, feature, experiment, variant, occurred_at, received_at, environment, task, os_major, locale)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT DO NOTHING
-            """ + (database.engine == .postgres ? " RETURNING id" : "")
+        insertSQL =
+            database.engine == .postgres
+            ? Self.postgresBatchInsert(table) : """
+                INSERT INTO \(table.rawValue) (app_id, install_id, client_event_id, type, feature, experiment, variant, occurred_at, received_at, environment, task, os_major, locale)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT DO NOTHING
+                """
+    }
+
+    /// On PostgreSQL a batch is one statement, whatever its size: its columns go as arrays (``PostgresArrayLiteral``)
+    /// and come back as rows through `unnest`, and the rows stored answer with their ids. One round trip per batch,
+    /// where one statement per event paid one per event (3,436 events/s against SQLite's 74,994, BENCHMARKS.md).
+    private static func postgresBatchInsert(_ table: Table) -> String {
+        """
+        INSERT INTO \(table.rawValue) (app_id, install_id, client_event_id, type, feature, experiment, variant, occurred_at, received_at, environment, task, os_major, locale)
+        SELECT ?1, u.install_id, u.client_event_id, u.type, u.feature, u.experiment, u.variant, u.occurred_at, ?2, ?3,
+            u.task, u.os_major, u.locale
+        FROM unnest(?4::text[], ?5::text[], ?6::text[], ?7::text[], ?8::text[], ?9::text[], ?10::bigint[], ?11::text[],
+            ?12::bigint[], ?13::text[]) AS u(install_id, client_event_id, type, feature, experiment, variant, occurred_at,
+            task, os_major, locale)
+        ON CONFLICT DO NOTHING
+        RETURNING id, install_id, client_event_id
+        """
     }
 
     /// The current time in milliseconds, as the ingestor stamps `received_at`.
@@ -199,6 +215,7 @@ package final class EventIngestor: Sendable {
     }
 
     private func store(_ ticket: Ticket, insert: Statement, db: Connection) throws -> Outcome {
+        if db.engine == .postgres { return try storeInOneStatement(ticket, insert: insert, db: db) }
         var outcome = Outcome(accepted: 0, duplicates: 0)
         var inserted: [StoredEvent] = []
         if !observers.isEmpty { inserted.reserveCapacity(ticket.events.count) }
@@ -235,11 +252,57 @@ package final class EventIngestor: Sendable {
                         task: event.task, segment: event.segment))
             }
         }
-        // Once per batch, inside its savepoint: observers group their work (ExperimentAggregator reads and writes
-        // once per arm instead of three statements per event), and a throw still rolls back this batch alone.
-        if !inserted.isEmpty {
-            for observer in observers { try observer.didInsert(batch: inserted, connection: db) }
+        try notifyObservers(inserted, db: db)
+        return outcome
+    }
+
+    /// Once per batch, inside its savepoint: observers group their work (ExperimentAggregator reads and writes
+    /// once per arm instead of three statements per event), and a throw still rolls back this batch alone.
+    private func notifyObservers(_ inserted: [StoredEvent], db: Connection) throws {
+        guard !inserted.isEmpty else { return }
+        for observer in observers { try observer.didInsert(batch: inserted, connection: db) }
+    }
+
+    /// PostgreSQL's path (``postgresBatchInsert(_:)``): the same outcome as one insert per event in order. An event
+    /// repeating an earlier one of its batch (same install and id) is a duplicate without being sent, so each row
+    /// the statement returns is the first of its key.
+    private func storeInOneStatement(_ ticket: Ticket, insert: Statement, db: Connection) throws -> Outcome {
+        struct Key: Hashable {
+            let install: String
+            let id: String
         }
+        var seen = Set<Key>(minimumCapacity: ticket.events.count)
+        let unique = ticket.events.filter { seen.insert(Key(install: $0.installID, id: $0.id)).inserted }
+        let rows = try insert.query([
+            .text(ticket.app), .integer(ticket.receivedAt), .text(ticket.environment),
+            .text(PostgresArrayLiteral.text(unique.map(\.installID))),
+            .text(PostgresArrayLiteral.text(unique.map(\.id))),
+            .text(PostgresArrayLiteral.text(unique.map(\.type.rawValue))),
+            .text(PostgresArrayLiteral.text(unique.map(\.feature.rawValue))),
+            .text(PostgresArrayLiteral.text(unique.map(\.experiment))),
+            .text(PostgresArrayLiteral.text(unique.map(\.variant))),
+            .text(PostgresArrayLiteral.integers(unique.map(\.occurredAt))),
+            .text(PostgresArrayLiteral.text(unique.map(\.task))),
+            .text(PostgresArrayLiteral.integers(unique.map { $0.segment.osMajor.map(Int64.init) })),
+            .text(PostgresArrayLiteral.text(unique.map(\.segment.locale))),
+        ])
+        var stored: [Key: Int64] = [:]
+        stored.reserveCapacity(rows.count)
+        for row in rows {
+            stored[Key(install: try row.get(1, as: String.self), id: try row.get(2, as: String.self))] =
+                try row.get(0, as: Int64.self)
+        }
+        let outcome = Outcome(accepted: rows.count, duplicates: ticket.events.count - rows.count)
+        guard !observers.isEmpty else { return outcome }
+        let inserted = unique.compactMap { event -> StoredEvent? in
+            guard let rowID = stored[Key(install: event.installID, id: event.id)] else { return nil }
+            return StoredEvent(
+                rowID: rowID, appID: ticket.app, environment: ticket.environment, installID: event.installID,
+                clientEventID: event.id, type: event.type, feature: event.feature, experiment: event.experiment,
+                variant: event.variant, occurredAt: event.occurredAt, receivedAt: ticket.receivedAt, task: event.task,
+                segment: event.segment)
+        }
+        try notifyObservers(inserted, db: db)
         return outcome
     }
 }
