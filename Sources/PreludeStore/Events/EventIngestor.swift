@@ -86,11 +86,12 @@ package final class EventIngestor: Sendable {
         self.afterCommit = afterCommit
         insertSQL =
             database.engine == .postgres
-            ? Self.postgresBatchInsert(table) : """
-                INSERT INTO \(table.rawValue) (app_id, install_id, client_event_id, type, feature, experiment, variant, occurred_at, received_at, environment, task, os_major, locale)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT DO NOTHING
-                """
+            ? Self.postgresBatchInsert(table)
+            : """
+            INSERT INTO \(table.rawValue) (app_id, install_id, client_event_id, type, feature, experiment, variant, occurred_at, received_at, environment, task, os_major, locale)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT DO NOTHING
+            """
     }
 
     /// On PostgreSQL a batch is one statement, whatever its size: its columns go as arrays (``PostgresArrayLiteral``)
