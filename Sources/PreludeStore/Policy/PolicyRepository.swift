@@ -427,6 +427,7 @@ package struct PolicyRepository: Sendable {
         at now: Int64, rulesVersion: Int? = nil
     ) throws {
         try database.write { db in
+            try Self.serializeRevisions(db, app: app)
             guard try db.scalar("SELECT count(*) FROM apps WHERE id = ?", [.text(app)], as: Int64.self) == 0 else {
                 throw Refusal.appExists(app)
             }
@@ -455,6 +456,7 @@ package struct PolicyRepository: Sendable {
     ) throws -> Int? {
         precondition(EnvironmentName.isValid(name), "environment names are validated by the caller")
         return try database.write { db -> Int? in
+            try Self.serializeRevisions(db, app: app)
             guard let appName = try db.scalar("SELECT name FROM apps WHERE id = ?", [.text(app)], as: String.self)
             else { throw Refusal.unknownApp(app) }
             guard try Self.liveRevision(db, app: app, environment: name) == nil else {
@@ -632,9 +634,10 @@ package struct PolicyRepository: Sendable {
         try db.serializeWithOtherProcesses(key: key)
     }
 
+    /// The app's highest revision number + 1. A writer holds ``serializeRevisions(_:app:)`` already (taken once,
+    /// before it reads the live revision: a second call would be one more round trip for a lock it has).
     private static func nextRevision(_ db: Connection, app: String) throws -> Int {
-        try serializeRevisions(db, app: app)
-        return Int(
+        Int(
             try db.scalar(
                 "SELECT coalesce(max(number), 0) + 1 FROM policy_revisions WHERE app_id = ?", [.text(app)],
                 as: Int64.self) ?? 1)
