@@ -2,6 +2,7 @@ import Foundation
 import PreludeCore
 import PreludeStorage
 import PreludeStore
+import PreludeTestSupport
 import Testing
 
 /// The repository's writes are atomic and audited once; its refusals write nothing.
@@ -9,14 +10,18 @@ import Testing
     static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().path
 
-    /// A migrated database in a fresh temporary directory.
+    /// A migrated database in a fresh temporary directory, or a fresh PostgreSQL database on the suite's
+    /// PostgreSQL lane (``TestDatabase``).
     static func makeDatabase() throws -> Database {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "prelude-store-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let database = try Database(path: directory.appendingPathComponent("prelude.sqlite").path, readerCount: 1)
-        _ = try Migrator(migrations: try MigrationCatalog.load(directory: repositoryRoot + "/migrations"))
-            .migrate(database)
+        let database = try Database(
+            location: DatabaseLocation(
+                TestDatabase.location(file: directory.appendingPathComponent("prelude.sqlite").path)),
+            readerCount: 1)
+        let migrations = repositoryRoot + (TestDatabase.isPostgres ? "/migrations/postgres" : "/migrations")
+        _ = try Migrator(migrations: try MigrationCatalog.load(directory: migrations)).migrate(database)
         return database
     }
 
@@ -106,5 +111,31 @@ import Testing
             try log.entries(matching: AuditLog.Filter(since: 10, until: 20), limit: 5).map(\.action) == ["app.settings"]
         )
         #expect(try log.entries(matching: AuditLog.Filter(app: "a"), limit: 5).map(\.id) == [2])
+    }
+
+    /// Start-up reads live revisions a page at a time in one snapshot: every environment once, in order, whatever
+    /// the page size (a page boundary inside an app's environments included).
+    @Test(arguments: [1, 2, 3, 7, 64])
+    func liveRowsInPagesAreEveryRowOnceInOrder(pageSize: Int) throws {
+        let database = try Self.makeDatabase()
+        defer { database.close() }
+        let repository = PolicyRepository(database: database)
+        for app in ["a", "b", "c"] {
+            let canonical = Array(#"{"app":{"id":"\#(app)","name":"A"}}"#.utf8)
+            try repository.createApp(
+                app: app, name: "A", canonical: canonical, author: "ops", message: nil, detail: [:], at: 10)
+            for environment in ["dev", "staging"] where app != "b" {
+                try repository.createEnvironment(
+                    app: app, name: environment, first: environment == "dev" ? (canonical, nil) : nil, actor: "ops",
+                    detail: [:], at: 11)
+            }
+        }
+        var pages: [[PolicyRepository.LiveRow]] = []
+        try repository.liveRows(pagesOf: pageSize) { pages.append($0) }
+        let all = try repository.liveRows()
+        #expect(all.count == 7)
+        #expect(pages.flatMap { $0 } == all)
+        #expect(pages.allSatisfy { (1...pageSize).contains($0.count) })
+        #expect(pages.count == (all.count + pageSize - 1) / pageSize)
     }
 }

@@ -137,6 +137,9 @@ package final class PolicyStore: Sendable {
         }
     }
 
+    /// How many environments start-up reads at a time (``loadAll()``): a page is decoded while the next is read.
+    static let loadPageSize = 64
+
     /// Every environment being served, sorted.
     package var servedKeys: [Key] {
         state.withLock { $0.snapshots.keys.sorted() }
@@ -147,19 +150,29 @@ package final class PolicyStore: Sendable {
     /// environment not served is kept for ``unavailability(app:environment:)``.
     @discardableResult
     package func loadAll() throws -> [String: Unavailable] {
-        let rows = try repository.liveRows()
         // Reading and validating a stored revision is pure and independent per environment (most of start-up's
-        // time with many apps): on every core at once.
-        let decoded = Mutex<[(Key, Result<ServedPolicy, Unavailable>)]>([])
+        // time with many apps): on every core at once, each page while the next one is read.
+        final class Decoded: Sendable {
+            let outcomes = Mutex<[(Key, Result<ServedPolicy, Unavailable>)]>([])
+        }
+        let decoded = Decoded()
         let capacity = resolvedCacheCapacity
         let cacheControl = cacheControl
-        DispatchQueue.concurrentPerform(iterations: rows.count) { index in
-            let outcome = Self.decodeLive(rows[index], capacity: capacity, cacheControl: cacheControl)
-            decoded.withLock { $0.append((Key(app: rows[index].app, environment: rows[index].environment), outcome)) }
+        let decoding = DispatchGroup()
+        try repository.liveRows(pagesOf: Self.loadPageSize) { rows in
+            DispatchQueue.global().async(group: decoding) {
+                DispatchQueue.concurrentPerform(iterations: rows.count) { index in
+                    let outcome = Self.decodeLive(rows[index], capacity: capacity, cacheControl: cacheControl)
+                    decoded.outcomes.withLock {
+                        $0.append((Key(app: rows[index].app, environment: rows[index].environment), outcome))
+                    }
+                }
+            }
         }
+        decoding.wait()
         var served: [Key: ServedPolicy] = [:]
         var fresh = State()
-        for (key, outcome) in decoded.withLock({ $0 }) {
+        for (key, outcome) in decoded.outcomes.withLock({ $0 }) {
             switch outcome {
             case .success(let snapshot): served[key] = snapshot
             case .failure(let unavailable): fresh.unavailable[key] = unavailable
