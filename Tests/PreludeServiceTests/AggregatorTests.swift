@@ -1,3 +1,4 @@
+import Dispatch
 import PreludeCore
 import PreludeStorage
 import PreludeTestSupport
@@ -311,6 +312,62 @@ import Testing
         #expect(try fixture.eventCount() == 1)
         #expect(try fixture.aggregateRows() == rows)
         #expect(ingestor.statistics.failedBatches == 1)
+    }
+
+    /// Batches queued behind a commit are written together (the aggregator told once about all of them); when one of
+    /// them is refused, the group is written again batch by batch and only that batch fails: the others are stored
+    /// and counted, once each.
+    @Test func aRefusedBatchInAGroupFailsAloneAndTheOthersAreCounted() throws {
+        let fixture = try ResultsFixture()
+        let gate = Gate()
+        let ingestor = EventIngestor(database: fixture.database, observers: [ExperimentAggregator(), gate])
+        func batch(_ id: String, install: String, _ type: AnalyticsEvent) -> EventBatch {
+            EventBatch(events: [
+                EventBatch.Event(
+                    id: id, installID: install, type: type, feature: .camera, experiment: ResultsFixture.experiment,
+                    variant: "control", occurredAt: 1_700_000_000_000)
+            ])
+        }
+        let results = Mutex<[String: Result<EventIngestor.Outcome, any Error>]>([:])
+        let done = DispatchGroup()
+        func submit(_ name: String, _ batch: EventBatch) {
+            done.enter()
+            ingestor.submit(app: ResultsFixture.app, batch: batch) { result in
+                results.withLock { $0[name] = result }
+                done.leave()
+            }
+        }
+        submit("first", batch("hold", install: "a", .primeShown))
+        gate.entered.wait()  // the committer is inside the first batch's transaction: the next three queue up
+        submit("b", batch("b-shown", install: "b", .primeShown))
+        submit("veto", batch("veto", install: "c", .primeShown))
+        submit("b-again", batch("b-accepted", install: "b", .primeAccepted))
+        gate.release.signal()
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        let outcomes = results.withLock { $0 }
+        #expect((try? outcomes["first"]?.get())?.accepted == 1)
+        #expect((try? outcomes["b"]?.get())?.accepted == 1)
+        #expect((try? outcomes["b-again"]?.get())?.accepted == 1)
+        #expect(throws: Veto.Refused.self) { try outcomes["veto"]?.get() }
+        let statistics = ingestor.statistics
+        #expect(statistics.failedBatches == 1)
+        #expect(statistics.transactions == 3)  // the first batch; the group; the group again, batch by batch
+        #expect(try fixture.eventCount() == 3)
+        #expect(try fixture.arms() == (try fixture.recount()))
+        #expect(try fixture.arms().map(\.counts.primeShown).reduce(0, +) == 2)
+    }
+
+    /// Holds the committer inside the transaction of the batch with event `hold` until released; refuses `veto`.
+    final class Gate: EventIngestionObserver, Sendable {
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        func didInsert(_ event: StoredEvent, connection: Connection) throws {
+            if event.clientEventID == "hold" {
+                entered.signal()
+                release.wait()
+            }
+            if event.clientEventID == "veto" { throw Veto.Refused() }
+        }
     }
 
     struct Veto: EventIngestionObserver {

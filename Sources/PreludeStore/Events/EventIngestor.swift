@@ -14,15 +14,16 @@ import Synchronization
 ///
 /// Each batch is stored with `INSERT … ON CONFLICT DO NOTHING` through one cached prepared statement: the table's
 /// one uniqueness constraint is the dedupe index on (app, install, client event id), which orders UUIDv7 ids by
-/// time (migration 0007, docs/storage.md "Dedupe index"); ``EventIngestionObserver``s see each batch's new rows inside the same transaction,
-/// once per batch (``EventIngestionObserver/didInsert(batch:connection:)``). A batch's outcome is delivered only
+/// time (migration 0007, docs/storage.md "Dedupe index"); on PostgreSQL a batch is one statement (docs/storage.md,
+/// "Event batches in one statement"). ``EventIngestionObserver``s see the new rows inside the same transaction, once
+/// per group commit (``EventIngestionObserver/didInsert(batch:connection:)``). A batch's outcome is delivered only
 /// after `COMMIT` (synchronous=FULL: on stable storage).
 ///
 /// Group commit: ``submit(app:events:completion:)`` queues a batch and returns at once. One committer (a private
 /// serial queue, so its thread is never one the HTTP worker pool needs) writes everything queued in one
-/// transaction, each batch inside its own `SAVEPOINT` so one failing batch (its app deleted meanwhile, an
-/// observer throwing) rolls back alone, then completes every batch of the group and starts on what queued up
-/// meanwhile. One fsync thus covers every batch that arrived during the previous commit, however many
+/// transaction, then completes every batch of the group and starts on what queued up meanwhile. When one batch is
+/// refused (its app deleted meanwhile, an observer throwing), that transaction rolls back and the group is written
+/// again with each batch inside its own `SAVEPOINT`, so the refused batch fails alone. One fsync thus covers every batch that arrived during the previous commit, however many
 /// connections sent them and however few threads the machine has: that is what makes tens of thousands of
 /// events per second possible on one SQLite file. A group stops at ``maxEventsPerCommit`` events, so one
 /// transaction stays short under a burst.
@@ -173,34 +174,21 @@ package final class EventIngestor: Sendable {
     package var statistics: Statistics { stats.withLock { $0 } }
 
     private func commit(_ group: [Ticket]) -> [Result<Outcome, any Error>] {
-        var results: [Result<Outcome, any Error>] = []
-        results.reserveCapacity(group.count)
+        var transactions = 1
+        var results: [Result<Outcome, any Error>]
         do {
-            try database.write { db in
-                let insert = try db.statement(insertSQL)
-                for ticket in group {
-                    try db.execute("SAVEPOINT batch")
-                    do {
-                        let outcome = try store(ticket, insert: insert, db: db)
-                        try db.execute("RELEASE batch")
-                        results.append(.success(outcome))
-                    } catch {
-                        insert.reset()
-                        // Storage failing (disk full, I/O error) is not this batch's fault: fail the whole group
-                        // (nothing of it is stored), so the transaction's outcome reports it to StorageHealth.
-                        if (error as? StorageError)?.storageFault != nil { throw error }
-                        try db.execute("ROLLBACK TO batch")
-                        try db.execute("RELEASE batch")
-                        results.append(.failure(error))
-                    }
-                }
-            }
+            results = try database.write { db in try storeTogether(group, db: db) }.map { .success($0) }
+        } catch let error where group.count > 1 && (error as? StorageError)?.storageFault == nil {
+            // One batch is refused (its app deleted meanwhile, an observer throwing): nothing was stored, so the
+            // group is written again, each batch in its own savepoint, and only the refused batch fails.
+            transactions += 1
+            results = commitEachAlone(group)
         } catch {
             // The transaction itself failed (COMMIT, disk full): nothing of the group is stored.
             results = group.map { _ in .failure(error) }
         }
         stats.withLock { stats in
-            stats.transactions += 1
+            stats.transactions += transactions
             for result in results {
                 switch result {
                 case .success(let outcome):
@@ -215,8 +203,57 @@ package final class EventIngestor: Sendable {
         return results
     }
 
-    private func store(_ ticket: Ticket, insert: Statement, db: Connection) throws -> Outcome {
-        if db.engine == .postgres { return try storeInOneStatement(ticket, insert: insert, db: db) }
+    /// The usual case: every batch of the group inserted, then the observers told once about all of their new rows
+    /// (ExperimentAggregator reads and writes each arm once per group, not once per batch: on PostgreSQL each of
+    /// those statements is a round trip).
+    private func storeTogether(_ group: [Ticket], db: Connection) throws -> [Outcome] {
+        let insert = try db.statement(insertSQL)
+        var outcomes: [Outcome] = []
+        outcomes.reserveCapacity(group.count)
+        var inserted: [StoredEvent] = []
+        for ticket in group {
+            let (outcome, rows) = try insertRows(ticket, insert: insert, db: db)
+            outcomes.append(outcome)
+            inserted += rows
+        }
+        try notifyObservers(inserted, db: db)
+        return outcomes
+    }
+
+    /// After a refused group: each batch in its own savepoint, so a refused one rolls back alone.
+    private func commitEachAlone(_ group: [Ticket]) -> [Result<Outcome, any Error>] {
+        var results: [Result<Outcome, any Error>] = []
+        results.reserveCapacity(group.count)
+        do {
+            try database.write { db in
+                let insert = try db.statement(insertSQL)
+                for ticket in group {
+                    try db.execute("SAVEPOINT batch")
+                    do {
+                        let (outcome, rows) = try insertRows(ticket, insert: insert, db: db)
+                        try notifyObservers(rows, db: db)
+                        try db.execute("RELEASE batch")
+                        results.append(.success(outcome))
+                    } catch {
+                        insert.reset()
+                        // Storage failing (disk full, I/O error) is not this batch's fault: fail the whole group
+                        // (nothing of it is stored), so the transaction's outcome reports it to StorageHealth.
+                        if (error as? StorageError)?.storageFault != nil { throw error }
+                        try db.execute("ROLLBACK TO batch")
+                        try db.execute("RELEASE batch")
+                        results.append(.failure(error))
+                    }
+                }
+            }
+        } catch {
+            results = group.map { _ in .failure(error) }
+        }
+        return results
+    }
+
+    /// Inserts one batch's events; returns its outcome and its new rows (for the observers; none without one).
+    private func insertRows(_ ticket: Ticket, insert: Statement, db: Connection) throws -> (Outcome, [StoredEvent]) {
+        if db.engine == .postgres { return try insertInOneStatement(ticket, insert: insert, db: db) }
         var outcome = Outcome(accepted: 0, duplicates: 0)
         var inserted: [StoredEvent] = []
         if !observers.isEmpty { inserted.reserveCapacity(ticket.events.count) }
@@ -236,8 +273,8 @@ package final class EventIngestor: Sendable {
             try insert.bind(event.task.map(SQLValue.text) ?? .null, at: 11)
             try insert.bind(event.segment.osMajor.map { .integer(Int64($0)) } ?? .null, at: 12)
             try insert.bind(event.segment.locale.map(SQLValue.text) ?? .null, at: 13)
-            let returned = try insert.runReturningFirst()
-            guard db.engine == .postgres ? returned != nil : db.changes > 0 else {
+            try insert.run()
+            guard db.changes > 0 else {
                 outcome.duplicates += 1
                 continue
             }
@@ -245,7 +282,7 @@ package final class EventIngestor: Sendable {
             if !observers.isEmpty {
                 inserted.append(
                     StoredEvent(
-                        rowID: try returned?.get(0, as: Int64.self) ?? db.lastInsertRowID, appID: ticket.app,
+                        rowID: try db.lastInsertRowID, appID: ticket.app,
                         environment: ticket.environment,
                         installID: event.installID,
                         clientEventID: event.id, type: event.type, feature: event.feature, experiment: event.experiment,
@@ -253,12 +290,11 @@ package final class EventIngestor: Sendable {
                         task: event.task, segment: event.segment))
             }
         }
-        try notifyObservers(inserted, db: db)
-        return outcome
+        return (outcome, inserted)
     }
 
-    /// Once per batch, inside its savepoint: observers group their work (ExperimentAggregator reads and writes
-    /// once per arm instead of three statements per event), and a throw still rolls back this batch alone.
+    /// Once per group (or per batch, in its savepoint, after a refusal): observers group their work
+    /// (ExperimentAggregator reads and writes once per arm instead of three statements per event).
     private func notifyObservers(_ inserted: [StoredEvent], db: Connection) throws {
         guard !inserted.isEmpty else { return }
         for observer in observers { try observer.didInsert(batch: inserted, connection: db) }
@@ -267,7 +303,9 @@ package final class EventIngestor: Sendable {
     /// PostgreSQL's path (``postgresBatchInsert(_:)``): the same outcome as one insert per event in order. An event
     /// repeating an earlier one of its batch (same install and id) is a duplicate without being sent, so each row
     /// the statement returns is the first of its key.
-    private func storeInOneStatement(_ ticket: Ticket, insert: Statement, db: Connection) throws -> Outcome {
+    private func insertInOneStatement(_ ticket: Ticket, insert: Statement, db: Connection) throws
+        -> (Outcome, [StoredEvent])
+    {
         struct Key: Hashable {
             let install: String
             let id: String
@@ -294,7 +332,7 @@ package final class EventIngestor: Sendable {
                 try row.get(0, as: Int64.self)
         }
         let outcome = Outcome(accepted: rows.count, duplicates: ticket.events.count - rows.count)
-        guard !observers.isEmpty else { return outcome }
+        guard !observers.isEmpty else { return (outcome, []) }
         let inserted = unique.compactMap { event -> StoredEvent? in
             guard let rowID = stored[Key(install: event.installID, id: event.id)] else { return nil }
             return StoredEvent(
@@ -303,7 +341,6 @@ package final class EventIngestor: Sendable {
                 variant: event.variant, occurredAt: event.occurredAt, receivedAt: ticket.receivedAt, task: event.task,
                 segment: event.segment)
         }
-        try notifyObservers(inserted, db: db)
-        return outcome
+        return (outcome, inserted)
     }
 }
