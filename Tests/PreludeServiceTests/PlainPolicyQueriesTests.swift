@@ -8,43 +8,35 @@ import Testing
 /// A remembered query answers what the full path answers: same response for every install, whatever variants it
 /// draws, and nothing for a query the full path must decode or refuse.
 @Suite struct PlainPolicyQueriesTests {
-    static func snapshot() -> ServedPolicy {
+    static func snapshot(plainQueryCapacity: Int = 1024) -> ServedPolicy {
         ServedPolicy(
             appID: "demo", revision: 1, document: PublicFixture.demoDocument,
             prepared: ServedPolicy.PreparedDocument(PublicFixture.demoDocument), createdAt: 0, author: "t",
             // Room for every resolution the tests draw (the demo's four experiments), so none is evicted and
             // `===` can compare the memory's response with the full path's.
-            message: nil, resolvedCacheCapacity: 1024)
+            message: nil, resolvedCacheCapacity: 1024, plainQueryCapacity: plainQueryCapacity)
     }
 
-    /// The full path's response for `request`, or nil when it refuses the query.
+    /// The full path's response for `request` (its decoded context), or nil when it refuses the query.
     static func fullPath(_ request: HTTPRequest, _ snapshot: ServedPolicy) -> PreparedResponse? {
-        guard let (context, explicit) = try? PolicyQuery.decodedContext(request, locales: snapshot.explicitLocales)
-        else {
-            return nil
-        }
-        return ResolvedPolicyResponse.prepared(snapshot, context: context, explicitLocale: explicit).0.response
+        let locales = ExplicitLocaleMemo(shape: snapshot.keyShape)
+        guard let (context, _) = try? PolicyQuery.decodedContext(request, locales: locales) else { return nil }
+        return snapshot.response(for: context).response
     }
 
-    static func expectSameAnswer(
-        _ memo: PlainPolicyQueries, _ rawQuery: String, acceptLanguage: String?, _ snapshot: ServedPolicy
-    ) -> Bool {
+    /// Whether the served policy's answer to the query is the full path's; true when the query is plain (the
+    /// served policy then remembers it).
+    static func expectSameAnswer(_ rawQuery: String, acceptLanguage: String?, _ snapshot: ServedPolicy) -> Bool {
         let request = PolicyQueryTests.parsed(rawQuery, acceptLanguage: acceptLanguage)
-        let remembered = memo.entry(for: request, snapshot: snapshot)
-        let full = fullPath(request, snapshot)
-        if let remembered {
-            #expect(remembered.response === full, "\(rawQuery)")
-        } else {
-            // Declined: only queries that are not plain (the full path decodes or refuses them).
-            #expect(
-                PolicyQuery.plainContext(RawQuery(rawQuery), locales: snapshot.explicitLocales) == nil, "\(rawQuery)")
-        }
-        return remembered != nil
+        let served = try? snapshot.response(for: request)
+        #expect(served?.response === fullPath(request, snapshot), "\(rawQuery)")
+        let plain = PolicyQuery.plainContext(RawQuery(rawQuery), locales: ExplicitLocaleMemo(shape: snapshot.keyShape))
+        if plain != nil { #expect(snapshot.plainQueryCount > 0, "\(rawQuery)") }
+        return plain != nil
     }
 
     @Test func everyInstallGetsTheResponseOfItsVariants() {
         let snapshot = Self.snapshot()
-        let memo = PlainPolicyQueries()
         var random = SplitMix64(state: 7)
         for n in 0..<400 {
             let install = "install-\(random.next() % 10_000)-\(n)"
@@ -53,11 +45,11 @@ import Testing
                 "installId=\(install)&locale=de&platform=ipados&os=16.0",
                 "platform=ios&os=15.1&locale=en",
             ] {
-                #expect(Self.expectSameAnswer(memo, query, acceptLanguage: nil, snapshot))
-                #expect(Self.expectSameAnswer(memo, query, acceptLanguage: "fr-CA, en;q=0.5", snapshot))
+                #expect(Self.expectSameAnswer(query, acceptLanguage: nil, snapshot))
+                #expect(Self.expectSameAnswer(query, acceptLanguage: "fr-CA, en;q=0.5", snapshot))
             }
         }
-        #expect(memo.count == 6)  // three queries, each with and without Accept-Language
+        #expect(snapshot.plainQueryCount == 6)  // three queries, each with and without Accept-Language
     }
 
     @Test(arguments: [
@@ -67,16 +59,14 @@ import Testing
     ])
     func oddQueriesGetTheFullPathsAnswer(rawQuery: String) {
         let snapshot = Self.snapshot()
-        let memo = PlainPolicyQueries()
         for _ in 0..<2 {  // first through the full computation, then remembered
-            _ = Self.expectSameAnswer(memo, rawQuery, acceptLanguage: nil, snapshot)
+            _ = Self.expectSameAnswer(rawQuery, acceptLanguage: nil, snapshot)
         }
     }
 
     /// Generated queries (the shape of PolicyQueryTests' generator) with generated install ids.
     @Test func generatedQueriesGetTheFullPathsAnswer() {
-        let snapshot = Self.snapshot()
-        let memo = PlainPolicyQueries(capacity: 64)
+        let snapshot = Self.snapshot(plainQueryCapacity: 64)
         var random = SplitMix64(state: 20_261_124)
         let pieces = [
             "platform=ios", "platform=tvos", "os=17.4", "os=12", "appVersion=2.3.0", "locale=fr", "locale=zh_Hant_TW",
@@ -88,23 +78,22 @@ import Testing
             for _ in 0..<random.below(5) { parts.append(pieces[random.below(pieces.count)]) }
             if random.chance(0.8) { parts.insert("installId=i\(random.below(50))", at: random.below(parts.count + 1)) }
             let raw = parts.joined(separator: "&")
-            if Self.expectSameAnswer(memo, raw, acceptLanguage: random.chance(0.3) ? "de, fr;q=0.5" : nil, snapshot) {
+            if Self.expectSameAnswer(raw, acceptLanguage: random.chance(0.3) ? "de, fr;q=0.5" : nil, snapshot) {
                 remembered += 1
             }
         }
         #expect(remembered > 500)
-        #expect(memo.count <= 64)
+        #expect(snapshot.plainQueryCount <= 64)
     }
 
     /// The fuzzer's find: without the query's length in the key, the empty query with an empty Accept-Language and
     /// the query "\n" without one had the same key, and the second was answered from the first's memory.
     @Test func theKeyKeepsQueryAndAcceptLanguageApart() {
         let snapshot = Self.snapshot()
-        let memo = PlainPolicyQueries()
-        #expect(Self.expectSameAnswer(memo, "", acceptLanguage: "", snapshot))
-        #expect(!Self.expectSameAnswer(memo, "\n", acceptLanguage: nil, snapshot))
-        #expect(Self.expectSameAnswer(memo, "locale=fr", acceptLanguage: "de", snapshot))
-        #expect(!Self.expectSameAnswer(memo, "locale=fr\u{1}de", acceptLanguage: nil, snapshot))
+        #expect(Self.expectSameAnswer("", acceptLanguage: "", snapshot))
+        #expect(!Self.expectSameAnswer("\n", acceptLanguage: nil, snapshot))
+        #expect(Self.expectSameAnswer("locale=fr", acceptLanguage: "de", snapshot))
+        #expect(!Self.expectSameAnswer("locale=fr\u{1}de", acceptLanguage: nil, snapshot))
     }
 
     @Test func installIdRangeFindsTheOnePlainPiece() {

@@ -120,7 +120,7 @@ import Testing
         #expect(revalidated["Cache-Control"]?.hasPrefix("private") == true)
         // Another install with the same variant shares the prepared bytes; the cache holds one entry per key.
         let snapshot = try #require(service.policyStore.snapshot(app: "demo"))
-        #expect(snapshot.resolvedResponses.count == 1)
+        #expect(snapshot.resolvedResponseCount == 1)
     }
 
     @Test(arguments: TestTransport.Kind.allCases)
@@ -196,7 +196,7 @@ import Testing
         let before = try client.get(target)
         let documentBefore = try client.get("/v1/apps/demo/policy/document")
         let live = try #require(service.policyStore.snapshot(app: "demo"))
-        #expect(live.resolvedResponses.count == 1)
+        #expect(live.resolvedResponseCount == 1)
 
         try service.policyStore.commit(
             app: "demo", document: PublicFixture.demoDocument(cameraTitle: "Scan with {appName}"), author: "test",

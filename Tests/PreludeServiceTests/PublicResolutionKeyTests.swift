@@ -21,7 +21,7 @@ import Testing
             locale: locale, acceptLanguage: acceptLanguage, installId: install)
     }
 
-    static func key(_ context: ClientContext) -> ResolutionKey { ResolutionKey(context: context, snapshot: snapshot) }
+    static func key(_ context: ClientContext) -> ResolutionKey { snapshot.resolutionKey(for: context) }
 
     @Test func theDemoDocumentsShape() {
         let shape = Self.snapshot.keyShape
@@ -123,6 +123,6 @@ import Testing
         for minor in 0..<20 {
             #expect(try client.get("/v1/apps/demo/policy?platform=ios&os=17.\(minor)").status == 200)
         }
-        #expect(service.policyStore.snapshot(app: "demo")?.resolvedResponses.count == 8)
+        #expect(service.policyStore.snapshot(app: "demo")?.resolvedResponseCount == 8)
     }
 }

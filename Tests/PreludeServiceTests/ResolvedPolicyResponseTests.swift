@@ -30,8 +30,8 @@ import Testing
     @Test func entryServesTheEndpointsFieldsForEachCoding() {
         let snapshot = Self.makeSnapshot()
         let context = ClientContext(platform: .ios, locale: "fr", installId: "X")
-        let (entry, key) = ResolvedPolicyResponse.prepared(snapshot, context: context)
-        #expect(key.locale.description == "fr")
+        let entry = snapshot.response(for: context)
+        #expect(entry.locale.description == "fr")
         let resolved = Self.cacheControl.resolved
         let identity = entry.response.response(to: Self.request(["Accept-Encoding": "gzip;q=0, identity"]))
         #expect(
@@ -48,12 +48,12 @@ import Testing
             ])
         #expect(gzip.body == entry.prepared.gzip)
         // Served again from the snapshot's cache: the same prepared response.
-        #expect(ResolvedPolicyResponse.prepared(snapshot, context: context).0.response === entry.response)
+        #expect(snapshot.response(for: context).response === entry.response)
     }
 
     @Test func ifNoneMatchGivesTheCodingsNotModified() {
         let context = ClientContext(platform: .ios, locale: "fr", installId: "X")
-        let (entry, _) = ResolvedPolicyResponse.prepared(Self.snapshot, context: context)
+        let entry = Self.snapshot.response(for: context)
         let tag = entry.prepared.gzipETag.headerValue
         let response = entry.response.response(to: Self.request(["Accept-Encoding": "gzip", "If-None-Match": tag]))
         #expect(response.status == .notModified)

@@ -32,7 +32,14 @@ public struct ResolutionKey: Hashable, Sendable {
 
     /// The key of `context` with its explicit `locale` already looked at (``ResolutionKeyShape/explicitLocale(_:)``,
     /// which a server may remember per distinct value): the same key ``init(context:shape:)`` derives.
-    package init(context: borrowing ClientContext, shape: ResolutionKeyShape, explicitLocale: ExplicitLocale?) {
+    ///
+    /// `drawn`, when given, holds per experiment the variant the install id draws (-1 for none), drawn already from
+    /// the id's bytes (``ResolutionKeyShape/ExperimentInputs/variant(forASCII:)``): the key applies the audiences
+    /// and does not draw again.
+    package init(
+        context: borrowing ClientContext, shape: ResolutionKeyShape, explicitLocale: ExplicitLocale?,
+        drawn: UnsafeBufferPointer<Int>? = nil
+    ) {
         if let match = explicitLocale?.match {
             locale = match
         } else {
@@ -56,6 +63,8 @@ public struct ResolutionKey: Hashable, Sendable {
         }
         if shape.experiments.isEmpty {
             variants = []
+        } else if let drawn, drawn.count == shape.experiments.count {
+            variants = shape.experiments.indices.map { shape.experiments[$0].admits(context) ? drawn[$0] : -1 }
         } else if let installId = context.installId, !installId.isEmpty {
             // The draw PolicyResolver.assign makes (Bucketing.assign), with the ranges precomputed per document.
             // An install outside an experiment's audience is not enrolled (PolicyResolver.assign).

@@ -244,7 +244,7 @@ extension AdminAPI {
     /// a revision), or 404 for an unknown app or environment.
     func liveJSON(_ target: PolicyStore.Key) throws -> JSONValue {
         if let snapshot = store.snapshot(app: target.app, environment: target.environment) {
-            return liveJSONMemo.json(of: snapshot)
+            return snapshot.canonicalJSON
         }
         guard let text = try apps.liveDocument(app: target.app, environment: target.environment) else {
             guard try apps.liveRevision(app: target.app, environment: target.environment) != nil else {

@@ -42,8 +42,6 @@ package final class AdminAPI: Sendable {
     let webhookAllowlist: WebhookAllowlist
     /// The primary's webhook sender, woken after a redelivery; nil on a replica and in tests without one.
     let webhookDispatcher: WebhookDispatcher?
-    /// The live revisions' canonical JSON that dry runs and writes diff against, built once per revision.
-    let liveJSONMemo = LiveJSONMemo()
 
     /// Largest policy document or patch accepted, in bytes (docs/http.md: large apps exceed 64 KiB).
     package static let maxBodySize = 1 << 20

@@ -127,9 +127,8 @@ package enum OFREPRoutes {
     private static func resolve(_ decide: DecideRequest, snapshot: ServedPolicy, clock: ServiceClock)
         -> (ResolvedPolicy, String, Instant)
     {
-        let key = ResolutionKey(context: decide.context, snapshot: snapshot)
-        let policy = ResolvedPolicyResponse.resolved(snapshot, context: decide.context, key: key)
-        return (policy, key.locale.description, Instant(secondsSinceEpoch: clock.seconds))
+        let policy = snapshot.resolved(for: decide.context)
+        return (policy, policy.locale.description, Instant(secondsSinceEpoch: clock.seconds))
     }
 
     /// The app's live snapshot; an unknown app is FLAG_NOT_FOUND (404), an unservable one 503 with the

@@ -2,22 +2,22 @@ import PreludeCore
 import PreludeHTTP
 import Synchronization
 
-/// One snapshot's memory of resolved-policy queries by everything but their install id: what such a query means
-/// (its checked client context) and the response served for each combination of variants drawn so far.
+/// One revision's memory of resolved-policy queries by everything but their install id: what such a query means
+/// (its checked client context) and the response served for each combination of variants drawn so far. A private
+/// part of ``ServedPolicy``, which answers what the memory does not.
 ///
 /// Devices that share a platform, OS, app version and locale send the same query apart from the install id, so
 /// a fetch hashes the query's bytes with the install id left out, draws the variants from the install id's bytes,
 /// and finds the response without decoding parameters, parsing versions or deriving a ``ResolutionKey`` — the
-/// answer ``ResolvedPolicyResponse/prepared(_:context:explicitLocale:)`` gave for the first such query, which is
+/// answer the served policy gave for the first such query, which is
 /// the same for every install drawing the same variants (a key is the context's inputs without the install id,
 /// plus those variants). Only plain queries (``PolicyQuery/plainContext(_:locales:)``) are remembered: anything
 /// else takes the full path, which reports it. Bounded, since the queries are the clients' (cleared when full).
 package final class PlainPolicyQueries: Sendable {
     /// What a query says apart from its install id, and the responses served for it, by variants drawn.
     private struct Slot {
-        /// The checked context, without an install id.
-        let context: ClientContext
-        let explicitLocale: ResolutionKey.ExplicitLocale?
+        /// The checked query, without an install id.
+        let reading: PolicyQuery.Reading
         /// Per experiment, whether the context is in its audience (an install outside it draws no variant).
         let admitted: [Bool]
         var entries: [(variants: [Int], entry: ResolvedPolicyResponse.Entry)]
@@ -36,7 +36,7 @@ package final class PlainPolicyQueries: Sendable {
     package let capacity: Int
     /// The most variant combinations remembered per query (more are served through the full path).
     package let entriesPerQuery: Int
-    /// By key (see ``entry(query:acceptLanguage:snapshot:)``), found from the key's bytes on the stack.
+    /// By key (see ``entry(query:acceptLanguage:experiments:resolve:)``), found from the key's bytes on the stack.
     private let table: Mutex<ByteKeyTable<Slot>>
 
     /// An empty memory.
@@ -51,12 +51,6 @@ package final class PlainPolicyQueries: Sendable {
     /// The number of queries remembered.
     package var count: Int { table.withLock { $0.count } }
 
-    /// The response entry for `request` against `snapshot`, or nil when its query is not plain.
-    package func entry(for request: HTTPRequest, snapshot: ServedPolicy) -> ResolvedPolicyResponse.Entry? {
-        let acceptLanguage = PolicyQuery.acceptLanguage(request.headers)
-        return request.rawQueryView.withBytes { entry(query: $0, acceptLanguage: acceptLanguage, snapshot: snapshot) }
-    }
-
     /// Where the value of the query's `installId=` piece is: `.some(nil)` when there is none, nil when the query
     /// has it twice or without `=` (not plain: the full path reports it).
     static func installIdRange(_ bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>?? {
@@ -67,8 +61,18 @@ package final class PlainPolicyQueries: Sendable {
         }
     }
 
-    private func entry(
-        query bytes: UnsafeBufferPointer<UInt8>, acceptLanguage: String?, snapshot: ServedPolicy
+    /// What answers a query: `resolve` gets the remembered query with this request's install id (nil for a query not
+    /// seen) and the variants the install id's bytes draw (-1: none), and gives the response entry, the key's
+    /// variants and the query to remember — or nil when the query is not plain (then nothing is remembered).
+    package typealias Resolve = (PolicyQuery.Reading?, UnsafeBufferPointer<Int>) -> (
+        entry: ResolvedPolicyResponse.Entry, variants: [Int], reading: PolicyQuery.Reading
+    )?
+
+    /// The response entry for the raw query `bytes` (and `Accept-Language`): remembered, else `resolve`'s,
+    /// remembered when it is plain; nil when the query is not plain.
+    package func entry(
+        query bytes: UnsafeBufferPointer<UInt8>, acceptLanguage: String?,
+        experiments: [ResolutionKeyShape.ExperimentInputs], resolve: Resolve
     ) -> ResolvedPolicyResponse.Entry? {
         // The install id's value: the piece `installId=…` (once; a piece `installId` without a value is not plain).
         guard let install = Self.installIdRange(bytes) else { return nil }
@@ -108,20 +112,19 @@ package final class PlainPolicyQueries: Sendable {
                 }
                 // UInt8 is trivial: nothing to deinitialize when the allocation goes.
                 return entry(
-                    key: UnsafeBufferPointer(rebasing: buffer[..<filled]), query: bytes, installBytes: installBytes,
-                    acceptLanguage: acceptLanguage, snapshot: snapshot)
+                    key: UnsafeBufferPointer(rebasing: buffer[..<filled]), installBytes: installBytes,
+                    experiments: experiments, resolve: resolve)
             }
         }
     }
 
-    /// ``entry(query:acceptLanguage:snapshot:)`` once the key is built: the variants drawn (on the stack), the
-    /// remembered entry, else the full resolution, remembered.
+    /// ``entry(query:acceptLanguage:experiments:resolve:)`` once the key is built: the variants drawn (on the
+    /// stack), the remembered entry, else `resolve`'s, remembered.
     private func entry(
-        key: UnsafeBufferPointer<UInt8>, query bytes: UnsafeBufferPointer<UInt8>,
-        installBytes: UnsafeBufferPointer<UInt8>?, acceptLanguage: String?, snapshot: ServedPolicy
+        key: UnsafeBufferPointer<UInt8>, installBytes: UnsafeBufferPointer<UInt8>?,
+        experiments: [ResolutionKeyShape.ExperimentInputs], resolve: Resolve
     ) -> ResolvedPolicyResponse.Entry? {
-        let experiments = snapshot.keyShape.experiments
-        return withUnsafeTemporaryAllocation(of: Int.self, capacity: experiments.count) { variants in
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: experiments.count) { variants in
             for index in experiments.indices {
                 let drawn = installBytes.flatMap { experiments[index].variant(forASCII: $0) }
                 variants.initializeElement(at: index, to: drawn ?? -1)
@@ -129,7 +132,7 @@ package final class PlainPolicyQueries: Sendable {
             // Int is trivial: nothing to deinitialize when the allocation goes.
             enum Found {
                 case entry(ResolvedPolicyResponse.Entry)
-                case query(ClientContext, ResolutionKey.ExplicitLocale?)
+                case query(PolicyQuery.Reading)
                 case nothing
             }
             let found: Found = table.withLock { table in
@@ -139,46 +142,38 @@ package final class PlainPolicyQueries: Sendable {
                 where Slot.matches(remembered.variants, drawn: variants, admitted: admitted) {
                     return .entry(remembered.entry)
                 }
-                return .query(table[position: position].context, table[position: position].explicitLocale)
+                return .query(table[position: position].reading)
             }
-            var context: ClientContext
-            let explicitLocale: ResolutionKey.ExplicitLocale?
+            var known: PolicyQuery.Reading?
             switch found {
             case .entry(let entry):
                 return entry
-            case .query(let known, let explicit):
-                context = known
-                explicitLocale = explicit
-                context.installId = installBytes.map { String(decoding: $0, as: UTF8.self) }
+            case .query(var reading):
+                reading.context.installId = installBytes.map { String(decoding: $0, as: UTF8.self) }
+                known = reading
             case .nothing:
-                let raw = RawQuery(String(decoding: bytes, as: UTF8.self))
-                guard let plain = PolicyQuery.plainContext(raw, locales: snapshot.explicitLocales) else { return nil }
-                context = plain.0
-                explicitLocale = plain.1
-                context.acceptLanguage = acceptLanguage
+                known = nil
             }
-            let (entry, resolutionKey) = ResolvedPolicyResponse.prepared(
-                snapshot, context: context, explicitLocale: explicitLocale)
-            var known = context
-            known.installId = nil
+            guard let resolved = resolve(known, UnsafeBufferPointer(variants)) else { return nil }
+            var remembered = resolved.reading
+            remembered.context.installId = nil
             table.withLock { table in
                 let position: Int
                 if let found = table.position(of: key) {
                     position = found
                 } else {
                     if table.count >= capacity { table.removeAll() }
-                    let admitted = experiments.map { $0.admits(known) }
+                    let admitted = experiments.map { $0.admits(remembered.context) }
                     position = table.insert(
-                        key: Array(key),
-                        value: Slot(context: known, explicitLocale: explicitLocale, admitted: admitted, entries: []))
+                        key: Array(key), value: Slot(reading: remembered, admitted: admitted, entries: []))
                 }
                 if table[position: position].entries.count < entriesPerQuery,
-                    !table[position: position].entries.contains(where: { $0.variants == resolutionKey.variants })
+                    !table[position: position].entries.contains(where: { $0.variants == resolved.variants })
                 {
-                    table[position: position].entries.append((resolutionKey.variants, entry))
+                    table[position: position].entries.append((resolved.variants, resolved.entry))
                 }
             }
-            return entry
+            return resolved.entry
         }
     }
 }

@@ -13,16 +13,48 @@ package enum PolicyQuery {
     /// The longest install id accepted.
     package static let maxInstallIdLength = 128
 
-    /// The client context of `request` (query parameters plus `Accept-Language`) with what its explicit locale
-    /// means for the live document (looked up in `locales`), or a 400 problem.
+    /// A checked query: the client context (query parameters plus `Accept-Language`) and what its explicit locale
+    /// means for the live document.
+    package struct Reading: Sendable {
+        /// The client context.
+        package var context: ClientContext
+        /// What the `locale` parameter means for the document (nil without one).
+        package var explicitLocale: ResolutionKey.ExplicitLocale?
+    }
+
+    /// A query read once: plain (read in place from its bytes: ``plainContext(_:locales:)``), decoded (through the
+    /// decoded pairs: ``decodedContext(_:locales:)``), or the 400 naming every problem.
+    package enum Parsed: Sendable {
+        /// Read from the raw bytes; the same for every request with these bytes (``PlainPolicyQueries`` keeps it).
+        case plain(Reading)
+        /// Read through the decoded pairs.
+        case decoded(Reading)
+        /// The 400 problem, every malformed or unknown parameter with its pointer.
+        case problems(ProblemDetails)
+    }
+
+    /// Reads `request`'s query once, explicit locales looked up in `locales`.
+    package static func parse(_ request: HTTPRequest, locales: ExplicitLocaleMemo) -> Parsed {
+        if var plain = plainContext(request.rawQueryView, locales: locales) {
+            readAcceptLanguage(request, into: &plain.0)
+            return .plain(Reading(context: plain.0, explicitLocale: plain.1))
+        }
+        do {
+            let (context, explicitLocale) = try decodedContext(request, locales: locales)
+            return .decoded(Reading(context: context, explicitLocale: explicitLocale))
+        } catch {
+            return .problems(error)
+        }
+    }
+
+    /// The context of `request` and what its explicit locale means (``parse(_:locales:)``), or the 400 problem.
     package static func context(_ request: HTTPRequest, locales: ExplicitLocaleMemo) throws(ProblemDetails) -> (
         ClientContext, ResolutionKey.ExplicitLocale?
     ) {
-        if var plain = plainContext(request.rawQueryView, locales: locales) {
-            readAcceptLanguage(request, into: &plain.0)
-            return plain
+        switch parse(request, locales: locales) {
+        case .plain(let reading), .decoded(let reading): return (reading.context, reading.explicitLocale)
+        case .problems(let problem): throw problem
         }
-        return try decodedContext(request, locales: locales)
     }
 
     /// ``context(_:locales:)`` the long way, for every query: through the decoded pairs, reporting every problem.
@@ -41,21 +73,8 @@ package enum PolicyQuery {
             // Built only for a problem: a valid query allocates no pointers.
             var pointer: String { "/query/" + name }
             if name.hasPrefix(attributePrefix) || name.hasPrefix(momentPrefix) {
-                let isAttribute = name.hasPrefix(attributePrefix)
-                let key = String(name.dropFirst(isAttribute ? attributePrefix.count : momentPrefix.count))
-                if (isAttribute ? attributes[key] : moments[key]) != nil {
-                    problems.append(FieldProblem(pointer: pointer, code: "parameter.repeated", detail: "give it once"))
-                } else if isAttribute {
-                    if let parsed = attributeValue(value) {
-                        attributes[key] = parsed
-                    } else {
-                        problems.append(
-                            FieldProblem(
-                                pointer: pointer, code: "attributes.invalid",
-                                detail: "a value starting with '\"' must be a whole JSON string"))
-                    }
-                } else {
-                    moments[key] = ["count": Int(value).map(JSONValue.integer) ?? .string(value)]
+                if let problem = readAttributeOrMoment(name, value, attributes: &attributes, moments: &moments) {
+                    problems.append(problem)
                 }
                 continue
             }
@@ -71,30 +90,7 @@ package enum PolicyQuery {
                 continue
             }
             seen |= 1 << bit
-            // By the bit found above (the order of `parameters`), not by comparing the name again.
-            switch bit {
-            case 0:  // platform
-                // Clients send the lower-case raw value; `lowercased()` (an allocation) only for other spellings.
-                if let platform = Platform(rawValue: value) ?? Platform(rawValue: value.lowercased()) {
-                    context.platform = platform
-                } else {
-                    problems.append(
-                        FieldProblem(
-                            pointer: pointer, code: "value.invalid",
-                            detail: "'\(value)' is not a platform; use one of "
-                                + Platform.allCases.map(\.rawValue).joined(separator: ", ")))
-                }
-            case 1, 2:  // os, appVersion
-                if let version = SemanticVersion(value) {
-                    if bit == 1 { context.osVersion = version } else { context.appVersion = version }
-                } else {
-                    problems.append(
-                        FieldProblem(
-                            pointer: pointer, code: "value.invalid",
-                            detail: "'\(value)' is not a version such as 17.4 or 2.3.0"))
-                }
-            case 3:  // locale
-                // The leading language[-Script][-REGION] is used; longer tags (variants, extensions) are cut.
+            if bit == 3 {  // locale: the leading language[-Script][-REGION] is used; longer tags are cut
                 if let explicit = locales.explicitLocale(value) {
                     context.locale = value
                     explicitLocale = explicit
@@ -104,30 +100,73 @@ package enum PolicyQuery {
                             pointer: pointer, code: "locale.invalid",
                             detail: "'\(value)' is not a locale tag such as fr-CA or zh-Hant-TW"))
                 }
-            case 4:  // installId
-                if let problem = installIdProblem(value) {
-                    problems.append(FieldProblem(pointer: pointer, code: "value.invalid", detail: problem))
-                } else {
-                    context.installId = value
-                }
-            case 5:  // region
-                if let region = StorefrontRegion(value) {
-                    context.region = region
-                } else {
-                    problems.append(
-                        FieldProblem(
-                            pointer: pointer, code: "value.invalid", detail: DecideRequest.regionProblem(value)))
-                }
-            default:  // ageRange
-                if let band = AgeRange(value) {
-                    context.ageRange = band
-                } else {
-                    problems.append(
-                        FieldProblem(
-                            pointer: pointer, code: "value.invalid", detail: DecideRequest.ageRangeProblem(value)))
-                }
+            } else if let problem = readParameter(bit, value, into: &context) {
+                problems.append(FieldProblem(pointer: pointer, code: "value.invalid", detail: problem))
             }
         }
+        problems += decodeAttributesAndMoments(attributes, moments, into: &context)
+        guard problems.isEmpty else { throw PublicProblem.badRequest(problems) }
+        readAcceptLanguage(request, into: &context)
+        return (context, explicitLocale)
+    }
+
+    /// Reads the known parameter at `bit` (the order of ``parameters``; not `locale`) into `context`, or says why
+    /// `value` is not one (a `value.invalid` problem).
+    private static func readParameter(_ bit: Int, _ value: String, into context: inout ClientContext) -> String? {
+        // By the bit found by the caller, not by comparing the name again.
+        switch bit {
+        case 0:  // platform
+            // Clients send the lower-case raw value; `lowercased()` (an allocation) only for other spellings.
+            guard let platform = Platform(rawValue: value) ?? Platform(rawValue: value.lowercased()) else {
+                return "'\(value)' is not a platform; use one of "
+                    + Platform.allCases.map(\.rawValue).joined(separator: ", ")
+            }
+            context.platform = platform
+        case 1, 2:  // os, appVersion
+            guard let version = SemanticVersion(value) else {
+                return "'\(value)' is not a version such as 17.4 or 2.3.0"
+            }
+            if bit == 1 { context.osVersion = version } else { context.appVersion = version }
+        case 4:  // installId
+            if let problem = installIdProblem(value) { return problem }
+            context.installId = value
+        case 5:  // region
+            guard let region = StorefrontRegion(value) else { return DecideRequest.regionProblem(value) }
+            context.region = region
+        default:  // ageRange
+            guard let band = AgeRange(value) else { return DecideRequest.ageRangeProblem(value) }
+            context.ageRange = band
+        }
+        return nil
+    }
+
+    /// Collects `attr.<name>` or `moment.<name>` (decoded together after the loop), or the problem with it.
+    private static func readAttributeOrMoment(
+        _ name: String, _ value: String, attributes: inout JSONObject, moments: inout JSONObject
+    ) -> FieldProblem? {
+        let isAttribute = name.hasPrefix(attributePrefix)
+        let key = String(name.dropFirst(isAttribute ? attributePrefix.count : momentPrefix.count))
+        if (isAttribute ? attributes[key] : moments[key]) != nil {
+            return FieldProblem(pointer: "/query/" + name, code: "parameter.repeated", detail: "give it once")
+        }
+        guard isAttribute else {
+            moments[key] = ["count": Int(value).map(JSONValue.integer) ?? .string(value)]
+            return nil
+        }
+        guard let parsed = attributeValue(value) else {
+            return FieldProblem(
+                pointer: "/query/" + name, code: "attributes.invalid",
+                detail: "a value starting with '\"' must be a whole JSON string")
+        }
+        attributes[key] = parsed
+        return nil
+    }
+
+    /// Decodes the collected attributes and moments into `context` (decide's rules), or their problems.
+    private static func decodeAttributesAndMoments(
+        _ attributes: JSONObject, _ moments: JSONObject, into context: inout ClientContext
+    ) -> [FieldProblem] {
+        var problems: [FieldProblem] = []
         if !attributes.isEmpty {
             do {
                 context.attributes = try ClientAttributes.decode(attributes)
@@ -148,9 +187,7 @@ package enum PolicyQuery {
                 problems.append(FieldProblem(pointer: "/query/moment", code: "moments.invalid", detail: error.message))
             }
         }
-        guard problems.isEmpty else { throw PublicProblem.badRequest(problems) }
-        readAcceptLanguage(request, into: &context)
-        return (context, explicitLocale)
+        return problems
     }
 
     /// The prefix of an attribute parameter.

@@ -46,14 +46,8 @@ package enum PublicRoutes {
         }
 
         router.add(.get, base + "/policy", options: RouteOptions(runsInline: true)) { request in
-            let snapshot = try liveSnapshot(request, store: store)
-            // Nearly every client: a plain query seen before apart from its install id (PlainPolicyQueries).
-            if let entry = snapshot.plainQueries.entry(for: request, snapshot: snapshot) {
-                return HTTPResponse(entry.response)
-            }
-            let (context, explicitLocale) = try PolicyQuery.context(request, locales: snapshot.explicitLocales)
-            let entry = ResolvedPolicyResponse.prepared(snapshot, context: context, explicitLocale: explicitLocale).0
-            return HTTPResponse(entry.response)
+            // The served policy's one door: a remembered plain query, else the query parsed once and resolved.
+            HTTPResponse(try liveSnapshot(request, store: store).response(for: request).response)
         }
 
         // The decide response's status and fields depend only on the served locale: one prepared head per
@@ -67,11 +61,10 @@ package enum PublicRoutes {
             let acceptLanguage = request.headers.values(for: "Accept-Language")
             let decide = try DecideRequest.decode(
                 request.body, acceptLanguage: acceptLanguage.isEmpty ? nil : acceptLanguage.joined(separator: ", "))
-            let key = ResolutionKey(context: decide.context, snapshot: snapshot)
-            let policy = ResolvedPolicyResponse.resolved(snapshot, context: decide.context, key: key)
+            let policy = snapshot.resolved(for: decide.context)
             let now = Instant(secondsSinceEpoch: clock.seconds)
             // The contract's envelope (core, shared with the client's offline decider), written straight to bytes.
-            let locale = key.locale.description
+            let locale = policy.locale.description
             var body = DecideContract.ResponseBody(
                 revision: snapshot.revision, locale: locale, expectedDecisions: decide.states.count)
             var problems: [FieldProblem] = []
