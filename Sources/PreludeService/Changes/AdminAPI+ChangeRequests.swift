@@ -250,22 +250,18 @@ extension AdminAPI {
     /// The JSON object body: `{}` for an empty optional body; 400 naming each member not in `allowed`.
     private static func changeBody(_ request: HTTPRequest, allowed: [String], required: Bool) throws -> JSONObject {
         if request.body.isEmpty, !required { return JSONObject() }
-        let value = try AdminRequestBody.parse(request)
-        guard let object = value.objectValue else {
-            throw AdminProblem.invalidRequest(
-                "the body must be a JSON object", pointer: "", code: "type.mismatch", status: .unprocessableContent)
-        }
-        let unknown = object.keys.filter { !allowed.contains($0) }
-        guard unknown.isEmpty else {
-            throw ProblemDetails(
+        var reader = try RequestBodyReader(
+            body: AdminRequestBody.parse(request), expected: "the body must be a JSON object")
+        let unknown = reader.unknownMembers(allowed: allowed)
+        reader.reportUnknown(allowed: allowed) { "unknown member '\($0)'" }
+        try reader.finish { problems in
+            ProblemDetails(
                 status: .unprocessableContent, type: PublicProblem.validation, title: "The request is not valid",
                 detail: "unknown member\(unknown.count == 1 ? "" : "s") \(unknown.joined(separator: ", ")); "
                     + "this endpoint takes \(allowed.isEmpty ? "no body" : allowed.joined(separator: ", "))",
-                errors: unknown.map {
-                    FieldProblem(pointer: "/" + $0, code: "member.unknown", detail: "unknown member '\($0)'")
-                })
+                errors: problems)
         }
-        return object
+        return reader.object
     }
 
     /// Which kind of request a create body proposes: `settings`, `rollout`, or a policy (`document`/`patch`); 422
