@@ -16,9 +16,9 @@ extension AdminAPI {
     /// ```
     /// Only `from` is required: without `revision` the source's live revision is promoted, without `features` every
     /// feature, without `parts` everything (the whole document when neither `features` nor `parts` is given).
-    func registerPromotionRoutes(on router: inout Router) {
-        add(
-            &router, .post, "/v1/admin/apps/{app}/environments/{env}/promotions", query: [], maxBodySize: 4096
+    func registerPromotionRoutes(on group: inout AdminRouteGroup) {
+        group.add(
+            .post, "/v1/admin/apps/{app}/environments/{env}/promotions", query: [], maxBodySize: 4096
         ) { [self] context in
             let target = context.target
             let ifMatch = try requireIfMatch(context, app: target.app)

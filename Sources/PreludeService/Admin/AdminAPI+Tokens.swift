@@ -5,12 +5,12 @@ import PreludeStore
 extension AdminAPI {
     /// `GET /v1/admin/tokens`, `POST /v1/admin/tokens`, `DELETE /v1/admin/tokens/{name}`: all need `write`,
     /// since token names and scopes are what an attacker would look for first.
-    func registerTokenRoutes(on router: inout Router) {
-        add(&router, .get, "/v1/admin/tokens", scope: .write, query: []) { [self] context in
+    func registerTokenRoutes(on group: inout AdminRouteGroup) {
+        group.add(.get, "/v1/admin/tokens", scope: .write, query: []) { [self] context in
             let list = try tokens.list()
             return AdminResponse.json(["tokens": .array(list.map(\.jsonValue))], pretty: context.pretty)
         }
-        add(&router, .post, "/v1/admin/tokens", query: [], maxBodySize: 4096) { [self] context in
+        group.add(.post, "/v1/admin/tokens", query: [], maxBodySize: 4096) { [self] context in
             let body = try AdminRequestBody.parse(context.request)
             let (name, scope, grant) = try Self.tokenRequest(body)
             // A grant naming an app or environment that does not exist is refused (a typo would otherwise give a
@@ -35,7 +35,7 @@ extension AdminAPI {
             return AdminResponse.json(
                 token.jsonValue.mergePatch(["token": .string(secret)]), pretty: context.pretty, status: .created)
         }
-        add(&router, .delete, "/v1/admin/tokens/{name}", query: []) { [self] context in
+        group.add(.delete, "/v1/admin/tokens/{name}", query: []) { [self] context in
             let token = try tokens.revoke(name: context.parameter("name"), actor: context.token.name, now: now)
             context.logger.info("admin token revoked", ["token": token.name, "by": context.token.name])
             return AdminResponse.json(token.jsonValue, pretty: context.pretty)
