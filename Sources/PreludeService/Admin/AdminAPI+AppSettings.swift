@@ -11,8 +11,8 @@ extension AdminAPI {
     /// /v1/admin/apps/{app}/environments/{env}`) — when true, a write whose resulting policy has lint errors is refused with 422
     /// (docs/admin.md, "Lint at write time"). Audited as `app.settings` with the old and new values; answers the
     /// app summary and the lint findings of the live policy (what strict mode would refuse now).
-    func registerAppSettingsRoutes(on router: inout Router) {
-        add(&router, .patch, "/v1/admin/apps/{app}", query: []) { [self] context in
+    func registerAppSettingsRoutes(on group: inout AdminRouteGroup) {
+        group.add(.patch, "/v1/admin/apps/{app}", query: []) { [self] context in
             let app = context.parameter("app")
             let ifMatch = try requireIfMatch(context, app: app)
             let patch = try AdminRequestBody.parse(

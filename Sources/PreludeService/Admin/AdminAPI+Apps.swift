@@ -4,21 +4,21 @@ import PreludeStore
 
 extension AdminAPI {
     /// `GET /v1/admin/apps`, `POST /v1/admin/apps`, `GET`/`DELETE /v1/admin/apps/{app}`.
-    func registerAppRoutes(on router: inout Router) {
-        add(&router, .get, "/v1/admin/apps", query: []) { [self] context in
+    func registerAppRoutes(on group: inout AdminRouteGroup) {
+        group.add(.get, "/v1/admin/apps", query: []) { [self] context in
             let grant = context.token.grant
             let rows = try apps.appIDs().filter { grant.covers(app: $0) }
             return AdminResponse.json(
                 ["apps": .array(try rows.map { try appListEntry($0, grant: grant) })], pretty: context.pretty)
         }
-        add(&router, .get, "/v1/admin/apps/{app}", query: []) { [self] context in
+        group.add(.get, "/v1/admin/apps/{app}", query: []) { [self] context in
             let app = context.parameter("app")
             let summary = try appSummary(app)  // first: it loads a revision another process committed
             var headers = HTTPHeaders()
             if let snapshot = store.snapshot(app: app) { headers.set("ETag", snapshot.etag.headerValue) }
             return AdminResponse.json(summary, pretty: context.pretty, headers: headers)
         }
-        add(&router, .post, "/v1/admin/apps", query: ["message"]) { [self] context in
+        group.add(.post, "/v1/admin/apps", query: ["message"]) { [self] context in
             let body = try AdminRequestBody.parse(context.request)
             let validation = PolicyValidator.validate(body)
             guard let document = validation.document else { throw AdminProblem.invalidPolicy(validation.problems) }
@@ -38,7 +38,7 @@ extension AdminAPI {
             response.headers.set("Location", "/v1/admin/apps/\(app)/policy")
             return response
         }
-        add(&router, .delete, "/v1/admin/apps/{app}", query: []) { [self] context in
+        group.add(.delete, "/v1/admin/apps/{app}", query: []) { [self] context in
             let app = context.parameter("app")
             let ifMatch = try requireIfMatch(context, app: app)
             // Revision numbers are unique per app and contiguous: every environment's revisions.

@@ -20,9 +20,9 @@ extension AdminAPI {
 
     /// `GET /v1/admin/audit?app=&environment=&action=&since=&until=&limit=&cursor=` and
     /// `GET /v1/admin/apps/{app}/environments/{env}/audit`: newest first, paged.
-    func registerAuditRoutes(on router: inout Router) {
-        add(
-            &router, .get, "/v1/admin/audit",
+    func registerAuditRoutes(on group: inout AdminRouteGroup) {
+        group.add(
+            .get, "/v1/admin/audit",
             query: ["app", "environment", "action", "since", "until", "limit", "cursor"]
         ) { [self] context in
             try auditPage(
@@ -31,8 +31,8 @@ extension AdminAPI {
                     app: context.request.queryValue("app"), environment: context.request.queryValue("environment")))
         }
         // One environment's trail: what a token limited to that environment may read.
-        add(
-            &router, .get, "/v1/admin/apps/{app}/environments/{env}/audit",
+        group.add(
+            .get, "/v1/admin/apps/{app}/environments/{env}/audit",
             query: ["action", "since", "until", "limit", "cursor"]
         ) { [self] context in
             guard try apps.environment(app: context.parameter("app"), name: context.environment) != nil else {

@@ -11,8 +11,8 @@ extension AdminAPI {
     /// Each write is audited (`environment.create`, `environment.settings`); loosening the governance of an environment
     /// that requires approvals needs the `bypass` capability (else 403 `settings-approval-required`: propose it as a
     /// change request of kind settings), and every settings change is told to webhooks as `environment.updated`.
-    func registerEnvironmentRoutes(on router: inout Router) {
-        add(&router, .get, "/v1/admin/apps/{app}/environments", query: []) { [self] context in
+    func registerEnvironmentRoutes(on group: inout AdminRouteGroup) {
+        group.add(.get, "/v1/admin/apps/{app}/environments", query: []) { [self] context in
             let app = context.parameter("app")
             guard let list = try apps.environments(app: app) else { throw PolicyStoreProblem.unknownApp(app) }
             // A token limited to some environments sees those.
@@ -20,7 +20,7 @@ extension AdminAPI {
             return AdminResponse.json(
                 ["app": .string(app), "environments": .array(visible.map(environmentJSON))], pretty: context.pretty)
         }
-        add(&router, .post, "/v1/admin/apps/{app}/environments", query: [], maxBodySize: 4096) { [self] context in
+        group.add(.post, "/v1/admin/apps/{app}/environments", query: [], maxBodySize: 4096) { [self] context in
             let app = context.parameter("app")
             let body = try AdminRequestBody.parse(context.request)
             let request = try Self.environmentRequest(body)
@@ -47,12 +47,12 @@ extension AdminAPI {
             response.headers.set("Location", "/v1/admin/apps/\(app)/environments/\(request.name)")
             return response
         }
-        add(&router, .get, "/v1/admin/apps/{app}/environments/{env}", query: []) { [self] context in
+        group.add(.get, "/v1/admin/apps/{app}/environments/{env}", query: []) { [self] context in
             let settings = try currentEnvironment(context.target)
             return AdminResponse.json(environmentJSON(settings), pretty: context.pretty, headers: etag(context.target))
         }
         for method in [HTTPMethod.patch, .put] {
-            add(&router, method, "/v1/admin/apps/{app}/environments/{env}", query: [], maxBodySize: 4096) {
+            group.add(method, "/v1/admin/apps/{app}/environments/{env}", query: [], maxBodySize: 4096) {
                 [self] context in
                 let target = context.target
                 let body: JSONValue

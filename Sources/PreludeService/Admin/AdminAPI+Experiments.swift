@@ -12,9 +12,9 @@ extension AdminAPI {
     /// - `POST …/experiments/{key}/stop`, `…/start`, `…/conclude`: coverage to 0 (assignments are kept for a
     ///   restart), coverage back (to the value before the last stop, or the body's `coverage`), and remove the
     ///   experiment while the winner's `set` becomes the feature's own settings.
-    func registerExperimentRoutes(on router: inout Router) {
+    func registerExperimentRoutes(on group: inout AdminRouteGroup) {
         let base = "/experiments"
-        addEnvironmental(&router, .get, base, query: []) { [self] context in
+        group.addEnvironmental(.get, base, query: []) { [self] context in
             let snapshot = try servedPolicy(context.target)
             let list = snapshot.document.experiments.map { experiment -> JSONValue in
                 var object = experiment.jsonValue.objectValue ?? JSONObject()
@@ -25,14 +25,14 @@ extension AdminAPI {
                 ["app": .string(snapshot.appID), "experiments": .array(list)], pretty: context.pretty,
                 headers: ["ETag": snapshot.etag.headerValue])
         }
-        addEnvironmental(&router, .get, base + "/{key}", query: []) { [self] context in
+        group.addEnvironmental(.get, base + "/{key}", query: []) { [self] context in
             let snapshot = try servedPolicy(context.target)
             let (_, experiment) = try Self.experiment(context.parameter("key"), in: snapshot)
             var headers: HTTPHeaders = ["ETag": snapshot.etag.headerValue]
             headers.set("Prelude-Experiment-Status", Self.status(experiment))
             return AdminResponse.json(experiment.jsonValue, pretty: context.pretty, headers: headers)
         }
-        addEnvironmental(&router, .put, base + "/{key}", query: ["message"]) { [self] context in
+        group.addEnvironmental(.put, base + "/{key}", query: ["message"]) { [self] context in
             let (app, key) = (context.parameter("app"), context.parameter("key"))
             let ifMatch = try requireIfMatch(context, app: app)
             var body = try AdminRequestBody.parse(context.request)
@@ -46,7 +46,7 @@ extension AdminAPI {
                 context: context, action: index == nil ? "experiment.create" : "experiment.replace",
                 status: index == nil ? .created : .ok, extraDetail: JSONObject([("experiment", .string(key))]))
         }
-        addEnvironmental(&router, .patch, base + "/{key}", query: ["message"]) { [self] context in
+        group.addEnvironmental(.patch, base + "/{key}", query: ["message"]) { [self] context in
             let (app, key) = (context.parameter("app"), context.parameter("key"))
             let ifMatch = try requireIfMatch(context, app: app)
             let patch = try AdminRequestBody.parse(
@@ -59,7 +59,7 @@ extension AdminAPI {
                 Self.setting(experiments: experiments, in: snapshot.document.jsonValue), app: app, ifMatch: ifMatch,
                 context: context, action: "experiment.patch", extraDetail: JSONObject([("experiment", .string(key))]))
         }
-        addEnvironmental(&router, .delete, base + "/{key}", query: ["message"]) { [self] context in
+        group.addEnvironmental(.delete, base + "/{key}", query: ["message"]) { [self] context in
             let (app, key) = (context.parameter("app"), context.parameter("key"))
             let ifMatch = try requireIfMatch(context, app: app)
             let snapshot = try servedPolicy(context.target)
@@ -70,7 +70,7 @@ extension AdminAPI {
                 Self.setting(experiments: experiments, in: snapshot.document.jsonValue), app: app, ifMatch: ifMatch,
                 context: context, action: "experiment.delete", extraDetail: JSONObject([("experiment", .string(key))]))
         }
-        addEnvironmental(&router, .post, base + "/{key}/stop", query: ["message"]) { [self] context in
+        group.addEnvironmental(.post, base + "/{key}/stop", query: ["message"]) { [self] context in
             let (app, key) = (context.parameter("app"), context.parameter("key"))
             let ifMatch = try requireIfMatch(context, app: app)
             let snapshot = try servedPolicy(context.target)
@@ -84,7 +84,7 @@ extension AdminAPI {
                     ("experiment", .string(key)), ("previousCoverage", .number(experiment.coverage)),
                 ]))
         }
-        addEnvironmental(&router, .post, base + "/{key}/start", query: ["message"]) { [self] context in
+        group.addEnvironmental(.post, base + "/{key}/start", query: ["message"]) { [self] context in
             let (app, key) = (context.parameter("app"), context.parameter("key"))
             let ifMatch = try requireIfMatch(context, app: app)
             let coverage = try Self.optionalBody(context.request).flatMap { body throws(ProblemDetails) in
@@ -109,7 +109,7 @@ extension AdminAPI {
                 context: context, action: "experiment.start",
                 extraDetail: JSONObject([("experiment", .string(key)), ("coverage", .number(target))]))
         }
-        addEnvironmental(&router, .post, base + "/{key}/conclude", query: ["message"]) { [self] context in
+        group.addEnvironmental(.post, base + "/{key}/conclude", query: ["message"]) { [self] context in
             let (app, key) = (context.parameter("app"), context.parameter("key"))
             let ifMatch = try requireIfMatch(context, app: app)
             guard let body = try Self.optionalBody(context.request),

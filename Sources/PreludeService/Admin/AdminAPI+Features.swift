@@ -4,15 +4,15 @@ import PreludeHTTP
 extension AdminAPI {
     /// `GET`/`PUT`/`PATCH`/`DELETE /v1/admin/apps/{app}[/environments/{env}]/features/{feature}`. A feature is part of its app's policy:
     /// its ETag is the policy's, and each write makes a new policy revision, validated as a whole.
-    func registerFeatureRoutes(on router: inout Router) {
+    func registerFeatureRoutes(on group: inout AdminRouteGroup) {
         let pattern = "/features/{feature}"
-        addEnvironmental(&router, .get, pattern, query: []) { [self] context in
+        group.addEnvironmental(.get, pattern, query: []) { [self] context in
             let (snapshot, feature) = try servedSnapshot(context)
             let features = snapshot.document.jsonValue["features"]?.objectValue ?? JSONObject()
             guard let value = features[feature] else { throw Self.unknownFeature(feature, app: snapshot.appID) }
             return AdminResponse.json(value, pretty: context.pretty, headers: ["ETag": snapshot.etag.headerValue])
         }
-        addEnvironmental(&router, .put, pattern, query: ["message"]) { [self] context in
+        group.addEnvironmental(.put, pattern, query: ["message"]) { [self] context in
             let (app, feature) = (context.parameter("app"), context.parameter("feature"))
             let ifMatch = try requireIfMatch(context, app: app)
             let body = try AdminRequestBody.parse(context.request)
@@ -25,7 +25,7 @@ extension AdminAPI {
                 action: existed ? "feature.replace" : "feature.create",
                 status: existed ? .ok : .created, extraDetail: JSONObject([("feature", .string(feature))]))
         }
-        addEnvironmental(&router, .patch, pattern, query: ["message"]) { [self] context in
+        group.addEnvironmental(.patch, pattern, query: ["message"]) { [self] context in
             let (app, feature) = (context.parameter("app"), context.parameter("feature"))
             let ifMatch = try requireIfMatch(context, app: app)
             let patch = try AdminRequestBody.parse(
@@ -40,7 +40,7 @@ extension AdminAPI {
                 Self.setting(feature, to: current.mergePatch(patch), in: document), app: app, ifMatch: ifMatch,
                 context: context, action: "feature.patch", extraDetail: JSONObject([("feature", .string(feature))]))
         }
-        addEnvironmental(&router, .delete, pattern, query: ["message"]) { [self] context in
+        group.addEnvironmental(.delete, pattern, query: ["message"]) { [self] context in
             let (app, feature) = (context.parameter("app"), context.parameter("feature"))
             let ifMatch = try requireIfMatch(context, app: app)
             let (snapshot, _) = try servedSnapshot(context)

@@ -12,8 +12,8 @@ import PreludeStore
 
 extension AdminAPI {
     /// `GET`/`PUT /v1/admin/apps/{app}/policy` and the dry run `POST /v1/admin/apps/{app}/policy/validate`.
-    func registerPolicyRoutes(on router: inout Router) {
-        addEnvironmental(&router, .get, "/policy", query: []) { [self] context in
+    func registerPolicyRoutes(on group: inout AdminRouteGroup) {
+        group.addEnvironmental(.get, "/policy", query: []) { [self] context in
             let app = context.parameter("app")
             guard let snapshot = store.snapshot(app: app, environment: context.environment) else {
                 // An app whose live revision no longer validates: show what is stored, without an ETag (replace it
@@ -31,14 +31,14 @@ extension AdminAPI {
                 storedText: String(decoding: snapshot.canonicalBytes, as: UTF8.self), pretty: context.pretty,
                 headers: headers)
         }
-        addEnvironmental(&router, .put, "/policy", query: ["message"]) { [self] context in
+        group.addEnvironmental(.put, "/policy", query: ["message"]) { [self] context in
             let app = context.parameter("app")
             let ifMatch = try requireIfMatch(context, app: app)
             let candidate = try AdminRequestBody.parse(context.request)
             return try write(candidate, app: app, ifMatch: ifMatch, context: context, action: "policy.replace")
         }
         // A dry run changes nothing, so a read token may use it.
-        addEnvironmental(&router, .post, "/policy/validate", scope: .read, query: []) { [self] context in
+        group.addEnvironmental(.post, "/policy/validate", scope: .read, query: []) { [self] context in
             let app = context.parameter("app")
             try AdminRequestBody.checkMediaType(context.request, accepting: [AdminRequestBody.json])
             let live = try liveJSON(context.target)

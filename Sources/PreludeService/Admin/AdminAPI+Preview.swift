@@ -9,16 +9,16 @@ extension AdminAPI {
     /// document next to the live one, as one self-contained HTML page. Read scope: nothing is written.
     ///
     /// Rendered per request, off the policy hot path: a preview is a review tool, asked for by people.
-    func registerPreviewRoutes(on router: inout Router) {
-        addEnvironmental(&router, .get, "/preview", query: []) { [self] context in
+    func registerPreviewRoutes(on group: inout AdminRouteGroup) {
+        group.addEnvironmental(.get, "/preview", query: []) { [self] context in
             Self.html(PreviewRenderer.render(try liveInput(context.target)))
         }
-        addEnvironmental(&router, .get, "/revisions/{number}/preview", query: []) { [self] context in
+        group.addEnvironmental(.get, "/revisions/{number}/preview", query: []) { [self] context in
             let number = try Self.revisionNumber(context.parameter("number"))
             return Self.html(PreviewRenderer.render(try revisionInput(context.target, number: number)))
         }
         // Previewing a proposed document changes nothing, so a read token may use it.
-        addEnvironmental(&router, .post, "/preview", scope: .read, query: []) { [self] context in
+        group.addEnvironmental(.post, "/preview", scope: .read, query: []) { [self] context in
             let app = context.parameter("app")
             let candidate = try AdminRequestBody.parse(context.request)
             let live = try knownApp(context.target)

@@ -16,9 +16,9 @@ extension AdminAPI {
     /// ```
     /// Only `from` is required: without `revision` the source's live revision is promoted, without `features` every
     /// feature, without `parts` everything (the whole document when neither `features` nor `parts` is given).
-    func registerPromotionRoutes(on router: inout Router) {
-        add(
-            &router, .post, "/v1/admin/apps/{app}/environments/{env}/promotions", query: [], maxBodySize: 4096
+    func registerPromotionRoutes(on group: inout AdminRouteGroup) {
+        group.add(
+            .post, "/v1/admin/apps/{app}/environments/{env}/promotions", query: [], maxBodySize: 4096
         ) { [self] context in
             let target = context.target
             let ifMatch = try requireIfMatch(context, app: target.app)
@@ -112,69 +112,63 @@ extension AdminAPI {
 
     /// `{"from", "revision"?, "features"?, "parts"?, "message"?}`; every problem at once, with pointers.
     static func promotionRequest(_ body: JSONValue) throws(ProblemDetails) -> PromotionRequest {
-        guard case .object(let object) = body else {
-            throw AdminProblem.invalidRequest(
-                "the body must be an object {\"from\": \"staging\", \"revision\"?, \"features\"?, \"parts\"?, \"message\"?}",
-                pointer: "", code: "type.mismatch", status: .unprocessableContent)
-        }
-        var problems: [FieldProblem] = []
-        for key in object.keys where !["from", "revision", "features", "parts", "message"].contains(key) {
-            problems.append(FieldProblem(pointer: "/\(key)", code: "member.unknown", detail: "unknown member '\(key)'"))
-        }
-        let from = object["from"]?.stringValue
+        var reader = try RequestBodyReader(
+            body: body,
+            expected:
+                "the body must be an object {\"from\": \"staging\", \"revision\"?, \"features\"?, \"parts\"?, \"message\"?}"
+        )
+        reader.reportUnknown(allowed: ["from", "revision", "features", "parts", "message"]) { "unknown member '\($0)'" }
+        let from = reader["from"]?.stringValue
         if from.map(EnvironmentName.isValid) != true {
-            problems.append(
-                FieldProblem(pointer: "/from", code: "member.missing", detail: "'from' names the source environment"))
+            reader.report("from", "member.missing", "'from' names the source environment")
         }
         var revision: Int?
-        if let value = object["revision"], !value.isNull {
+        if let value = reader["revision"], !value.isNull {
             if let number = value.intValue, number >= 1 {
                 revision = number
             } else {
-                problems.append(
-                    FieldProblem(pointer: "/revision", code: "value.invalid", detail: "'revision' is a revision number")
-                )
+                reader.report("revision", "value.invalid", "'revision' is a revision number")
             }
         }
-        func names(_ key: String, allowed: [String]?) -> [String]? {
-            guard let value = object[key], !value.isNull else { return nil }
-            guard let items = value.arrayValue, !items.isEmpty else {
-                problems.append(
-                    FieldProblem(pointer: "/\(key)", code: "type.mismatch", detail: "'\(key)' is a non-empty array"))
-                return nil
-            }
-            var result: [String] = []
-            for (index, item) in items.enumerated() {
-                guard let name = item.stringValue, allowed?.contains(name) ?? true else {
-                    problems.append(
-                        FieldProblem(
-                            pointer: "/\(key)/\(index)", code: "value.invalid",
-                            detail: allowed.map { "parts are \($0.joined(separator: ", "))" } ?? "a feature name"))
-                    continue
-                }
-                if !result.contains(name) { result.append(name) }
-            }
-            return result
-        }
-        let features = names("features", allowed: nil)
-        let parts = names("parts", allowed: promotionParts)
+        let features = promotionNames(&reader, "features", allowed: nil)
+        let parts = promotionNames(&reader, "parts", allowed: promotionParts)
         var message: String?
-        if let value = object["message"], !value.isNull {
-            if let text = value.stringValue, text.count <= 500,
-                StoredText.problem(in: text, subject: "message") == nil
+        if let value = reader["message"], !value.isNull {
+            if let text = value.stringValue, text.count <= 500, StoredText.problem(in: text, subject: "message") == nil
             {
                 message = text.isEmpty ? nil : text
             } else {
-                problems.append(
-                    FieldProblem(
-                        pointer: "/message", code: "value.invalid",
-                        detail: "'message' is text of at most 500 characters without control characters"))
+                reader.report(
+                    "message", "value.invalid", "'message' is text of at most 500 characters without control characters"
+                )
             }
         }
-        guard problems.isEmpty, let from else {
-            throw invalid(problems, consequence: "nothing was promoted")
+        guard !reader.hasProblems, let from else {
+            throw invalid(reader.problems, consequence: "nothing was promoted")
         }
         return PromotionRequest(from: from, revision: revision, features: features, parts: parts, message: message)
+    }
+
+    /// `features` or `parts` of a promotion: absent or null (nil), else a non-empty array of distinct names.
+    private static func promotionNames(_ reader: inout RequestBodyReader, _ key: String, allowed: [String]?)
+        -> [String]?
+    {
+        guard let value = reader[key], !value.isNull else { return nil }
+        guard let items = value.arrayValue, !items.isEmpty else {
+            reader.report(key, "type.mismatch", "'\(key)' is a non-empty array")
+            return nil
+        }
+        var result: [String] = []
+        for (index, item) in items.enumerated() {
+            guard let name = item.stringValue, allowed?.contains(name) ?? true else {
+                reader.report(
+                    key, index: index, "value.invalid",
+                    allowed.map { "parts are \($0.joined(separator: ", "))" } ?? "a feature name")
+                continue
+            }
+            if !result.contains(name) { result.append(name) }
+        }
+        return result
     }
 
     /// The target's document after promoting `source` (canonical JSON) into `target` (the target's live document,

@@ -4,8 +4,8 @@ import PreludeStore
 
 extension AdminAPI {
     /// Revision history: list (paged, newest first), show, diff, roll back.
-    func registerRevisionRoutes(on router: inout Router) {
-        addEnvironmental(&router, .get, "/revisions", query: ["limit", "cursor"]) { [self] context in
+    func registerRevisionRoutes(on group: inout AdminRouteGroup) {
+        group.addEnvironmental(.get, "/revisions", query: ["limit", "cursor"]) { [self] context in
             let app = context.parameter("app")
             let limit = try Self.integerQuery(context.request, "limit", default: 20, range: 1...200)
             let before = try Self.cursor(context.request)
@@ -30,7 +30,7 @@ extension AdminAPI {
                     "nextCursor": next,
                 ], pretty: context.pretty)
         }
-        addEnvironmental(&router, .get, "/revisions/{number}", query: []) { [self] context in
+        group.addEnvironmental(.get, "/revisions/{number}", query: []) { [self] context in
             let app = context.parameter("app")
             let number = try Self.revisionNumber(context.parameter("number"))
             let row = try revisionRow(context.target, number: number)
@@ -45,14 +45,14 @@ extension AdminAPI {
             object["document"] = try JSONValue(parsing: row.document)
             return AdminResponse.json(.object(object), pretty: context.pretty)
         }
-        addEnvironmental(&router, .get, "/revisions/{from}/diff/{to}", query: []) { [self] context in
+        group.addEnvironmental(.get, "/revisions/{from}/diff/{to}", query: []) { [self] context in
             try diffResponse(context, from: context.parameter("from"), to: context.parameter("to"))
         }
-        addEnvironmental(&router, .get, "/revisions/{from}/diff", query: ["against"]) { [self] context in
+        group.addEnvironmental(.get, "/revisions/{from}/diff", query: ["against"]) { [self] context in
             try diffResponse(
                 context, from: context.parameter("from"), to: context.request.queryValue("against") ?? "live")
         }
-        addEnvironmental(&router, .post, "/revisions/{number}/rollback", query: ["message"]) { [self] context in
+        group.addEnvironmental(.post, "/revisions/{number}/rollback", query: ["message"]) { [self] context in
             let app = context.parameter("app")
             let ifMatch = try requireIfMatch(context, app: app)
             let number = try Self.revisionNumber(context.parameter("number"))

@@ -5,12 +5,12 @@ import PreludeStore
 extension AdminAPI {
     /// `GET /v1/admin/tokens`, `POST /v1/admin/tokens`, `DELETE /v1/admin/tokens/{name}`: all need `write`,
     /// since token names and scopes are what an attacker would look for first.
-    func registerTokenRoutes(on router: inout Router) {
-        add(&router, .get, "/v1/admin/tokens", scope: .write, query: []) { [self] context in
+    func registerTokenRoutes(on group: inout AdminRouteGroup) {
+        group.add(.get, "/v1/admin/tokens", scope: .write, query: []) { [self] context in
             let list = try tokens.list()
             return AdminResponse.json(["tokens": .array(list.map(\.jsonValue))], pretty: context.pretty)
         }
-        add(&router, .post, "/v1/admin/tokens", query: [], maxBodySize: 4096) { [self] context in
+        group.add(.post, "/v1/admin/tokens", query: [], maxBodySize: 4096) { [self] context in
             let body = try AdminRequestBody.parse(context.request)
             let (name, scope, grant) = try Self.tokenRequest(body)
             // A grant naming an app or environment that does not exist is refused (a typo would otherwise give a
@@ -35,7 +35,7 @@ extension AdminAPI {
             return AdminResponse.json(
                 token.jsonValue.mergePatch(["token": .string(secret)]), pretty: context.pretty, status: .created)
         }
-        add(&router, .delete, "/v1/admin/tokens/{name}", query: []) { [self] context in
+        group.add(.delete, "/v1/admin/tokens/{name}", query: []) { [self] context in
             let token = try tokens.revoke(name: context.parameter("name"), actor: context.token.name, now: now)
             context.logger.info("admin token revoked", ["token": token.name, "by": context.token.name])
             return AdminResponse.json(token.jsonValue, pretty: context.pretty)
@@ -46,76 +46,53 @@ extension AdminAPI {
     /// "approve"?: bool, "bypass"?: bool, "allowMissing"?: bool}`; every problem at once, with pointers. Without
     /// `apps`/`environments` the token may touch every app and environment.
     static func tokenRequest(_ body: JSONValue) throws(ProblemDetails) -> (String, TokenScope, TokenGrant) {
-        guard let object = body.objectValue else {
-            throw AdminProblem.invalidRequest(
-                "the body must be an object {\"name\": ..., \"scope\": \"read\"|\"replica\"|\"write\"}", pointer: "",
-                code: "type.mismatch", status: .unprocessableContent)
+        var reader = try RequestBodyReader(
+            body: body,
+            expected: "the body must be an object {\"name\": ..., \"scope\": \"read\"|\"replica\"|\"write\"}")
+        reader.reportUnknown(allowed: ["name", "scope", "apps", "environments", "approve", "bypass", "allowMissing"]) {
+            "unknown member '\($0)'"
         }
-        var problems: [FieldProblem] = []
-        for key in object.keys
-        where !["name", "scope", "apps", "environments", "approve", "bypass", "allowMissing"].contains(key) {
-            problems.append(FieldProblem(pointer: "/\(key)", code: "member.unknown", detail: "unknown member '\(key)'"))
-        }
-        let name = object["name"]?.stringValue
+        let name = reader["name"]?.stringValue
         if name == nil {
-            problems.append(
-                FieldProblem(pointer: "/name", code: "member.missing", detail: "a string 'name' is required"))
+            reader.report("name", "member.missing", "a string 'name' is required")
         } else if let name, !AdminToken.isValidName(name) {
-            problems.append(
-                FieldProblem(
-                    pointer: "/name", code: "token.invalidName", detail: TokenError.invalidName(name).description))
+            reader.report("name", "token.invalidName", TokenError.invalidName(name).description)
         }
-        let scope = object["scope"]?.stringValue.flatMap(TokenScope.init(rawValue:))
+        let scope = reader["scope"]?.stringValue.flatMap(TokenScope.init(rawValue:))
         if scope == nil {
-            problems.append(
-                FieldProblem(
-                    pointer: "/scope", code: "value.invalid",
-                    detail: "'scope' must be \"read\", \"replica\" or \"write\""))
+            reader.report("scope", "value.invalid", "'scope' must be \"read\", \"replica\" or \"write\"")
         }
-        func list(_ key: String, valid: (String) -> Bool, rule: String) -> [String]? {
-            guard let value = object[key], value.stringValue != "*" else { return nil }
-            guard let items = value.arrayValue else {
-                problems.append(
-                    FieldProblem(pointer: "/\(key)", code: "type.mismatch", detail: "'\(key)' is \"*\" or an array"))
-                return []
-            }
-            var names: [String] = []
-            for (index, item) in items.enumerated() {
-                guard let name = item.stringValue, valid(name) else {
-                    problems.append(FieldProblem(pointer: "/\(key)/\(index)", code: "value.invalid", detail: rule))
-                    continue
-                }
-                names.append(name)
-            }
-            return names
-        }
-        let apps = list(
-            "apps", valid: PolicyValidator.isValidAppId,
+        let apps = grantList(
+            &reader, "apps", valid: PolicyValidator.isValidAppId,
             rule: "an app id: 1–128 letters, digits, '.', '-' or '_'")
-        let environments = list(
-            "environments", valid: EnvironmentName.isValid,
+        let environments = grantList(
+            &reader, "environments", valid: EnvironmentName.isValid,
             rule: "an environment name: \(EnvironmentName.rule)")
-        func flag(_ key: String) -> Bool {
-            guard let value = object[key] else { return false }
-            guard case .bool(let flag) = value else {
-                problems.append(
-                    FieldProblem(pointer: "/\(key)", code: "type.mismatch", detail: "'\(key)' is true or false"))
-                return false
-            }
-            return flag
-        }
+        func flag(_ key: String) -> Bool { reader.read(key, as: .bool, mismatch: "'\(key)' is true or false") ?? false }
         _ = flag("allowMissing")  // read by the route: only its type is checked here
         let grant = TokenGrant(apps: apps, environments: environments, approve: flag("approve"), bypass: flag("bypass"))
-        if grant.bypass, scope != .write {
-            problems.append(
-                FieldProblem(pointer: "/bypass", code: "value.invalid", detail: "'bypass' needs scope \"write\""))
-        }
-        guard problems.isEmpty, let name, let scope else {
-            throw ProblemDetails(
-                status: .unprocessableContent, type: AdminProblem.invalidRequestType, title: "The request is not valid",
-                detail: "\(problems.count) problem\(problems.count == 1 ? "" : "s"); no token was created",
-                errors: problems)
+        if grant.bypass, scope != .write { reader.report("bypass", "value.invalid", "'bypass' needs scope \"write\"") }
+        guard !reader.hasProblems, let name, let scope else {
+            throw RequestBodyReader.unprocessable(
+                reader.problems, type: AdminProblem.invalidRequestType, consequence: "no token was created")
         }
         return (name, scope, grant)
+    }
+
+    /// `apps` or `environments` of a grant: absent or `"*"` (nil: every one), else an array of valid names.
+    private static func grantList(
+        _ reader: inout RequestBodyReader, _ key: String, valid: (String) -> Bool, rule: String
+    ) -> [String]? {
+        guard let value = reader[key], value.stringValue != "*" else { return nil }
+        guard let items = reader.read(key, as: .array, mismatch: "'\(key)' is \"*\" or an array") else { return [] }
+        var names: [String] = []
+        for (index, item) in items.enumerated() {
+            guard let name = item.stringValue, valid(name) else {
+                reader.report(key, index: index, "value.invalid", rule)
+                continue
+            }
+            names.append(name)
+        }
+        return names
     }
 }

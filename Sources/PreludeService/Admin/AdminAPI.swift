@@ -98,118 +98,32 @@ package final class AdminAPI: Sendable {
         package var target: PolicyStore.Key { PolicyStore.Key(app: parameter("app"), environment: environment) }
     }
 
-    /// Registers every admin route on `router`.
+    /// Registers every admin route on `router`, each feature's collection under one ``AdminRouteGroup``.
     package static func register(on router: inout Router, api: AdminAPI) {
-        api.registerTokenRoutes(on: &router)
-        api.registerAppRoutes(on: &router)
-        api.registerAppSettingsRoutes(on: &router)
-        api.registerEnvironmentRoutes(on: &router)
-        api.registerPromotionRoutes(on: &router)
-        api.registerPolicyRoutes(on: &router)
-        api.registerFeatureRoutes(on: &router)
-        api.registerRevisionRoutes(on: &router)
-        api.registerAuditRoutes(on: &router)
-        api.registerResultsRoutes(on: &router)
-        api.registerExperimentRoutes(on: &router)
-        api.registerPreviewRoutes(on: &router)
-        api.registerRolloutRoutes(on: &router)
-        api.registerRolloutTemplateRoutes(on: &router)
-        api.registerChangeRequestRoutes(on: &router)
-        api.registerWebhookRoutes(on: &router)
+        var group = AdminRouteGroup(
+            router: router, authenticator: api.authenticator, store: api.store, logger: api.logger,
+            followURL: api.followURL, sharesDatabase: api.database.engine == .postgres)
+        api.registerTokenRoutes(on: &group)
+        api.registerAppRoutes(on: &group)
+        api.registerAppSettingsRoutes(on: &group)
+        api.registerEnvironmentRoutes(on: &group)
+        api.registerPromotionRoutes(on: &group)
+        api.registerPolicyRoutes(on: &group)
+        api.registerFeatureRoutes(on: &group)
+        api.registerRevisionRoutes(on: &group)
+        api.registerAuditRoutes(on: &group)
+        api.registerResultsRoutes(on: &group)
+        api.registerExperimentRoutes(on: &group)
+        api.registerPreviewRoutes(on: &group)
+        api.registerRolloutRoutes(on: &group)
+        api.registerRolloutTemplateRoutes(on: &group)
+        api.registerChangeRequestRoutes(on: &group)
+        api.registerWebhookRoutes(on: &group)
+        router = group.router
     }
 
     /// A change request was scheduled or unscheduled: the scheduler looks again now.
     func scheduleChanged() { scheduler.wake() }
-
-    /// Adds one route: authentication with `scope` (default: `read` for GET, `write` otherwise), the query check
-    /// (``AdminQuery/check(_:allowed:)`` with `query`, the route's own parameter names, when given), then `handler`;
-    /// errors render as problems (indented when asked), unexpected ones are logged and answer 500 without internals.
-    /// `problem` with its `instance` (RFC 9457 §3.1.5) naming the admin resource asked for, where the shared
-    /// constructor named the public one (`/v1/apps/{app}` for an unknown app).
-    static func naming(_ request: HTTPRequest, in problem: ProblemDetails) -> ProblemDetails {
-        guard problem.instance?.hasPrefix("/v1/apps/") == true else { return problem }
-        var problem = problem
-        problem.instance = request.path
-        return problem
-    }
-
-    func add(
-        _ router: inout Router, _ method: HTTPMethod, _ pattern: String, scope: TokenScope? = nil,
-        query: [String]? = nil, maxBodySize: Int? = nil, _ handler: @escaping @Sendable (Context) throws -> HTTPResponse
-    ) {
-        let scope = scope ?? (method == .get || method == .head ? .read : .write)
-        let logger = self.logger
-        let authenticator = self.authenticator
-        let store = self.store
-        // Nodes of a cluster share one PostgreSQL database and learn of each other's commits within a poll interval
-        // (LivePolicyReloader). An operator's calls through a load balancer reach any node: each admin request first
-        // brings this node's live revisions up to the database (one query of the environments table), so a change
-        // made on one node is seen by the next admin call on any other (docs/scaling.md, "PostgreSQL cluster").
-        // Best effort: with the database unreachable, the request goes on with what this node serves.
-        let sharesDatabase = database.engine == .postgres
-        // A read replica refuses writes before authenticating: its tokens are its own, and the answer names where
-        // the write must go (docs/scaling.md).
-        let refusal = followURL.flatMap {
-            method == .get || method == .head ? nil : ReplicationRoutes.readReplica(primary: $0)
-        }
-        router.add(method, pattern, options: RouteOptions(maxBodySize: maxBodySize ?? Self.maxBodySize)) { request in
-            let pretty = AdminResponse.wantsPretty(request)
-            if let refusal { return AdminResponse.problem(refusal, pretty: pretty) }
-            let logger = logger.with(["request_id": request.requestID])
-            var tokenName: String?
-            var response: HTTPResponse
-            do {
-                let token = try authenticator.authorize(request, required: scope)
-                tokenName = token.name
-                if sharesDatabase { _ = try? store.refreshChanged() }
-                try Self.checkGrant(token, request: request, pattern: pattern)
-                if let query { try AdminQuery.check(request, allowed: query) }
-                response = try handler(Context(request: request, token: token, pretty: pretty, logger: logger))
-            } catch let problem as ProblemDetails {
-                response = AdminResponse.problem(Self.naming(request, in: problem), pretty: pretty)
-            } catch let error as any HTTPResponseError {
-                response = AdminResponse.problem(error, pretty: pretty)
-            } catch let error as PolicyStoreError {
-                response = AdminResponse.problem(
-                    Self.naming(request, in: PolicyStoreProblem.problem(for: error)), pretty: pretty)
-            } catch let error as TokenError {
-                response = AdminResponse.problem(Self.problem(for: error), pretty: pretty)
-            } catch {
-                logger.error("admin request failed", ["route": "\(method) \(pattern)", "error": "\(error)"])
-                // A write that failed on storage (disk full, I/O error): 503 with Retry-After and its own type.
-                response = AdminResponse.problem(
-                    StorageHealth.problem(for: error)
-                        ?? ProblemDetails(
-                            status: .internalServerError, detail: "the request failed; nothing was changed"),
-                    pretty: pretty)
-            }
-            // The request log names who made an admin call: the token's name, never its secret.
-            if let tokenName { response.logFields["token"] = tokenName }
-            return response
-        }
-    }
-
-    /// Adds a route about one environment's policy twice: as `/v1/admin/apps/{app}` + `suffix` (production, the
-    /// paths of builds before environments) and as `/v1/admin/apps/{app}/environments/{env}` + `suffix`; the handler
-    /// reads the environment from ``Context/environment``.
-    func addEnvironmental(
-        _ router: inout Router, _ method: HTTPMethod, _ suffix: String, scope: TokenScope? = nil,
-        query: [String]? = nil, maxBodySize: Int? = nil, _ handler: @escaping @Sendable (Context) throws -> HTTPResponse
-    ) {
-        for base in ["/v1/admin/apps/{app}", "/v1/admin/apps/{app}/environments/{env}"] {
-            add(&router, method, base + suffix, scope: scope, query: query, maxBodySize: maxBodySize, handler)
-        }
-    }
-
-    static func problem(for error: TokenError) -> ProblemDetails {
-        switch error {
-        case .invalidName:
-            AdminProblem.invalidRequest(
-                error.description, pointer: "/name", code: "token.invalidName", status: .unprocessableContent)
-        case .nameTaken: ProblemDetails(status: .conflict, detail: error.description)
-        case .notFound: AdminProblem.notFound(error.description)
-        }
-    }
 
     /// Refuses (403 naming what is missing) a token whose grant does not cover the app and environment addressed:
     /// `{app}` and `{env}` of the path (production when the path has none; the app alone for `…/environments`, whose

@@ -10,17 +10,17 @@ extension AdminAPI {
     private static let createMembers = ["document", "patch", "settings", "rollout", "message", "draft"]
     private static let editMembers = ["document", "patch", "message"]
 
-    func registerChangeRequestRoutes(on router: inout Router) {
+    func registerChangeRequestRoutes(on group: inout AdminRouteGroup) {
         for prefix in [
             "/v1/admin/apps/{app}/environments/{env}/change-requests", "/v1/admin/apps/{app}/change-requests",
         ] {
-            registerChangeRequestRoutes(on: &router, prefix: prefix)
+            registerChangeRequestRoutes(on: &group, prefix: prefix)
         }
     }
 
-    private func registerChangeRequestRoutes(on router: inout Router, prefix: String) {
+    private func registerChangeRequestRoutes(on group: inout AdminRouteGroup, prefix: String) {
         let item = prefix + "/{id}"
-        add(&router, .get, prefix, query: ["state", "limit", "cursor"]) { [self] context in
+        group.add(.get, prefix, query: ["state", "limit", "cursor"]) { [self] context in
             let (app, environment) = Self.address(context)
             _ = try changes.rules(app: app, environment: environment)
             let limit = try Self.integerQuery(context.request, "limit", default: 50, range: 1...200)
@@ -36,7 +36,7 @@ extension AdminAPI {
             return AdminResponse.json(
                 ["changeRequests": .array(Array(items)), "nextCursor": next], pretty: context.pretty)
         }
-        add(&router, .post, prefix, query: []) { [self] context in
+        group.add(.post, prefix, query: []) { [self] context in
             let (app, environment) = Self.address(context)
             let body = try Self.changeBody(context.request, allowed: Self.createMembers, required: true)
             let draft = try Self.bool(body, "draft") ?? false
@@ -77,19 +77,19 @@ extension AdminAPI {
                 record, context: context, status: .created,
                 location: context.request.path.split(separator: "?").first.map { "\($0)/\(record.id)" })
         }
-        add(&router, .get, item, query: []) { [self] context in
+        group.add(.get, item, query: []) { [self] context in
             try conditionalRead(context) { record, headers in
                 AdminResponse.json(
                     .object(try ChangeRequestView.detail(record, changes: changes)), pretty: context.pretty,
                     headers: headers)
             }
         }
-        add(&router, .get, item + "/document", query: []) { [self] context in
+        group.add(.get, item + "/document", query: []) { [self] context in
             try conditionalRead(context) { record, headers in
                 AdminResponse.json(storedText: record.document, pretty: context.pretty, headers: headers)
             }
         }
-        add(&router, .patch, item, query: []) { [self] context in
+        group.add(.patch, item, query: []) { [self] context in
             let record = try changeRecord(context)
             try Self.requireChangeIfMatch(context, record, required: true)
             let body = try Self.changeBody(context.request, allowed: Self.editMembers, required: true)
@@ -103,13 +103,13 @@ extension AdminAPI {
             let edited = try changes.edit(record, proposal: proposal, message: message, by: Self.actor(context))
             return try changeResponse(edited, context: context)
         }
-        add(&router, .post, item + "/submit", query: []) { [self] context in
+        group.add(.post, item + "/submit", query: []) { [self] context in
             let record = try changeRecord(context)
             try Self.requireChangeIfMatch(context, record, required: false)
             _ = try Self.changeBody(context.request, allowed: [], required: false)
             return try changeResponse(try changes.submit(record, by: Self.actor(context)), context: context)
         }
-        add(&router, .post, item + "/approve", scope: .read, query: []) { [self] context in
+        group.add(.post, item + "/approve", scope: .read, query: []) { [self] context in
             try Self.requireApprove(context)
             let record = try changeRecord(context)
             try Self.requireChangeIfMatch(context, record, required: false)
@@ -118,7 +118,7 @@ extension AdminAPI {
                 record, comment: try Self.text(body, "comment"), by: Self.actor(context))
             return try changeResponse(approved, context: context)
         }
-        add(&router, .post, item + "/reject", scope: .read, query: []) { [self] context in
+        group.add(.post, item + "/reject", scope: .read, query: []) { [self] context in
             try Self.requireApprove(context)
             let record = try changeRecord(context)
             try Self.requireChangeIfMatch(context, record, required: false)
@@ -126,7 +126,7 @@ extension AdminAPI {
             let rejected = try changes.reject(record, reason: try Self.text(body, "reason"), by: Self.actor(context))
             return try changeResponse(rejected, context: context)
         }
-        add(&router, .post, item + "/cancel", query: []) { [self] context in
+        group.add(.post, item + "/cancel", query: []) { [self] context in
             let record = try changeRecord(context)
             try Self.requireChangeIfMatch(context, record, required: false)
             let body = try Self.changeBody(context.request, allowed: ["reason"], required: false)
@@ -134,7 +134,7 @@ extension AdminAPI {
                 record, reason: try Self.text(body, "reason"), by: Self.actor(context))
             return try changeResponse(cancelled, context: context)
         }
-        add(&router, .post, item + "/schedule", query: []) { [self] context in
+        group.add(.post, item + "/schedule", query: []) { [self] context in
             let record = try changeRecord(context)
             try Self.requireChangeIfMatch(context, record, required: false)
             let body = try Self.changeBody(context.request, allowed: ["at"], required: true)
@@ -153,13 +153,13 @@ extension AdminAPI {
             scheduleChanged()
             return try changeResponse(scheduled, context: context)
         }
-        add(&router, .post, item + "/rebase", query: []) { [self] context in
+        group.add(.post, item + "/rebase", query: []) { [self] context in
             let record = try changeRecord(context)
             try Self.requireChangeIfMatch(context, record, required: false)
             _ = try Self.changeBody(context.request, allowed: [], required: false)
             return try changeResponse(try changes.rebase(record, by: Self.actor(context)), context: context)
         }
-        add(&router, .post, item + "/apply", query: ["bypass"]) { [self] context in
+        group.add(.post, item + "/apply", query: ["bypass"]) { [self] context in
             let record = try changeRecord(context)
             try Self.requireChangeIfMatch(context, record, required: false)
             _ = try Self.changeBody(context.request, allowed: [], required: false)
@@ -250,22 +250,18 @@ extension AdminAPI {
     /// The JSON object body: `{}` for an empty optional body; 400 naming each member not in `allowed`.
     private static func changeBody(_ request: HTTPRequest, allowed: [String], required: Bool) throws -> JSONObject {
         if request.body.isEmpty, !required { return JSONObject() }
-        let value = try AdminRequestBody.parse(request)
-        guard let object = value.objectValue else {
-            throw AdminProblem.invalidRequest(
-                "the body must be a JSON object", pointer: "", code: "type.mismatch", status: .unprocessableContent)
-        }
-        let unknown = object.keys.filter { !allowed.contains($0) }
-        guard unknown.isEmpty else {
-            throw ProblemDetails(
+        var reader = try RequestBodyReader(
+            body: AdminRequestBody.parse(request), expected: "the body must be a JSON object")
+        let unknown = reader.unknownMembers(allowed: allowed)
+        reader.reportUnknown(allowed: allowed) { "unknown member '\($0)'" }
+        try reader.finish { problems in
+            ProblemDetails(
                 status: .unprocessableContent, type: PublicProblem.validation, title: "The request is not valid",
                 detail: "unknown member\(unknown.count == 1 ? "" : "s") \(unknown.joined(separator: ", ")); "
                     + "this endpoint takes \(allowed.isEmpty ? "no body" : allowed.joined(separator: ", "))",
-                errors: unknown.map {
-                    FieldProblem(pointer: "/" + $0, code: "member.unknown", detail: "unknown member '\($0)'")
-                })
+                errors: problems)
         }
-        return object
+        return reader.object
     }
 
     /// Which kind of request a create body proposes: `settings`, `rollout`, or a policy (`document`/`patch`); 422

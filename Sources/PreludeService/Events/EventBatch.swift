@@ -92,109 +92,108 @@ package struct EventBatch: Sendable {
     private static func decodeEvent(_ value: JSONValue, at index: Int, now: Int64, problems: inout [FieldProblem])
         -> Event?
     {
-        // The pointer is built only for a problem: valid events (nearly all) skip a string interpolation each.
-        var pointer: String { "/events/\(index)" }
+        // This full decoder runs only for batches the scanner defers (a problem, or an unusual shape): building the
+        // event's pointer up front costs nothing that the hot path pays.
         guard case .object(let object) = value else {
             problems.append(
                 FieldProblem(
-                    pointer: pointer, code: "type.mismatch", detail: "expected an event object, found \(value.kindName)"
-                ))
+                    pointer: "/events/\(index)", code: "type.mismatch",
+                    detail: "expected an event object, found \(value.kindName)"))
             return nil
         }
-        let before = problems.count
-        func report(_ member: String, _ code: String, _ detail: String) {
-            problems.append(
-                FieldProblem(pointer: pointer + "/" + JSONPointer.escape(member), code: code, detail: detail))
+        var reader = RequestBodyReader(object, at: "/events/\(index)")
+        reader.reportUnknown(allowed: members) { _ in
+            "unknown member; allowed: \(members.sorted().joined(separator: ", "))"
         }
-        for key in object.keys where !members.contains(key) {
-            report(key, "member.unknown", "unknown member; allowed: \(members.sorted().joined(separator: ", "))")
-        }
-        func name(_ member: String, required: Bool) -> String? {
-            guard let value = object[member], !value.isNull else {
-                if required { report(member, "member.missing", "\(member) is required") }
-                return nil
-            }
-            guard let text = value.stringValue else {
-                report(member, "type.mismatch", "expected a string, found \(value.kindName)")
-                return nil
-            }
-            let utf8 = text.utf8
-            guard !utf8.isEmpty, utf8.count <= maxNameLength, utf8.allSatisfy({ $0 >= 0x21 && $0 <= 0x7E }) else {
-                report(member, "value.invalid", "expected 1–\(maxNameLength) visible ASCII characters")
-                return nil
-            }
-            return text
-        }
-        let id = name("id", required: true)
-        let installID = name("installId", required: true)
-        let experiment = name("experiment", required: false)
-        let variant = name("variant", required: false)
-        if (experiment == nil) != (variant == nil), problems.count == before {
-            report(
+        let id = name(&reader, "id", required: true)
+        let installID = name(&reader, "installId", required: true)
+        let experiment = name(&reader, "experiment", required: false)
+        let variant = name(&reader, "variant", required: false)
+        if (experiment == nil) != (variant == nil), !reader.hasProblems {
+            reader.report(
                 experiment == nil ? "experiment" : "variant", "member.missing",
                 "experiment and variant go together: give both or neither")
         }
-
-        var type: AnalyticsEvent?
-        if let value = object["type"] {
-            if let text = value.stringValue, let parsed = AnalyticsEvent(rawValue: text) {
-                type = parsed
-            } else {
-                report(
-                    "type", "value.invalid",
-                    "expected one of \(AnalyticsEvent.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-        } else {
-            report("type", "member.missing", "type is required")
+        let type = reader["type"]?.stringValue.flatMap(AnalyticsEvent.init(rawValue:))
+        if reader["type"] == nil {
+            reader.report("type", "member.missing", "type is required")
+        } else if type == nil {
+            reader.report(
+                "type", "value.invalid",
+                "expected one of \(AnalyticsEvent.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-
-        var feature: Feature?
-        if let value = object["feature"] {
-            if let text = value.stringValue, let parsed = Feature(rawValue: text) {
-                feature = parsed
-            } else {
-                report(
-                    "feature", "feature.unknown",
-                    "\(value) is not a known feature; expected one of \(Feature.allCases.map(\.rawValue).joined(separator: ", "))"
-                )
-            }
-        } else {
-            report("feature", "member.missing", "feature is required")
+        let feature = readFeature(&reader)
+        let occurredAt = readTime(&reader, now: now)
+        let task = name(&reader, "task", required: false)
+        if task != nil, let type, !type.isTaskEvent {
+            reader.report(
+                "task", "member.unexpected", "task names the task of taskStarted and taskCompleted events only")
         }
+        problems += reader.problems
+        guard !reader.hasProblems, let id, let installID, let type, let feature, let occurredAt else { return nil }
+        return Event(
+            id: id, installID: installID, type: type, feature: feature, experiment: experiment, variant: variant,
+            occurredAt: occurredAt, task: task)
+    }
 
+    /// An id, install id, experiment key, variant or task: 1–``maxNameLength`` visible ASCII characters; null is
+    /// absent.
+    private static func name(_ reader: inout RequestBodyReader, _ member: String, required: Bool) -> String? {
+        guard
+            let text = reader.read(
+                member, as: .string, missing: required ? "\(member) is required" : nil, nullIsAbsent: true)
+        else { return nil }
+        let utf8 = text.utf8
+        guard !utf8.isEmpty, utf8.count <= maxNameLength, utf8.allSatisfy({ $0 >= 0x21 && $0 <= 0x7E }) else {
+            reader.report(member, "value.invalid", "expected 1–\(maxNameLength) visible ASCII characters")
+            return nil
+        }
+        return text
+    }
+
+    /// `feature`: a feature of the catalogue.
+    private static func readFeature(_ reader: inout RequestBodyReader) -> Feature? {
+        guard let value = reader["feature"] else {
+            reader.report("feature", "member.missing", "feature is required")
+            return nil
+        }
+        guard let feature = value.stringValue.flatMap(Feature.init(rawValue:)) else {
+            reader.report(
+                "feature", "feature.unknown",
+                "\(value) is not a known feature; expected one of \(Feature.allCases.map(\.rawValue).joined(separator: ", "))"
+            )
+            return nil
+        }
+        return feature
+    }
+
+    /// `occurredAt`: RFC 3339 or integer milliseconds, after 2000 and at most a day ahead of `now`.
+    private static func readTime(_ reader: inout RequestBodyReader, now: Int64) -> Int64? {
         var occurredAt: Int64?
-        switch object["occurredAt"] {
+        switch reader["occurredAt"] {
         case nil:
-            report("occurredAt", "member.missing", "occurredAt is required (RFC 3339 or milliseconds since the epoch)")
+            reader.report(
+                "occurredAt", "member.missing", "occurredAt is required (RFC 3339 or milliseconds since the epoch)")
         case .integer(let milliseconds)?:
             occurredAt = Int64(milliseconds)
         case .string(let text)?:
             occurredAt = EventTimestamp.parseRFC3339(text)
             if occurredAt == nil {
-                report(
+                reader.report(
                     "occurredAt", "value.invalid", "'\(text)' is not an RFC 3339 date-time such as 2026-11-22T12:30:00Z"
                 )
             }
         case let other?:
-            report(
+            reader.report(
                 "occurredAt", "type.mismatch",
                 "expected an RFC 3339 string or integer milliseconds, found \(other.kindName)")
         }
         if let time = occurredAt, time < earliest || time > now + maxFutureSkew {
-            report(
+            reader.report(
                 "occurredAt", "value.outOfRange",
                 "the time must be after 2000-01-01 and at most one day ahead of the server")
-            occurredAt = nil
+            return nil
         }
-
-        let task = name("task", required: false)
-        if task != nil, let type, !type.isTaskEvent {
-            report("task", "member.unexpected", "task names the task of taskStarted and taskCompleted events only")
-        }
-
-        guard problems.count == before, let id, let installID, let type, let feature, let occurredAt else { return nil }
-        return Event(
-            id: id, installID: installID, type: type, feature: feature, experiment: experiment, variant: variant,
-            occurredAt: occurredAt, task: task)
+        return occurredAt
     }
 }

@@ -31,124 +31,132 @@ package struct DecideRequest: Sendable {
     ///
     /// Throws 400 when the body is not a JSON object, 422 listing every problem otherwise.
     package static func decode(_ body: [UInt8], acceptLanguage: String?) throws(ProblemDetails) -> DecideRequest {
-        let object = try PublicProblem.jsonObject(body, expected: "expected an object with a features array")
-        var problems: [FieldProblem] = []
-        func report(_ pointer: String, _ code: String, _ detail: String) {
-            problems.append(FieldProblem(pointer: pointer, code: code, detail: detail))
-        }
-        for (key, _) in object where !members.contains(key) {
-            report(
-                "/" + JSONPointer.escape(key), "member.unknown",
-                "unknown member; allowed: \(members.joined(separator: ", "))")
-        }
+        var reader = RequestBodyReader(
+            try PublicProblem.jsonObject(body, expected: "expected an object with a features array"))
+        reader.reportUnknown(allowed: members) { _ in "unknown member; allowed: \(members.joined(separator: ", "))" }
         var context = ClientContext(acceptLanguage: acceptLanguage)
-        func string(_ name: String) -> String? {
-            guard let value = object[name] else { return nil }
-            guard let text = value.stringValue else {
-                report("/" + name, "type.mismatch", "expected a string, found \(value.kindName)")
-                return nil
-            }
-            return text
-        }
-        if let text = string("installId") {
+        readIdentity(&reader, into: &context)
+        readTargeting(&reader, into: &context)
+        let states = readStates(&reader, context: context)
+        try reader.finish { PublicProblem.unprocessable($0) }
+        return DecideRequest(context: context, states: states)
+    }
+
+    /// `installId`, `platform`, `os`, `appVersion` and `locale`.
+    private static func readIdentity(_ reader: inout RequestBodyReader, into context: inout ClientContext) {
+        if let text = reader.read("installId", as: .string) {
             if let problem = PolicyQuery.installIdProblem(text) {
-                report("/installId", "value.invalid", problem)
+                reader.report("installId", "value.invalid", problem)
             } else {
                 context.installId = text
             }
         }
-        if let text = string("platform") {
+        if let text = reader.read("platform", as: .string) {
             if let platform = Platform(rawValue: text.lowercased()) {
                 context.platform = platform
             } else {
-                report(
-                    "/platform", "value.invalid",
+                reader.report(
+                    "platform", "value.invalid",
                     "'\(text)' is not a platform; use one of \(Platform.allCases.map(\.rawValue).joined(separator: ", "))"
                 )
             }
         }
         for name in ["os", "appVersion"] {
-            guard let text = string(name) else { continue }
+            guard let text = reader.read(name, as: .string) else { continue }
             if let version = SemanticVersion(text) {
                 if name == "os" { context.osVersion = version } else { context.appVersion = version }
             } else {
-                report("/" + name, "value.invalid", "'\(text)' is not a version such as 17.4 or 2.3.0")
+                reader.report(name, "value.invalid", "'\(text)' is not a version such as 17.4 or 2.3.0")
             }
         }
-        if let text = string("locale") {
+        if let text = reader.read("locale", as: .string) {
             if LocaleTag(parsingPrefixOf: text) != nil {
                 context.locale = text
             } else {
-                report("/locale", "locale.invalid", "'\(text)' is not a locale tag such as fr-CA or zh-Hant-TW")
+                reader.report("locale", "locale.invalid", "'\(text)' is not a locale tag such as fr-CA or zh-Hant-TW")
             }
         }
-        if let value = object["attributes"] {
-            if case .object(let members) = value {
-                do {
-                    context.attributes = try ClientAttributes.decode(members)
-                } catch {
-                    report("/attributes", "attributes.invalid", error.description)
-                }
-            } else {
-                report("/attributes", "type.mismatch", "expected an object of attributes, found \(value.kindName)")
-            }
-        }
-        if let value = object["moments"] {
-            if case .object(let members) = value {
-                do {
-                    context.moments = try MomentRecord.decodeAll(members)
-                } catch {
-                    report("/moments", "moments.invalid", error.message)
-                }
-            } else {
-                report("/moments", "type.mismatch", "expected an object of moments, found \(value.kindName)")
-            }
-        }
+    }
 
-        if let text = string("region") {
+    /// `attributes`, `moments`, `region` and `ageRange`: what conditions and `ask` rules read.
+    private static func readTargeting(_ reader: inout RequestBodyReader, into context: inout ClientContext) {
+        let attributes = decoded(&reader, "attributes", "an object of attributes") { members in
+            do throws(AttributeError) { return (try ClientAttributes.decode(members), "") } catch {
+                return (nil, error.description)
+            }
+        }
+        if let attributes { context.attributes = attributes }
+        let moments = decoded(&reader, "moments", "an object of moments") { members in
+            do throws(MomentError) { return (try MomentRecord.decodeAll(members), "") } catch {
+                return (nil, error.message)
+            }
+        }
+        if let moments { context.moments = moments }
+        if let text = reader.read("region", as: .string) {
             if let region = StorefrontRegion(text) {
                 context.region = region
             } else {
-                report("/region", "value.invalid", regionProblem(text))
+                reader.report("region", "value.invalid", regionProblem(text))
             }
         }
-        if let text = string("ageRange") {
+        if let text = reader.read("ageRange", as: .string) {
             if let band = AgeRange(text) {
                 context.ageRange = band
             } else {
-                report("/ageRange", "value.invalid", ageRangeProblem(text))
+                reader.report("ageRange", "value.invalid", ageRangeProblem(text))
             }
         }
+    }
 
-        var states: [ClientState] = []
-        switch object["features"] {
-        case nil:
-            report("/features", "member.missing", "features is required: the client states to decide on")
-        case .array(let list)?:
-            if list.isEmpty || list.count > maxFeatures {
-                report("/features", "features.count", "give 1–\(maxFeatures) feature states; this has \(list.count)")
-            }
-            // Distinct features only, so at most the catalogue's 16: a scan is cheaper than hashing their names.
-            var seen: [Feature] = []
-            for (index, value) in list.enumerated() {
-                let pointer = JSONPointer(tokens: ["features", String(index)])
-                let (state, stateProblems) = ClientState.decode(value, at: pointer)
-                problems += stateProblems.map { PublicProblem.field($0) }
-                guard let state else { continue }
-                if seen.contains(state.feature) {
-                    report(
-                        pointer.appending("feature").description, "feature.duplicate", "each feature may appear once")
-                    continue
-                }
-                seen.append(state.feature)
-                // The contract's normalisation (the client's offline decider applies the same, core).
-                states.append(DecideContract.completed(state, context: context))
-            }
-        case let other?:
-            report("/features", "type.mismatch", "expected an array of client states, found \(other.kindName)")
+    /// Object member `member` decoded by `decode`: `type.mismatch` ("expected `what`, found …") for another type,
+    /// `<member>.invalid` with the reason `decode` gives when it gives no value.
+    private static func decoded<Value>(
+        _ reader: inout RequestBodyReader, _ member: String, _ what: String,
+        _ decode: (JSONObject) -> (value: Value?, reason: String)
+    ) -> Value? {
+        guard let members = reader.read(member, as: .object, mismatch: mismatch(what, reader[member])) else {
+            return nil
         }
-        guard problems.isEmpty else { throw PublicProblem.unprocessable(problems) }
-        return DecideRequest(context: context, states: states)
+        let (value, reason) = decode(members)
+        if value == nil { reader.report(member, member + ".invalid", reason) }
+        return value
+    }
+
+    /// "expected `what`, found …" for a member of another type.
+    private static func mismatch(_ what: String, _ value: JSONValue?) -> String {
+        "expected \(what), found \(value?.kindName ?? "nothing")"
+    }
+
+    /// `features`: 1 to ``maxFeatures`` client states of distinct features, completed by the decide contract.
+    private static func readStates(_ reader: inout RequestBodyReader, context: ClientContext) -> [ClientState] {
+        guard
+            let list = reader.read(
+                "features", as: .array, missing: "features is required: the client states to decide on",
+                mismatch: mismatch("an array of client states", reader["features"]))
+        else { return [] }
+        if list.isEmpty || list.count > maxFeatures {
+            reader.report("features", "features.count", "give 1–\(maxFeatures) feature states; this has \(list.count)")
+        }
+        var states: [ClientState] = []
+        // Distinct features only, so at most the catalogue's 16: a scan is cheaper than hashing their names.
+        var seen: [Feature] = []
+        for (index, value) in list.enumerated() {
+            let pointer = JSONPointer(tokens: ["features", String(index)])
+            let (state, stateProblems) = ClientState.decode(value, at: pointer)
+            reader.problems += stateProblems.map { PublicProblem.field($0) }
+            guard let state else { continue }
+            if seen.contains(state.feature) {
+                reader.problems.append(
+                    FieldProblem(
+                        pointer: pointer.appending("feature").description, code: "feature.duplicate",
+                        detail: "each feature may appear once"))
+                continue
+            }
+            seen.append(state.feature)
+            // The contract's normalisation (the client's offline decider applies the same, core).
+            states.append(DecideContract.completed(state, context: context))
+        }
+        return states
     }
 }
 

@@ -4,9 +4,9 @@ import PreludeStore
 extension AdminAPI {
     /// `GET /v1/admin/apps/{app}/experiments/{key}/results` (read scope): see ``ResultsRoutes``. The weights come
     /// from the live snapshot of the policy store, the counts from the aggregates.
-    func registerResultsRoutes(on router: inout Router) {
+    func registerResultsRoutes(on group: inout AdminRouteGroup) {
         let reader = resultsReader
-        addEnvironmental(&router, .get, ResultsRoutes.suffix, scope: .read, query: ResultsRoutes.parameters) {
+        group.addEnvironmental(.get, ResultsRoutes.suffix, scope: .read, query: ResultsRoutes.parameters) {
             context in
             try ResultsRoutes.respond(to: context.request, reader: reader, pretty: context.pretty)
         }

@@ -9,9 +9,9 @@ extension AdminAPI {
     /// - `PUT …/rollout-templates/{name}` (write): create or replace one (a partial plan; `floor` is the
     ///   environment's floor), 422 naming each bad member;
     /// - `DELETE …/rollout-templates/{name}` (write): 204, 404 when there is none.
-    func registerRolloutTemplateRoutes(on router: inout Router) {
+    func registerRolloutTemplateRoutes(on group: inout AdminRouteGroup) {
         let repository = rollouts.templates
-        addEnvironmental(&router, .get, "/rollout-templates", query: []) { [self] context in
+        group.addEnvironmental(.get, "/rollout-templates", query: []) { [self] context in
             let target = context.target
             _ = try knownApp(target)
             let list = try repository.templates(appID: target.app, environment: target.environment)
@@ -22,7 +22,7 @@ extension AdminAPI {
                         ("templates", .array(list.map(Self.templateJSON))),
                     ])), pretty: context.pretty)
         }
-        addEnvironmental(&router, .put, "/rollout-templates/{name}", query: []) { [self] context in
+        group.addEnvironmental(.put, "/rollout-templates/{name}", query: []) { [self] context in
             let target = context.target
             _ = try servedPolicy(target)
             let name = try Self.templateName(context)
@@ -46,7 +46,7 @@ extension AdminAPI {
                     .init(name: name, plan: body, updatedBy: context.token.name, updatedAt: now)),
                 pretty: context.pretty)
         }
-        addEnvironmental(&router, .delete, "/rollout-templates/{name}", query: []) { [self] context in
+        group.addEnvironmental(.delete, "/rollout-templates/{name}", query: []) { [self] context in
             let target = context.target
             _ = try knownApp(target)
             let name = try Self.templateName(context)

@@ -17,9 +17,9 @@ extension AdminAPI {
     ///
     /// A rollout ramps its environment's policy and is guarded by that environment's events only; at most one is
     /// live per app and environment. A rollout of another environment is not found (404) under this one.
-    func registerRolloutRoutes(on router: inout Router) {
+    func registerRolloutRoutes(on group: inout AdminRouteGroup) {
         let controller = rollouts
-        addEnvironmental(&router, .post, "/rollouts", query: []) { [self] context in
+        group.addEnvironmental(.post, "/rollouts", query: []) { [self] context in
             let target = context.target
             _ = try servedPolicy(target)
             let body = try AdminRequestBody.parse(context.request)
@@ -59,7 +59,7 @@ extension AdminAPI {
                 headers: ["Location": location, "Link": "<\(requestPath)>; rel=\"approval\""])
         }
         // Time to detection before a rollout starts: the plan against the app's own recent traffic and rates.
-        addEnvironmental(&router, .post, "/rollouts/simulate", query: []) { [self] context in
+        group.addEnvironmental(.post, "/rollouts/simulate", query: []) { [self] context in
             let target = context.target
             let served = try servedPolicy(target)
             let request = try RolloutRequest(try AdminRequestBody.parse(context.request), simulate: true)
@@ -71,7 +71,7 @@ extension AdminAPI {
                 audience: request.audience, override: request.baseline)
             return AdminResponse.json(forecast, pretty: context.pretty)
         }
-        addEnvironmental(&router, .get, "/rollouts", query: []) { [self] context in
+        group.addEnvironmental(.get, "/rollouts", query: []) { [self] context in
             let target = context.target
             _ = try knownApp(target)
             let list = try controller.repository.rollouts(appID: target.app, environment: target.environment)
@@ -82,7 +82,7 @@ extension AdminAPI {
                         ("rollouts", .array(try list.map { try controller.view($0) })),
                     ])), pretty: context.pretty)
         }
-        addEnvironmental(&router, .get, "/rollouts/{id}", query: []) { [self] context in
+        group.addEnvironmental(.get, "/rollouts/{id}", query: []) { [self] context in
             let target = context.target
             _ = try knownApp(target)
             let id = try Self.rolloutID(context)
@@ -100,7 +100,7 @@ extension AdminAPI {
             return AdminResponse.json(try controller.view(rollout), pretty: context.pretty)
         }
         for operation in RolloutMachine.Operation.allCases {
-            addEnvironmental(&router, .post, "/rollouts/{id}/" + operation.rawValue, query: []) { [self] context in
+            group.addEnvironmental(.post, "/rollouts/{id}/" + operation.rawValue, query: []) { [self] context in
                 let target = context.target
                 _ = try knownApp(target)
                 let id = try Self.rolloutID(context)

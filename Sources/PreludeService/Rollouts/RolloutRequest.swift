@@ -27,102 +27,71 @@ struct RolloutRequest {
     init(_ body: JSONValue, simulate: Bool = false, template: (name: String, plan: JSONObject)? = nil)
         throws(ProblemDetails)
     {
-        guard case .object(let object) = body else {
-            throw AdminProblem.invalidRequest(
-                "the body must be a JSON object: {\"feature\", \"set\", \"steps\"}", pointer: "", code: "type.mismatch",
-                status: .unprocessableContent)
-        }
-        var problems: [FieldProblem] = []
+        var reader = try RequestBodyReader(
+            body: body, expected: "the body must be a JSON object: {\"feature\", \"set\", \"steps\"}")
+        if simulate { baseline = Self.readBaseline(&reader) }
         let allowed = simulate ? Self.members + Self.baselineMembers : Self.members
-        for (name, value) in object where simulate && Self.baselineMembers.contains(name) {
-            let range: ClosedRange<Double> = name == "installsPerHour" ? 1...1_000_000_000 : 0...1
-            if let number = value.doubleValue, range.contains(number) {
-                baseline[name] = .double(number)
-            } else {
-                problems.append(
-                    FieldProblem(
-                        pointer: "/\(name)", code: "value.invalid",
-                        detail: name == "installsPerHour"
-                            ? "installs reaching the feature per hour, a number from 1" : "a rate from 0 to 1"))
-            }
-        }
-        for (name, _) in object where !allowed.contains(name) {
-            problems.append(
-                FieldProblem(
-                    pointer: "/\(name)", code: "member.unknown",
-                    detail: "not a member of a rollout (\(allowed.joined(separator: ", ")))"))
-        }
+        reader.reportUnknown(allowed: allowed) { _ in "not a member of a rollout (\(allowed.joined(separator: ", ")))" }
         var feature: Feature?
-        if let name = object["feature"]?.stringValue {
+        if let name = reader["feature"]?.stringValue {
             feature = Feature(rawValue: name)
-            if feature == nil {
-                problems.append(
-                    FieldProblem(pointer: "/feature", code: "feature.unknown", detail: "\"\(name)\" is not a feature"))
-            }
+            if feature == nil { reader.report("feature", "feature.unknown", "\"\(name)\" is not a feature") }
         } else {
-            problems.append(
-                FieldProblem(pointer: "/feature", code: "member.missing", detail: "the feature to change, a string"))
+            reader.report("feature", "member.missing", "the feature to change, a string")
         }
-        let change = object["set"] ?? (simulate ? .object(JSONObject()) : .null)
+        let change = reader["set"] ?? (simulate ? .object(JSONObject()) : .null)
         if change.objectValue == nil {
-            problems.append(
-                FieldProblem(
-                    pointer: "/set", code: "member.missing",
-                    detail: "what the new arm changes: feature settings as an experiment variant's set"))
+            reader.report(
+                "set", "member.missing", "what the new arm changes: feature settings as an experiment variant's set")
         }
-        var audience: JSONValue?
-        if let value = object["condition"], value != .null {
-            if value.objectValue != nil {
-                audience = value
-            } else {
-                problems.append(
-                    FieldProblem(
-                        pointer: "/condition", code: "type.mismatch",
-                        detail: "the audience, a condition object, e.g. {\"$inSegment\": \"engaged\"}"))
-            }
-        }
-        var key: String?
-        if let value = object["key"] {
-            if let text = value.stringValue, !text.isEmpty, text.count <= 128, text.allSatisfy({ !$0.isWhitespace }) {
+        let condition = reader.read(
+            "condition", as: .object, mismatch: "the audience, a condition object, e.g. {\"$inSegment\": \"engaged\"}",
+            nullIsAbsent: true)
+        if let text = reader["key"].map({ $0.stringValue ?? "" }) {
+            if !text.isEmpty, text.count <= 128, text.allSatisfy({ !$0.isWhitespace }) {
                 key = text
             } else {
-                problems.append(
-                    FieldProblem(
-                        pointer: "/key", code: "value.invalid",
-                        detail: "the experiment key: 1 to 128 characters without spaces"))
+                reader.report("key", "value.invalid", "the experiment key: 1 to 128 characters without spaces")
             }
         }
-        var start = false
-        if let value = object["start"] {
-            if case .bool(let flag) = value {
-                start = flag
-            } else {
-                problems.append(FieldProblem(pointer: "/start", code: "type.mismatch", detail: "true or false"))
-            }
-        }
+        let start = reader.read("start", as: .bool, mismatch: "true or false") ?? false
         var planMembers = JSONObject()
         for name in RolloutPlan.members where name != "template" {
-            if let value = object[name] { planMembers[name] = value }
+            if let value = reader[name] { planMembers[name] = value }
         }
         if let template {
             planMembers = RolloutTemplate.merge(template: template.plan, request: planMembers)
             planMembers["template"] = .string(template.name)
         }
         let decoded = RolloutPlan.decode(.object(planMembers))
-        for problem in decoded.problems {
-            problems.append(FieldProblem(pointer: "/" + problem.member, code: "value.invalid", detail: problem.message))
+        // The plan names nested members as paths (`segments/2`): already pointers, not member names to escape.
+        reader.problems += decoded.problems.map {
+            FieldProblem(pointer: "/" + $0.member, code: "value.invalid", detail: $0.message)
         }
-        guard problems.isEmpty, let feature, let plan = decoded.plan else {
-            throw ProblemDetails(
-                status: .unprocessableContent, type: PublicProblem.validation, title: "The rollout is not valid",
-                detail: "\(problems.count) problem\(problems.count == 1 ? "" : "s"); nothing was changed",
-                errors: problems)
+        guard !reader.hasProblems, let feature, let plan = decoded.plan else {
+            throw RequestBodyReader.unprocessable(reader.problems, title: "The rollout is not valid")
         }
         self.feature = feature
         self.change = change
         self.plan = plan
-        self.audience = audience
-        self.key = key
+        self.audience = condition.map { .object($0) }
         self.start = start
+    }
+
+    /// The baseline overrides of a simulation: installs per hour from 1, rates from 0 to 1.
+    private static func readBaseline(_ reader: inout RequestBodyReader) -> JSONObject {
+        var baseline = JSONObject()
+        for (name, value) in reader.object where baselineMembers.contains(name) {
+            let range: ClosedRange<Double> = name == "installsPerHour" ? 1...1_000_000_000 : 0...1
+            if let number = value.doubleValue, range.contains(number) {
+                baseline[name] = .double(number)
+            } else {
+                reader.report(
+                    name, "value.invalid",
+                    name == "installsPerHour"
+                        ? "installs reaching the feature per hour, a number from 1" : "a rate from 0 to 1")
+            }
+        }
+        return baseline
     }
 }

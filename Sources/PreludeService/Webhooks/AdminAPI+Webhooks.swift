@@ -9,9 +9,9 @@ extension AdminAPI {
     /// The longest webhook description accepted.
     static let maxWebhookDescription = 500
 
-    func registerWebhookRoutes(on router: inout Router) {
+    func registerWebhookRoutes(on group: inout AdminRouteGroup) {
         let base = "/v1/admin/apps/{app}/webhooks"
-        add(&router, .get, base, query: []) { [self] context in
+        group.add(.get, base, query: []) { [self] context in
             let app = context.parameter("app")
             guard let list = try webhooks.webhooks(app: app) else { throw PolicyStoreProblem.unknownApp(app) }
             // A token limited to some environments sees the webhooks that hear one of them.
@@ -19,18 +19,16 @@ extension AdminAPI {
             return AdminResponse.json(
                 ["webhooks": .array(visible.map { Self.webhookJSON($0, secret: nil) })], pretty: context.pretty)
         }
-        add(&router, .post, base, query: [], maxBodySize: 16 << 10) { [self] context in
+        group.add(.post, base, query: [], maxBodySize: 16 << 10) { [self] context in
             let app = context.parameter("app")
             let request = try WebhookRequest.registration(
                 AdminRequestBody.parse(context.request), allowlist: webhookAllowlist)
             let secret = request.secret ?? WebhookSecret.generate()
-            let webhook = try webhookCall {
-                try webhooks.create(
-                    app: app, url: request.url!, secret: secret, events: request.events!,
-                    environments: request.environments ?? nil, description: request.description ?? nil,
-                    enabled: request.enabled ?? true,
-                    actor: context.token.name, at: now)
-            }
+            let webhook = try webhooks.create(
+                app: app, url: request.url!, secret: secret, events: request.events!,
+                environments: request.environments ?? nil, description: request.description ?? nil,
+                enabled: request.enabled ?? true,
+                actor: context.token.name, at: now)
             context.logger.info(
                 "webhook registered", ["app": app, "webhook": webhook.id, "by": context.token.name])
             var headers = HTTPHeaders()
@@ -39,10 +37,10 @@ extension AdminAPI {
             return AdminResponse.json(
                 Self.webhookJSON(webhook, secret: secret), pretty: context.pretty, status: .created, headers: headers)
         }
-        add(&router, .get, base + "/{webhook}", query: []) { [self] context in
+        group.add(.get, base + "/{webhook}", query: []) { [self] context in
             AdminResponse.json(Self.webhookJSON(try existingWebhook(context), secret: nil), pretty: context.pretty)
         }
-        add(&router, .patch, base + "/{webhook}", query: [], maxBodySize: 16 << 10) { [self] context in
+        group.add(.patch, base + "/{webhook}", query: [], maxBodySize: 16 << 10) { [self] context in
             let app = context.parameter("app")
             let body = try AdminRequestBody.parse(
                 context.request, accepting: [AdminRequestBody.json, AdminRequestBody.mergePatch])
@@ -52,22 +50,18 @@ extension AdminAPI {
             let update = WebhookStore.Update(
                 url: request.url, secret: secret, events: request.events, environments: request.environments,
                 description: request.description, enabled: request.enabled)
-            let webhook = try webhookCall {
-                try webhooks.update(
-                    app: app, id: context.parameter("webhook"), update, actor: context.token.name, at: now)
-            }
+            let webhook = try webhooks.update(
+                app: app, id: context.parameter("webhook"), update, actor: context.token.name, at: now)
             if webhook.enabled { webhookDispatcher?.wake() }
             return AdminResponse.json(Self.webhookJSON(webhook, secret: secret), pretty: context.pretty)
         }
-        add(&router, .delete, base + "/{webhook}", query: []) { [self] context in
+        group.add(.delete, base + "/{webhook}", query: []) { [self] context in
             _ = try existingWebhook(context)
-            try webhookCall {
-                try webhooks.delete(
-                    app: context.parameter("app"), id: context.parameter("webhook"), actor: context.token.name, at: now)
-            }
+            try webhooks.delete(
+                app: context.parameter("app"), id: context.parameter("webhook"), actor: context.token.name, at: now)
             return HTTPResponse(status: .noContent)
         }
-        add(&router, .get, base + "/{webhook}/deliveries", query: ["state", "before", "limit"]) { [self] context in
+        group.add(.get, base + "/{webhook}/deliveries", query: ["state", "before", "limit"]) { [self] context in
             let state = try context.request.queryValue("state").map { text throws(ProblemDetails) in
                 guard let state = WebhookDelivery.State(rawValue: text) else {
                     throw AdminProblem.invalidRequest(
@@ -84,7 +78,7 @@ extension AdminAPI {
             return AdminResponse.json(
                 ["deliveries": .array(list.map { Self.deliveryJSON($0, attempts: nil) })], pretty: context.pretty)
         }
-        add(&router, .get, base + "/{webhook}/deliveries/{delivery}", query: []) { [self] context in
+        group.add(.get, base + "/{webhook}/deliveries/{delivery}", query: []) { [self] context in
             guard
                 let (delivery, attempts) = try webhooks.delivery(
                     app: context.parameter("app"), webhook: context.parameter("webhook"),
@@ -92,12 +86,10 @@ extension AdminAPI {
             else { throw try missingDelivery(context) }
             return AdminResponse.json(Self.deliveryJSON(delivery, attempts: attempts), pretty: context.pretty)
         }
-        add(&router, .post, base + "/{webhook}/deliveries/{delivery}/redeliver", query: []) { [self] context in
-            let delivery = try webhookCall {
-                try webhooks.redeliver(
-                    app: context.parameter("app"), webhook: context.parameter("webhook"),
-                    delivery: context.parameter("delivery"), actor: context.token.name, at: now)
-            }
+        group.add(.post, base + "/{webhook}/deliveries/{delivery}/redeliver", query: []) { [self] context in
+            let delivery = try webhooks.redeliver(
+                app: context.parameter("app"), webhook: context.parameter("webhook"),
+                delivery: context.parameter("delivery"), actor: context.token.name, at: now)
             webhookDispatcher?.wake()
             context.logger.info(
                 "webhook redelivery",
@@ -134,23 +126,6 @@ extension AdminAPI {
         _ = try existingWebhook(context)
         return AdminProblem.notFound(
             "webhook '\(context.parameter("webhook"))' has no delivery '\(context.parameter("delivery"))'")
-    }
-
-    /// Runs a store call, mapping its refusals to problems.
-    private func webhookCall<T>(_ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let refusal as WebhookStore.Refusal {
-            switch refusal {
-            case .unknownApp(let app): throw PolicyStoreProblem.unknownApp(app)
-            case .unknownWebhook(let id): throw AdminProblem.notFound("no webhook '\(id)' in this app")
-            case .unknownDelivery(let id): throw AdminProblem.notFound("this webhook has no delivery '\(id)'")
-            case .webhookDisabled(let id):
-                throw ProblemDetails(
-                    status: .conflict,
-                    detail: "webhook '\(id)' is disabled; enable it (PATCH {\"enabled\": true}) before redelivering")
-            }
-        }
     }
 
     /// A webhook as the API shows it; `secret` only when it was just created or rotated.

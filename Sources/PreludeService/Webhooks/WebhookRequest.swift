@@ -28,115 +28,99 @@ struct WebhookRequest: Sendable, Equatable {
     private static func parse(_ body: JSONValue, allowlist: WebhookAllowlist, creating: Bool) throws(ProblemDetails)
         -> WebhookRequest
     {
-        guard let object = body.objectValue else {
-            throw AdminProblem.invalidRequest(
-                "the body must be an object {\"url\": ..., \"events\": [...]}", pointer: "", code: "type.mismatch",
-                status: .unprocessableContent)
-        }
-        var request = WebhookRequest()
-        var problems: [FieldProblem] = []
-        func problem(_ pointer: String, _ code: String, _ detail: String) {
-            problems.append(FieldProblem(pointer: pointer, code: code, detail: detail))
-        }
+        var reader = try RequestBodyReader(
+            body: body, expected: "the body must be an object {\"url\": ..., \"events\": [...]}")
         let known: Set<String> =
             creating
             ? ["url", "events", "environments", "secret", "description", "enabled"]
             : ["url", "events", "environments", "secret", "rotateSecret", "description", "enabled"]
-        for key in object.keys where !known.contains(key) {
-            problem(
-                "/\(JSONPointer.escape(key))", "member.unknown",
-                "unknown member '\(key)'; known: \(known.sorted().joined(separator: ", "))")
+        reader.reportUnknown(allowed: known) {
+            "unknown member '\($0)'; known: \(known.sorted().joined(separator: ", "))"
         }
-        switch object["url"] {
-        case nil:
-            if creating { problem("/url", "member.missing", "a string 'url' is required") }
-        case .string(let text):
+        var request = WebhookRequest()
+        if let text = reader.read(
+            "url", as: .string, missing: creating ? "a string 'url' is required" : nil,
+            mismatch: "'url' must be a string")
+        {
             switch allowlist.check(text) {
             case .success: request.url = text
-            case .failure(.malformed(let reason)): problem("/url", "webhook.urlInvalid", reason)
-            case .failure(let refusal): problem("/url", "webhook.urlNotAllowed", refusal.description)
+            case .failure(.malformed(let reason)): reader.report("url", "webhook.urlInvalid", reason)
+            case .failure(let refusal): reader.report("url", "webhook.urlNotAllowed", refusal.description)
             }
-        default: problem("/url", "type.mismatch", "'url' must be a string")
         }
-        let names = WebhookEventType.allCases.map(\.rawValue).joined(separator: ", ")
-        switch object["events"] {
-        case nil:
-            if creating { problem("/events", "member.missing", "an array 'events' is required; known types: \(names)") }
-        case .array(let items):
-            var events: [WebhookEventType] = []
-            for (index, item) in items.enumerated() {
-                if let type = item.stringValue.flatMap(WebhookEventType.init(rawValue:)) {
-                    events.append(type)
-                } else {
-                    problem("/events/\(index)", "webhook.unknownEvent", "not an event type; known types: \(names)")
-                }
-            }
-            if items.isEmpty { problem("/events", "value.invalid", "'events' must name at least one type: \(names)") }
-            request.events = events
-        default: problem("/events", "type.mismatch", "'events' must be an array of event types: \(names)")
-        }
-        switch object["environments"] {
-        case nil: break
-        case .null: request.environments = .some(nil)
-        case .array(let items):
-            var names: [String] = []
-            for (index, item) in items.enumerated() {
-                if let name = item.stringValue, EnvironmentName.isValid(name) {
-                    names.append(name)
-                } else {
-                    problem(
-                        "/environments/\(index)", "value.invalid",
-                        "not an environment name (\(EnvironmentName.rule))")
-                }
-            }
-            if items.isEmpty {
-                problem(
-                    "/environments", "value.invalid",
-                    "'environments' must name at least one environment, or be null (or absent) for every one")
-            }
-            request.environments = .some(names)
-        default:
-            problem(
-                "/environments", "type.mismatch", "'environments' must be an array of environment names, or null")
-        }
-        switch object["secret"] {
+        request.events = readEvents(&reader, creating: creating)
+        request.environments = readEnvironments(&reader)
+        switch reader["secret"] {
         case nil: break
         case .string(let text) where WebhookSecret.key(text) != nil: request.secret = text
         default:
-            problem(
-                "/secret", "webhook.invalidSecret",
+            reader.report(
+                "secret", "webhook.invalidSecret",
                 "'secret' must be 'whsec_' followed by the base64 of \(WebhookSecret.minimumBytes)–"
                     + "\(WebhookSecret.maximumBytes) random bytes; leave it out to have one generated")
         }
-        switch object["rotateSecret"] {
-        case nil, .bool(false): break
-        case .bool(true):
-            if object["secret"] != nil {
-                problem("/rotateSecret", "value.invalid", "give either 'secret' or 'rotateSecret', not both")
+        if reader.read("rotateSecret", as: .bool, mismatch: "'rotateSecret' must be a boolean") == true {
+            if reader["secret"] != nil {
+                reader.report("rotateSecret", "value.invalid", "give either 'secret' or 'rotateSecret', not both")
             }
             request.rotateSecret = true
-        default: problem("/rotateSecret", "type.mismatch", "'rotateSecret' must be a boolean")
         }
-        switch object["description"] {
+        switch reader["description"] {
         case nil: break
         case .null: request.description = .some(nil)
         case .string(let text) where text.count <= AdminAPI.maxWebhookDescription: request.description = .some(text)
         default:
-            problem(
-                "/description", "value.invalid",
+            reader.report(
+                "description", "value.invalid",
                 "'description' must be a string of at most \(AdminAPI.maxWebhookDescription) characters (or null)")
         }
-        switch object["enabled"] {
-        case nil: break
-        case .bool(let flag): request.enabled = flag
-        default: problem("/enabled", "type.mismatch", "'enabled' must be a boolean")
-        }
-        guard problems.isEmpty else {
-            throw ProblemDetails(
-                status: .unprocessableContent, type: PublicProblem.validation, title: "The request is not valid",
-                detail: "\(problems.count) problem\(problems.count == 1 ? "" : "s"); nothing was changed",
-                errors: problems)
-        }
+        request.enabled = reader.read("enabled", as: .bool, mismatch: "'enabled' must be a boolean")
+        try reader.finish { RequestBodyReader.unprocessable($0) }
         return request
+    }
+
+    /// `events`: a non-empty array of event type names.
+    private static func readEvents(_ reader: inout RequestBodyReader, creating: Bool) -> [WebhookEventType]? {
+        let names = WebhookEventType.allCases.map(\.rawValue).joined(separator: ", ")
+        guard
+            let items = reader.read(
+                "events", as: .array, missing: creating ? "an array 'events' is required; known types: \(names)" : nil,
+                mismatch: "'events' must be an array of event types: \(names)")
+        else { return nil }
+        var events: [WebhookEventType] = []
+        for (index, item) in items.enumerated() {
+            if let type = item.stringValue.flatMap(WebhookEventType.init(rawValue:)) {
+                events.append(type)
+            } else {
+                reader.report(
+                    "events", index: index, "webhook.unknownEvent", "not an event type; known types: \(names)")
+            }
+        }
+        if items.isEmpty { reader.report("events", "value.invalid", "'events' must name at least one type: \(names)") }
+        return events
+    }
+
+    /// `environments`: absent (nil), null (every environment) or a non-empty array of names.
+    private static func readEnvironments(_ reader: inout RequestBodyReader) -> [String]?? {
+        if reader["environments"] == .null { return .some(nil) }
+        guard
+            let items = reader.read(
+                "environments", as: .array, mismatch: "'environments' must be an array of environment names, or null")
+        else { return nil }
+        var names: [String] = []
+        for (index, item) in items.enumerated() {
+            if let name = item.stringValue, EnvironmentName.isValid(name) {
+                names.append(name)
+            } else {
+                reader.report(
+                    "environments", index: index, "value.invalid", "not an environment name (\(EnvironmentName.rule))")
+            }
+        }
+        if items.isEmpty {
+            reader.report(
+                "environments", "value.invalid",
+                "'environments' must name at least one environment, or be null (or absent) for every one")
+        }
+        return .some(names)
     }
 }
