@@ -128,6 +128,8 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The command-line tool's options against the table of settings (an executable target can be imported).
+        .testTarget(name: "preludeTests", dependencies: ["prelude", "PreludeService"], swiftSettings: swiftSettings),
         .testTarget(
             name: "PreludeClientTests",
             dependencies: [

@@ -174,7 +174,8 @@ package struct ServiceConfiguration: Sendable, Equatable {
                     setting: source, problem: "unknown key\(hint); known: \(known.joined(separator: ", "))")
             }
             let text: String
-            switch (object[key]!, setting.isNumeric) {
+            let isNumeric = setting.definition.isNumeric
+            switch (object[key]!, isNumeric) {
             case (.integer(let number), true): text = String(number)
             // A whole number written as 8080.0 or 8.08e3 is that integer, as before; others fail in apply.
             case (.double(let number), true):
@@ -182,116 +183,18 @@ package struct ServiceConfiguration: Sendable, Equatable {
             case (.string(let string), false): text = string
             default:
                 throw ConfigurationError(
-                    setting: source, problem: "must be a JSON \(setting.isNumeric ? "number" : "string")")
+                    setting: source, problem: "must be a JSON \(isNumeric ? "number" : "string")")
             }
             try apply(setting, text, source: source)
         }
     }
 
-    /// Parses and checks one value; `source` names where it came from in the error.
+    /// Parses and checks one value with its row of the table; `source` names where it came from in the error.
     mutating func apply(_ setting: ConfigurationSetting, _ raw: String, source: String) throws(ConfigurationError) {
-        let value = raw.trimmingWhitespace()
-        func fail(_ problem: String) -> ConfigurationError { ConfigurationError(setting: source, problem: problem) }
-        /// The value as a whole number in `range`, else the error "'raw' is not <description>".
-        func integer(in range: ClosedRange<Int>, _ description: String) throws(ConfigurationError) -> Int {
-            guard let number = Int(value), range.contains(number) else { throw fail("'\(raw)' is not \(description)") }
-            return number
-        }
-        switch setting {
-        case .host, .adminHost:
-            let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:".unicodeScalars)
-            guard !value.isEmpty, value.unicodeScalars.allSatisfy(allowed.contains) else {
-                throw fail("'\(raw)' is not an IP address or host name")
-            }
-            if setting == .host { host = value } else { adminHost = value }
-        case .port, .adminPort:
-            let number = try integer(in: 0...65535, "a TCP port (0–65535; 0 picks a free port)")
-            if setting == .port { port = number } else { adminPort = number }
-        case .database:
-            guard !value.isEmpty else { throw fail("the database path is empty") }
-            database = value
-        case .logLevel:
-            guard let level = LogLevel(rawValue: value.lowercased()) else {
-                throw fail("'\(raw)' is not a log level (\(LogLevel.allCases.map(\.rawValue).joined(separator: ", ")))")
-            }
-            logLevel = level
-        case .migrationsDirectory:
-            guard !value.isEmpty else { throw fail("the migrations directory is empty") }
-            migrationsDirectory = value
-        case .demoPolicy:
-            demoPolicy = value
-        case .shutdownGracePeriod, .drainSeconds:
-            guard let seconds = Double(value), seconds.isFinite, (0...3600).contains(seconds) else {
-                throw fail("'\(raw)' is not a number of seconds between 0 and 3600")
-            }
-            if setting == .drainSeconds { drainSeconds = seconds } else { shutdownGracePeriod = seconds }
-        case .databaseReaders:
-            databaseReaders = try integer(in: 1...64, "a reader count between 1 and 64")
-        case .policyMaxAge, .policyStaleWhileRevalidate, .policyStaleIfError:
-            // A week at most: a longer max-age would keep a bad policy on devices long after a rollback.
-            let seconds = try integer(in: 0...604_800, "a whole number of seconds between 0 and 604800")
-            switch setting {
-            case .policyMaxAge: policyMaxAge = seconds
-            case .policyStaleWhileRevalidate: policyStaleWhileRevalidate = seconds
-            default: policyStaleIfError = seconds
-            }
-        case .resolvedCacheSize:
-            resolvedCacheCapacity = try integer(in: 1...1_000_000, "an entry count between 1 and 1000000")
-        case .eventRetentionDays:
-            eventRetentionDays = try integer(in: 0...36500, "a number of days between 0 (keep forever) and 36500")
-        case .adminAuthFailuresPerMinute:
-            adminAuthFailuresPerMinute = try integer(in: 1...100_000, "a number of failures between 1 and 100000")
-        case .eventsPerInstallPerSecond, .eventsPerAddressPerSecond:
-            guard let rate = Double(value), rate.isFinite, (0...10_000_000).contains(rate) else {
-                throw fail("'\(raw)' is not a number of events per second between 0 (no budget) and 10000000")
-            }
-            if setting == .eventsPerInstallPerSecond {
-                eventsPerInstallPerSecond = rate
-            } else {
-                eventsPerAddressPerSecond = rate
-            }
-        case .eventsPerInstallBurst, .eventsPerAddressBurst:
-            // A burst below one full batch would refuse a valid batch forever.
-            let burst = try integer(
-                in: EventBatch.maxEvents...100_000_000,
-                "a number of events between \(EventBatch.maxEvents) (one full batch) and 100000000")
-            if setting == .eventsPerInstallBurst {
-                eventsPerInstallBurst = burst
-            } else {
-                eventsPerAddressBurst = burst
-            }
-        case .trustedProxies:
-            do {
-                trustedProxies = try TrustedProxies(parsing: value)
-            } catch {
-                throw fail("'\(error.entry)' is not an IP address or CIDR network (e.g. 10.0.0.0/8, fd00::/8)")
-            }
-        case .followURL:
-            guard !value.isEmpty else {
-                followURL = nil
-                return
-            }
-            switch FollowURL.parse(value) {
-            case .success(let url): followURL = url
-            case .failure(let problem): throw fail(problem.reason)
-            }
-        case .tlsCAFile:
-            tlsCAFile = value.isEmpty ? nil : value
-        case .webhookAllowedHosts:
-            do {
-                webhookAllowedHosts = try WebhookAllowlist(parsing: value)
-            } catch {
-                throw fail(
-                    "'\(error.entry)' is not a host, *.domain or http://host entry, with an optional :port "
-                        + "(e.g. hooks.example.com, *.example.com, http://receiver.internal:8080)")
-            }
-        case .checkpoints:
-            guard let mode = CheckpointMode(rawValue: value.lowercased()) else {
-                throw fail(
-                    "'\(raw)' is not a checkpoint mode (\(CheckpointMode.allCases.map(\.rawValue).joined(separator: ", ")))"
-                )
-            }
-            checkpoints = mode
+        do {
+            try setting.definition.apply(raw, to: &self)
+        } catch {
+            throw ConfigurationError(setting: source, problem: error.problem)
         }
     }
 }

@@ -18,23 +18,12 @@ struct DatabaseOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Configuration file (JSON).", valueName: "path"))
     var config: String?
 
-    @Option(help: ArgumentHelp("SQLite database file. [default: prelude.sqlite]", valueName: "path"))
-    var database: String?
-
-    @Option(help: ArgumentHelp("debug, info, notice, warning or error. [default: info]", valueName: "level"))
-    var logLevel: String?
-
-    @Option(help: ArgumentHelp("Directory of NNNN_name.sql migrations. [default: migrations]", valueName: "path"))
-    var migrationsDir: String?
+    @Option(setting: .database) var database: String?
+    @Option(setting: .logLevel) var logLevel: String?
+    @Option(setting: .migrationsDirectory) var migrationsDirectory: String?
 
     /// The flags given, by setting.
-    var flags: [ConfigurationSetting: String] {
-        var flags: [ConfigurationSetting: String] = [:]
-        flags[.database] = database
-        flags[.logLevel] = logLevel
-        flags[.migrationsDirectory] = migrationsDir
-        return flags
-    }
+    var flags: [ConfigurationSetting: String] { SettingOptions.given(in: self) }
 
     /// Merges file, environment and `flags` (these and a command's own), or prints the problem and exits with
     /// EX_CONFIG (78).
@@ -92,138 +81,38 @@ extension DatabaseOptions {
     }
 }
 
-/// `serve`'s flags: the database options plus the listener, drain, cache and limiter settings.
+/// `serve`'s flags: the database options plus the listener, drain, cache and limiter settings — every setting of the
+/// table (``ConfigurationSetting/definition``) whose commands are `.serve`; SettingOptionsTests checks that none is
+/// missing.
 struct ServeOptions: ParsableArguments {
     @OptionGroup var databaseOptions: DatabaseOptions
 
-    @Option(help: ArgumentHelp("Address to listen on. [default: 127.0.0.1]", valueName: "address"))
-    var host: String?
-
-    @Option(help: ArgumentHelp("TCP port; 0 picks a free one. [default: 8080]", valueName: "port"))
-    var port: String?
-
-    @Option(
-        help: ArgumentHelp(
-            "Policy loaded as app 'demo' into an empty database; \"\" disables. [default: config/demo-policy.json]",
-            valueName: "path"))
-    var demoPolicy: String?
-
-    @Option(help: ArgumentHelp("Seconds in-flight requests get at shutdown. [default: 10]", valueName: "seconds"))
-    var shutdownGracePeriod: String?
-
-    @Option(
-        help: ArgumentHelp(
-            "Seconds /readyz answers 503 after SIGTERM while requests are still served. [default: 5]",
-            valueName: "seconds"))
-    var drainSeconds: String?
-
-    @Option(help: ArgumentHelp("Reader connections to the database. [default: 4]", valueName: "count"))
-    var databaseReaders: String?
-
-    @Option(
-        help: ArgumentHelp(
-            "Address of a separate admin listener (with --admin-port). [default: --host]", valueName: "address"))
-    var adminHost: String?
-
-    @Option(
-        help: ArgumentHelp(
-            "Serve /v1/admin/** only on this port (0 picks a free one). [default: the main listener]",
-            valueName: "port"))
-    var adminPort: String?
-    @Option(help: ArgumentHelp("Cache-Control max-age of policy responses. [default: 60]", valueName: "seconds"))
-    var policyMaxAge: String?
-
-    @Option(help: ArgumentHelp("stale-while-revalidate of policy responses. [default: 300]", valueName: "seconds"))
-    var policyStaleWhileRevalidate: String?
-
-    @Option(help: ArgumentHelp("stale-if-error of policy responses. [default: 86400]", valueName: "seconds"))
-    var policyStaleIfError: String?
-
-    @Option(help: ArgumentHelp("Resolved-policy responses cached per revision. [default: 1024]", valueName: "count"))
-    var resolvedCacheSize: String?
-
-    @Option(help: ArgumentHelp("Days raw events are kept; 0 keeps them forever. [default: 90]", valueName: "days"))
-    var eventRetentionDays: String?
-
-    @Option(
-        help: ArgumentHelp(
-            "Failed admin authentications per minute from one address before 429. [default: 10]", valueName: "count"))
-    var adminAuthFailuresPerMinute: String?
-
-    @Option(
-        help: ArgumentHelp(
-            "Events one install may send per second; 0 turns the budget off. [default: 20]", valueName: "rate"))
-    var eventsPerInstallPerSecond: String?
-
-    @Option(help: ArgumentHelp("Events one install may send at once. [default: 2000]", valueName: "count"))
-    var eventsPerInstallBurst: String?
-
-    @Option(
-        help: ArgumentHelp(
-            "Events one client address may send per second; 0 turns the budget off. [default: 200000]",
-            valueName: "rate"))
-    var eventsPerAddressPerSecond: String?
-
-    @Option(help: ArgumentHelp("Events one client address may send at once. [default: 1000000]", valueName: "count"))
-    var eventsPerAddressBurst: String?
-
-    @Option(
-        help: ArgumentHelp(
-            "Proxies whose X-Forwarded-For names the client: comma-separated CIDRs. [default: none]",
-            valueName: "cidrs"))
-    var trustedProxies: String?
-
-    @Option(
-        help: ArgumentHelp(
-            "Run as a read replica of the primary at this http:// or https:// URL (token in PRELUDE_FOLLOW_TOKEN).",
-            valueName: "url"))
-    var follow: String?
-
-    @Option(
-        help: ArgumentHelp(
-            "PEM file of CAs trusted for an https:// primary instead of the system's. [default: system bundle]",
-            valueName: "path"))
-    var tlsCAFile: String?
-
-    @Option(
-        help: ArgumentHelp(
-            "Hosts webhook URLs may name: comma-separated host, *.domain or http://host[:port]. [default: none]",
-            valueName: "hosts"))
-    var webhookAllowedHosts: String?
-
-    @Option(
-        help: ArgumentHelp(
-            "Checkpoint at close: truncate, or passive beside Litestream. [default: truncate]", valueName: "mode"))
-    var checkpoints: String?
+    @Option(setting: .host) var host: String?
+    @Option(setting: .port) var port: String?
+    @Option(setting: .demoPolicy) var demoPolicy: String?
+    @Option(setting: .shutdownGracePeriod) var shutdownGracePeriod: String?
+    @Option(setting: .drainSeconds) var drainSeconds: String?
+    @Option(setting: .databaseReaders) var databaseReaders: String?
+    @Option(setting: .adminHost) var adminHost: String?
+    @Option(setting: .adminPort) var adminPort: String?
+    @Option(setting: .policyMaxAge) var policyMaxAge: String?
+    @Option(setting: .policyStaleWhileRevalidate) var policyStaleWhileRevalidate: String?
+    @Option(setting: .policyStaleIfError) var policyStaleIfError: String?
+    @Option(setting: .resolvedCacheSize) var resolvedCacheSize: String?
+    @Option(setting: .eventRetentionDays) var eventRetentionDays: String?
+    @Option(setting: .adminAuthFailuresPerMinute) var adminAuthFailuresPerMinute: String?
+    @Option(setting: .eventsPerInstallPerSecond) var eventsPerInstallPerSecond: String?
+    @Option(setting: .eventsPerInstallBurst) var eventsPerInstallBurst: String?
+    @Option(setting: .eventsPerAddressPerSecond) var eventsPerAddressPerSecond: String?
+    @Option(setting: .eventsPerAddressBurst) var eventsPerAddressBurst: String?
+    @Option(setting: .trustedProxies) var trustedProxies: String?
+    @Option(setting: .followURL) var followURL: String?
+    @Option(setting: .tlsCAFile) var tlsCAFile: String?
+    @Option(setting: .webhookAllowedHosts) var webhookAllowedHosts: String?
+    @Option(setting: .checkpoints) var checkpoints: String?
 
     /// The serve-only flags given, by setting.
-    var flags: [ConfigurationSetting: String] {
-        var flags: [ConfigurationSetting: String] = [:]
-        flags[.host] = host
-        flags[.port] = port
-        flags[.demoPolicy] = demoPolicy
-        flags[.shutdownGracePeriod] = shutdownGracePeriod
-        flags[.drainSeconds] = drainSeconds
-        flags[.databaseReaders] = databaseReaders
-        flags[.adminHost] = adminHost
-        flags[.adminPort] = adminPort
-        flags[.policyMaxAge] = policyMaxAge
-        flags[.policyStaleWhileRevalidate] = policyStaleWhileRevalidate
-        flags[.policyStaleIfError] = policyStaleIfError
-        flags[.checkpoints] = checkpoints
-        flags[.resolvedCacheSize] = resolvedCacheSize
-        flags[.eventRetentionDays] = eventRetentionDays
-        flags[.adminAuthFailuresPerMinute] = adminAuthFailuresPerMinute
-        flags[.eventsPerInstallPerSecond] = eventsPerInstallPerSecond
-        flags[.eventsPerInstallBurst] = eventsPerInstallBurst
-        flags[.eventsPerAddressPerSecond] = eventsPerAddressPerSecond
-        flags[.eventsPerAddressBurst] = eventsPerAddressBurst
-        flags[.trustedProxies] = trustedProxies
-        flags[.followURL] = follow
-        flags[.tlsCAFile] = tlsCAFile
-        flags[.webhookAllowedHosts] = webhookAllowedHosts
-        return flags
-    }
+    var flags: [ConfigurationSetting: String] { SettingOptions.given(in: self) }
 
     /// Merges file, environment and every flag, or prints the problem and exits with EX_CONFIG (78).
     func load() throws -> ServiceConfiguration { try databaseOptions.load(adding: flags) }

@@ -31,12 +31,10 @@ struct CopyCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The new database: a SQLite file or a postgres:// URL.", valueName: "database"))
     var to: String
 
-    @Option(help: ArgumentHelp("Directory of NNNN_name.sql migrations. [default: migrations]", valueName: "path"))
-    var migrationsDir: String?
+    @Option(setting: .migrationsDirectory) var migrationsDirectory: String?
 
     func run() throws {
-        var flags: [ConfigurationSetting: String] = [:]
-        flags[.migrationsDirectory] = migrationsDir
+        let flags = SettingOptions.given(in: self)
         let configuration: ServiceConfiguration
         do {
             configuration = try ServiceConfiguration.load(

@@ -21,14 +21,12 @@ struct EventsCommand: ParsableCommand {
                 """
         )
 
-        @Option(help: ArgumentHelp("Days raw events are kept; 0 keeps them forever. [default: 90]", valueName: "days"))
-        var eventRetentionDays: String?
+        @Option(setting: .eventRetentionDays) var eventRetentionDays: String?
 
         @OptionGroup var options: DatabaseOptions
 
         func run() throws {
-            let configuration = try options.load(
-                adding: [.eventRetentionDays: eventRetentionDays].compactMapValues { $0 })
+            let configuration = try options.load(adding: SettingOptions.given(in: self))
             do {
                 let database = try OfflineDatabase.open(configuration)
                 ExistingDatabase.announce(configuration.database)

@@ -30,9 +30,8 @@ struct HealthcheckCommand: ParsableCommand {
     var url: String?
 
     @Option(
-        help: ArgumentHelp(
-            "PEM file of CAs trusted for an https:// URL instead of the system's. [default: tlsCAFile setting]",
-            valueName: "path"))
+        setting: .tlsCAFile,
+        help: "PEM file of CAs trusted for an https:// URL instead of the system's. [default: tlsCAFile setting]")
     var tlsCAFile: String?
 
     @Option(help: ArgumentHelp("Seconds allowed for connect, request and answer together.", valueName: "seconds"))
