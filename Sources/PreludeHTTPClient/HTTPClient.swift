@@ -51,16 +51,7 @@ package final class HTTPClient: Sendable {
         _ method: String, url: String, headers: [(String, String)] = [], body: [UInt8] = [], timeout: Double? = nil
     ) throws(HTTPClientError) -> HTTPClientResponse {
         guard !aborted.load(ordering: .acquiring) else { throw HTTPClientError(.aborted, url: url, detail: "aborted") }
-        guard !method.isEmpty, method.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
-            throw HTTPClientError(.invalidRequest, url: url, detail: "invalid method '\(method)'")
-        }
-        // A CR or LF would end the field early and let the rest be read as another field (header injection).
-        for (name, value) in headers
-        where name.isEmpty || name.utf8.contains(where: { $0 <= 0x20 || $0 == 0x3A || $0 >= 0x7F })
-            || value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 })
-        {
-            throw HTTPClientError(.invalidRequest, url: url, detail: "invalid header field '\(name)'")
-        }
+        try Self.check(method: method, headers: headers, url: url)
         // libcurl is loaded on the first exchange, not at start-up: a server that sends nothing never maps it.
         if let failure = prelude_curl_load() {
             throw HTTPClientError(.unavailable, url: url, detail: String(cString: failure))
@@ -116,27 +107,7 @@ package final class HTTPClient: Sendable {
             set(prelude_curl_setopt_long(handle, PRELUDE_CURLOPT_TCP_NODELAY, 1))
             // One exchange per handle: the connection closes inside curl_easy_perform, not later in a cache.
             set(prelude_curl_setopt_long(handle, PRELUDE_CURLOPT_FORBID_REUSE, 1))
-            switch method {
-            case "HEAD":
-                set(prelude_curl_setopt_long(handle, PRELUDE_CURLOPT_NOBODY, 1))
-            case "GET" where body.isEmpty:
-                set(prelude_curl_setopt_long(handle, PRELUDE_CURLOPT_HTTPGET, 1))
-            default:
-                set(prelude_curl_setopt_string(handle, PRELUDE_CURLOPT_CUSTOMREQUEST, method))
-                if !body.isEmpty || method == "POST" || method == "PUT" || method == "PATCH" {
-                    set(prelude_curl_setopt_long(handle, PRELUDE_CURLOPT_POSTFIELDSIZE, body.count))
-                    // COPYPOSTFIELDS copies the bytes, so `body` need not outlive this call.
-                    set(
-                        body.withUnsafeBufferPointer { bytes in
-                            bytes.withMemoryRebound(to: CChar.self) { text in
-                                guard let start = text.baseAddress else {
-                                    return prelude_curl_setopt_string(handle, PRELUDE_CURLOPT_COPYPOSTFIELDS, "")
-                                }
-                                return prelude_curl_setopt_string(handle, PRELUDE_CURLOPT_COPYPOSTFIELDS, start)
-                            }
-                        })
-                }
-            }
+            set(Self.setMethod(method, body: body, on: handle))
             // A Content-Length over the limit fails before any byte is read; a chunked body is counted as it comes.
             set(prelude_curl_setopt_long(handle, PRELUDE_CURLOPT_MAXFILESIZE, configuration.maxResponseSize))
             set(prelude_curl_setopt_write(handle, PRELUDE_CURLOPT_WRITEFUNCTION, receiveBody))
@@ -166,6 +137,50 @@ package final class HTTPClient: Sendable {
             Self.kind(of: code, transfer: transfer, aborted: aborted.load(ordering: .acquiring)), url: url,
             detail: transfer.tooLarge
                 ? "response larger than \(configuration.maxResponseSize) bytes" : explanation)
+    }
+
+    /// Refuses a method that is not a token's printable characters, and a header field that would break the head.
+    private static func check(method: String, headers: [(String, String)], url: String) throws(HTTPClientError) {
+        guard !method.isEmpty, method.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            throw HTTPClientError(.invalidRequest, url: url, detail: "invalid method '\(method)'")
+        }
+        // A CR or LF would end the field early and let the rest be read as another field (header injection).
+        for (name, value) in headers
+        where name.isEmpty || name.utf8.contains(where: { $0 <= 0x20 || $0 == 0x3A || $0 >= 0x7F })
+            || value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 })
+        {
+            throw HTTPClientError(.invalidRequest, url: url, detail: "invalid header field '\(name)'")
+        }
+    }
+
+    /// Sets the request's method and body on `handle`: the first failing result, or `PRELUDE_CURLE_OK`.
+    private static func setMethod(_ method: String, body: [UInt8], on handle: UnsafeMutableRawPointer)
+        -> prelude_curl_code
+    {
+        var setup = PRELUDE_CURLE_OK
+        func set(_ result: prelude_curl_code) { if setup == PRELUDE_CURLE_OK { setup = result } }
+        switch method {
+        case "HEAD":
+            set(prelude_curl_setopt_long(handle, PRELUDE_CURLOPT_NOBODY, 1))
+        case "GET" where body.isEmpty:
+            set(prelude_curl_setopt_long(handle, PRELUDE_CURLOPT_HTTPGET, 1))
+        default:
+            set(prelude_curl_setopt_string(handle, PRELUDE_CURLOPT_CUSTOMREQUEST, method))
+            if !body.isEmpty || method == "POST" || method == "PUT" || method == "PATCH" {
+                set(prelude_curl_setopt_long(handle, PRELUDE_CURLOPT_POSTFIELDSIZE, body.count))
+                // COPYPOSTFIELDS copies the bytes, so `body` need not outlive this call.
+                set(
+                    body.withUnsafeBufferPointer { bytes in
+                        bytes.withMemoryRebound(to: CChar.self) { text in
+                            guard let start = text.baseAddress else {
+                                return prelude_curl_setopt_string(handle, PRELUDE_CURLOPT_COPYPOSTFIELDS, "")
+                            }
+                            return prelude_curl_setopt_string(handle, PRELUDE_CURLOPT_COPYPOSTFIELDS, start)
+                        }
+                    })
+            }
+        }
+        return setup
     }
 
     /// The kind of failure a libcurl result code means.

@@ -129,7 +129,15 @@ package enum PreviewRenderer {
             html += "</ul>\n"
         }
 
-        html += "<h2>Lint findings</h2>\n"
+        html += findings(input)
+        html += "</header>\n"
+        return html
+    }
+
+    /// The index's table of every lint finding, each with the screens that show it.
+    private static func findings(_ input: PreviewInput) -> String {
+        let screens = input.screens
+        var html = "<h2>Lint findings</h2>\n"
         if input.findings.isEmpty {
             html += "<p class=\"clean\">No lint findings.</p>\n"
         } else {
@@ -154,7 +162,6 @@ package enum PreviewRenderer {
             }
             html += "</tbody></table>\n"
         }
-        html += "</header>\n"
         return html
     }
 

@@ -139,13 +139,7 @@ public struct LineChart: Sendable {
                 "<line class=\"zero\" x1=\"\(n(Self.left))\" x2=\"\(n(Self.width - Self.right))\" y1=\"\(n(py(0)))\" y2=\"\(n(py(0)))\"/>"
         }
         // X ticks: the first, the last and up to three between, on distinct x values.
-        let distinct = Array(Set(xs)).sorted()
-        var tickXs: [Double] = []
-        if distinct.count <= 5 {
-            tickXs = distinct
-        } else {
-            for step in 0...4 { tickXs.append(distinct[(distinct.count - 1) * step / 4]) }
-        }
+        let tickXs = Self.xTicks(xs)
         for (index, x) in tickXs.enumerated() {
             let anchor =
                 tickXs.count == 1 ? "middle" : index == 0 ? "start" : index == tickXs.count - 1 ? "end" : "middle"
@@ -185,7 +179,19 @@ public struct LineChart: Sendable {
                 "<line class=\"marker\" x1=\"\(x)\" x2=\"\(x)\" y1=\"\(n(Self.top))\" y2=\"\(n(Self.height - Self.bottom))\">"
                 + "<title>\(HTMLEscaping.escape(marker.label))</title></line>"
         }
-        svg += "</svg>"
+        return svg + "</svg>" + legend()
+    }
+
+    /// The x values that get a tick: every distinct one when there are five at most, else the first, the last and
+    /// three evenly between.
+    private static func xTicks(_ xs: [Double]) -> [Double] {
+        let distinct = Array(Set(xs)).sorted()
+        guard distinct.count > 5 else { return distinct }
+        return (0...4).map { distinct[(distinct.count - 1) * $0 / 4] }
+    }
+
+    /// The legend: a swatch per series, then each marker with its date.
+    private func legend() -> String {
         var legend = "<ul class=\"legend\">"
         for (index, line) in series.enumerated() {
             legend += "<li><span class=\"swatch s\(index % 6)\"></span>\(HTMLEscaping.escape(line.name))</li>"
@@ -195,6 +201,6 @@ public struct LineChart: Sendable {
                 "<li><span class=\"swatch marker\"></span>\(HTMLEscaping.escape(xLabel(marker.x))): "
                 + "\(HTMLEscaping.escape(marker.label))</li>"
         }
-        return svg + legend + "</ul>"
+        return legend + "</ul>"
     }
 }

@@ -156,14 +156,9 @@ public enum ResultsPageRenderer {
         let hasTasks = report.variants.contains { $0.funnel.taskStarted > 0 }
         let comparisonHeader = ["\(level) CI", "vs control", "\(level) CS", "p (any look)"]
         var html = "<section id=\"arms\"><h2>Arms</h2>"
-        html += armsTable(
-            "funnel", report, header: ["Weight"] + report.variants[0].funnel.fields.prefix(9).map(\.name)
-        ) { variant in
-            var cells = cell("weight", DecimalFormat.percent(variant.weight, digits: 1), value: json(variant.weight))
-            for field in variant.funnel.fields.prefix(9) {
-                cells += cell("funnel." + field.name, String(field.value), value: String(field.value))
-            }
-            return cells
+        html += armsTable("funnel", report, header: ["Weight"] + grantCounters.map(\.name)) { variant in
+            cell("weight", DecimalFormat.percent(variant.weight, digits: 1), value: json(variant.weight))
+                + funnelCells(variant.funnel, grantCounters)
         }
         html += "<h3>Grant rate</h3>"
         html += armsTable("grant", report, header: ["Grant rate"] + comparisonHeader + ["Verdict"]) { variant in
@@ -176,13 +171,9 @@ public enum ResultsPageRenderer {
             html += "<h3>Task success</h3>"
             html += armsTable(
                 "task", report,
-                header: ["taskStarted", "taskCompleted", "Task completion"] + comparisonHeader + ["Task verdict"]
+                header: taskCounters.map(\.name) + ["Task completion"] + comparisonHeader + ["Task verdict"]
             ) { variant in
-                cell(
-                    "funnel.taskStarted", String(variant.funnel.taskStarted), value: String(variant.funnel.taskStarted))
-                    + cell(
-                        "funnel.taskCompleted", String(variant.funnel.taskCompleted),
-                        value: String(variant.funnel.taskCompleted))
+                funnelCells(variant.funnel, taskCounters)
                     + rateCells(
                         "task", rate: variant.taskCompletionRate, interval: variant.taskCompletionRateInterval,
                         comparison: variant.taskComparison, verdict: variant.taskVerdict, isControl: variant.isControl)
@@ -192,6 +183,15 @@ public enum ResultsPageRenderer {
                 + "that started one: the measure of an arm that does not ask (docs/results.md, \"Task success\").</p>"
         }
         return html + "</section>\n"
+    }
+
+    /// The funnel figures of one measure's table, in funnel order.
+    private static let grantCounters = FunnelCounter.allCases.filter { $0.measure == .grant }
+    private static let taskCounters = FunnelCounter.allCases.filter { $0.measure == .taskCompletion }
+
+    /// One cell per figure (`data-field="funnel.<name>"`).
+    private static func funnelCells(_ funnel: FunnelCounts, _ counters: [FunnelCounter]) -> String {
+        counters.map { cell("funnel." + $0.name, String(funnel[$0]), value: String(funnel[$0])) }.joined()
     }
 
     /// One row per arm (`data-variant`), the arm's name first, then `cells` for it.

@@ -55,6 +55,28 @@ public enum AnalyticsEvent: String, CaseIterable, Hashable, Sendable, Codable {
     /// measure of "ask less" arms, which have no grant to count.
     case taskCompleted
 
+    /// The experiment funnel step this event marks beyond exposure, or nil when it marks exposure only (every event
+    /// of the feature from an assigned install exposes it; docs/results.md). The one place events meet the funnel:
+    /// a new event does not compile until it says which step it counts for (docs/architecture.md, "A new counted
+    /// event type").
+    public var funnelStep: FunnelStep? {
+        switch self {
+        case .primeShown: .primeShown
+        case .primeAccepted: .primeContinued
+        case .primeDismissed: .primeDismissed
+        case .systemGranted: .systemGranted
+        case .systemDenied: .systemDenied
+        case .settingsOpened: .settingsOpened
+        case .returnedGranted: .returnedGranted
+        case .taskStarted: .taskStarted
+        case .taskCompleted: .taskCompleted
+        case .systemExitedWithoutDecision, .systemPromptCompleted, .settingsShown, .settingsDismissed, .deniedShown,
+            .restrictedShown, .unsupportedShown, .upgradeShown, .upgradeAccepted, .upgradeDismissed, .buttonShown,
+            .limitedPickerShown, .servicesOffShown, .statusChangedOutsideApp:
+            nil
+        }
+    }
+
     /// Whether this is `taskStarted` or `taskCompleted`, the events that may name a task.
     public var isTaskEvent: Bool { self == .taskStarted || self == .taskCompleted }
 }

@@ -336,24 +336,7 @@ struct PolicyDocumentDecoder {
         if let value = object["strategy"] { result.strategy = enumeration(value, at: pointer.appending("strategy")) }
         if let value = object["style"] { result.style = enumeration(value, at: pointer.appending("style")) }
         if let value = object["cadence"], let cadence = self.object(value, at: pointer.appending("cadence")) {
-            for (key, ruleValue) in cadence {
-                let rulePointer = pointer.appending("cadence").appending(key)
-                guard let kind = CadenceKind(rawValue: key) else {
-                    report(
-                        rulePointer, .unknownMember,
-                        "\"\(key)\" is not a cadence kind; use \(Self.list(CadenceKind.allCases)).")
-                    continue
-                }
-                guard let rule = self.object(ruleValue, at: rulePointer) else { continue }
-                checkMembers(rule, at: rulePointer, allowed: ["minIntervalHours", "backoff", "maxShows"])
-                var decoded = CadenceRuleOverride()
-                if let v = rule["minIntervalHours"] {
-                    decoded.minIntervalHours = number(v, at: rulePointer.appending("minIntervalHours"))
-                }
-                if let v = rule["backoff"] { decoded.backoff = number(v, at: rulePointer.appending("backoff")) }
-                if let v = rule["maxShows"] { decoded.maxShows = integer(v, at: rulePointer.appending("maxShows")) }
-                result.cadence[kind] = decoded
-            }
+            result.cadence = decodeCadenceOverrides(cadence, at: pointer.appending("cadence"))
         }
         if let value = object["settings"], let settings = self.object(value, at: pointer.appending("settings")) {
             checkMembers(settings, at: pointer.appending("settings"), allowed: ["delayMs", "leaveScreenFirst"])
@@ -380,48 +363,83 @@ struct PolicyDocumentDecoder {
             }
         }
         if let value = object["copy"], let copy = self.object(value, at: pointer.appending("copy")) {
-            for (localeKey, setValue) in copy {
-                let localePointer = pointer.appending("copy").appending(localeKey)
-                guard let tag = LocaleTag(localeKey) else {
-                    report(
-                        localePointer, .invalidLocale,
-                        "\"\(localeKey)\" is not a locale tag of the form language[-Script][-REGION], e.g. zh-Hant-TW.")
-                    continue
-                }
-                // "zh-hant" and "zh-Hant" are the same tag; two spellings would silently merge.
-                if result.copy[tag] != nil {
-                    report(
-                        localePointer, .invalidLocale,
-                        "\"\(localeKey)\" is the same locale as another key here (\(tag)); merge the two.")
-                    continue
-                }
-                guard let screens = self.object(setValue, at: localePointer) else { continue }
-                var set = CopySet()
-                for (screenKey, fieldsValue) in screens {
-                    let screenPointer = localePointer.appending(screenKey)
-                    guard let screen = CopyScreen(rawValue: screenKey) else {
-                        report(
-                            screenPointer, .unknownMember,
-                            "\"\(screenKey)\" is not a copy screen; use \(Self.list(CopyScreen.allCases)).")
-                        continue
-                    }
-                    guard let fields = self.object(fieldsValue, at: screenPointer) else { continue }
-                    for (fieldKey, textValue) in fields {
-                        let fieldPointer = screenPointer.appending(fieldKey)
-                        guard let field = CopyField(rawValue: fieldKey), screen.fields.contains(field) else {
-                            report(
-                                fieldPointer, .unknownMember,
-                                "\"\(fieldKey)\" is not a text of the \(screen) screen; use \(Self.list(screen.fields))."
-                            )
-                            continue
-                        }
-                        if let text = string(textValue, at: fieldPointer) { set[screen, field] = text }
-                    }
-                }
-                result.copy[tag] = set
-            }
+            result.copy = decodeCopyOverrides(copy, at: pointer.appending("copy"))
         }
         return result
+    }
+
+    /// An override's `cadence` object (at `pointer`): a rule override per cadence kind.
+    private mutating func decodeCadenceOverrides(_ cadence: JSONObject, at pointer: JSONPointer)
+        -> [CadenceKind: CadenceRuleOverride]
+    {
+        var overrides: [CadenceKind: CadenceRuleOverride] = [:]
+        for (key, ruleValue) in cadence {
+            let rulePointer = pointer.appending(key)
+            guard let kind = member(key, as: CadenceKind.self, at: rulePointer, "a cadence kind") else { continue }
+            guard let rule = self.object(ruleValue, at: rulePointer) else { continue }
+            checkMembers(rule, at: rulePointer, allowed: ["minIntervalHours", "backoff", "maxShows"])
+            var decoded = CadenceRuleOverride()
+            if let v = rule["minIntervalHours"] {
+                decoded.minIntervalHours = number(v, at: rulePointer.appending("minIntervalHours"))
+            }
+            if let v = rule["backoff"] { decoded.backoff = number(v, at: rulePointer.appending("backoff")) }
+            if let v = rule["maxShows"] { decoded.maxShows = integer(v, at: rulePointer.appending("maxShows")) }
+            overrides[kind] = decoded
+        }
+        return overrides
+    }
+
+    /// `key` as a case of `T`, or nil after reporting at `pointer` that it is not `what` ("a cadence kind"), with
+    /// the cases to use.
+    private mutating func member<T: RawRepresentable & CaseIterable>(
+        _ key: String, as type: T.Type, at pointer: JSONPointer, _ what: String
+    ) -> T? where T.RawValue == String {
+        if let value = T(rawValue: key) { return value }
+        report(pointer, .unknownMember, "\"\(key)\" is not \(what); use \(Self.list(T.allCases.map(\.rawValue))).")
+        return nil
+    }
+
+    /// An override's `copy` object (at `pointer`): a copy set per locale, each locale spelled once.
+    private mutating func decodeCopyOverrides(_ copy: JSONObject, at pointer: JSONPointer) -> [LocaleTag: CopySet] {
+        var overrides: [LocaleTag: CopySet] = [:]
+        for (localeKey, setValue) in copy {
+            let localePointer = pointer.appending(localeKey)
+            guard let tag = LocaleTag(localeKey) else {
+                report(
+                    localePointer, .invalidLocale,
+                    "\"\(localeKey)\" is not a locale tag of the form language[-Script][-REGION], e.g. zh-Hant-TW.")
+                continue
+            }
+            // "zh-hant" and "zh-Hant" are the same tag; two spellings would silently merge.
+            if overrides[tag] != nil {
+                report(
+                    localePointer, .invalidLocale,
+                    "\"\(localeKey)\" is the same locale as another key here (\(tag)); merge the two.")
+                continue
+            }
+            guard let screens = self.object(setValue, at: localePointer) else { continue }
+            var set = CopySet()
+            for (screenKey, fieldsValue) in screens {
+                let screenPointer = localePointer.appending(screenKey)
+                guard let screen = member(screenKey, as: CopyScreen.self, at: screenPointer, "a copy screen") else {
+                    continue
+                }
+                guard let fields = self.object(fieldsValue, at: screenPointer) else { continue }
+                for (fieldKey, textValue) in fields {
+                    let fieldPointer = screenPointer.appending(fieldKey)
+                    guard let field = CopyField(rawValue: fieldKey), screen.fields.contains(field) else {
+                        report(
+                            fieldPointer, .unknownMember,
+                            "\"\(fieldKey)\" is not a text of the \(screen) screen; use \(Self.list(screen.fields))."
+                        )
+                        continue
+                    }
+                    if let text = string(textValue, at: fieldPointer) { set[screen, field] = text }
+                }
+            }
+            overrides[tag] = set
+        }
+        return overrides
     }
 
     // MARK: - Typed reads

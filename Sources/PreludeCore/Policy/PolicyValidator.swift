@@ -347,8 +347,17 @@ private struct Checker {
                 pointer.appending("settings", "delayMs"), .settingsOutOfRange,
                 "delayMs must be between 0 and 10000; found \(delay).")
         }
+        checkPartialActions(settings.partial, feature: feature, override: pointer)
+        checkCopyTexts(settings.copy, override: pointer)
+    }
+
+    /// The `partial` actions of the override at `pointer`: each for a partial status the feature reports, and
+    /// possible for it; in defaults (no feature) only the actions every feature has.
+    private mutating func checkPartialActions(
+        _ partial: [AuthorizationStatus: PartialAction], feature: Feature?, override pointer: JSONPointer
+    ) {
         for status in AuthorizationStatus.allCases {
-            guard let action = settings.partial[status] else { continue }
+            guard let action = partial[status] else { continue }
             let statusPointer = pointer.appending("partial", status.rawValue)
             if let feature {
                 let capabilities = feature.capabilities
@@ -370,8 +379,12 @@ private struct Checker {
                     "\(action) is specific to one feature; in defaults use \"proceed\" or \"upgrade\".")
             }
         }
-        for locale in settings.copy.keys.sorted(by: { $0.description < $1.description }) {
-            for (key, text) in settings.copy[locale]!.texts.sorted(by: { $0.key < $1.key }) {
+    }
+
+    /// The `copy` texts of the override at `pointer`: none empty, every brace paired, only known placeholders.
+    private mutating func checkCopyTexts(_ copy: [LocaleTag: CopySet], override pointer: JSONPointer) {
+        for locale in copy.keys.sorted(by: { $0.description < $1.description }) {
+            for (key, text) in copy[locale]!.texts.sorted(by: { $0.key < $1.key }) {
                 let empty = text.allSatisfy(\.isWhitespace)
                 let (names, unpaired) = Placeholder.inspect(text)
                 let unknown = names.filter { !PolicyValidator.allowedPlaceholders.contains($0) }

@@ -14,16 +14,12 @@ extension ExperimentReport {
         lines += ["", "Funnel (unique installs)"]
         // The task columns only when some install started a task: grant-only experiments keep their table.
         let hasTasks = variants.contains { $0.funnel.taskStarted > 0 }
+        let counters = FunnelCounter.allCases.filter { hasTasks || $0.measure == .grant }
         let funnelRows = variants.map { variant in
             [label(variant), DecimalFormat.percent(variant.weight, digits: 1)]
-                + variant.funnel.fields.prefix(hasTasks ? 11 : 9).map { String($0.value) }
+                + counters.map { String(variant.funnel[$0]) }
         }
-        lines += Self.columns(
-            header: [
-                "variant", "weight", "exposed", "shown", "continued", "dismissed", "sys granted", "sys denied",
-                "settings", "returned", "granted",
-            ] + (hasTasks ? ["task started", "task done"] : []),
-            rows: funnelRows)
+        lines += Self.columns(header: ["variant", "weight"] + counters.map(\.label), rows: funnelRows)
 
         lines += ["", "Grant rate = granted / exposed, \(confidence) intervals"]
         let rateRows = variants.map { variant -> [String] in

@@ -63,14 +63,30 @@ public struct FunnelCounts: Sendable, Hashable {
     /// forms then fits an `Int` and keeps a `Double`'s integer precision.
     public static let largestCount = 1 << 40
 
-    /// The fields in funnel order with their JSON names.
-    public var fields: [(name: String, value: Int)] {
-        [
-            ("exposed", exposed), ("primeShown", primeShown), ("primeContinued", primeContinued),
-            ("primeDismissed", primeDismissed), ("systemGranted", systemGranted), ("systemDenied", systemDenied),
-            ("settingsOpened", settingsOpened), ("returnedGranted", returnedGranted), ("granted", granted),
-            ("taskStarted", taskStarted), ("taskCompleted", taskCompleted),
-        ]
+    /// The fields in funnel order (``FunnelCounter``) with their JSON names.
+    public var fields: [(name: String, value: Int)] { FunnelCounter.allCases.map { ($0.name, self[$0]) } }
+
+    /// One figure. The one place that maps each ``FunnelCounter`` to its property: a new figure does not compile
+    /// until it has one.
+    public subscript(counter: FunnelCounter) -> Int {
+        get { self[keyPath: Self.property(of: counter)] }
+        set { self[keyPath: Self.property(of: counter)] = newValue }
+    }
+
+    private static func property(of counter: FunnelCounter) -> WritableKeyPath<FunnelCounts, Int> {
+        switch counter {
+        case .exposed: \.exposed
+        case .primeShown: \.primeShown
+        case .primeContinued: \.primeContinued
+        case .primeDismissed: \.primeDismissed
+        case .systemGranted: \.systemGranted
+        case .systemDenied: \.systemDenied
+        case .settingsOpened: \.settingsOpened
+        case .returnedGranted: \.returnedGranted
+        case .granted: \.granted
+        case .taskStarted: \.taskStarted
+        case .taskCompleted: \.taskCompleted
+        }
     }
 
     /// What makes these counts impossible for unique installs, one sentence each; empty when they are consistent.
@@ -106,15 +122,10 @@ public struct FunnelCounts: Sendable, Hashable {
         return problems
     }
 
-    /// The sum of two funnels, field by field (a day's increments added to the running total).
+    /// The sum of two funnels, figure by figure (a day's increments added to the running total).
     public static func + (lhs: FunnelCounts, rhs: FunnelCounts) -> FunnelCounts {
-        FunnelCounts(
-            exposed: lhs.exposed + rhs.exposed, primeShown: lhs.primeShown + rhs.primeShown,
-            primeContinued: lhs.primeContinued + rhs.primeContinued,
-            primeDismissed: lhs.primeDismissed + rhs.primeDismissed,
-            systemGranted: lhs.systemGranted + rhs.systemGranted, systemDenied: lhs.systemDenied + rhs.systemDenied,
-            settingsOpened: lhs.settingsOpened + rhs.settingsOpened,
-            returnedGranted: lhs.returnedGranted + rhs.returnedGranted, granted: lhs.granted + rhs.granted,
-            taskStarted: lhs.taskStarted + rhs.taskStarted, taskCompleted: lhs.taskCompleted + rhs.taskCompleted)
+        var sum = lhs
+        for counter in FunnelCounter.allCases { sum[counter] += rhs[counter] }
+        return sum
     }
 }

@@ -11,43 +11,41 @@ public struct FunnelSteps: OptionSet, Sendable, Hashable {
     /// Creates a set from its stored bits.
     public init(rawValue: Int) { self.rawValue = rawValue }
 
-    /// Any event for the feature while assigned to the variant.
-    public static let exposed = FunnelSteps(rawValue: 1 << 0)
-    /// `primeShown`.
-    public static let primeShown = FunnelSteps(rawValue: 1 << 1)
-    /// `primeAccepted`.
-    public static let primeContinued = FunnelSteps(rawValue: 1 << 2)
-    /// `primeDismissed`.
-    public static let primeDismissed = FunnelSteps(rawValue: 1 << 3)
-    /// `systemGranted`.
-    public static let systemGranted = FunnelSteps(rawValue: 1 << 4)
-    /// `systemDenied`.
-    public static let systemDenied = FunnelSteps(rawValue: 1 << 5)
-    /// `settingsOpened`.
-    public static let settingsOpened = FunnelSteps(rawValue: 1 << 6)
-    /// `returnedGranted`.
-    public static let returnedGranted = FunnelSteps(rawValue: 1 << 7)
-    /// `taskStarted`.
-    public static let taskStarted = FunnelSteps(rawValue: 1 << 8)
-    /// `taskCompleted`.
-    public static let taskCompleted = FunnelSteps(rawValue: 1 << 9)
+    /// The set of one step.
+    public init(_ step: FunnelStep) { rawValue = 1 << step.rawValue }
 
-    /// The steps an event with this public-API name marks: always ``exposed``, plus its own step when it is one of
-    /// the funnel's. Other events of the feature (`settingsShown`, `deniedShown`, `unsupportedShown`, ...) mark
-    /// exposure only: the install reached the feature, so the variant could act on it.
+    /// Any event for the feature while assigned to the variant.
+    public static let exposed = FunnelSteps(.exposed)
+    /// `primeShown`.
+    public static let primeShown = FunnelSteps(.primeShown)
+    /// `primeAccepted`.
+    public static let primeContinued = FunnelSteps(.primeContinued)
+    /// `primeDismissed`.
+    public static let primeDismissed = FunnelSteps(.primeDismissed)
+    /// `systemGranted`.
+    public static let systemGranted = FunnelSteps(.systemGranted)
+    /// `systemDenied`.
+    public static let systemDenied = FunnelSteps(.systemDenied)
+    /// `settingsOpened`.
+    public static let settingsOpened = FunnelSteps(.settingsOpened)
+    /// `returnedGranted`.
+    public static let returnedGranted = FunnelSteps(.returnedGranted)
+    /// `taskStarted`.
+    public static let taskStarted = FunnelSteps(.taskStarted)
+    /// `taskCompleted`.
+    public static let taskCompleted = FunnelSteps(.taskCompleted)
+
+    /// The steps an event marks: always ``exposed``, plus the event's own step (``AnalyticsEvent/funnelStep``).
+    /// Other events of the feature (`settingsShown`, `deniedShown`, `unsupportedShown`, ...) mark exposure only: the
+    /// install reached the feature, so the variant could act on it.
+    public static func marked(by event: AnalyticsEvent) -> FunnelSteps {
+        event.funnelStep.map { [.exposed, FunnelSteps($0)] } ?? .exposed
+    }
+
+    /// The steps an event with this public-API name marks (``marked(by:)``); a name this build does not know marks
+    /// exposure only.
     public static func marked(byEvent name: String) -> FunnelSteps {
-        switch name {
-        case "primeShown": [.exposed, .primeShown]
-        case "primeAccepted": [.exposed, .primeContinued]
-        case "primeDismissed": [.exposed, .primeDismissed]
-        case "systemGranted": [.exposed, .systemGranted]
-        case "systemDenied": [.exposed, .systemDenied]
-        case "settingsOpened": [.exposed, .settingsOpened]
-        case "returnedGranted": [.exposed, .returnedGranted]
-        case "taskStarted": [.exposed, .taskStarted]
-        case "taskCompleted": [.exposed, .taskCompleted]
-        default: .exposed
-        }
+        AnalyticsEvent(rawValue: name).map(marked(by:)) ?? .exposed
     }
 
     /// Whether the install ended granted by either path.
@@ -65,22 +63,14 @@ extension FunnelCounts {
         for steps in installs { add(from: [], to: steps) }
     }
 
-    /// Accounts for one install moving from `old` to `new` steps (`new` ⊇ `old`): each newly reached step adds one
-    /// install, and `granted` gains one when the install becomes granted by either path for the first time.
+    /// Accounts for one install moving from `old` to `new` steps (`new` ⊇ `old`): each figure whose rule the install
+    /// newly meets (``FunnelCounter/counts(_:)``) gains one — a newly reached step, `granted` when the install becomes
+    /// granted by either path for the first time, `taskCompleted` when it has both started and completed a task.
     public mutating func add(from old: FunnelSteps, to new: FunnelSteps) {
         precondition(new.isSuperset(of: old), "funnel steps only accumulate")
-        let reached = new.subtracting(old)
-        guard !reached.isEmpty else { return }
-        if reached.contains(.exposed) { exposed += 1 }
-        if reached.contains(.primeShown) { primeShown += 1 }
-        if reached.contains(.primeContinued) { primeContinued += 1 }
-        if reached.contains(.primeDismissed) { primeDismissed += 1 }
-        if reached.contains(.systemGranted) { systemGranted += 1 }
-        if reached.contains(.systemDenied) { systemDenied += 1 }
-        if reached.contains(.settingsOpened) { settingsOpened += 1 }
-        if reached.contains(.returnedGranted) { returnedGranted += 1 }
-        if new.isGranted && !old.isGranted { granted += 1 }
-        if reached.contains(.taskStarted) { taskStarted += 1 }
-        if new.isTaskCompleted && !old.isTaskCompleted { taskCompleted += 1 }
+        guard new != old else { return }
+        for counter in FunnelCounter.allCases where counter.counts(new) && !counter.counts(old) {
+            self[counter] += 1
+        }
     }
 }

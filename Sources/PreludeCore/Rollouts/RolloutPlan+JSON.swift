@@ -81,21 +81,7 @@ extension RolloutPlan {
         }
         if let value = object["actions"] {
             if case .object(let members) = value {
-                for (name, response) in members {
-                    guard RolloutActions.members.contains(name) else {
-                        problems.append(
-                            (
-                                "actions/\(name)",
-                                "not a kind of finding (\(RolloutActions.members.joined(separator: ", ")))"
-                            ))
-                        continue
-                    }
-                    guard let parsed = response.stringValue.flatMap(RolloutActions.Response.init(rawValue:)) else {
-                        problems.append(("actions/\(name)", "rollback, hold, warn or (segmentHarm only) exclude"))
-                        continue
-                    }
-                    plan.actions[name] = parsed
-                }
+                decodeActions(members, into: &plan.actions, problems: &problems)
             } else {
                 problems.append(("actions", "an object: {\"harm\": \"rollback\", \"sampleRatioMismatch\": \"hold\"}"))
             }
@@ -125,6 +111,39 @@ extension RolloutPlan {
             problems.append(("steps", "an array of steps, e.g. [{\"percent\": 5, \"minimumHoldSeconds\": 3600}]"))
             return (nil, problems)
         }
+        plan.steps = decodeSteps(steps, problems: &problems)
+        guard problems.isEmpty else { return (nil, problems) }
+        let rules = plan.problems()
+        if rules.isEmpty { return (plan, []) }
+        return (nil, rules)
+    }
+
+    /// The plan's `actions` by kind of finding, set in `actions` (each problem appended to `problems`, with its
+    /// member path).
+    private static func decodeActions(
+        _ members: JSONObject, into actions: inout RolloutActions, problems: inout [(member: String, message: String)]
+    ) {
+        for (name, response) in members {
+            guard RolloutActions.members.contains(name) else {
+                problems.append(
+                    (
+                        "actions/\(name)",
+                        "not a kind of finding (\(RolloutActions.members.joined(separator: ", ")))"
+                    ))
+                continue
+            }
+            guard let parsed = response.stringValue.flatMap(RolloutActions.Response.init(rawValue:)) else {
+                problems.append(("actions/\(name)", "rollback, hold, warn or (segmentHarm only) exclude"))
+                continue
+            }
+            actions[name] = parsed
+        }
+    }
+
+    /// The plan's `steps` (each problem appended to `problems`, with its member path).
+    private static func decodeSteps(_ steps: [JSONValue], problems: inout [(member: String, message: String)]) -> [Step]
+    {
+        var decoded: [Step] = []
         for (index, value) in steps.enumerated() {
             guard case .object(let step) = value else {
                 problems.append(("steps/\(index)", "a step is an object"))
@@ -153,11 +172,8 @@ extension RolloutPlan {
                     problems.append(("steps/\(index)/minimumExposed", "an integer from 0 to 100000000"))
                 }
             }
-            plan.steps.append(Step(percent: percent, minimumHoldMillis: hold, minimumExposed: exposed))
+            decoded.append(Step(percent: percent, minimumHoldMillis: hold, minimumExposed: exposed))
         }
-        guard problems.isEmpty else { return (nil, problems) }
-        let rules = plan.problems()
-        if rules.isEmpty { return (plan, []) }
-        return (nil, rules)
+        return decoded
     }
 }

@@ -72,7 +72,7 @@ extension ExperimentAggregator {
                 groups.append(ArmGroup(key: key))
             }
             groups[index].add(
-                install: event.installID, steps: FunnelSteps.marked(byEvent: event.type.rawValue),
+                install: event.installID, steps: FunnelSteps.marked(by: event.type),
                 receivedAt: event.receivedAt, segment: event.segment)
         }
         if !groups.isEmpty || !mislabelOrder.isEmpty { try Self.serializeCounters(on: connection) }

@@ -198,13 +198,11 @@ package struct ExperimentAggregator: Sendable {
         """
 
     /// The counter columns of `experiment_funnel_counts`, `experiment_daily_counts` and `experiment_segment_counts`
-    /// (migrations 0002, 0010, 0014), in the order of ``FunnelCounts/fields``: the one list the upserts are built from.
-    static let counterColumns = [
-        "exposed", "prime_shown", "prime_continued", "prime_dismissed", "system_granted", "system_denied",
-        "settings_opened", "returned_granted", "granted", "task_started", "task_completed",
-    ]
+    /// (migrations 0002, 0010, 0014), in the order of ``FunnelCounter`` (``FunnelCounts/fields``): the one list the
+    /// upserts and the readers are built from.
+    static let counterColumns = FunnelCounter.allCases.map(\.column)
 
-    /// The counter columns for an INSERT's column list: `exposed, prime_shown, …`.
+    /// The counter columns for an INSERT's or a SELECT's column list: `exposed, prime_shown, …`.
     static let counterColumnList = counterColumns.joined(separator: ", ")
 
     /// What an upsert of `table` adds in `DO UPDATE SET`: `exposed = table.exposed + excluded.exposed, …` for every

@@ -24,19 +24,12 @@ package struct ExperimentArm: Sendable, Hashable {
         try connection.statement(selectArms).query([.text(appID), .text(environment), .text(experiment)]).map { row in
             ExperimentArm(
                 feature: try row.get(0, as: String.self), variant: try row.get(1, as: String.self),
-                counts: FunnelCounts(
-                    exposed: try row.get(2, as: Int.self), primeShown: try row.get(3, as: Int.self),
-                    primeContinued: try row.get(4, as: Int.self), primeDismissed: try row.get(5, as: Int.self),
-                    systemGranted: try row.get(6, as: Int.self), systemDenied: try row.get(7, as: Int.self),
-                    settingsOpened: try row.get(8, as: Int.self), returnedGranted: try row.get(9, as: Int.self),
-                    granted: try row.get(10, as: Int.self), taskStarted: try row.get(11, as: Int.self),
-                    taskCompleted: try row.get(12, as: Int.self)))
+                counts: try FunnelCounts(counterColumnsOf: row, from: 2))
         }
     }
 
     private static let selectArms = """
-        SELECT feature, variant, exposed, prime_shown, prime_continued, prime_dismissed, system_granted,
-            system_denied, settings_opened, returned_granted, granted, task_started, task_completed
+        SELECT feature, variant, \(ExperimentAggregator.counterColumnList)
         FROM experiment_funnel_counts WHERE app_id = ? AND environment = ? AND experiment_key = ?
         ORDER BY feature, variant
         """

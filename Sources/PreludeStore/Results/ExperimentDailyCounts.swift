@@ -16,13 +16,9 @@ package struct ExperimentDailyCounts: Sendable {
         let key: [SQLValue] = [.text(appID), .text(environment), .text(experiment), .text(feature)]
         var increments: [String: [(day: Int, counts: FunnelCounts)]] = [:]
         for row in try connection.statement(selectIncrements).query(key) {
-            let v = try (2...12).map { try row.get($0, as: Int.self) }
             let variant = try row.get(0, as: String.self)
             let day = try row.get(1, as: Int.self)
-            let counts = FunnelCounts(
-                exposed: v[0], primeShown: v[1], primeContinued: v[2], primeDismissed: v[3], systemGranted: v[4],
-                systemDenied: v[5], settingsOpened: v[6], returnedGranted: v[7], granted: v[8], taskStarted: v[9],
-                taskCompleted: v[10])
+            let counts = try FunnelCounts(counterColumnsOf: row, from: 2)
             increments[variant, default: []].append((day, counts))
         }
         let events = try connection.statement(selectEvents).query(key)
@@ -31,8 +27,7 @@ package struct ExperimentDailyCounts: Sendable {
     }
 
     private static let selectIncrements = """
-        SELECT variant, day, exposed, prime_shown, prime_continued, prime_dismissed, system_granted, system_denied,
-            settings_opened, returned_granted, granted, task_started, task_completed
+        SELECT variant, day, \(ExperimentAggregator.counterColumnList)
         FROM experiment_daily_counts WHERE app_id = ? AND environment = ? AND experiment_key = ? AND feature = ?
         ORDER BY variant, day
         """

@@ -22,20 +22,13 @@ package enum ExperimentSegmentCounts {
             }
             return (
                 dimension, try row.get(1, as: String.self), try row.get(2, as: String.self),
-                FunnelCounts(
-                    exposed: try row.get(3, as: Int.self), primeShown: try row.get(4, as: Int.self),
-                    primeContinued: try row.get(5, as: Int.self), primeDismissed: try row.get(6, as: Int.self),
-                    systemGranted: try row.get(7, as: Int.self), systemDenied: try row.get(8, as: Int.self),
-                    settingsOpened: try row.get(9, as: Int.self), returnedGranted: try row.get(10, as: Int.self),
-                    granted: try row.get(11, as: Int.self), taskStarted: try row.get(12, as: Int.self),
-                    taskCompleted: try row.get(13, as: Int.self))
+                try FunnelCounts(counterColumnsOf: row, from: 3)
             )
         }
     }
 
     private static let selectRows = """
-        SELECT dimension, value, variant, exposed, prime_shown, prime_continued, prime_dismissed, system_granted,
-            system_denied, settings_opened, returned_granted, granted, task_started, task_completed
+        SELECT dimension, value, variant, \(ExperimentAggregator.counterColumnList)
         FROM experiment_segment_counts
         WHERE app_id = ? AND environment = ? AND experiment_key = ? AND feature = ?
         ORDER BY dimension, value, variant
