@@ -31,7 +31,14 @@ package struct DecideRequest: Sendable {
     ///
     /// Throws 400 when the body is not a JSON object, 422 listing every problem otherwise.
     package static func decode(_ body: [UInt8], acceptLanguage: String?) throws(ProblemDetails) -> DecideRequest {
-        let object = try PublicProblem.jsonObject(body, expected: "expected an object with a features array")
+        try decode(
+            object: try PublicProblem.jsonObject(body, expected: "expected an object with a features array"),
+            acceptLanguage: acceptLanguage)
+    }
+
+    /// Reads the body's object (OFREP builds one from its context: ``OFREPRequest``); throws 422 listing every
+    /// problem.
+    package static func decode(object: JSONObject, acceptLanguage: String?) throws(ProblemDetails) -> DecideRequest {
         var problems: [FieldProblem] = []
         func report(_ pointer: String, _ code: String, _ detail: String) {
             problems.append(FieldProblem(pointer: pointer, code: code, detail: detail))
