@@ -46,6 +46,14 @@ import Testing
 
         deinit { try? FileManager.default.removeItem(atPath: directory) }
 
+        /// The live document and its revision, as the client fetches them (`/policy/document` and its ETag).
+        func document() throws -> (PolicyDocument, Int) {
+            let fetched = try handle(.get, "/v1/apps/demo/policy/document")
+            let etag = try #require(fetched.headers["ETag"])
+            let document = try #require(PolicyValidator.validate(bytes: fetched.body).document)
+            return (document, try #require(Int(etag.dropFirst(2).prefix { $0.isNumber })))
+        }
+
         func handle(_ method: HTTPMethod, _ path: String, body: [UInt8] = [], headers: [(String, String)] = [])
             throws -> HTTPResponse
         {
@@ -86,10 +94,7 @@ import Testing
         let server = try Server(policyText: text)
 
         // The client's copy is what the server serves, as the client fetches it.
-        let fetched = try server.handle(.get, "/v1/apps/demo/policy/document")
-        let etag = try #require(fetched.headers["ETag"])
-        let document = try #require(PolicyValidator.validate(bytes: fetched.body).document)
-        let revision = try #require(Int(etag.dropFirst(2).prefix { $0.isNumber }))
+        let (document, revision) = try server.document()
 
         var random = SplitMix64(state: 0x5EED_0000 + UInt64(index))
         var compared = 0
@@ -150,10 +155,7 @@ import Testing
     func decideOFREPAndTheOfflineDeciderAgreeOnDecisionsAndErrors(_ index: Int) throws {
         let (name, text) = Self.policies[index]
         let server = try Server(policyText: text)
-        let fetched = try server.handle(.get, "/v1/apps/demo/policy/document")
-        let etag = try #require(fetched.headers["ETag"])
-        let document = try #require(PolicyValidator.validate(bytes: fetched.body).document)
-        let revision = try #require(Int(etag.dropFirst(2).prefix { $0.isNumber }))
+        let (document, revision) = try server.document()
         var random = SplitMix64(state: 0x0F2E_0000 + UInt64(index))
         var refused = 0
         var decided = 0
