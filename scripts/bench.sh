@@ -22,6 +22,7 @@
 #               BEFORE_CONFIG: a config file the baseline understands (e.g. `git show OLD:config/prelude.json`)
 #   ofrep       the release `prelude` binary: OFREP bulk evaluation (every demo feature, docs/openfeature.md) beside
 #               decide with the same seven states and decide with two, c=32, rounds interleaved in the same run
+#               (BEFORE_BIN: a baseline binary too, in the same rounds)
 #   environments  the release `prelude` binary with production and staging holding different policies: the
 #               resolved policy (gzip, c=32) through each environment's route and production's plain path, nginx
 #               gzip_static serving staging's bytes, and decide per environment, rounds interleaved; medians and the
@@ -497,22 +498,32 @@ PY
 }
 
 mkdir -p "$OUT"
-# OFREP bulk next to decide, same server, rounds interleaved (BENCHMARKS.md, "OpenFeature (OFREP)").
+# OFREP bulk next to decide, same server, rounds interleaved (BENCHMARKS.md, "OpenFeature (OFREP)"). With
+# BEFORE_BIN, the baseline binary's server too, in the same rounds (before, after, before, ...; AFTER_BIN defaults
+# to this checkout's release build).
 ofrep() {
-    log "building prelude (release)"
-    swift build --package-path "$ROOT" -c release --product prelude >&2
-    PRELUDE_BIN="$(swift build --package-path "$ROOT" -c release --show-bin-path)/prelude"
-    local dir="$OUT/public" round base="http://127.0.0.1:$PUBLIC_PORT/v1/apps/demo"
+    if [[ -z "${AFTER_BIN:-}" ]]; then
+        log "building prelude (release)"
+        swift build --package-path "$ROOT" -c release --product prelude >&2
+        AFTER_BIN="$(swift build --package-path "$ROOT" -c release --show-bin-path)/prelude"
+    fi
+    local dir="$OUT/public" round side tag sides="after" base="http://127.0.0.1:$PUBLIC_PORT/v1/apps/demo"
+    [[ -n "${BEFORE_BIN:-}" ]] && sides="before after"
     mkdir -p "$dir"
     : >"$dir/summary.tsv"
-    start_prelude "$ROOT/config/demo-policy.json" "$dir/prelude.sqlite" || return 1
     for round in $(seq 1 "$REPEATS"); do
-        public_wrk "ofrep-bulk-c32-r$round" 32 -s "$ROOT/Benchmarks/wrk/ofrep-bulk.lua" \
-            "$base/ofrep/v1/evaluate/flags"
-        public_wrk "decide-7-c32-r$round" 32 -s "$ROOT/Benchmarks/wrk/decide-all.lua" "$base/decide"
-        public_wrk "decide-2-c32-r$round" 32 -s "$ROOT/Benchmarks/wrk/decide.lua" "$base/decide"
+        for side in $sides; do
+            PRELUDE_BIN="$AFTER_BIN" tag=""
+            [[ "$side" == before ]] && PRELUDE_BIN="$BEFORE_BIN"
+            [[ -n "${BEFORE_BIN:-}" ]] && tag="-$side"
+            start_prelude "$ROOT/config/demo-policy.json" "$dir/prelude.sqlite" || return 1
+            public_wrk "ofrep-bulk$tag-c32-r$round" 32 -s "$ROOT/Benchmarks/wrk/ofrep-bulk.lua" \
+                "$base/ofrep/v1/evaluate/flags"
+            public_wrk "decide-7$tag-c32-r$round" 32 -s "$ROOT/Benchmarks/wrk/decide-all.lua" "$base/decide"
+            public_wrk "decide-2$tag-c32-r$round" 32 -s "$ROOT/Benchmarks/wrk/decide.lua" "$base/decide"
+            stop_prelude
+        done
     done
-    stop_prelude
 }
 
 # ---------------------------------------------------------------- environments (issue 25)

@@ -1,7 +1,8 @@
 import PreludeCore
 
-/// One policy document resolved for one client, deciding with the server's own code: `PolicyResolver` then
-/// `DecisionEngine.decide(in:state:now:)`, exactly as `POST /v1/apps/{app}/decide` does.
+/// One policy document resolved for one client, deciding with the server's own code: `PolicyResolver` then the
+/// core's one decide function (`DecideContract.decisions(in:for:now:)`), exactly as `POST /v1/apps/{app}/decide`
+/// and OFREP do.
 ///
 /// Immutable and `Sendable`: the client builds one when the document, the context or a QA override changes, and
 /// each decision is a dictionary lookup and the pure engine.
@@ -51,15 +52,23 @@ public struct OfflineDecider: Sendable {
 
     /// The decision for `state` at `now`.
     public func decide(_ state: ClientState, now: Instant) throws(DecisionError) -> Decision {
-        try DecisionEngine.decide(in: resolved, state: completed(state), now: now)
+        try decisions([state], now: now)[0].mapError(\.error).get()
+    }
+
+    /// A decision or a failure (with decide's pointer) per state, in order, at `now`: the core's one decide function
+    /// (``PreludeCore/DecideContract/decisions(in:for:now:)``), which `POST /decide` and OFREP call too, on the
+    /// states completed as the server completes them.
+    public func decisions(_ states: [ClientState], now: Instant) -> [Result<Decision, DecideContract.Failure>] {
+        DecideContract.decisions(in: resolved, for: states.map(completed), now: now)
     }
 
     /// The body `POST /decide` answers for `states` at `now`: `{"revision", "locale", "decisions"}`, byte for byte
-    /// (the core's ``PreludeCore/DecideContract/ResponseBody``, which the server writes too).
+    /// (the core's ``PreludeCore/DecideContract/ResponseBody``, which the server writes too). Throws the first
+    /// state's error when any cannot be decided on (the server answers 422 then).
     public func responseBody(_ states: [ClientState], now: Instant) throws(DecisionError) -> [UInt8] {
         var body = DecideContract.ResponseBody(
             revision: revision, locale: resolved.locale.description, expectedDecisions: states.count)
-        for state in states { body.append(try decide(state, now: now)) }
+        for result in decisions(states, now: now) { body.append(try result.mapError(\.error).get()) }
         body.finish()
         return body.bytes
     }

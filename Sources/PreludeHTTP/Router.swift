@@ -288,46 +288,17 @@ public struct Router: Sendable {
     /// The scan over the routes with as many segments as the path, on the path's UTF-8 bytes. Segments are the
     /// non-empty runs between slashes (a `/` byte never occurs inside a multi-byte UTF-8 character).
     private func lookup(method: HTTPMethod, bytes: UnsafeBufferPointer<UInt8>) -> Lookup {
-        // The request's method as an index into `methods` (-1: no route has it), and GET's for the HEAD fallback.
-        // Methods are compared as packed bytes when both are short ASCII tokens (always, from the parser), else as
-        // strings.
-        var exact = -1
-        var fallback = -1
-        let key = Self.methodKey(method)
-        let isHead = key == Self.headKey
-        for index in 0..<methods.count {
-            let known = methodKeys[index]
-            if key != 0 && known != 0 ? known == key : methods[index] == method { exact = index }
-            if isHead && known == Self.getKey { fallback = index }
-        }
+        let (exact, fallback) = methodIndices(method)
         // A path with more segments than the longest route matches nothing: one more than that is all the room
         // the segments need.
         guard !buckets.isEmpty else { return .notFound }
         let mostSegments = buckets.count - 1
         return withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: mostSegments + 1) { parts -> Lookup in
-            // The segments and whether the path is ASCII, in one pass.
-            var filled = 0
-            var start = -1
-            var high: UInt8 = 0
-            for position in 0...bytes.count {
-                if position == bytes.count || bytes[position] == UInt8(ascii: "/") {
-                    if start >= 0 {
-                        guard filled < mostSegments else { return .notFound }
-                        parts.initializeElement(at: filled, to: start..<position)
-                        filled += 1
-                        start = -1
-                    }
-                } else {
-                    high |= bytes[position]
-                    if start < 0 { start = position }
-                }
-            }
             // Range<Int> is trivial: nothing to deinitialize when the allocation goes.
-            guard !buckets[filled].isEmpty else { return .notFound }
-            let bucket = buckets[filled]
-            // Constants from here on (a nested function capturing a `var` would box it and check its accesses).
-            let segmentCount = filled
-            let pathIsASCII = high < 0x80
+            guard let (segmentCount, pathIsASCII) = Self.split(bytes, into: parts, most: mostSegments),
+                !buckets[segmentCount].isEmpty
+            else { return .notFound }
+            let bucket = buckets[segmentCount]
 
             return segmentTable.withUnsafeBufferPointer { table in
                 literalBytes.withUnsafeBufferPointer { literals in
@@ -390,16 +361,9 @@ public struct Router: Sendable {
                     }
                     if best >= 0 {
                         let matcher = matchers[best]
-                        var parameters = PathParameters()
-                        if matcher.captureCount > 0 {
-                            for offset in 0..<segmentCount where table[matcher.firstSegment + offset].isCapture {
-                                parameters.append(
-                                    name: segmentTexts[matcher.firstSegment + offset],
-                                    value: String(
-                                        decoding: UnsafeBufferPointer(rebasing: bytes[parts[offset]]), as: UTF8.self))
-                            }
-                        }
-                        return .found(routes[matcher.route], parameters)
+                        return .found(
+                            routes[matcher.route],
+                            captures(of: matcher, table: table, parts: parts, count: segmentCount, in: bytes))
                     }
                     // No route for this method: which methods the path has, in registration order (for 405's Allow).
                     var allowed: [HTTPMethod] = []
@@ -413,6 +377,61 @@ public struct Router: Sendable {
                 }
             }
         }
+    }
+
+    /// The request's method as an index into `methods` (-1: no route has it), and GET's for the HEAD fallback.
+    /// Methods are compared as packed bytes when both are short ASCII tokens (always, from the parser), else as
+    /// strings.
+    @inline(__always) private func methodIndices(_ method: HTTPMethod) -> (exact: Int, fallback: Int) {
+        var exact = -1
+        var fallback = -1
+        let key = Self.methodKey(method)
+        let isHead = key == Self.headKey
+        for index in 0..<methods.count {
+            let known = methodKeys[index]
+            if key != 0 && known != 0 ? known == key : methods[index] == method { exact = index }
+            if isHead && known == Self.getKey { fallback = index }
+        }
+        return (exact, fallback)
+    }
+
+    /// The path's segments (the non-empty runs between slashes) written to `parts`, and whether the path is ASCII,
+    /// in one pass; nil when it has more than `most` segments.
+    @inline(__always) private static func split(
+        _ bytes: UnsafeBufferPointer<UInt8>, into parts: UnsafeMutableBufferPointer<Range<Int>>, most: Int
+    ) -> (count: Int, isASCII: Bool)? {
+        var filled = 0
+        var start = -1
+        var high: UInt8 = 0
+        for position in 0...bytes.count {
+            if position == bytes.count || bytes[position] == UInt8(ascii: "/") {
+                if start >= 0 {
+                    guard filled < most else { return nil }
+                    parts.initializeElement(at: filled, to: start..<position)
+                    filled += 1
+                    start = -1
+                }
+            } else {
+                high |= bytes[position]
+                if start < 0 { start = position }
+            }
+        }
+        return (filled, high < 0x80)
+    }
+
+    /// The values of `matcher`'s `{name}` segments in the path.
+    @inline(__always) private func captures(
+        of matcher: Matcher, table: UnsafeBufferPointer<SegmentEntry>, parts: UnsafeMutableBufferPointer<Range<Int>>,
+        count: Int, in bytes: UnsafeBufferPointer<UInt8>
+    ) -> PathParameters {
+        var parameters = PathParameters()
+        guard matcher.captureCount > 0 else { return parameters }
+        for offset in 0..<count where table[matcher.firstSegment + offset].isCapture {
+            parameters.append(
+                name: segmentTexts[matcher.firstSegment + offset],
+                value: String(decoding: UnsafeBufferPointer(rebasing: bytes[parts[offset]]), as: UTF8.self))
+        }
+        return parameters
     }
 
     /// A method token of 1 to 8 ASCII bytes (no NUL) packed into an integer, so that equal keys mean equal

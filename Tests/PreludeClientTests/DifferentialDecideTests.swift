@@ -46,6 +46,14 @@ import Testing
 
         deinit { try? FileManager.default.removeItem(atPath: directory) }
 
+        /// The live document and its revision, as the client fetches them (`/policy/document` and its ETag).
+        func document() throws -> (PolicyDocument, Int) {
+            let fetched = try handle(.get, "/v1/apps/demo/policy/document")
+            let etag = try #require(fetched.headers["ETag"])
+            let document = try #require(PolicyValidator.validate(bytes: fetched.body).document)
+            return (document, try #require(Int(etag.dropFirst(2).prefix { $0.isNumber })))
+        }
+
         func handle(_ method: HTTPMethod, _ path: String, body: [UInt8] = [], headers: [(String, String)] = [])
             throws -> HTTPResponse
         {
@@ -59,7 +67,9 @@ import Testing
             do {
                 return try route.handler(request)
             } catch let problem as ProblemDetails {
-                return HTTPResponse(status: problem.status, body: [])
+                // The body: the problems' pointers, space-separated (what the one-door test compares).
+                return HTTPResponse(
+                    status: problem.status, body: Array(problem.errors.map(\.pointer).joined(separator: " ").utf8))
             }
         }
     }
@@ -84,10 +94,7 @@ import Testing
         let server = try Server(policyText: text)
 
         // The client's copy is what the server serves, as the client fetches it.
-        let fetched = try server.handle(.get, "/v1/apps/demo/policy/document")
-        let etag = try #require(fetched.headers["ETag"])
-        let document = try #require(PolicyValidator.validate(bytes: fetched.body).document)
-        let revision = try #require(Int(etag.dropFirst(2).prefix { $0.isNumber }))
+        let (document, revision) = try server.document()
 
         var random = SplitMix64(state: 0x5EED_0000 + UInt64(index))
         var compared = 0
@@ -139,6 +146,104 @@ import Testing
             #expect(waited > 10, "\(name): \(waited) answers waited for a moment")
         }
         if name == "rollouts" { #expect(inRollout > 10, "\(inRollout) answers enrolled in the running rollout") }
+    }
+
+    /// The contract once: for the same policy, states and instant, `POST /decide`, both OFREP endpoints and the
+    /// client's ``OfflineDecider`` give the same decisions and refuse the same states (decide with the same
+    /// pointers, OFREP with INVALID_CONTEXT naming the same error): all four call the core's one decide function.
+    @Test(arguments: [0, 1, 2, 3, 4])
+    func decideOFREPAndTheOfflineDeciderAgreeOnDecisionsAndErrors(_ index: Int) throws {
+        let (name, text) = Self.policies[index]
+        let server = try Server(policyText: text)
+        let (document, revision) = try server.document()
+        var random = SplitMix64(state: 0x0F2E_0000 + UInt64(index))
+        var refused = 0
+        var decided = 0
+        let features = document.orderedFeatures.map(\.feature)
+        for _ in 0..<400 {
+            let (context, contextJSON, headers) = Self.randomContext(&random)
+            var order = features
+            for i in stride(from: order.count - 1, to: 0, by: -1) { order.swapAt(i, random.below(i + 1)) }
+            let states = order.prefix(1 + random.below(4)).map { Self.randomState($0, &random) }
+            let now = 1_800_000_000 + Double(random.below(90 * 86400))
+            server.now.seconds.withLock { $0 = now }
+            let offline = OfflineDecider(document: document, revision: revision, context: context)
+                .decisions(states, now: Instant(secondsSinceEpoch: now))
+            let failures = offline.compactMap { result -> DecideContract.Failure? in
+                if case .failure(let failure) = result { return failure }
+                return nil
+            }
+            let json = ("Content-Type", "application/json")
+            let decideBody = "{\(contextJSON)\"features\":[\(states.map(Self.json).joined(separator: ","))]}"
+            let answer = try server.handle(
+                .post, "/v1/apps/demo/decide", body: Array(decideBody.utf8), headers: [json] + headers)
+            if failures.isEmpty {
+                #expect(answer.status == .ok, "\(name): \(decideBody)")
+                decided += states.count
+            } else {
+                #expect(answer.status == .unprocessableContent, "\(name): \(decideBody)")
+                #expect(
+                    String(decoding: answer.body, as: UTF8.self)
+                        == failures.map(\.pointer.description).joined(separator: " "), "\(name): \(decideBody)")
+                refused += 1
+            }
+
+            // OFREP: decide's context under OFREP's names (targetingKey, attributes as context members).
+            guard case .object(var decide) = try JSONValue(parsing: Array(decideBody.utf8)),
+                let install = decide["installId"]
+            else { continue }
+            var ofrepContext = JSONObject()
+            ofrepContext["targetingKey"] = install
+            for name in ["platform", "os", "appVersion", "locale", "moments"] { ofrepContext[name] = decide[name] }
+            for (name, value) in decide["attributes"]?.objectValue ?? JSONObject() { ofrepContext[name] = value }
+            decide["features"] = nil
+            var byFeature = JSONObject()
+            for state in states {
+                var members = try #require(JSONValue(parsing: Array(Self.json(state).utf8)).objectValue)
+                members["feature"] = nil
+                byFeature[state.feature.rawValue] = .object(members)
+            }
+            var bulkContext = ofrepContext
+            bulkContext["features"] = .object(byFeature)
+            let bulk = try server.handle(
+                .post, "/v1/apps/demo/ofrep/v1/evaluate/flags",
+                body: JSONValue.object(JSONObject([("context", .object(bulkContext))])).serializedBytes(),
+                headers: [json] + headers)
+            #expect(bulk.status == .ok, "\(name): \(decideBody)")
+            let flags = try JSONValue(parsing: bulk.body).objectValue?["flags"]?.arrayValue ?? []
+            for (state, result) in zip(states, offline) {
+                let flag = flags.first { $0.objectValue?["key"]?.stringValue == state.feature.rawValue }
+                Self.expectSame(flag, result, "\(name) bulk: \(decideBody)")
+            }
+            // One flag: the first state's members in the context itself.
+            var singleContext = ofrepContext
+            for (member, value) in byFeature[states[0].feature.rawValue]?.objectValue ?? JSONObject() {
+                singleContext[member] = value
+            }
+            let single = try server.handle(
+                .post, "/v1/apps/demo/ofrep/v1/evaluate/flags/\(states[0].feature.rawValue)",
+                body: JSONValue.object(JSONObject([("context", .object(singleContext))])).serializedBytes(),
+                headers: [json] + headers)
+            #expect(single.status == (offline[0].isSuccess ? .ok : .badRequest), "\(name): \(decideBody)")
+            Self.expectSame(try JSONValue(parsing: single.body), offline[0], "\(name) single: \(decideBody)")
+        }
+        #expect(decided > 300)
+        #expect(refused > 20)
+    }
+
+    /// An OFREP evaluation says what the one decide function said: the decision as its value, or INVALID_CONTEXT
+    /// naming the error.
+    static func expectSame(
+        _ evaluation: JSONValue?, _ result: Result<Decision, DecideContract.Failure>, _ comment: String
+    ) {
+        let object = evaluation?.objectValue
+        switch result {
+        case .success(let decision):
+            #expect(object?["value"] == (try? JSONValue(parsing: decision.jsonValue.serializedBytes())), "\(comment)")
+        case .failure(let failure):
+            #expect(object?["errorCode"]?.stringValue == "INVALID_CONTEXT", "\(comment)")
+            #expect(object?["errorDetails"]?.stringValue?.hasSuffix(failure.error.description) == true, "\(comment)")
+        }
     }
 
     static func randomContext(_ random: inout SplitMix64) -> (ClientContext, String, [(String, String)]) {
@@ -249,5 +354,13 @@ import Testing
             members.append("\"preventsAutomaticLimitedAccessAlert\":\(prevents)")
         }
         return "{\(members.joined(separator: ","))}"
+    }
+}
+
+extension Result {
+    /// Whether this is a success.
+    fileprivate var isSuccess: Bool {
+        if case .success = self { return true }
+        return false
     }
 }

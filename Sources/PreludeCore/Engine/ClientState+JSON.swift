@@ -59,45 +59,17 @@ extension ClientState {
             report(pointer.appending("status"), .missingMember, "A client state gives its authorization status.")
         }
 
-        var available = true
-        if let value = object["available"] {
-            if let bool = value.boolValue {
-                available = bool
-            } else {
-                report(
-                    pointer.appending("available"), .typeMismatch, "Expected true or false, found \(value.kindName).")
-            }
+        // Booleans: `null` is absent only for the photos member, as the contract has always read them.
+        func bool(_ name: String, nullIsAbsent: Bool = false) -> Bool? {
+            guard let value = object[name], !(nullIsAbsent && value.isNull) else { return nil }
+            if let bool = value.boolValue { return bool }
+            report(pointer.appending(name), .typeMismatch, "Expected true or false, found \(value.kindName).")
+            return nil
         }
-        var trackingPromptShown = false
-        if let value = object["trackingPromptShown"] {
-            if let bool = value.boolValue {
-                trackingPromptShown = bool
-            } else {
-                report(
-                    pointer.appending("trackingPromptShown"), .typeMismatch,
-                    "Expected true or false, found \(value.kindName).")
-            }
-        }
-        var insufficientlyInUse = false
-        if let value = object["insufficientlyInUse"] {
-            if let bool = value.boolValue {
-                insufficientlyInUse = bool
-            } else {
-                report(
-                    pointer.appending("insufficientlyInUse"), .typeMismatch,
-                    "Expected true or false, found \(value.kindName).")
-            }
-        }
-        var preventsAlert: Bool?
-        if let value = object["preventsAutomaticLimitedAccessAlert"], !value.isNull {
-            if let bool = value.boolValue {
-                preventsAlert = bool
-            } else {
-                report(
-                    pointer.appending("preventsAutomaticLimitedAccessAlert"), .typeMismatch,
-                    "Expected true or false, found \(value.kindName).")
-            }
-        }
+        let available = bool("available") ?? true
+        let trackingPromptShown = bool("trackingPromptShown") ?? false
+        let insufficientlyInUse = bool("insufficientlyInUse") ?? false
+        let preventsAlert = bool("preventsAutomaticLimitedAccessAlert", nullIsAbsent: true)
         var origin = RequestOrigin.featureUse
         if let value = object["origin"] {
             if let name = value.stringValue, let parsed = RequestOrigin(rawValue: name) {
@@ -117,28 +89,7 @@ extension ClientState {
             }
         }
 
-        var history: [CadenceKind: ScreenHistory] = [:]
-        if let value = object["history"] {
-            // Pointers are built only for a problem: a valid state (every request in practice) needs none.
-            if case .object(let kinds) = value {
-                for (key, entry) in kinds {
-                    guard let kind = CadenceKind(rawValue: key) else {
-                        report(
-                            pointer.appending("history", key), .unknownMember,
-                            "\"\(key)\" is not a screen kind; use \(CadenceKind.allCases.map(\.rawValue).joined(separator: ", "))."
-                        )
-                        continue
-                    }
-                    if let parsed = decodeHistory(entry, at: { pointer.appending("history", key) }, report: report) {
-                        history[kind] = parsed
-                    }
-                }
-            } else {
-                report(
-                    pointer.appending("history"), .typeMismatch,
-                    "Expected an object keyed by screen kind, found \(value.kindName).")
-            }
-        }
+        let history = object["history"].map { decodeHistories($0, at: pointer, report: report) } ?? [:]
 
         guard problems.isEmpty, let feature, let status else { return (nil, problems.sorted()) }
         return (
@@ -157,6 +108,33 @@ extension ClientState {
 
     /// The members a history entry may have.
     private static let historyMembers = ["shownCount", "lastShown", "lastOutcome"]
+
+    /// The `history` member: screen histories by cadence kind.
+    private static func decodeHistories(
+        _ value: JSONValue, at pointer: JSONPointer, report: (JSONPointer, ValidationProblem.Code, String) -> Void
+    ) -> [CadenceKind: ScreenHistory] {
+        // Pointers are built only for a problem: a valid state (every request in practice) needs none.
+        guard case .object(let kinds) = value else {
+            report(
+                pointer.appending("history"), .typeMismatch,
+                "Expected an object keyed by screen kind, found \(value.kindName).")
+            return [:]
+        }
+        var history: [CadenceKind: ScreenHistory] = [:]
+        for (key, entry) in kinds {
+            guard let kind = CadenceKind(rawValue: key) else {
+                report(
+                    pointer.appending("history", key), .unknownMember,
+                    "\"\(key)\" is not a screen kind; use \(CadenceKind.allCases.map(\.rawValue).joined(separator: ", "))."
+                )
+                continue
+            }
+            if let parsed = decodeHistory(entry, at: { pointer.appending("history", key) }, report: report) {
+                history[kind] = parsed
+            }
+        }
+        return history
+    }
 
     private static func decodeHistory(
         _ value: JSONValue, at entryPointer: () -> JSONPointer,

@@ -17,6 +17,18 @@ public enum DecisionError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A photos-only member (`preventsAutomaticLimitedAccessAlert`) on another feature.
     case photosOnly(Feature, member: String)
 
+    /// The client-state member the error is about (the last token of decide's pointer): `feature`, `osVersion`,
+    /// `available`, the location- or photos-only member, else `status`.
+    public var member: String {
+        switch self {
+        case .featureNotConfigured: "feature"
+        case .osBelowMinimum: "osVersion"
+        case .alwaysAvailable: "available"
+        case .locationOnly(_, let member), .photosOnly(_, let member): member
+        case .featureMismatch, .statusNotReported, .statusTooNew: "status"
+        }
+    }
+
     /// A sentence for the problem+json detail.
     public var description: String {
         switch self {

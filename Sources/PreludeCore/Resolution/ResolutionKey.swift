@@ -32,13 +32,17 @@ public struct ResolutionKey: Hashable, Sendable {
 
     /// The key of `context` with its explicit `locale` already looked at (``ResolutionKeyShape/explicitLocale(_:)``,
     /// which a server may remember per distinct value): the same key ``init(context:shape:)`` derives.
-    ///
-    /// `drawn`, when given, holds per experiment the variant the install id draws (-1 for none), drawn already from
-    /// the id's bytes (``ResolutionKeyShape/ExperimentInputs/variant(forASCII:)``): the key applies the audiences
-    /// and does not draw again.
+    package init(context: borrowing ClientContext, shape: ResolutionKeyShape, explicitLocale: ExplicitLocale?) {
+        self.init(context: context, shape: shape, explicitLocale: explicitLocale, drawn: nil)
+    }
+
+    /// ``init(context:shape:explicitLocale:)`` with the variants already drawn: `drawn`, when given, holds per
+    /// experiment the variant the install id draws (-1 for none), drawn from the id's bytes
+    /// (``ResolutionKeyShape/ExperimentInputs/variant(forASCII:)``); the key applies the audiences and does not
+    /// draw again.
     package init(
         context: borrowing ClientContext, shape: ResolutionKeyShape, explicitLocale: ExplicitLocale?,
-        drawn: UnsafeBufferPointer<Int>? = nil
+        drawn: UnsafeBufferPointer<Int>?
     ) {
         if let match = explicitLocale?.match {
             locale = match

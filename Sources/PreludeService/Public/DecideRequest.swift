@@ -31,8 +31,15 @@ package struct DecideRequest: Sendable {
     ///
     /// Throws 400 when the body is not a JSON object, 422 listing every problem otherwise.
     package static func decode(_ body: [UInt8], acceptLanguage: String?) throws(ProblemDetails) -> DecideRequest {
-        var reader = RequestBodyReader(
-            try PublicProblem.jsonObject(body, expected: "expected an object with a features array"))
+        try decode(
+            object: try PublicProblem.jsonObject(body, expected: "expected an object with a features array"),
+            acceptLanguage: acceptLanguage)
+    }
+
+    /// Reads the body's object (OFREP builds one from its context: ``OFREPRequest``); throws 422 listing every
+    /// problem.
+    package static func decode(object: JSONObject, acceptLanguage: String?) throws(ProblemDetails) -> DecideRequest {
+        var reader = RequestBodyReader(object)
         reader.reportUnknown(allowed: members) { _ in "unknown member; allowed: \(members.joined(separator: ", "))" }
         var context = ClientContext(acceptLanguage: acceptLanguage)
         readIdentity(&reader, into: &context)

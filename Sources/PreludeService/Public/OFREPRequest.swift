@@ -13,7 +13,7 @@ import PreludeHTTP
 /// `user.plan`), `null` is no attribute, and an array is refused (INVALID_CONTEXT), as are the limits of decide's
 /// `attributes`.
 ///
-/// The request is translated into a decide body and parsed by ``DecideRequest/decode(_:acceptLanguage:)``, so every
+/// The request is translated into a decide body and read by ``DecideRequest/decode(object:acceptLanguage:)``, so every
 /// rule of decide (validation, the state's `osVersion` defaulting to `os`, Apple's status names) applies unchanged;
 /// decide's problems come back as OFREP errors naming the context member.
 package enum OFREPRequest {
@@ -158,7 +158,8 @@ package enum OFREPRequest {
     ) throws(OFREPFailure) -> DecideRequest {
         let features = decide["features"]?.arrayValue ?? []
         do {
-            return try DecideRequest.decode(JSONValue.object(decide).serializedBytes(), acceptLanguage: acceptLanguage)
+            // Decide's values read from the object built here: nothing serialized and parsed again.
+            return try DecideRequest.decode(object: decide, acceptLanguage: acceptLanguage)
         } catch {
             let details = error.errors.map { problem in
                 "context.\(contextPath(problem.pointer, features: features, key: key, stateMember: stateMember)): "

@@ -9,8 +9,10 @@ import PreludeStore
 /// - `POST /v1/apps/{app}/ofrep/v1/evaluate/flags`: every feature of the app, states under `context.features`,
 ///   with an `ETag` over the answer and `If-None-Match` answered with 304.
 ///
-/// The same path as `POST /v1/apps/{app}/decide`: the context becomes a decide request (``OFREPRequest``), the
-/// resolved policy comes from the same snapshot cache, and ``DecisionEngine`` decides at the same clock. Like
+/// The same path as `POST /v1/apps/{app}/decide`: the context becomes decide's values (``OFREPRequest``, no JSON
+/// written and read again), the resolved policy comes from the same served policy
+/// (``ServedPolicy/resolved(for:)``), and the core's one decide function
+/// (``PreludeCore/DecideContract/decisions(in:for:now:)``) decides at the same clock. Like
 /// decide, an evaluation records nothing: exposures are counted only from the events the app sends
 /// (`POST /v1/apps/{app}/events`), so evaluating through OFREP never adds to them. No authentication, as for the
 /// other public endpoints; no rate limit either (so no 429).
@@ -52,11 +54,11 @@ package enum OFREPRoutes {
         }
         let decide = try OFREPRequest.single(request.body, feature: feature, acceptLanguage: acceptLanguage(request))
         let (policy, locale, now) = resolve(decide, snapshot: snapshot, clock: clock)
+        // The core's one decide function, as decide calls it.
         let decision: Decision
-        do throws(DecisionError) {
-            decision = try DecisionEngine.decide(in: policy, state: decide.states[0], now: now)
-        } catch {
-            throw .invalidContext("context: \(error.description)", key: key)
+        switch DecideContract.decisions(in: policy, for: decide.states, now: now)[0] {
+        case .success(let decided): decision = decided
+        case .failure(let failure): throw .invalidContext("context: \(failure.error.description)", key: key)
         }
         let body = OFREPEvaluation.json(decision, revision: snapshot.revision, locale: locale).serializedBytes()
         return HTTPResponse(headers: headers(locale: locale), body: body)
@@ -73,14 +75,12 @@ package enum OFREPRoutes {
         let decide = try OFREPRequest.bulk(
             request.body, configured: configuredFeatures(snapshot), acceptLanguage: acceptLanguage(request))
         let (policy, locale, now) = resolve(decide, snapshot: snapshot, clock: clock)
-        var flags: [JSONValue] = []
-        flags.reserveCapacity(decide.states.count)
-        for state in decide.states {
-            do throws(DecisionError) {
-                let decision = try DecisionEngine.decide(in: policy, state: state, now: now)
-                flags.append(OFREPEvaluation.json(decision, revision: snapshot.revision, locale: locale))
-            } catch {
-                flags.append(OFREPEvaluation.failure(state.feature, error))
+        // The core's one decide function, as decide calls it.
+        let results = DecideContract.decisions(in: policy, for: decide.states, now: now)
+        let flags: [JSONValue] = zip(decide.states, results).map { state, result in
+            switch result {
+            case .success(let decision): OFREPEvaluation.json(decision, revision: snapshot.revision, locale: locale)
+            case .failure(let failure): OFREPEvaluation.failure(state.feature, failure.error)
             }
         }
         let metadata = JSONObject([("revision", .integer(snapshot.revision)), ("locale", .string(locale))])

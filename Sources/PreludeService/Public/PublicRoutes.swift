@@ -68,22 +68,15 @@ package enum PublicRoutes {
             var body = DecideContract.ResponseBody(
                 revision: snapshot.revision, locale: locale, expectedDecisions: decide.states.count)
             var problems: [FieldProblem] = []
-            for (index, state) in decide.states.enumerated() {
-                do throws(DecisionError) {
-                    body.append(try DecisionEngine.decide(in: policy, state: state, now: now))
-                } catch {
-                    let member =
-                        switch error {
-                        case .featureNotConfigured: "feature"
-                        case .osBelowMinimum: "osVersion"
-                        case .alwaysAvailable: "available"
-                        case .locationOnly(_, let member), .photosOnly(_, let member): member
-                        default: "status"
-                        }
+            // The core's one decide function (OFREP and the client's offline decider call it too).
+            for result in DecideContract.decisions(in: policy, for: decide.states, now: now) {
+                switch result {
+                case .success(let decision): body.append(decision)
+                case .failure(let failure):
                     problems.append(
                         FieldProblem(
-                            pointer: "/features/\(index)/\(member)", code: "decision.impossible",
-                            detail: error.description))
+                            pointer: failure.pointer.description, code: "decision.impossible",
+                            detail: failure.error.description))
                 }
             }
             guard problems.isEmpty else { throw PublicProblem.unprocessable(problems) }
