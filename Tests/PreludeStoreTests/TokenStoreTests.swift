@@ -1,15 +1,25 @@
-import Foundation
 import PreludeStorage
 import PreludeStore
-import Synchronization
 import Testing
 
-@testable import PreludeService
-
-/// The `tokens` table: hashes only, unique names, revocation, bootstrap, audit records.
+/// The `tokens` table: hashes only, unique names, revocation, bootstrap, audit records; on both engines.
 @Suite struct TokenStoreTests {
+    /// A migrated database (``PolicyRepositoryTests/makeDatabase()``: SQLite, or PostgreSQL on its lane) and its
+    /// token store.
+    final class Harness {
+        let database: Database
+        let tokens: TokenStore
+
+        init() throws {
+            database = try PolicyRepositoryTests.makeDatabase()
+            tokens = TokenStore(database: database)
+        }
+
+        deinit { database.close() }
+    }
+
     @Test func storesOnlyTheHashAndAuditsCreateAndRevoke() throws {
-        let harness = try AuthHarness()
+        let harness = try Harness()
         let (token, secret) = try harness.tokens.create(name: "ci", scope: .read, actor: "alice", now: 5)
         #expect(token.name == "ci" && token.scope == .read && token.isActive)
         let stored = try harness.database.read { try $0.queryOne("SELECT * FROM tokens") }
@@ -35,7 +45,7 @@ import Testing
     }
 
     @Test func refusesBadDuplicateAndUnknownNames() throws {
-        let harness = try AuthHarness()
+        let harness = try Harness()
         #expect(throws: TokenError.invalidName("has space")) {
             try harness.tokens.create(name: "has space", scope: .read, actor: "t", now: 1)
         }
@@ -49,7 +59,7 @@ import Testing
     }
 
     @Test func bootstrapCreatesUpdatesAndNeverResurrectsARevokedSecret() throws {
-        let harness = try AuthHarness()
+        let harness = try Harness()
         let first = "first-" + String(repeating: "a", count: 40)
         let second = "second-" + String(repeating: "b", count: 40)
         #expect(try harness.tokens.bootstrap(secret: first, now: 1) == .created)
@@ -63,26 +73,4 @@ import Testing
         #expect(try harness.tokens.authenticate(secret: first) == nil)
         #expect(try harness.tokens.list().count == 1)
     }
-
-    @Test func bootstrapLogsHowToCreateATokenWhenThereIsNone() throws {
-        let harness = try AuthHarness()
-        let lines = LockedLines()
-        let logger = Logger(level: .debug) { lines.append($0) }
-        try AdminBootstrap.run(secret: nil, tokens: harness.tokens, logger: logger, now: 1)
-        #expect(lines.all.contains { $0.contains("prelude token create --name NAME --scope write") })
-        let secret = "env-" + String(repeating: "q", count: 40)
-        let quiet = LockedLines()
-        try AdminBootstrap.run(
-            secret: RedactedSecret(secret), tokens: harness.tokens, logger: Logger(level: .debug) { quiet.append($0) },
-            now: 2)
-        #expect(!quiet.all.contains { $0.contains("no admin token") })
-        #expect(!quiet.all.contains { $0.contains(secret) })
-    }
-}
-
-/// Log lines captured from several threads.
-final class LockedLines: Sendable {
-    private let lines = Mutex<[String]>([])
-    func append(_ line: String) { lines.withLock { $0.append(line) } }
-    var all: [String] { lines.withLock { $0 } }
 }
