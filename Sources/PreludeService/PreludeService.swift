@@ -119,10 +119,7 @@ package final class PreludeService: Sendable {
             if let replica { replicaReadiness = { replica.notReadyReason } }
             // Nodes sharing one PostgreSQL database run the work that must run once on one of them each; on SQLite
             // this process leads everything (docs/scaling.md, "PostgreSQL cluster"). A replica runs none of it.
-            let election: LeaderElection? =
-                replica == nil
-                ? LeaderElection(locks: SessionLocks(database: database), logger: logger.with(["component": "leader"]))
-                : nil
+            let election = makeElection(replica: replica, database: database, logger: logger)
             election?.register(on: observability.registry)
             var leaderRoles: (@Sendable () -> [LeaderWork])?
             if let election { leaderRoles = { election.roles } }
@@ -155,32 +152,15 @@ package final class PreludeService: Sendable {
             PublicRoutes.register(
                 on: &router, store: policyStore, events: eventIngestor,
                 eventBudget: eventBudget, clock: clock)
-            // Only a primary sends webhooks: a replica mirrors revisions and never enqueues or sends deliveries.
-            let webhooks: WebhookDispatcher?
-            if configuration.followURL == nil {
-                let timing = webhookTiming ?? (.system, { Double.random(in: 0..<1) })
-                let client = HTTPClient(
-                    configuration: WebhookDispatcher.clientConfiguration(caFile: configuration.tlsCAFile))
-                webhooks = WebhookDispatcher(
-                    store: WebhookStore(database: database), allowlist: configuration.webhookAllowedHosts,
-                    client: client, logger: logger.with(["component": "webhooks"]), clock: timing.clock,
-                    random: timing.random, threaded: webhookTiming == nil)
-            } else {
-                webhooks = nil
-            }
+            let webhooks = makeWebhookDispatcher(
+                configuration: configuration, database: database, logger: logger, timing: webhookTiming)
             webhooks?.register(on: observability.registry)
             let admin = try AdminAPI.make(
                 configuration: configuration, database: database, store: policyStore, logger: logger,
                 rollouts: rollouts, clock: adminClock, changeRules: changeRules, webhookDispatcher: webhooks)
             var adminRouter = Router()
-            AdminAPI.register(on: &router, or: &adminRouter, api: admin, configuration: configuration)
-            if configuration.adminPort == nil {
-                ReplicationRoutes.register(
-                    on: &router, api: admin, ingestor: eventIngestor, followURL: configuration.followURL)
-            } else {
-                ReplicationRoutes.register(
-                    on: &adminRouter, api: admin, ingestor: eventIngestor, followURL: configuration.followURL)
-            }
+            registerAdmin(
+                admin, ingestor: eventIngestor, on: &router, or: &adminRouter, configuration: configuration)
             let server = HTTPServer(
                 configuration: observability.instrumented(
                     HTTPServerConfiguration(host: configuration.host, port: configuration.port),
@@ -201,16 +181,9 @@ package final class PreludeService: Sendable {
             let eventRetention = EventRetentionTask(
                 pruner: EventPruner(retentionDays: configuration.eventRetentionDays), database: database,
                 logger: logger)
-            let services: BackgroundServices =
-                if let replica {
-                    .replica(reloader: policyReloader, replica: replica)
-                } else if let election, let rolloutScheduler {
-                    .primary(
-                        election: election, reloader: policyReloader, scheduler: admin.scheduler,
-                        rollouts: rolloutScheduler, webhooks: webhooks, retention: eventRetention)
-                } else {
-                    preconditionFailure("a primary has an election and a rollout scheduler")
-                }
+            let services = BackgroundServices.forRole(
+                replica: replica, election: election, reloader: policyReloader, scheduler: admin.scheduler,
+                rollouts: rolloutScheduler, webhooks: webhooks, retention: eventRetention)
             services.start()
             if let replica {
                 logger.info("following the primary", ["primary": "\(replica.primary)"])

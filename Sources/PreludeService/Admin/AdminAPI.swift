@@ -42,8 +42,8 @@ package final class AdminAPI: Sendable {
     let webhookAllowlist: WebhookAllowlist
     /// The primary's webhook sender, woken after a redelivery; nil on a replica and in tests without one.
     let webhookDispatcher: WebhookDispatcher?
-    /// The live revisions' canonical JSON that dry runs and writes diff against, built once per revision.
-    let liveJSONMemo = LiveJSONMemo()
+    /// Every policy write of the admin routes, and what they ask of the live revision.
+    let writer: PolicyWriter
 
     /// Largest policy document or patch accepted, in bytes (docs/http.md: large apps exceed 64 KiB).
     package static let maxBodySize = 1 << 20
@@ -69,6 +69,7 @@ package final class AdminAPI: Sendable {
         self.store = store
         self.tokens = TokenStore(database: database)
         apps = PolicyRepository(database: database)
+        writer = PolicyWriter(store: store, apps: apps, changes: changes, liveJSONMemo: LiveJSONMemo())
         self.logger = logger
         self.clock = clock
         self.authenticator =
@@ -111,11 +112,11 @@ package final class AdminAPI: Sendable {
         api.registerEnvironmentRoutes(on: &group)
         api.registerPromotionRoutes(on: &group)
         api.registerPolicyRoutes(on: &group)
-        api.registerFeatureRoutes(on: &group)
+        group.add(FeatureRoutes(writer: api.writer))
         api.registerRevisionRoutes(on: &group)
         api.registerAuditRoutes(on: &group)
         api.registerResultsRoutes(on: &group)
-        api.registerExperimentRoutes(on: &group)
+        group.add(ExperimentRoutes(writer: api.writer, audit: AuditLog(database: api.database)))
         api.registerPreviewRoutes(on: &group)
         api.registerRolloutRoutes(on: &group)
         api.registerRolloutTemplateRoutes(on: &group)
