@@ -29,6 +29,46 @@ extension PreludeService {
             random: chosen.random, threaded: timing == nil)
     }
 
+    /// The event ingestor: a replica stores accepted batches in its outbox, through the same group commit, and its
+    /// forwarder wakes after each commit; the primary counts experiment steps (`aggregator`) and wakes the rollout
+    /// guard after each commit.
+    static func makeEventIngestor(
+        database: Database, replica: ReadReplica?, observers: [any EventIngestionObserver],
+        aggregator: ExperimentAggregator, rolloutScheduler: RolloutScheduler?
+    ) -> EventIngestor {
+        if let replica {
+            return EventIngestor(
+                database: database, observers: observers, table: .outbox, afterCommit: { replica.forwarder.wake() })
+        }
+        return EventIngestor(
+            database: database, observers: [aggregator] + observers, afterCommit: { rolloutScheduler?.wake() })
+    }
+
+    /// Starts the main listener, then the separate admin listener when `adminPort` is set (the main one is shut
+    /// down again when that fails); returns both and their bound ports.
+    static func listen(
+        configuration: ServiceConfiguration, router: Router, adminRouter: Router, observability: Observability,
+        logger: Logger
+    ) throws -> (server: HTTPServer, port: Int, adminServer: HTTPServer?, adminPort: Int?) {
+        let server = HTTPServer(
+            configuration: observability.instrumented(
+                HTTPServerConfiguration(host: configuration.host, port: configuration.port),
+                routers: [router, adminRouter]),
+            router: router)
+        observability.observe(server: server)
+        let port = try server.start()
+        do {
+            let (adminServer, adminPort) = try AdminAPI.startListener(
+                configuration: configuration, router: adminRouter, logger: logger,
+                instrument: observability.instrumented)
+            adminServer.map(observability.observe(server:))
+            return (server, port, adminServer, adminPort)
+        } catch {
+            server.shutdown(gracePeriod: 0)
+            throw error
+        }
+    }
+
     /// The admin routes and the replication routes on `main`, or on `separate` when `adminPort` is set.
     static func registerAdmin(
         _ admin: AdminAPI, ingestor: EventIngestor, on main: inout Router, or separate: inout Router,

@@ -134,18 +134,9 @@ package final class PreludeService: Sendable {
             let rolloutScheduler =
                 replica == nil ? RolloutScheduler(controller: rollouts) : nil
             for counter in rollouts.counters { observability.registry.register(counter) }
-            // A replica stores accepted batches in its outbox, through the same group commit, and the forwarder
-            // wakes after each commit; the primary computes results from what it forwards.
-            let eventIngestor =
-                if let replica {
-                    EventIngestor(
-                        database: database, observers: eventObservers, table: .outbox,
-                        afterCommit: { replica.forwarder.wake() })
-                } else {
-                    EventIngestor(
-                        database: database, observers: [aggregator] + eventObservers,
-                        afterCommit: { rolloutScheduler?.wake() })
-                }
+            let eventIngestor = makeEventIngestor(
+                database: database, replica: replica, observers: eventObservers, aggregator: aggregator,
+                rolloutScheduler: rolloutScheduler)
             observability.observe(events: eventIngestor)
             let eventBudget = IngestionBudget(configuration)
             eventBudget.register(on: observability.registry)
@@ -161,23 +152,9 @@ package final class PreludeService: Sendable {
             var adminRouter = Router()
             registerAdmin(
                 admin, ingestor: eventIngestor, on: &router, or: &adminRouter, configuration: configuration)
-            let server = HTTPServer(
-                configuration: observability.instrumented(
-                    HTTPServerConfiguration(host: configuration.host, port: configuration.port),
-                    routers: [router, adminRouter]),
-                router: router)
-            observability.observe(server: server)
-            let port = try server.start()
-            let adminServer: HTTPServer?, adminPort: Int?
-            do {
-                (adminServer, adminPort) = try AdminAPI.startListener(
-                    configuration: configuration, router: adminRouter, logger: logger,
-                    instrument: observability.instrumented)
-                adminServer.map(observability.observe(server:))
-            } catch {
-                server.shutdown(gracePeriod: 0)
-                throw error
-            }
+            let (server, port, adminServer, adminPort) = try listen(
+                configuration: configuration, router: router, adminRouter: adminRouter, observability: observability,
+                logger: logger)
             let eventRetention = EventRetentionTask(
                 pruner: EventPruner(retentionDays: configuration.eventRetentionDays), database: database,
                 logger: logger)
