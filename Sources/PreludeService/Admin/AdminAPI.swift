@@ -106,7 +106,7 @@ package final class AdminAPI: Sendable {
         var group = AdminRouteGroup(
             router: router, authenticator: api.authenticator, store: api.store, logger: api.logger,
             followURL: api.followURL, sharesDatabase: api.database.engine == .postgres)
-        api.registerTokenRoutes(on: &group)
+        group.add(TokenRoutes(tokens: api.tokens, apps: api.apps, clock: api.clock))
         api.registerAppRoutes(on: &group)
         api.registerAppSettingsRoutes(on: &group)
         api.registerEnvironmentRoutes(on: &group)
@@ -121,7 +121,10 @@ package final class AdminAPI: Sendable {
         api.registerRolloutRoutes(on: &group)
         api.registerRolloutTemplateRoutes(on: &group)
         api.registerChangeRequestRoutes(on: &group)
-        api.registerWebhookRoutes(on: &group)
+        group.add(
+            WebhookRoutes(
+                writer: api.writer, webhooks: api.webhooks, webhookAllowlist: api.webhookAllowlist,
+                webhookDispatcher: api.webhookDispatcher, clock: api.clock))
         router = group.router
     }
 
