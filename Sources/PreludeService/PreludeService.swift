@@ -119,10 +119,7 @@ package final class PreludeService: Sendable {
             if let replica { replicaReadiness = { replica.notReadyReason } }
             // Nodes sharing one PostgreSQL database run the work that must run once on one of them each; on SQLite
             // this process leads everything (docs/scaling.md, "PostgreSQL cluster"). A replica runs none of it.
-            let election: LeaderElection? =
-                replica == nil
-                ? LeaderElection(locks: SessionLocks(database: database), logger: logger.with(["component": "leader"]))
-                : nil
+            let election = makeElection(replica: replica, database: database, logger: logger)
             election?.register(on: observability.registry)
             var leaderRoles: (@Sendable () -> [LeaderWork])?
             if let election { leaderRoles = { election.roles } }
@@ -137,80 +134,33 @@ package final class PreludeService: Sendable {
             let rolloutScheduler =
                 replica == nil ? RolloutScheduler(controller: rollouts) : nil
             for counter in rollouts.counters { observability.registry.register(counter) }
-            // A replica stores accepted batches in its outbox, through the same group commit, and the forwarder
-            // wakes after each commit; the primary computes results from what it forwards.
-            let eventIngestor =
-                if let replica {
-                    EventIngestor(
-                        database: database, observers: eventObservers, table: .outbox,
-                        afterCommit: { replica.forwarder.wake() })
-                } else {
-                    EventIngestor(
-                        database: database, observers: [aggregator] + eventObservers,
-                        afterCommit: { rolloutScheduler?.wake() })
-                }
+            let eventIngestor = makeEventIngestor(
+                database: database, replica: replica, observers: eventObservers, aggregator: aggregator,
+                rolloutScheduler: rolloutScheduler)
             observability.observe(events: eventIngestor)
             let eventBudget = IngestionBudget(configuration)
             eventBudget.register(on: observability.registry)
             PublicRoutes.register(
                 on: &router, store: policyStore, events: eventIngestor,
                 eventBudget: eventBudget, clock: clock)
-            // Only a primary sends webhooks: a replica mirrors revisions and never enqueues or sends deliveries.
-            let webhooks: WebhookDispatcher?
-            if configuration.followURL == nil {
-                let timing = webhookTiming ?? (.system, { Double.random(in: 0..<1) })
-                let client = HTTPClient(
-                    configuration: WebhookDispatcher.clientConfiguration(caFile: configuration.tlsCAFile))
-                webhooks = WebhookDispatcher(
-                    store: WebhookStore(database: database), allowlist: configuration.webhookAllowedHosts,
-                    client: client, logger: logger.with(["component": "webhooks"]), clock: timing.clock,
-                    random: timing.random, threaded: webhookTiming == nil)
-            } else {
-                webhooks = nil
-            }
+            let webhooks = makeWebhookDispatcher(
+                configuration: configuration, database: database, logger: logger, timing: webhookTiming)
             webhooks?.register(on: observability.registry)
             let admin = try AdminAPI.make(
                 configuration: configuration, database: database, store: policyStore, logger: logger,
                 rollouts: rollouts, clock: adminClock, changeRules: changeRules, webhookDispatcher: webhooks)
             var adminRouter = Router()
-            AdminAPI.register(on: &router, or: &adminRouter, api: admin, configuration: configuration)
-            if configuration.adminPort == nil {
-                ReplicationRoutes.register(
-                    on: &router, api: admin, ingestor: eventIngestor, followURL: configuration.followURL)
-            } else {
-                ReplicationRoutes.register(
-                    on: &adminRouter, api: admin, ingestor: eventIngestor, followURL: configuration.followURL)
-            }
-            let server = HTTPServer(
-                configuration: observability.instrumented(
-                    HTTPServerConfiguration(host: configuration.host, port: configuration.port),
-                    routers: [router, adminRouter]),
-                router: router)
-            observability.observe(server: server)
-            let port = try server.start()
-            let adminServer: HTTPServer?, adminPort: Int?
-            do {
-                (adminServer, adminPort) = try AdminAPI.startListener(
-                    configuration: configuration, router: adminRouter, logger: logger,
-                    instrument: observability.instrumented)
-                adminServer.map(observability.observe(server:))
-            } catch {
-                server.shutdown(gracePeriod: 0)
-                throw error
-            }
+            registerAdmin(
+                admin, ingestor: eventIngestor, on: &router, or: &adminRouter, configuration: configuration)
+            let (server, port, adminServer, adminPort) = try listen(
+                configuration: configuration, router: router, adminRouter: adminRouter, observability: observability,
+                logger: logger)
             let eventRetention = EventRetentionTask(
                 pruner: EventPruner(retentionDays: configuration.eventRetentionDays), database: database,
                 logger: logger)
-            let services: BackgroundServices =
-                if let replica {
-                    .replica(reloader: policyReloader, replica: replica)
-                } else if let election, let rolloutScheduler {
-                    .primary(
-                        election: election, reloader: policyReloader, scheduler: admin.scheduler,
-                        rollouts: rolloutScheduler, webhooks: webhooks, retention: eventRetention)
-                } else {
-                    preconditionFailure("a primary has an election and a rollout scheduler")
-                }
+            let services = BackgroundServices.forRole(
+                replica: replica, election: election, reloader: policyReloader, scheduler: admin.scheduler,
+                rollouts: rolloutScheduler, webhooks: webhooks, retention: eventRetention)
             services.start()
             if let replica {
                 logger.info("following the primary", ["primary": "\(replica.primary)"])

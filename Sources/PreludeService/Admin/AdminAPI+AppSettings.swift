@@ -14,11 +14,11 @@ extension AdminAPI {
     func registerAppSettingsRoutes(on group: inout AdminRouteGroup) {
         group.add(.patch, "/v1/admin/apps/{app}", query: []) { [self] context in
             let app = context.parameter("app")
-            let ifMatch = try requireIfMatch(context, app: app)
+            let ifMatch = try writer.requireIfMatch(context, app: app)
             let patch = try AdminRequestBody.parse(
                 context.request, accepting: [AdminRequestBody.mergePatch, AdminRequestBody.json])
             let strict = try Self.lintStrictSetting(patch)
-            let before = try lintStrict(PolicyStore.Key(app: app))
+            let before = try writer.lintStrict(PolicyStore.Key(app: app))
             if let live = store.snapshot(app: app) {
                 guard live.matchesIfMatch(ifMatch) else { throw PolicyStoreProblem.preconditionFailed(current: live) }
             } else if !ETag.parseList(ifMatch).isWildcard {

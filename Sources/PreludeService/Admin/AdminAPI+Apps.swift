@@ -31,7 +31,7 @@ extension AdminAPI {
                 app: app, document: document, author: context.token.name, message: message, auditDetail: .object(detail)
             )
             context.logger.info("app created", ["app": app, "by": context.token.name])
-            var response = writeResponse(
+            var response = writer.writeResponse(
                 snapshot, changes: [], changed: true, lint: PublishChecks.lintCheckers.lint(document),
                 pretty: context.pretty,
                 status: .created)
@@ -40,7 +40,7 @@ extension AdminAPI {
         }
         group.add(.delete, "/v1/admin/apps/{app}", query: []) { [self] context in
             let app = context.parameter("app")
-            let ifMatch = try requireIfMatch(context, app: app)
+            let ifMatch = try writer.requireIfMatch(context, app: app)
             // Revision numbers are unique per app and contiguous: every environment's revisions.
             let revisions = try apps.nextRevisionNumber(app: app) - 1
             let live = store.snapshot(app: app)

@@ -36,7 +36,7 @@ extension AdminAPI {
             query: ["action", "since", "until", "limit", "cursor"]
         ) { [self] context in
             guard try apps.environment(app: context.parameter("app"), name: context.environment) != nil else {
-                throw try missing(context.target)
+                throw try writer.missing(context.target)
             }
             return try auditPage(
                 context, AuditLog.Filter(app: context.parameter("app"), environment: context.environment))

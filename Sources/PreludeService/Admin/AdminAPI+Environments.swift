@@ -87,7 +87,7 @@ extension AdminAPI {
     /// The stored environment; 404 for an unknown app or environment.
     func currentEnvironment(_ target: PolicyStore.Key) throws -> EnvironmentSettings {
         guard let settings = try apps.environment(app: target.app, name: target.environment) else {
-            throw try missing(target)
+            throw try writer.missing(target)
         }
         return settings
     }

@@ -21,8 +21,8 @@ extension AdminAPI {
         group.addEnvironmental(.post, "/preview", scope: .read, query: []) { [self] context in
             let app = context.parameter("app")
             let candidate = try AdminRequestBody.parse(context.request)
-            let live = try knownApp(context.target)
-            let document = try validatedCandidate(candidate, consequence: "; nothing to preview")
+            let live = try writer.knownApp(context.target)
+            let document = try writer.validatedCandidate(candidate, consequence: "; nothing to preview")
             guard document.app.id == app else {
                 throw PolicyStoreProblem.appMismatch(app: app, documentApp: document.app.id)
             }
@@ -39,7 +39,7 @@ extension AdminAPI {
             if let reason = store.unavailability(app: target.app, environment: target.environment) {
                 throw PublicProblem.notServed(target.description, reason)
             }
-            throw try missing(target)
+            throw try writer.missing(target)
         }
         return Self.input(snapshot)
     }
@@ -58,7 +58,7 @@ extension AdminAPI {
             let found = try apps.revision(app: target.app, environment: target.environment, number: number).map({
                 $0?.document
             })
-        else { throw try missing(target) }
+        else { throw try writer.missing(target) }
         guard let found else { throw Self.unknownRevision(target, number) }
         // A revision an earlier build accepted is shown as this build serves it (StoredPolicyReader): fallback
         // texts where a newer rule requires one, and each rule it breaks as a finding.

@@ -21,7 +21,7 @@ extension AdminAPI {
             .post, "/v1/admin/apps/{app}/environments/{env}/promotions", query: [], maxBodySize: 4096
         ) { [self] context in
             let target = context.target
-            let ifMatch = try requireIfMatch(context, app: target.app)
+            let ifMatch = try writer.requireIfMatch(context, app: target.app)
             let request = try Self.promotionRequest(try AdminRequestBody.parse(context.request))
             try Self.checkGrant(context.token, app: target.app, environment: request.from)
             guard request.from != target.environment else {
@@ -34,7 +34,7 @@ extension AdminAPI {
             let sourceDocument = try revisionDocument(
                 source, reference: request.revision.map(String.init) ?? "live")
             let proposed = try Self.promoted(
-                sourceDocument.document, into: try liveJSON(target), request: request)
+                sourceDocument.document, into: try writer.liveJSON(target), request: request)
             var detail = JSONObject([
                 ("from", .string(request.from)), ("sourceRevision", .integer(sourceDocument.number)),
             ])
@@ -95,7 +95,7 @@ extension AdminAPI {
                     "/v1/admin/apps/\(record.app)/environments/\(record.environment)/change-requests/\(record.id)",
                 extra: extra)
         }
-        return try write(
+        return try writer.write(
             proposal.document, app: proposal.target.app, ifMatch: proposal.ifMatch, context: context,
             action: proposal.action, extraDetail: proposal.detail, message: proposal.message,
             extraBody: proposal.detail)

@@ -13,7 +13,7 @@ extension AdminAPI {
             guard
                 let rows = try apps.revisions(
                     app: app, environment: context.environment, before: before, limit: limit + 1)
-            else { throw try missing(context.target) }
+            else { throw try writer.missing(context.target) }
             let page = rows.prefix(limit).map { revision -> JSONValue in
                 [
                     "number": .integer(revision.number),
@@ -54,7 +54,7 @@ extension AdminAPI {
         }
         group.addEnvironmental(.post, "/revisions/{number}/rollback", query: ["message"]) { [self] context in
             let app = context.parameter("app")
-            let ifMatch = try requireIfMatch(context, app: app)
+            let ifMatch = try writer.requireIfMatch(context, app: app)
             let number = try Self.revisionNumber(context.parameter("number"))
             let text = try revisionRow(context.target, number: number).document
             let target = try JSONValue(parsing: text)
@@ -69,7 +69,7 @@ extension AdminAPI {
                     })
             }
             // A rollback is a new revision equal to the old one: the same write path, audited with the diff.
-            return try write(
+            return try writer.write(
                 target, app: app, ifMatch: ifMatch, context: context, action: "policy.rollback",
                 extraDetail: JSONObject([
                     ("rollbackTo", .integer(number)),
@@ -101,7 +101,7 @@ extension AdminAPI {
         let number: Int
         if reference == "live" {
             guard let live = try apps.liveRevision(app: target.app, environment: target.environment) ?? nil else {
-                throw try missing(target)
+                throw try writer.missing(target)
             }
             number = live
         } else {
@@ -113,7 +113,7 @@ extension AdminAPI {
 
     func revisionRow(_ target: PolicyStore.Key, number: Int) throws -> PolicyRepository.Revision {
         guard let found = try apps.revision(app: target.app, environment: target.environment, number: number) else {
-            throw try missing(target)
+            throw try writer.missing(target)
         }
         guard let found else { throw Self.unknownRevision(target, number) }
         return found

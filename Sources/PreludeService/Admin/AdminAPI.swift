@@ -42,6 +42,8 @@ package final class AdminAPI: Sendable {
     let webhookAllowlist: WebhookAllowlist
     /// The primary's webhook sender, woken after a redelivery; nil on a replica and in tests without one.
     let webhookDispatcher: WebhookDispatcher?
+    /// Every policy write of the admin routes, and what they ask of the live revision.
+    let writer: PolicyWriter
 
     /// Largest policy document or patch accepted, in bytes (docs/http.md: large apps exceed 64 KiB).
     package static let maxBodySize = 1 << 20
@@ -67,6 +69,7 @@ package final class AdminAPI: Sendable {
         self.store = store
         self.tokens = TokenStore(database: database)
         apps = PolicyRepository(database: database)
+        writer = PolicyWriter(store: store, apps: apps, changes: changes)
         self.logger = logger
         self.clock = clock
         self.authenticator =
@@ -103,22 +106,25 @@ package final class AdminAPI: Sendable {
         var group = AdminRouteGroup(
             router: router, authenticator: api.authenticator, store: api.store, logger: api.logger,
             followURL: api.followURL, sharesDatabase: api.database.engine == .postgres)
-        api.registerTokenRoutes(on: &group)
+        group.add(TokenRoutes(tokens: api.tokens, apps: api.apps, clock: api.clock))
         api.registerAppRoutes(on: &group)
         api.registerAppSettingsRoutes(on: &group)
         api.registerEnvironmentRoutes(on: &group)
         api.registerPromotionRoutes(on: &group)
         api.registerPolicyRoutes(on: &group)
-        api.registerFeatureRoutes(on: &group)
+        group.add(FeatureRoutes(writer: api.writer))
         api.registerRevisionRoutes(on: &group)
         api.registerAuditRoutes(on: &group)
         api.registerResultsRoutes(on: &group)
-        api.registerExperimentRoutes(on: &group)
+        group.add(ExperimentRoutes(writer: api.writer, audit: AuditLog(database: api.database)))
         api.registerPreviewRoutes(on: &group)
         api.registerRolloutRoutes(on: &group)
         api.registerRolloutTemplateRoutes(on: &group)
         api.registerChangeRequestRoutes(on: &group)
-        api.registerWebhookRoutes(on: &group)
+        group.add(
+            WebhookRoutes(
+                writer: api.writer, webhooks: api.webhooks, webhookAllowlist: api.webhookAllowlist,
+                webhookDispatcher: api.webhookDispatcher, clock: api.clock))
         router = group.router
     }
 

@@ -15,6 +15,7 @@ extension AdminAPI {
             "/v1/admin/apps/{app}/environments/{env}/change-requests", "/v1/admin/apps/{app}/change-requests",
         ] {
             registerChangeRequestRoutes(on: &group, prefix: prefix)
+            registerTransitionRoutes(on: &group, item: prefix + "/{id}")
         }
     }
 
@@ -103,6 +104,10 @@ extension AdminAPI {
             let edited = try changes.edit(record, proposal: proposal, message: message, by: Self.actor(context))
             return try changeResponse(edited, context: context)
         }
+    }
+
+    /// `POST …/change-requests/{id}/submit`, `approve`, `reject`, `cancel`, `schedule`, `rebase` and `apply`.
+    private func registerTransitionRoutes(on group: inout AdminRouteGroup, item: String) {
         group.add(.post, item + "/submit", query: []) { [self] context in
             let record = try changeRecord(context)
             try Self.requireChangeIfMatch(context, record, required: false)

@@ -13,7 +13,7 @@ extension AdminAPI {
         let repository = rollouts.templates
         group.addEnvironmental(.get, "/rollout-templates", query: []) { [self] context in
             let target = context.target
-            _ = try knownApp(target)
+            _ = try writer.knownApp(target)
             let list = try repository.templates(appID: target.app, environment: target.environment)
             return AdminResponse.json(
                 .object(
@@ -24,7 +24,7 @@ extension AdminAPI {
         }
         group.addEnvironmental(.put, "/rollout-templates/{name}", query: []) { [self] context in
             let target = context.target
-            _ = try servedPolicy(target)
+            _ = try writer.servedPolicy(target)
             let name = try Self.templateName(context)
             let body = try AdminRequestBody.parse(context.request)
             let problems = RolloutTemplate.problems(body, name: name)
@@ -48,7 +48,7 @@ extension AdminAPI {
         }
         group.addEnvironmental(.delete, "/rollout-templates/{name}", query: []) { [self] context in
             let target = context.target
-            _ = try knownApp(target)
+            _ = try writer.knownApp(target)
             let name = try Self.templateName(context)
             guard
                 try repository.delete(

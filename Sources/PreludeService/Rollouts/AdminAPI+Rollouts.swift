@@ -21,7 +21,7 @@ extension AdminAPI {
         let controller = rollouts
         group.addEnvironmental(.post, "/rollouts", query: []) { [self] context in
             let target = context.target
-            _ = try servedPolicy(target)
+            _ = try writer.servedPolicy(target)
             let body = try AdminRequestBody.parse(context.request)
             let created = try controller.create(
                 appID: target.app, environment: target.environment, body: body, actor: context.token.name,
@@ -61,7 +61,7 @@ extension AdminAPI {
         // Time to detection before a rollout starts: the plan against the app's own recent traffic and rates.
         group.addEnvironmental(.post, "/rollouts/simulate", query: []) { [self] context in
             let target = context.target
-            let served = try servedPolicy(target)
+            let served = try writer.servedPolicy(target)
             let request = try RolloutRequest(try AdminRequestBody.parse(context.request), simulate: true)
             if let audience = request.audience {
                 try RolloutController.checkAudience(audience, in: served.document)
@@ -71,9 +71,15 @@ extension AdminAPI {
                 audience: request.audience, override: request.baseline)
             return AdminResponse.json(forecast, pretty: context.pretty)
         }
+        registerRolloutReads(on: &group)
+    }
+
+    /// `GET …/rollouts`, `GET …/rollouts/{id}` and the operator's actions on one rollout.
+    private func registerRolloutReads(on group: inout AdminRouteGroup) {
+        let controller = rollouts
         group.addEnvironmental(.get, "/rollouts", query: []) { [self] context in
             let target = context.target
-            _ = try knownApp(target)
+            _ = try writer.knownApp(target)
             let list = try controller.repository.rollouts(appID: target.app, environment: target.environment)
             return AdminResponse.json(
                 .object(
@@ -84,7 +90,7 @@ extension AdminAPI {
         }
         group.addEnvironmental(.get, "/rollouts/{id}", query: []) { [self] context in
             let target = context.target
-            _ = try knownApp(target)
+            _ = try writer.knownApp(target)
             let id = try Self.rolloutID(context)
             guard
                 let rollout = try controller.repository.rollout(
@@ -102,7 +108,7 @@ extension AdminAPI {
         for operation in RolloutMachine.Operation.allCases {
             group.addEnvironmental(.post, "/rollouts/{id}/" + operation.rawValue, query: []) { [self] context in
                 let target = context.target
-                _ = try knownApp(target)
+                _ = try writer.knownApp(target)
                 let id = try Self.rolloutID(context)
                 let open =
                     operation == .start || operation == .abort

@@ -68,11 +68,12 @@ struct WebhookRequest: Sendable, Equatable {
         switch reader["description"] {
         case nil: break
         case .null: request.description = .some(nil)
-        case .string(let text) where text.count <= AdminAPI.maxWebhookDescription: request.description = .some(text)
+        case .string(let text) where text.count <= WebhookRoutes.maxWebhookDescription:
+            request.description = .some(text)
         default:
             reader.report(
                 "description", "value.invalid",
-                "'description' must be a string of at most \(AdminAPI.maxWebhookDescription) characters (or null)")
+                "'description' must be a string of at most \(WebhookRoutes.maxWebhookDescription) characters (or null)")
         }
         request.enabled = reader.read("enabled", as: .bool, mismatch: "'enabled' must be a boolean")
         try reader.finish { RequestBodyReader.unprocessable($0) }

@@ -2,10 +2,18 @@ import PreludeCore
 import PreludeHTTP
 import PreludeStore
 
-extension AdminAPI {
+/// The token endpoints, holding the token store, the apps (a grant's names checked) and the clock.
+struct TokenRoutes: AdminRouteCollection {
+    let tokens: TokenStore
+    let apps: PolicyRepository
+    let clock: ServiceClock
+
+    /// The current time in milliseconds since the epoch.
+    var now: Int64 { clock.milliseconds }
+
     /// `GET /v1/admin/tokens`, `POST /v1/admin/tokens`, `DELETE /v1/admin/tokens/{name}`: all need `write`,
     /// since token names and scopes are what an attacker would look for first.
-    func registerTokenRoutes(on group: inout AdminRouteGroup) {
+    func register(on group: inout AdminRouteGroup) {
         group.add(.get, "/v1/admin/tokens", scope: .write, query: []) { [self] context in
             let list = try tokens.list()
             return AdminResponse.json(["tokens": .array(list.map(\.jsonValue))], pretty: context.pretty)

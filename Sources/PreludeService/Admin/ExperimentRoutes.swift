@@ -2,7 +2,11 @@ import PreludeCore
 import PreludeHTTP
 import PreludeStore
 
-extension AdminAPI {
+/// The experiment endpoints, holding the policy writer and the audit log (a restart's coverage).
+struct ExperimentRoutes: AdminRouteCollection {
+    let writer: PolicyWriter
+    let audit: AuditLog
+
     /// Experiment endpoints (docs/admin.md, "Experiments"). An experiment is part of its app's policy: its ETag is
     /// the policy's, and each write makes a new policy revision through ``write(_:app:ifMatch:context:action:status:extraDetail:)``
     /// — validated as a whole, linted, audited — like every other admin write.
@@ -12,10 +16,10 @@ extension AdminAPI {
     /// - `POST …/experiments/{key}/stop`, `…/start`, `…/conclude`: coverage to 0 (assignments are kept for a
     ///   restart), coverage back (to the value before the last stop, or the body's `coverage`), and remove the
     ///   experiment while the winner's `set` becomes the feature's own settings.
-    func registerExperimentRoutes(on group: inout AdminRouteGroup) {
+    func register(on group: inout AdminRouteGroup) {
         let base = "/experiments"
         group.addEnvironmental(.get, base, query: []) { [self] context in
-            let snapshot = try servedPolicy(context.target)
+            let snapshot = try writer.servedPolicy(context.target)
             let list = snapshot.document.experiments.map { experiment -> JSONValue in
                 var object = experiment.jsonValue.objectValue ?? JSONObject()
                 object["status"] = .string(Self.status(experiment))
@@ -26,122 +30,145 @@ extension AdminAPI {
                 headers: ["ETag": snapshot.etag.headerValue])
         }
         group.addEnvironmental(.get, base + "/{key}", query: []) { [self] context in
-            let snapshot = try servedPolicy(context.target)
+            let snapshot = try writer.servedPolicy(context.target)
             let (_, experiment) = try Self.experiment(context.parameter("key"), in: snapshot)
             var headers: HTTPHeaders = ["ETag": snapshot.etag.headerValue]
             headers.set("Prelude-Experiment-Status", Self.status(experiment))
             return AdminResponse.json(experiment.jsonValue, pretty: context.pretty, headers: headers)
         }
         group.addEnvironmental(.put, base + "/{key}", query: ["message"]) { [self] context in
-            let (app, key) = (context.parameter("app"), context.parameter("key"))
-            let ifMatch = try requireIfMatch(context, app: app)
-            var body = try AdminRequestBody.parse(context.request)
-            let snapshot = try servedPolicy(context.target)
-            body = try Self.withKey(key, body)
-            var experiments = snapshot.document.jsonValue["experiments"]?.arrayValue ?? []
-            let index = experiments.firstIndex { $0["key"]?.stringValue == key }
-            if let index { experiments[index] = body } else { experiments.append(body) }
-            return try write(
-                Self.setting(experiments: experiments, in: snapshot.document.jsonValue), app: app, ifMatch: ifMatch,
-                context: context, action: index == nil ? "experiment.create" : "experiment.replace",
-                status: index == nil ? .created : .ok, extraDetail: JSONObject([("experiment", .string(key))]))
+            try writer.splice(context, reading: { try AdminRequestBody.parse(context.request) }) { body, snapshot in
+                let key = context.parameter("key")
+                let body = try Self.withKey(key, body)
+                var experiments = snapshot.document.jsonValue["experiments"]?.arrayValue ?? []
+                let index = experiments.firstIndex { $0["key"]?.stringValue == key }
+                if let index { experiments[index] = body } else { experiments.append(body) }
+                return Self.splice(
+                    experiments, in: snapshot, key: key,
+                    action: index == nil ? "experiment.create" : "experiment.replace",
+                    status: index == nil ? .created : .ok)
+            }
         }
         group.addEnvironmental(.patch, base + "/{key}", query: ["message"]) { [self] context in
-            let (app, key) = (context.parameter("app"), context.parameter("key"))
-            let ifMatch = try requireIfMatch(context, app: app)
-            let patch = try AdminRequestBody.parse(
-                context.request, accepting: [AdminRequestBody.mergePatch, AdminRequestBody.json])
-            let snapshot = try servedPolicy(context.target)
-            let (index, _) = try Self.experiment(key, in: snapshot)
-            var experiments = snapshot.document.jsonValue["experiments"]?.arrayValue ?? []
-            experiments[index] = try Self.patched(experiments[index], with: patch, key: key)
-            return try write(
-                Self.setting(experiments: experiments, in: snapshot.document.jsonValue), app: app, ifMatch: ifMatch,
-                context: context, action: "experiment.patch", extraDetail: JSONObject([("experiment", .string(key))]))
+            let patch = {
+                try AdminRequestBody.parse(
+                    context.request, accepting: [AdminRequestBody.mergePatch, AdminRequestBody.json])
+            }
+            return try writer.splice(context, reading: patch) { patch, snapshot in
+                let key = context.parameter("key")
+                let (index, _) = try Self.experiment(key, in: snapshot)
+                var experiments = snapshot.document.jsonValue["experiments"]?.arrayValue ?? []
+                experiments[index] = try Self.patched(experiments[index], with: patch, key: key)
+                return Self.splice(experiments, in: snapshot, key: key, action: "experiment.patch")
+            }
         }
         group.addEnvironmental(.delete, base + "/{key}", query: ["message"]) { [self] context in
-            let (app, key) = (context.parameter("app"), context.parameter("key"))
-            let ifMatch = try requireIfMatch(context, app: app)
-            let snapshot = try servedPolicy(context.target)
-            let (index, _) = try Self.experiment(key, in: snapshot)
-            var experiments = snapshot.document.jsonValue["experiments"]?.arrayValue ?? []
-            experiments.remove(at: index)
-            return try write(
-                Self.setting(experiments: experiments, in: snapshot.document.jsonValue), app: app, ifMatch: ifMatch,
-                context: context, action: "experiment.delete", extraDetail: JSONObject([("experiment", .string(key))]))
+            try writer.splice(context) { snapshot in
+                let key = context.parameter("key")
+                let (index, _) = try Self.experiment(key, in: snapshot)
+                var experiments = snapshot.document.jsonValue["experiments"]?.arrayValue ?? []
+                experiments.remove(at: index)
+                return Self.splice(experiments, in: snapshot, key: key, action: "experiment.delete")
+            }
         }
+        registerActions(on: &group, base: base)
+    }
+
+    /// `POST …/experiments/{key}/stop`, `…/start` and `…/conclude`.
+    private func registerActions(on group: inout AdminRouteGroup, base: String) {
         group.addEnvironmental(.post, base + "/{key}/stop", query: ["message"]) { [self] context in
-            let (app, key) = (context.parameter("app"), context.parameter("key"))
-            let ifMatch = try requireIfMatch(context, app: app)
-            let snapshot = try servedPolicy(context.target)
-            let (index, experiment) = try Self.experiment(key, in: snapshot)
-            var experiments = snapshot.document.jsonValue["experiments"]?.arrayValue ?? []
-            experiments[index] = experiments[index].mergePatch(["coverage": .integer(0)])
-            return try write(
-                Self.setting(experiments: experiments, in: snapshot.document.jsonValue), app: app, ifMatch: ifMatch,
-                context: context, action: "experiment.stop",
-                extraDetail: JSONObject([
-                    ("experiment", .string(key)), ("previousCoverage", .number(experiment.coverage)),
-                ]))
+            try writer.splice(context) { snapshot in
+                let key = context.parameter("key")
+                let (index, experiment) = try Self.experiment(key, in: snapshot)
+                var experiments = snapshot.document.jsonValue["experiments"]?.arrayValue ?? []
+                experiments[index] = experiments[index].mergePatch(["coverage": .integer(0)])
+                return Self.splice(
+                    experiments, in: snapshot, key: key, action: "experiment.stop",
+                    detail: [("previousCoverage", .number(experiment.coverage))])
+            }
         }
         group.addEnvironmental(.post, base + "/{key}/start", query: ["message"]) { [self] context in
-            let (app, key) = (context.parameter("app"), context.parameter("key"))
-            let ifMatch = try requireIfMatch(context, app: app)
-            let coverage = try Self.optionalBody(context.request).flatMap { body throws(ProblemDetails) in
-                try Self.member("coverage", of: body, allowed: ["coverage"]).map { value throws(ProblemDetails) in
-                    guard let number = value.doubleValue else {
-                        throw AdminProblem.invalidRequest(
-                            "coverage is a number from 0 to 1", pointer: "/coverage", code: "type.mismatch",
-                            status: .unprocessableContent)
-                    }
-                    return number
-                }
+            try writer.splice(context, reading: { try Self.startCoverage(context.request) }) { coverage, snapshot in
+                let key = context.parameter("key")
+                let (index, experiment) = try Self.experiment(key, in: snapshot)
+                let target =
+                    try coverage
+                    ?? (experiment.coverage > 0 ? experiment.coverage : coverageBeforeStop(context.target, key))
+                var experiments = snapshot.document.jsonValue["experiments"]?.arrayValue ?? []
+                experiments[index] = experiments[index].mergePatch(["coverage": .number(target)])
+                return Self.splice(
+                    experiments, in: snapshot, key: key, action: "experiment.start",
+                    detail: [("coverage", .number(target))])
             }
-            let snapshot = try servedPolicy(context.target)
-            let (index, experiment) = try Self.experiment(key, in: snapshot)
-            let target =
-                try coverage
-                ?? (experiment.coverage > 0 ? experiment.coverage : coverageBeforeStop(context.target, key))
-            var experiments = snapshot.document.jsonValue["experiments"]?.arrayValue ?? []
-            experiments[index] = experiments[index].mergePatch(["coverage": .number(target)])
-            return try write(
-                Self.setting(experiments: experiments, in: snapshot.document.jsonValue), app: app, ifMatch: ifMatch,
-                context: context, action: "experiment.start",
-                extraDetail: JSONObject([("experiment", .string(key)), ("coverage", .number(target))]))
         }
         group.addEnvironmental(.post, base + "/{key}/conclude", query: ["message"]) { [self] context in
-            let (app, key) = (context.parameter("app"), context.parameter("key"))
-            let ifMatch = try requireIfMatch(context, app: app)
-            guard let body = try Self.optionalBody(context.request),
-                case .string(let winner)? = try Self.member("winner", of: body, allowed: ["winner"])
-            else {
-                throw AdminProblem.invalidRequest(
-                    "send {\"winner\": \"<variant name>\"}: the variant whose settings the feature keeps",
-                    pointer: "/winner", code: "member.missing", status: .unprocessableContent)
+            try writer.splice(context, reading: { try Self.winner(context.request) }) { winner, snapshot in
+                try Self.concluded(context.parameter("key"), winner: winner, in: snapshot)
             }
-            let snapshot = try servedPolicy(context.target)
-            let (index, experiment) = try Self.experiment(key, in: snapshot)
-            guard let variant = experiment.variants.first(where: { $0.name == winner }) else {
-                throw AdminProblem.invalidRequest(
-                    "'\(winner)' is not a variant of \(key) (\(experiment.variants.map(\.name).joined(separator: ", ")))",
-                    pointer: "/winner", code: "value.invalid", status: .unprocessableContent)
-            }
-            var document = snapshot.document.jsonValue
-            var experiments = document["experiments"]?.arrayValue ?? []
-            experiments.remove(at: index)
-            document = Self.setting(experiments: experiments, in: document)
-            // The winner's `set` becomes the feature's own settings (RFC 7396 merge: copy text by text, like the
-            // resolver layers a variant over the feature).
-            let winnerSet = variant.set.jsonValue
-            let feature = experiment.feature.rawValue
-            document = document.mergePatch(["features": .object(JSONObject([(feature, winnerSet)]))])
-            return try write(
-                document, app: app, ifMatch: ifMatch, context: context, action: "experiment.conclude",
-                extraDetail: JSONObject([
-                    ("experiment", .string(key)), ("winner", .string(winner)), ("feature", .string(feature)),
-                    ("applied", winnerSet),
-                ]))
         }
+    }
+
+    /// The splice replacing the policy's experiments with `experiments`, its audit detail naming `key`.
+    private static func splice(
+        _ experiments: [JSONValue], in snapshot: ServedPolicy, key: String, action: String, status: HTTPStatus = .ok,
+        detail: [(String, JSONValue)] = []
+    ) -> PolicyWriter.Splice {
+        PolicyWriter.Splice(
+            document: setting(experiments: experiments, in: snapshot.document.jsonValue), action: action,
+            status: status, detail: JSONObject([("experiment", .string(key))] + detail))
+    }
+
+    /// The optional `{"coverage": number}` of a start.
+    private static func startCoverage(_ request: HTTPRequest) throws(ProblemDetails) -> Double? {
+        try optionalBody(request).flatMap { body throws(ProblemDetails) in
+            try member("coverage", of: body, allowed: ["coverage"]).map { value throws(ProblemDetails) in
+                guard let number = value.doubleValue else {
+                    throw AdminProblem.invalidRequest(
+                        "coverage is a number from 0 to 1", pointer: "/coverage", code: "type.mismatch",
+                        status: .unprocessableContent)
+                }
+                return number
+            }
+        }
+    }
+
+    /// The `{"winner": name}` of a conclusion.
+    private static func winner(_ request: HTTPRequest) throws(ProblemDetails) -> String {
+        guard let body = try optionalBody(request),
+            case .string(let winner)? = try member("winner", of: body, allowed: ["winner"])
+        else {
+            throw AdminProblem.invalidRequest(
+                "send {\"winner\": \"<variant name>\"}: the variant whose settings the feature keeps",
+                pointer: "/winner", code: "member.missing", status: .unprocessableContent)
+        }
+        return winner
+    }
+
+    /// The policy without experiment `key`, the winner's `set` become the feature's own settings.
+    private static func concluded(_ key: String, winner: String, in snapshot: ServedPolicy) throws
+        -> PolicyWriter.Splice
+    {
+        let (index, experiment) = try experiment(key, in: snapshot)
+        guard let variant = experiment.variants.first(where: { $0.name == winner }) else {
+            throw AdminProblem.invalidRequest(
+                "'\(winner)' is not a variant of \(key) (\(experiment.variants.map(\.name).joined(separator: ", ")))",
+                pointer: "/winner", code: "value.invalid", status: .unprocessableContent)
+        }
+        var document = snapshot.document.jsonValue
+        var experiments = document["experiments"]?.arrayValue ?? []
+        experiments.remove(at: index)
+        document = setting(experiments: experiments, in: document)
+        // The winner's `set` becomes the feature's own settings (RFC 7396 merge: copy text by text, like the
+        // resolver layers a variant over the feature).
+        let winnerSet = variant.set.jsonValue
+        let feature = experiment.feature.rawValue
+        document = document.mergePatch(["features": .object(JSONObject([(feature, winnerSet)]))])
+        return PolicyWriter.Splice(
+            document: document, action: "experiment.conclude",
+            detail: JSONObject([
+                ("experiment", .string(key)), ("winner", .string(winner)), ("feature", .string(feature)),
+                ("applied", winnerSet),
+            ]))
     }
 
     /// `running`, or `stopped` when no install is enrolled (coverage 0).
@@ -149,7 +176,7 @@ extension AdminAPI {
 
     /// The coverage an experiment had before its last `experiment.stop` (the audit log keeps it), or 1.
     private func coverageBeforeStop(_ target: PolicyStore.Key, _ key: String) throws -> Double {
-        let value = try AuditLog(database: database).coverageBeforeLastStop(
+        let value = try audit.coverageBeforeLastStop(
             app: target.app, environment: target.environment, experiment: key)
         guard let previous = value, previous > 0 else { return 1 }
         return previous

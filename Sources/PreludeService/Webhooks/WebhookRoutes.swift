@@ -5,11 +5,22 @@ import PreludeStore
 /// `/v1/admin/apps/{app}/webhooks`: register, list, show, change and delete an app's webhooks; their deliveries
 /// with attempts and last error; redeliver one by hand (docs/webhooks.md). Reads need `read`, the rest `write`.
 /// A secret appears in an answer only when it was just created or rotated.
-extension AdminAPI {
+/// The webhook endpoints (docs/webhooks.md), holding the webhook store, the allow-list, the dispatcher to wake and
+/// the policy writer (whether the app exists).
+struct WebhookRoutes: AdminRouteCollection {
+    let writer: PolicyWriter
+    let webhooks: WebhookStore
+    let webhookAllowlist: WebhookAllowlist
+    let webhookDispatcher: WebhookDispatcher?
+    let clock: ServiceClock
+
+    /// The current time in milliseconds since the epoch.
+    var now: Int64 { clock.milliseconds }
+
     /// The longest webhook description accepted.
     static let maxWebhookDescription = 500
 
-    func registerWebhookRoutes(on group: inout AdminRouteGroup) {
+    func register(on group: inout AdminRouteGroup) {
         let base = "/v1/admin/apps/{app}/webhooks"
         group.add(.get, base, query: []) { [self] context in
             let app = context.parameter("app")
@@ -69,7 +80,7 @@ extension AdminAPI {
                 }
                 return state
             }
-            let limit = try Self.integerQuery(context.request, "limit", default: 50, range: 1...500)
+            let limit = try AdminAPI.integerQuery(context.request, "limit", default: 50, range: 1...500)
             guard
                 let list = try webhooks.deliveries(
                     app: context.parameter("app"), webhook: context.parameter("webhook"), state: state,
