@@ -338,7 +338,13 @@ import Testing
             }
         }
         submit("first", batch("hold", install: "a", .primeShown))
-        gate.entered.wait()  // the committer is inside the first batch's transaction: the next three queue up
+        // The committer is inside the first batch's transaction: the next three queue up. (Bounded: when the
+        // aggregator refuses the batch first, the gate is never reached.)
+        guard gate.entered.wait(timeout: .now() + 10) == .success else {
+            Issue.record("the first batch never reached the gate")
+            gate.release.signal()
+            return
+        }
         submit("b", batch("b-shown", install: "b", .primeShown))
         submit("veto", batch("veto", install: "c", .primeShown))
         submit("b-again", batch("b-accepted", install: "b", .primeAccepted))
@@ -364,7 +370,7 @@ import Testing
         func didInsert(_ event: StoredEvent, connection: Connection) throws {
             if event.clientEventID == "hold" {
                 entered.signal()
-                release.wait()
+                _ = release.wait(timeout: .now() + 20)
             }
             if event.clientEventID == "veto" { throw Veto.Refused() }
         }
