@@ -54,6 +54,15 @@ struct ClusterTests {
         throw TestTransport.Failure.malformed("\(what) not within \(seconds) s")
     }
 
+    /// Three sessions of the suite's database, as three nodes would open it: two that race and one that watches.
+    func threeSessions() throws -> (Database, Database, Database) {
+        let location = DatabaseLocation(fixture.database)
+        return (
+            try Database(location: location, readerCount: 1), try Database(location: location, readerCount: 1),
+            try Database(location: location, readerCount: 1)
+        )
+    }
+
     /// Waits (at most 10 s) until a session of `observer`'s database waits on a lock another transaction holds.
     static func waitForALockWait(_ observer: Database) throws {
         let deadline = Date().addingTimeInterval(10)
@@ -207,10 +216,7 @@ struct ClusterTests {
     @Test func aSecondNodeWaitsForTheFirstNodesStepsOfTheSameInstall() throws {
         let node = try startNodes(1)[0]
         defer { node.killHard() }
-        let location = DatabaseLocation(fixture.database)
-        let first = try Database(location: location, readerCount: 1)
-        let second = try Database(location: location, readerCount: 1)
-        let observer = try Database(location: location, readerCount: 1)
+        let (first, second, observer) = try threeSessions()
         defer { for database in [first, second, observer] { database.close() } }
         @Sendable func shown(_ id: String) -> StoredEvent {
             StoredEvent(
@@ -249,10 +255,7 @@ struct ClusterTests {
     @Test func twoNodesPublishingAtOnceTakeTwoNumbers() throws {
         let node = try startNodes(1)[0]
         defer { node.killHard() }
-        let location = DatabaseLocation(fixture.database)
-        let first = try Database(location: location, readerCount: 1)
-        let second = try Database(location: location, readerCount: 1)
-        let observer = try Database(location: location, readerCount: 1)
+        let (first, second, observer) = try threeSessions()
         defer { for database in [first, second, observer] { database.close() } }
         let repository = PolicyRepository(database: observer)
         let text = try #require(try repository.liveDocument(app: "demo", environment: "production"))

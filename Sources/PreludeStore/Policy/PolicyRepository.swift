@@ -114,11 +114,6 @@ package struct PolicyRepository: Sendable {
 
     // MARK: - Reading
 
-    /// Every environment's live revision, by app id then environment.
-    package func liveRows() throws -> [LiveRow] {
-        try database.read { db in try db.query(Self.liveJoin + "\nORDER BY e.app_id, e.name").map(Self.liveRow) }
-    }
-
     /// Every environment's live revision, by app id then environment, handed to `page` `size` rows at a time as they
     /// are read, all from one read transaction (one snapshot). Start-up decodes a page while the next one is read:
     /// on PostgreSQL, reading a thousand revisions over the wire is a third of start-up (BENCHMARKS.md, "Issue 36").
