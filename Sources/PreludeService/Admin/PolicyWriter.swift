@@ -59,7 +59,10 @@ struct PolicyWriter: Sendable {
     ) throws -> HTTPResponse {
         let target = PolicyStore.Key(app: app, environment: context.environment)
         let live = try knownApp(target)
-        let extraDetail = try approvalCheck(target, context: context, action: action, extraDetail: extraDetail)
+        // One read of the environment's settings serves the approval gate and the strict-lint check.
+        let rules = try changes.rules(app: target.app, environment: target.environment)
+        let extraDetail = try approvalCheck(
+            target, rules: rules, context: context, action: action, extraDetail: extraDetail)
         let (document, canonical) = try validatedCandidateAndCanonicalJSON(
             candidate,
             consequence: " (pointers refer to the app's policy document after the change); nothing was changed")
@@ -73,7 +76,7 @@ struct PolicyWriter: Sendable {
         // The checks every publishing path shares (size, strict lint: docs/admin.md, "One set of checks").
         let prepared = ServedPolicy.PreparedDocument(canonical: canonical.serializedBytes())
         let findings = try PublishChecks.check(
-            document, canonicalSize: prepared.canonical.count, lintStrict: try lintStrict(target))
+            document, canonicalSize: prepared.canonical.count, lintStrict: rules.lintStrict)
         var detail = JSONDiff.summary(changes).objectValue ?? JSONObject()
         if !findings.isEmpty { detail["lint"] = .array(findings.map(\.jsonValue)) }
         for (key, value) in extraDetail { detail[key] = value }
@@ -102,14 +105,13 @@ struct PolicyWriter: Sendable {
             findings: overrides, extraBody: extraBody, earlierLint: earlier)
     }
 
-    /// Refuses a direct write to an environment that requires approvals (409 `approval-required`, naming the
+    /// Refuses a direct write to an environment whose `rules` require approvals (409 `approval-required`, naming the
     /// change-request path), unless the token has the `bypass` capability: then the write goes through, its audit
     /// detail says `bypass: true` with the approvals it skipped, and the log warns (docs/change-management.md).
     /// Returns `extraDetail` with those members added.
-    func approvalCheck(_ target: PolicyStore.Key, context: Context, action: String, extraDetail: JSONObject) throws
-        -> JSONObject
-    {
-        let rules = try changes.rules(app: target.app, environment: target.environment)
+    func approvalCheck(
+        _ target: PolicyStore.Key, rules: EnvironmentRules, context: Context, action: String, extraDetail: JSONObject
+    ) throws -> JSONObject {
         guard rules.approval.requiresChangeRequest else { return extraDetail }
         guard AdminAPI.mayBypass(context.token) else {
             throw ChangeRequestProblem.approvalRequired(
