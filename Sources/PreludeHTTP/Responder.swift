@@ -137,11 +137,18 @@ package final class Responder: Sendable {
         _ error: any Error, route: Router.Route, method: HTTPMethod, requestID: RequestIdentifier,
         eventHandler: (@Sendable (HTTPServerEvent) -> Void)?
     ) -> HTTPResponse {
-        if let error = error as? any HTTPResponseError { return error.response() }
+        let response: HTTPResponse
+        if let error = error as? any HTTPResponseError {
+            response = error.response()
+            // A 500 is a failure, not a refusal, even from an error that renders itself: reported like any other.
+            guard response.status == .internalServerError else { return response }
+        } else {
+            response = ProblemDetails(status: .internalServerError, detail: "the server failed to handle the request")
+                .response()
+        }
         eventHandler?(
             .handlerFailed(
                 method: method, route: route.pattern, error: String(describing: error), requestID: requestID.text))
-        return ProblemDetails(status: .internalServerError, detail: "the server failed to handle the request")
-            .response()
+        return response
     }
 }

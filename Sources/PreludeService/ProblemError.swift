@@ -1,5 +1,6 @@
 import PreludeCore
 import PreludeHTTP
+import PreludeStorage
 import PreludeStore
 
 /// An error that is answered with one problem document (RFC 9457): the service's side of PreludeHTTP's
@@ -21,6 +22,16 @@ extension ProblemError {
 extension ProblemDetails: ProblemError {
     /// Itself.
     package var problem: ProblemDetails { self }
+
+    /// 500 without internals: the answer to a failure that is not a refusal (the request's own error is logged).
+    package static let requestFailed = ProblemDetails(
+        status: .internalServerError, detail: "the request failed; nothing was changed")
+}
+
+extension StorageError: ProblemError {
+    /// 503 with `Retry-After` for a write that failed on storage (``StorageHealth/problem(for:)``); any other
+    /// database failure (a constraint, a value that did not decode) 500 without internals.
+    package var problem: ProblemDetails { StorageHealth.problem(for: self) ?? .requestFailed }
 }
 
 extension PolicyStoreError: ProblemError {
@@ -67,6 +78,22 @@ extension ChangeRequestRepository.Refusal: ProblemError {
         switch self {
         case .changed(let id): ChangeRequestProblem.changed(id: id, current: nil, status: .conflict)
         case .unknownApp(let app): PolicyStoreProblem.unknownApp(app)
+        }
+    }
+}
+
+extension RolloutRepository.Refusal: ProblemError {
+    /// 409 for a second live rollout of the environment or an experiment key that already has counted installs; 500
+    /// without internals for a stored rollout this build cannot read.
+    package var problem: ProblemDetails {
+        switch self {
+        case .liveRolloutExists(let id, let app):
+            ProblemDetails(
+                status: .conflict, detail: "rollout \(id) of \(app) is still live; complete or abort it first")
+        case .keyHasData(let key):
+            ProblemDetails(
+                status: .conflict, detail: "experiment key \"\(key)\" already has counted installs; choose another key")
+        case .unreadable: .requestFailed
         }
     }
 }

@@ -1,5 +1,6 @@
 import PreludeCore
 import PreludeHTTP
+import PreludeStorage
 import PreludeStore
 import Testing
 
@@ -38,5 +39,58 @@ import Testing
             logger: Logger(level: .error) { _ in })
         #expect(response.status == .internalServerError)
         #expect(!String(decoding: response.body, as: UTF8.self).contains("Secret"))
+    }
+
+    @Test func aStorageFaultIsA503WithRetryAfterLoggedWithItsInternals() throws {
+        let full = StorageError(
+            extendedCode: StorageError.ResultCode.full, message: "database or disk is full", sql: "INSERT INTO t")
+        #expect(full.problem == StorageHealth.problem(for: full))
+        let lines = RequestLogTests.Lines()
+        let response = AdminRouteGroup.answer(
+            full, to: Self.request, route: "PUT /v1/admin/apps/{app}/policy", pretty: false,
+            logger: lines.logger)
+        #expect(response.status == .serviceUnavailable)
+        #expect(response.headers["Retry-After"] == "\(StorageHealth.retryAfterSeconds)")
+        let body = try JSONValue(parsing: response.body)
+        #expect(body["type"] == .string(StorageHealth.fullType))
+        #expect(!String(decoding: response.body, as: UTF8.self).contains("INSERT"))
+        // The failure is logged with what the answer leaves out.
+        #expect(lines.all.count == 1)
+        #expect(lines.all.first?.contains("admin request failed") == true)
+        #expect(lines.all.first?.contains("INSERT INTO t") == true)
+    }
+
+    @Test func aDatabaseFailureThatIsNoStorageFaultIsA500WithoutInternals() throws {
+        let unique = StorageError(extendedCode: 2067, message: "UNIQUE constraint failed: tokens.secret")
+        #expect(unique.problem.status == .internalServerError)
+        let lines = RequestLogTests.Lines()
+        let response = AdminRouteGroup.answer(
+            unique, to: Self.request, route: "PUT /v1/admin/apps/{app}/policy", pretty: false,
+            logger: lines.logger)
+        #expect(response.status == .internalServerError)
+        #expect(response.headers["Retry-After"] == nil)
+        #expect(!String(decoding: response.body, as: UTF8.self).contains("UNIQUE"))
+        #expect(lines.all.count == 1)
+    }
+
+    @Test func rolloutRefusalsAreConflictsAndAnUnreadableRolloutA500() {
+        let live = RolloutRepository.Refusal.liveRolloutExists(id: 3, app: "demo").problem
+        #expect(live.status == .conflict)
+        #expect(live.detail == "rollout 3 of demo is still live; complete or abort it first")
+        let key = RolloutRepository.Refusal.keyHasData("rollout-intro").problem
+        #expect(key.status == .conflict)
+        #expect(key.detail == "experiment key \"rollout-intro\" already has counted installs; choose another key")
+        let lines = RequestLogTests.Lines()
+        let response = AdminRouteGroup.answer(
+            RolloutRepository.Refusal.unreadable(id: 4), to: Self.request, route: "GET /v1/admin/apps/{app}/rollouts",
+            pretty: false, logger: lines.logger)
+        #expect(response.status == .internalServerError)
+        #expect(lines.all.count == 1)
+        // A refusal is the client's to fix: answered, not logged.
+        let refused = AdminRouteGroup.answer(
+            RolloutRepository.Refusal.keyHasData("k"), to: Self.request, route: "POST /v1/admin/apps/{app}/rollouts",
+            pretty: false, logger: lines.logger)
+        #expect(refused.status == .conflict)
+        #expect(lines.all.count == 1)
     }
 }

@@ -89,8 +89,8 @@ extension AdminAPI {
                 message: message, submit: true, by: Self.actor(context))
             var extra = proposal.detail
             extra["changeRequest"] = .integer(Int(record.id))
-            return try changeResponse(
-                record, context: context, status: .accepted,
+            return try ChangeRequestView.response(
+                record, changes: changes, pretty: context.pretty, status: .accepted,
                 location:
                     "/v1/admin/apps/\(record.app)/environments/\(record.environment)/change-requests/\(record.id)",
                 extra: extra)

@@ -114,13 +114,17 @@ package final class AdminAPI: Sendable {
         api.registerPolicyRoutes(on: &group)
         group.add(FeatureRoutes(writer: api.writer))
         api.registerRevisionRoutes(on: &group)
-        api.registerAuditRoutes(on: &group)
-        api.registerResultsRoutes(on: &group)
+        group.add(AuditRoutes(audit: AuditLog(database: api.database), apps: api.apps, writer: api.writer))
+        let resultsReader = ExperimentResultsReader(database: api.database, live: api.store)
+        group.add(ResultsRoutes(reader: resultsReader))
         group.add(ExperimentRoutes(writer: api.writer, audit: AuditLog(database: api.database)))
-        api.registerPreviewRoutes(on: &group)
-        api.registerRolloutRoutes(on: &group)
-        api.registerRolloutTemplateRoutes(on: &group)
-        api.registerChangeRequestRoutes(on: &group)
+        group.add(PreviewRoutes(store: api.store, apps: api.apps, writer: api.writer))
+        group.add(
+            RolloutRoutes(
+                rollouts: api.rollouts, writer: api.writer, changes: api.changes, resultsReader: resultsReader,
+                audit: AuditLog(database: api.database)))
+        group.add(RolloutTemplateRoutes(rollouts: api.rollouts, writer: api.writer))
+        group.add(ChangeRequestRoutes(changes: api.changes, scheduler: api.scheduler, clock: api.clock))
         group.add(
             WebhookRoutes(
                 writer: api.writer, webhooks: api.webhooks, webhookAllowlist: api.webhookAllowlist,
@@ -128,8 +132,14 @@ package final class AdminAPI: Sendable {
         router = group.router
     }
 
-    /// A change request was scheduled or unscheduled: the scheduler looks again now.
-    func scheduleChanged() { scheduler.wake() }
+    /// Whether `token` may publish without the approvals its environment requires: its `bypass` capability (with
+    /// scope `write`, which every route that publishes requires).
+    static func mayBypass(_ token: AdminToken) -> Bool { token.grant.bypass && token.scope == .write }
+
+    /// The token of `context` as a change-management actor.
+    static func actor(_ context: Context) -> ChangeRequests.Actor {
+        ChangeRequests.Actor(name: context.token.name, tokenID: context.token.id)
+    }
 
     /// Refuses (403 naming what is missing) a token whose grant does not cover the app and environment addressed:
     /// `{app}` and `{env}` of the path (production when the path has none; the app alone for `…/environments`, whose

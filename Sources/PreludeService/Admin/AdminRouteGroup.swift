@@ -1,6 +1,5 @@
 import PreludeCore
 import PreludeHTTP
-import PreludeStorage
 import PreludeStore
 
 /// The admin API's route group (`/v1/admin/**`), after Hummingbird's `RouterGroup`: every route a collection adds
@@ -15,9 +14,8 @@ import PreludeStore
 /// 5. the query allow-list (``AdminQuery/check(_:allowed:)``) when the route names its parameters.
 ///
 /// Then the handler. Whatever it throws is answered in one place: a ``ProblemError`` (a problem, or a store refusal
-/// that maps to one) as its problem, named for the admin resource; another ``PreludeHTTP/HTTPResponseError`` as it
-/// renders itself; a storage failure as 503 (``StorageHealth``); anything else logged and answered 500 without
-/// internals.
+/// or failure that maps to one, a storage failure as 503) as its problem, named for the admin resource; another
+/// ``PreludeHTTP/HTTPResponseError`` as it renders itself; anything else logged and answered 500 without internals.
 package struct AdminRouteGroup {
     /// The router the routes are added to.
     package var router: Router
@@ -98,16 +96,18 @@ package struct AdminRouteGroup {
     {
         switch error {
         case let error as any ProblemError:
-            return AdminResponse.problem(naming(request, in: error.problem), pretty: pretty)
+            let problem = error.problem
+            // A failure mapped to a server error (a write that failed on storage: 503 with Retry-After; a row this
+            // build cannot read) is logged with its internals; a refusal, or a problem a handler built, is not.
+            if problem.status.code >= 500, !(error is ProblemDetails) {
+                logger.error("admin request failed", ["route": route, "error": "\(error)"])
+            }
+            return AdminResponse.problem(naming(request, in: problem), pretty: pretty)
         case let error as any HTTPResponseError:
             return AdminResponse.problem(error, pretty: pretty)
         default:
             logger.error("admin request failed", ["route": route, "error": "\(error)"])
-            // A write that failed on storage (disk full, I/O error): 503 with Retry-After and its own type.
-            return AdminResponse.problem(
-                StorageHealth.problem(for: error)
-                    ?? ProblemDetails(status: .internalServerError, detail: "the request failed; nothing was changed"),
-                pretty: pretty)
+            return AdminResponse.problem(ProblemDetails.requestFailed, pretty: pretty)
         }
     }
 

@@ -270,26 +270,29 @@ package final class ChangeRequests: Sendable {
     package func reject(_ record: ChangeRequestRecord, reason: String?, by actor: Actor) throws
         -> ChangeRequestRecord
     {
-        var next = record
-        next.status = try machine { try ChangeRequestMachine.reject(record.status) }
-        next.closedBy = actor.name
-        next.reason = reason
-        var detail = JSONObject()
-        if let reason { detail["reason"] = .string(reason) }
-        return try save(next, action: "changeRequest.reject", by: actor, detail: detail)
+        try close(record, by: ChangeRequestMachine.reject, reason: reason, actor: actor, action: "changeRequest.reject")
     }
 
     /// Any open state → `cancelled`, with an optional reason.
     package func cancel(_ record: ChangeRequestRecord, reason: String?, by actor: Actor) throws
         -> ChangeRequestRecord
     {
+        try close(record, by: ChangeRequestMachine.cancel, reason: reason, actor: actor, action: "changeRequest.cancel")
+    }
+
+    /// Closes `record` with `transition` (a rejection or a cancellation): who closed it and why, the reason in the
+    /// audit detail.
+    private func close(
+        _ record: ChangeRequestRecord, by transition: (ChangeRequestStatus) throws -> ChangeRequestStatus,
+        reason: String?, actor: Actor, action: String
+    ) throws -> ChangeRequestRecord {
         var next = record
-        next.status = try machine { try ChangeRequestMachine.cancel(record.status) }
+        next.status = try machine { try transition(record.status) }
         next.closedBy = actor.name
         next.reason = reason
         var detail = JSONObject()
         if let reason { detail["reason"] = .string(reason) }
-        return try save(next, action: "changeRequest.cancel", by: actor, detail: detail)
+        return try save(next, action: action, by: actor, detail: detail)
     }
 
     /// Schedules an approved request for `instant` (ms), or clears its schedule (nil).

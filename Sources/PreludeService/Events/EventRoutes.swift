@@ -59,8 +59,9 @@ package enum EventRoutes {
             if let error = error as? StorageError, error.isForeignKeyViolation {
                 return PolicyStoreProblem.unknownApp(app)
             }
-            // A full disk or failing storage: 503 with Retry-After, never a 202 for what is not stored.
-            return StorageHealth.problem(for: error) ?? error
+            // A full disk or failing storage answers 503 with Retry-After (StorageError's ProblemError conformance),
+            // never a 202 for what is not stored.
+            return error
         }
     }
 

@@ -58,7 +58,8 @@ package enum ReplicationRoutes {
                 do {
                     feed = try read(database)
                 } catch {
-                    completion(.failure(StorageHealth.problem(for: error) ?? error))
+                    // A storage failure renders itself: 503 with Retry-After (StorageError's ProblemError conformance).
+                    completion(.failure(error))
                     return
                 }
                 var headers = HTTPHeaders()

@@ -11,20 +11,25 @@ import PreludeStore
 /// an exploratory view without any verdict when they differ from the fixed ones; `control` (compare with another
 /// variant); `pretty` (indented JSON, as every admin route).
 /// Errors: 404 unknown app or experiment, 400 bad parameter, 422 a configuration that cannot be analysed.
-/// Registered with the admin routes (read scope) by ``AdminAPI/registerResultsRoutes(on:)``.
-package enum ResultsRoutes {
-    /// The route pattern (production's; `/v1/admin/apps/{app}/environments/{env}` + ``suffix`` for another
-    /// environment's results).
-    package static let path = "/v1/admin/apps/{app}" + suffix
-    /// The pattern after the app (or the app's environment).
-    package static let suffix = "/experiments/{key}/results"
+/// Registered with the admin routes (read scope), holding the results reader: the counts come from the aggregates,
+/// the weights from the live snapshot of the policy store (``ExperimentResultsReader/init(database:live:)``).
+struct ResultsRoutes: AdminRouteCollection {
+    let reader: ExperimentResultsReader
+
+    /// The pattern after `/v1/admin/apps/{app}` (production's results) or `/v1/admin/apps/{app}/environments/{env}`.
+    static let suffix = "/experiments/{key}/results"
     /// The query parameters the route reads (besides `pretty`); any other is refused (``AdminQuery``).
-    package static let parameters = ["minimumEffect", "alpha", "control"]
+    static let parameters = ["minimumEffect", "alpha", "control"]
+
+    /// `GET /v1/admin/apps/{app}/experiments/{key}/results` and its `/environments/{env}` form (read scope).
+    func register(on group: inout AdminRouteGroup) {
+        group.addEnvironmental(.get, Self.suffix, scope: .read, query: Self.parameters) { [self] context in
+            try respond(to: context.request, pretty: context.pretty)
+        }
+    }
 
     /// Answers one request (already authenticated).
-    package static func respond(
-        to request: HTTPRequest, reader: ExperimentResultsReader, pretty: Bool
-    ) throws -> HTTPResponse {
+    private func respond(to request: HTTPRequest, pretty: Bool) throws -> HTTPResponse {
         let app = request.pathParameter("app") ?? ""
         let key = request.pathParameter("key") ?? ""
         var minimumEffect: Double?
@@ -54,7 +59,7 @@ package enum ResultsRoutes {
             control: control)
         let accept = request.headers.values(for: "Accept")
         if AcceptMediaType.prefersHTML(accept.isEmpty ? nil : accept.joined(separator: ",")) {
-            return page(results.renderPage())
+            return Self.page(results.renderPage())
         }
         // Results move with every event: AdminResponse.json sets Cache-Control: no-store.
         return AdminResponse.json(results.encodeJSON(), pretty: pretty)

@@ -142,20 +142,10 @@ package final class RolloutController: Sendable {
             let first = try candidate(for: .publishStep(0), of: provisional, live: live)
             _ = try candidate(for: .complete, of: provisional, live: live)
             if request.start { try contentGate(first, experimentKey: key) }
-            var rollout: Rollout
-            do {
-                rollout = try repository.create(
-                    appID: appID, environment: environment, experimentKey: key, feature: request.feature,
-                    change: request.change, plan: request.plan, audience: request.audience, createdBy: actor, at: now)
-            } catch RolloutRepository.Refusal.liveRolloutExists(let id) {
-                throw ProblemDetails(
-                    status: .conflict,
-                    detail: "rollout \(id) of \(appID) is still live; complete or abort it first")
-            } catch RolloutRepository.Refusal.keyHasData(let key) {
-                throw ProblemDetails(
-                    status: .conflict,
-                    detail: "experiment key \"\(key)\" already has counted installs; choose another key")
-            }
+            // A refusal (another live rollout, a key with data) answers as its ProblemError conformance maps it.
+            var rollout = try repository.create(
+                appID: appID, environment: environment, experimentKey: key, feature: request.feature,
+                change: request.change, plan: request.plan, audience: request.audience, createdBy: actor, at: now)
             guard request.start else { return Created(rollout: rollout, awaitsApproval: false) }
             do {
                 let verdict = try GovernanceGate.rolloutStart(

@@ -6,8 +6,8 @@ import PreludeStorage
 package struct RolloutRepository: Sendable {
     /// Why a rollout cannot be created.
     package enum Refusal: Error, Sendable, Hashable {
-        /// Another rollout of the app and environment is live.
-        case liveRolloutExists(id: Int64)
+        /// Another rollout (`id`) of the app and environment is live.
+        case liveRolloutExists(id: Int64, app: String)
         /// The experiment key already has counted installs: its results would mix with the rollout's.
         case keyHasData(String)
         /// A stored row this build cannot read (an unknown feature or an unreadable plan).
@@ -29,7 +29,7 @@ package struct RolloutRepository: Sendable {
                 "SELECT id FROM rollouts WHERE app_id = ? AND environment = ? AND status IN \(Self.liveStatuses)",
                 [.text(appID), .text(environment)])
             {
-                throw Refusal.liveRolloutExists(id: try live.get(0, as: Int64.self))
+                throw Refusal.liveRolloutExists(id: try live.get(0, as: Int64.self), app: appID)
             }
             let counted = try db.scalar(
                 "SELECT count(*) FROM experiment_funnel_counts WHERE app_id = ? AND experiment_key = ?",

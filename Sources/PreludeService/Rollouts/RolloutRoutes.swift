@@ -3,7 +3,16 @@ import PreludeHTTP
 import PreludeResultsPage
 import PreludeStore
 
-extension AdminAPI {
+/// The rollout endpoints, holding the rollout controller, the policy writer (the app and environment looked up),
+/// the change requests (a plan that needs approval), and for the rollout's page the results reader and the audit
+/// log.
+struct RolloutRoutes: AdminRouteCollection {
+    let rollouts: RolloutController
+    let writer: PolicyWriter
+    let changes: ChangeRequests
+    let resultsReader: ExperimentResultsReader
+    let audit: AuditLog
+
     /// The rollout routes (docs/rollouts.md, "API"), for the app's production environment under
     /// `/v1/admin/apps/{app}` and for any environment under `/v1/admin/apps/{app}/environments/{env}`:
     ///
@@ -17,18 +26,17 @@ extension AdminAPI {
     ///
     /// A rollout ramps its environment's policy and is guarded by that environment's events only; at most one is
     /// live per app and environment. A rollout of another environment is not found (404) under this one.
-    func registerRolloutRoutes(on group: inout AdminRouteGroup) {
-        let controller = rollouts
+    func register(on group: inout AdminRouteGroup) {
         group.addEnvironmental(.post, "/rollouts", query: []) { [self] context in
             let target = context.target
             _ = try writer.servedPolicy(target)
             let body = try AdminRequestBody.parse(context.request)
-            let created = try controller.create(
+            let created = try rollouts.create(
                 appID: target.app, environment: target.environment, body: body, actor: context.token.name,
-                authority: Self.mayBypass(context.token) ? .bypass : .writer)
+                authority: AdminAPI.mayBypass(context.token) ? .bypass : .writer)
             let rollout = created.rollout
             // The creation answer carries the plan's time to detection (docs/rollouts.md, "Time to detection").
-            let forecast = try controller.forecast(
+            let forecast = try rollouts.forecast(
                 appID: target.app, environment: target.environment, feature: rollout.feature, plan: rollout.plan,
                 audience: rollout.audience)
             let location =
@@ -36,7 +44,7 @@ extension AdminAPI {
                 ? "/v1/admin/apps/\(target.app)/rollouts/\(rollout.id)"
                 : "/v1/admin/apps/\(target.app)/environments/\(target.environment)/rollouts/\(rollout.id)"
             guard created.awaitsApproval else {
-                var object = try controller.view(rollout).objectValue ?? JSONObject()
+                var object = try rollouts.view(rollout).objectValue ?? JSONObject()
                 object["forecast"] = forecast
                 return AdminResponse.json(
                     .object(object), pretty: context.pretty, status: .created, headers: ["Location": location])
@@ -45,8 +53,8 @@ extension AdminAPI {
             // change request; applying that request once approved starts it (docs/rollouts.md, "Approval").
             let request = try changes.proposeRollout(
                 app: target.app, environment: target.environment, rollout: rollout.id, message: nil, submit: true,
-                by: Self.actor(context))
-            var object = try controller.view(rollout).objectValue ?? JSONObject()
+                by: AdminAPI.actor(context))
+            var object = try rollouts.view(rollout).objectValue ?? JSONObject()
             object["forecast"] = forecast
             let requestPath =
                 "/v1/admin/apps/\(target.app)/environments/\(target.environment)/change-requests/\(request.id)"
@@ -66,7 +74,7 @@ extension AdminAPI {
             if let audience = request.audience {
                 try RolloutController.checkAudience(audience, in: served.document)
             }
-            let forecast = try controller.forecast(
+            let forecast = try rollouts.forecast(
                 appID: target.app, environment: target.environment, feature: request.feature, plan: request.plan,
                 audience: request.audience, override: request.baseline)
             return AdminResponse.json(forecast, pretty: context.pretty)
@@ -76,16 +84,15 @@ extension AdminAPI {
 
     /// `GET …/rollouts`, `GET …/rollouts/{id}` and the operator's actions on one rollout.
     private func registerRolloutReads(on group: inout AdminRouteGroup) {
-        let controller = rollouts
         group.addEnvironmental(.get, "/rollouts", query: []) { [self] context in
             let target = context.target
             _ = try writer.knownApp(target)
-            let list = try controller.repository.rollouts(appID: target.app, environment: target.environment)
+            let list = try rollouts.repository.rollouts(appID: target.app, environment: target.environment)
             return AdminResponse.json(
                 .object(
                     JSONObject([
                         ("app", .string(target.app)), ("environment", .string(target.environment)),
-                        ("rollouts", .array(try list.map { try controller.view($0) })),
+                        ("rollouts", .array(try list.map { try rollouts.view($0) })),
                     ])), pretty: context.pretty)
         }
         group.addEnvironmental(.get, "/rollouts/{id}", query: []) { [self] context in
@@ -93,7 +100,7 @@ extension AdminAPI {
             _ = try writer.knownApp(target)
             let id = try Self.rolloutID(context)
             guard
-                let rollout = try controller.repository.rollout(
+                let rollout = try rollouts.repository.rollout(
                     id: id, appID: target.app, environment: target.environment)
             else {
                 throw AdminProblem.notFound(
@@ -103,7 +110,7 @@ extension AdminAPI {
             if AcceptMediaType.prefersHTML(accept.isEmpty ? nil : accept.joined(separator: ",")) {
                 return try rolloutPage(rollout)
             }
-            return AdminResponse.json(try controller.view(rollout), pretty: context.pretty)
+            return AdminResponse.json(try rollouts.view(rollout), pretty: context.pretty)
         }
         for operation in RolloutMachine.Operation.allCases {
             group.addEnvironmental(.post, "/rollouts/{id}/" + operation.rawValue, query: []) { [self] context in
@@ -114,9 +121,9 @@ extension AdminAPI {
                     operation == .start || operation == .abort
                     ? try changes.openRolloutRequest(app: target.app, environment: target.environment, rollout: id)
                     : nil
-                let rollout = try controller.operate(
+                let rollout = try rollouts.operate(
                     operation, id: id, appID: target.app, environment: target.environment, actor: context.token.name,
-                    authority: Self.mayBypass(context.token) ? .bypass : .writer, openChangeRequest: open)
+                    authority: AdminAPI.mayBypass(context.token) ? .bypass : .writer, openChangeRequest: open)
                 // A plan waiting for approval has nothing left to approve once the draft is started (bypass) or
                 // aborted: its request is cancelled, so it cannot be applied later.
                 if let open {
@@ -124,9 +131,9 @@ extension AdminAPI {
                         app: target.app, environment: target.environment, id: String(open))
                     _ = try changes.cancel(
                         record, reason: "rollout \(id) was \(operation == .start ? "started" : "aborted") directly",
-                        by: Self.actor(context))
+                        by: AdminAPI.actor(context))
                 }
-                return AdminResponse.json(try controller.view(rollout), pretty: context.pretty)
+                return AdminResponse.json(try rollouts.view(rollout), pretty: context.pretty)
             }
         }
     }
@@ -137,7 +144,7 @@ extension AdminAPI {
         let results = try resultsReader.results(
             appID: rollout.appID, environment: rollout.environment, experiment: rollout.experimentKey,
             minimumEffect: rollout.plan.minimumEffect, alpha: rollout.plan.alpha)
-        let records = try AuditLog(database: database).rolloutRecords(app: rollout.appID, rollout: rollout.id)
+        let records = try audit.rolloutRecords(app: rollout.appID, rollout: rollout.id)
         let markers = RolloutPage.markers(records)
         var input = results.pageInput(markers: markers, note: RolloutPage.summary(rollout))
         let observation = try rollouts.repository.observation(of: rollout)

@@ -2,9 +2,15 @@ import PreludeCore
 import PreludeHTTP
 import PreludeStore
 
-extension AdminAPI {
+/// The audit log's endpoints, holding the audit log, the apps (an environment's existence) and the policy writer
+/// (the 404 naming what is missing).
+struct AuditRoutes: AdminRouteCollection {
+    let audit: AuditLog
+    let apps: PolicyRepository
+    let writer: PolicyWriter
+
     /// Every action the audit log records (docs/admin.md, "Audit"): the values `?action=` accepts.
-    static let auditActions = [
+    static let actions = [
         "app.create", "app.delete", "app.seed", "app.settings", "policy.replace", "policy.import", "policy.rollback",
         "feature.create", "feature.replace", "feature.patch", "feature.delete", "experiment.create",
         "experiment.replace", "experiment.patch", "experiment.delete", "experiment.start", "experiment.stop",
@@ -20,7 +26,7 @@ extension AdminAPI {
 
     /// `GET /v1/admin/audit?app=&environment=&action=&since=&until=&limit=&cursor=` and
     /// `GET /v1/admin/apps/{app}/environments/{env}/audit`: newest first, paged.
-    func registerAuditRoutes(on group: inout AdminRouteGroup) {
+    func register(on group: inout AdminRouteGroup) {
         group.add(
             .get, "/v1/admin/audit",
             query: ["app", "environment", "action", "since", "until", "limit", "cursor"]
@@ -45,15 +51,15 @@ extension AdminAPI {
 
     private func auditPage(_ context: Context, _ scope: AuditLog.Filter) throws -> HTTPResponse {
         let request = context.request
-        let limit = try Self.integerQuery(request, "limit", default: 50, range: 1...500)
+        let limit = try AdminAPI.integerQuery(request, "limit", default: 50, range: 1...500)
         var filter = scope
         if let environment = filter.environment, !EnvironmentName.isValid(environment) {
             throw AdminProblem.invalidRequest(
                 "'environment' must be an environment name (\(EnvironmentName.rule)), not '\(environment)'",
                 pointer: "/query/environment")
         }
-        filter.before = try Self.cursor(request)
-        filter.action = try AdminQuery.enumValue(request, "action", among: Self.auditActions)
+        filter.before = try AdminAPI.cursor(request)
+        filter.action = try AdminQuery.enumValue(request, "action", among: Self.actions)
         for name in ["since", "until"] {
             guard let text = request.queryValue(name) else { continue }
             guard let time = AdminTime.parse(text) else {
@@ -63,7 +69,7 @@ extension AdminAPI {
             }
             if name == "since" { filter.since = time } else { filter.until = time }
         }
-        let rows = try AuditLog(database: database).entries(matching: filter, limit: limit + 1)
+        let rows = try audit.entries(matching: filter, limit: limit + 1)
         let entries = rows.prefix(limit).map { entry -> JSONValue in
             var object = JSONObject()
             object["id"] = .integer(Int(entry.id))

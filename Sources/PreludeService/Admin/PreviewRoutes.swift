@@ -4,17 +4,23 @@ import PreludePreview
 import PreludeStorage
 import PreludeStore
 
-extension AdminAPI {
-    /// The policy preview (docs/preview.md): every screen of the live policy, of a stored revision, or of a proposed
-    /// document next to the live one, as one self-contained HTML page. Read scope: nothing is written.
-    ///
-    /// Rendered per request, off the policy hot path: a preview is a review tool, asked for by people.
-    func registerPreviewRoutes(on group: inout AdminRouteGroup) {
+/// The policy preview (docs/preview.md): every screen of the live policy, of a stored revision, or of a proposed
+/// document next to the live one, as one self-contained HTML page. Read scope: nothing is written. Holds the live
+/// policies, the stored revisions and the policy writer (validation, the 404 naming what is missing).
+///
+/// Rendered per request, off the policy hot path: a preview is a review tool, asked for by people.
+struct PreviewRoutes: AdminRouteCollection {
+    let store: PolicyStore
+    let apps: PolicyRepository
+    let writer: PolicyWriter
+
+    /// `GET …/preview`, `GET …/revisions/{number}/preview` and `POST …/preview`.
+    func register(on group: inout AdminRouteGroup) {
         group.addEnvironmental(.get, "/preview", query: []) { [self] context in
             Self.html(PreviewRenderer.render(try liveInput(context.target)))
         }
         group.addEnvironmental(.get, "/revisions/{number}/preview", query: []) { [self] context in
-            let number = try Self.revisionNumber(context.parameter("number"))
+            let number = try AdminAPI.revisionNumber(context.parameter("number"))
             return Self.html(PreviewRenderer.render(try revisionInput(context.target, number: number)))
         }
         // Previewing a proposed document changes nothing, so a read token may use it.
@@ -59,7 +65,7 @@ extension AdminAPI {
                 $0?.document
             })
         else { throw try writer.missing(target) }
-        guard let found else { throw Self.unknownRevision(target, number) }
+        guard let found else { throw AdminAPI.unknownRevision(target, number) }
         // A revision an earlier build accepted is shown as this build serves it (StoredPolicyReader): fallback
         // texts where a newer rule requires one, and each rule it breaks as a finding.
         let reading = StoredPolicyReader.read(text: found)

@@ -2,14 +2,19 @@ import PreludeCore
 import PreludeHTTP
 import PreludeStore
 
-extension AdminAPI {
+/// The rollout template endpoints, holding the rollout controller (its templates and its clock) and the policy writer
+/// (the app and environment looked up).
+struct RolloutTemplateRoutes: AdminRouteCollection {
+    let rollouts: RolloutController
+    let writer: PolicyWriter
+
     /// The rollout template routes (docs/rollouts.md, "Templates"), per environment:
     ///
     /// - `GET …/rollout-templates` (read): the environment's templates;
     /// - `PUT …/rollout-templates/{name}` (write): create or replace one (a partial plan; `floor` is the
     ///   environment's floor), 422 naming each bad member;
     /// - `DELETE …/rollout-templates/{name}` (write): 204, 404 when there is none.
-    func registerRolloutTemplateRoutes(on group: inout AdminRouteGroup) {
+    func register(on group: inout AdminRouteGroup) {
         let repository = rollouts.templates
         group.addEnvironmental(.get, "/rollout-templates", query: []) { [self] context in
             let target = context.target

@@ -4,33 +4,38 @@ import PreludeStore
 
 /// `/v1/admin/apps/{app}/environments/{env}/change-requests…` and its `production` alias without an environment
 /// (docs/change-management.md): create, list, show (and its proposed document), edit, submit, approve, reject,
-/// schedule, apply, rebase, cancel.
-extension AdminAPI {
+/// schedule, apply, rebase, cancel. Holds the change requests, the primary's publish scheduler (woken when a request
+/// is scheduled or unscheduled) and the clock (a schedule's time read against now).
+struct ChangeRequestRoutes: AdminRouteCollection {
+    let changes: ChangeRequests
+    let scheduler: PublishSchedulerTask
+    let clock: ServiceClock
+
     /// The request body members each route accepts.
     private static let createMembers = ["document", "patch", "settings", "rollout", "message", "draft"]
     private static let editMembers = ["document", "patch", "message"]
 
-    func registerChangeRequestRoutes(on group: inout AdminRouteGroup) {
+    func register(on group: inout AdminRouteGroup) {
         for prefix in [
             "/v1/admin/apps/{app}/environments/{env}/change-requests", "/v1/admin/apps/{app}/change-requests",
         ] {
-            registerChangeRequestRoutes(on: &group, prefix: prefix)
+            registerRequestRoutes(on: &group, prefix: prefix)
             registerTransitionRoutes(on: &group, item: prefix + "/{id}")
         }
     }
 
-    private func registerChangeRequestRoutes(on group: inout AdminRouteGroup, prefix: String) {
+    private func registerRequestRoutes(on group: inout AdminRouteGroup, prefix: String) {
         let item = prefix + "/{id}"
         group.add(.get, prefix, query: ["state", "limit", "cursor"]) { [self] context in
             let (app, environment) = Self.address(context)
             _ = try changes.rules(app: app, environment: environment)
-            let limit = try Self.integerQuery(context.request, "limit", default: 50, range: 1...200)
+            let limit = try AdminAPI.integerQuery(context.request, "limit", default: 50, range: 1...200)
             let states = try AdminQuery.enumValue(
                 context.request, "state", among: ChangeRequestState.allCases.map(\.rawValue)
             ).flatMap(ChangeRequestState.init(rawValue:))
             let rows = try changes.repository.list(
                 app: app, environment: environment, states: states.map { [$0] } ?? [],
-                before: try Self.cursor(context.request), limit: limit + 1)
+                before: try AdminAPI.cursor(context.request), limit: limit + 1)
             let live = changes.liveRevision(app: app, environment: environment)
             let items = rows.prefix(limit).map { ChangeRequestView.summary($0, live: live) }
             let next: JSONValue = rows.count > limit ? rows[limit - 1].id.description.jsonString : .null
@@ -45,15 +50,15 @@ extension AdminAPI {
             let record: ChangeRequestRecord
             switch try Self.kindOfProposal(body) {
             case .settings:
-                let change = try Self.settingsChange(body["settings"] ?? .null, complete: false)
+                let change = try AdminAPI.settingsChange(body["settings"] ?? .null, complete: false)
                 guard !change.isEmpty else {
                     throw AdminProblem.invalidRequest(
-                        "\"settings\" must set at least one of \(Self.environmentSettings.joined(separator: ", "))",
+                        "\"settings\" must set at least one of \(AdminAPI.environmentSettings.joined(separator: ", "))",
                         pointer: "/settings", code: "value.missing", status: .unprocessableContent)
                 }
                 record = try changes.proposeSettings(
                     app: app, environment: environment, change: change, message: message, submit: !draft,
-                    by: Self.actor(context))
+                    by: AdminAPI.actor(context))
             case .rollout:
                 guard let id = body["rollout"]?.intValue, id > 0 else {
                     throw AdminProblem.invalidRequest(
@@ -62,7 +67,7 @@ extension AdminAPI {
                 }
                 record = try changes.proposeRollout(
                     app: app, environment: environment, rollout: Int64(id), message: message, submit: !draft,
-                    by: Self.actor(context))
+                    by: AdminAPI.actor(context))
             case .policy:
                 guard let proposal = try Self.proposal(body) else {
                     throw AdminProblem.invalidRequest(
@@ -72,10 +77,10 @@ extension AdminAPI {
                 }
                 record = try changes.create(
                     app: app, environment: environment, proposal: proposal, message: message, submit: !draft,
-                    by: Self.actor(context))
+                    by: AdminAPI.actor(context))
             }
-            return try changeResponse(
-                record, context: context, status: .created,
+            return try respond(
+                record, context, status: .created,
                 location: context.request.path.split(separator: "?").first.map { "\($0)/\(record.id)" })
         }
         group.add(.get, item, query: []) { [self] context in
@@ -101,48 +106,34 @@ extension AdminAPI {
                     "give \"document\", \"patch\" or \"message\" to change", pointer: "/document",
                     code: "value.missing", status: .unprocessableContent)
             }
-            let edited = try changes.edit(record, proposal: proposal, message: message, by: Self.actor(context))
-            return try changeResponse(edited, context: context)
+            let edited = try changes.edit(record, proposal: proposal, message: message, by: AdminAPI.actor(context))
+            return try respond(edited, context)
         }
     }
 
     /// `POST …/change-requests/{id}/submit`, `approve`, `reject`, `cancel`, `schedule`, `rebase` and `apply`.
     private func registerTransitionRoutes(on group: inout AdminRouteGroup, item: String) {
-        group.add(.post, item + "/submit", query: []) { [self] context in
-            let record = try changeRecord(context)
-            try Self.requireChangeIfMatch(context, record, required: false)
-            _ = try Self.changeBody(context.request, allowed: [], required: false)
-            return try changeResponse(try changes.submit(record, by: Self.actor(context)), context: context)
+        addTransition(on: &group, item + "/submit") { [self] record, _, context in
+            try respond(try changes.submit(record, by: AdminAPI.actor(context)), context)
         }
-        group.add(.post, item + "/approve", scope: .read, query: []) { [self] context in
-            try Self.requireApprove(context)
-            let record = try changeRecord(context)
-            try Self.requireChangeIfMatch(context, record, required: false)
-            let body = try Self.changeBody(context.request, allowed: ["comment"], required: false)
-            let approved = try changes.approve(
-                record, comment: try Self.text(body, "comment"), by: Self.actor(context))
-            return try changeResponse(approved, context: context)
+        addTransition(on: &group, item + "/approve", approving: true, members: ["comment"]) {
+            [self] record, body, context in
+            try respond(
+                try changes.approve(record, comment: try Self.text(body, "comment"), by: AdminAPI.actor(context)),
+                context)
         }
-        group.add(.post, item + "/reject", scope: .read, query: []) { [self] context in
-            try Self.requireApprove(context)
-            let record = try changeRecord(context)
-            try Self.requireChangeIfMatch(context, record, required: false)
-            let body = try Self.changeBody(context.request, allowed: ["reason"], required: false)
-            let rejected = try changes.reject(record, reason: try Self.text(body, "reason"), by: Self.actor(context))
-            return try changeResponse(rejected, context: context)
+        addTransition(on: &group, item + "/reject", approving: true, members: ["reason"]) {
+            [self] record, body, context in
+            try respond(
+                try changes.reject(record, reason: try Self.text(body, "reason"), by: AdminAPI.actor(context)), context)
         }
-        group.add(.post, item + "/cancel", query: []) { [self] context in
-            let record = try changeRecord(context)
-            try Self.requireChangeIfMatch(context, record, required: false)
-            let body = try Self.changeBody(context.request, allowed: ["reason"], required: false)
-            let cancelled = try changes.cancel(
-                record, reason: try Self.text(body, "reason"), by: Self.actor(context))
-            return try changeResponse(cancelled, context: context)
+        addTransition(on: &group, item + "/cancel", members: ["reason"]) { [self] record, body, context in
+            try respond(
+                try changes.cancel(record, reason: try Self.text(body, "reason"), by: AdminAPI.actor(context)), context)
         }
-        group.add(.post, item + "/schedule", query: []) { [self] context in
-            let record = try changeRecord(context)
-            try Self.requireChangeIfMatch(context, record, required: false)
-            let body = try Self.changeBody(context.request, allowed: ["at"], required: true)
+        addTransition(on: &group, item + "/schedule", members: ["at"], bodyRequired: true) {
+            [self] record, body, context in
+            let now = clock.milliseconds
             let instant: Int64?
             switch body["at"] {
             case .null: instant = nil
@@ -154,23 +145,18 @@ extension AdminAPI {
                     pointer: "/at", code: body["at"] == nil ? "value.missing" : "type.mismatch",
                     status: .unprocessableContent)
             }
-            let scheduled = try changes.schedule(record, at: instant, by: Self.actor(context))
-            scheduleChanged()
-            return try changeResponse(scheduled, context: context)
+            let scheduled = try changes.schedule(record, at: instant, by: AdminAPI.actor(context))
+            // The scheduler looks again now.
+            scheduler.wake()
+            return try respond(scheduled, context)
         }
-        group.add(.post, item + "/rebase", query: []) { [self] context in
-            let record = try changeRecord(context)
-            try Self.requireChangeIfMatch(context, record, required: false)
-            _ = try Self.changeBody(context.request, allowed: [], required: false)
-            return try changeResponse(try changes.rebase(record, by: Self.actor(context)), context: context)
+        addTransition(on: &group, item + "/rebase") { [self] record, _, context in
+            try respond(try changes.rebase(record, by: AdminAPI.actor(context)), context)
         }
-        group.add(.post, item + "/apply", query: ["bypass"]) { [self] context in
-            let record = try changeRecord(context)
-            try Self.requireChangeIfMatch(context, record, required: false)
-            _ = try Self.changeBody(context.request, allowed: [], required: false)
+        addTransition(on: &group, item + "/apply", query: ["bypass"]) { [self] record, _, context in
             let bypass = try AdminQuery.enumValue(context.request, "bypass", among: ["true", "false"]) == "true"
             if bypass { try Self.requireBypass(context) }
-            let applied = try changes.apply(record, bypass: bypass, by: Self.actor(context))
+            let applied = try changes.apply(record, bypass: bypass, by: AdminAPI.actor(context))
             var extra = JSONObject()
             // A settings request publishes nothing; a rollout request's first step is the revision now live.
             if let snapshot = applied.snapshot, record.kind != .settings {
@@ -178,21 +164,31 @@ extension AdminAPI {
                     "revision": .integer(snapshot.revision), "etag": .string(snapshot.etag.headerValue),
                 ]
             }
-            return try changeResponse(applied.record, context: context, extra: extra)
+            return try respond(applied.record, context, extra: extra)
         }
     }
 
-    /// Whether `token` may approve and reject change requests: its `approve` capability, whatever its scope (a
-    /// reviewer's token may be `read` otherwise; docs/change-management.md, "Who may do what").
-    static func mayApprove(_ token: AdminToken) -> Bool { token.grant.approve }
+    /// Adds `POST path`, one transition of the request addressed: with `approving` only for a token with the
+    /// approve capability (whatever its scope), then the request as stored, its `If-Match` when given, and a JSON
+    /// object body of `members` (an empty body is `{}` unless `bodyRequired`), handed to `transition`.
+    private func addTransition(
+        on group: inout AdminRouteGroup, _ path: String, approving: Bool = false, query: [String] = [],
+        members: [String] = [], bodyRequired: Bool = false,
+        _ transition: @escaping @Sendable (ChangeRequestRecord, JSONObject, Context) throws -> HTTPResponse
+    ) {
+        group.add(.post, path, scope: approving ? .read : nil, query: query) { [self] context in
+            if approving { try Self.requireApprove(context) }
+            let record = try changeRecord(context)
+            try Self.requireChangeIfMatch(context, record, required: false)
+            let body = try Self.changeBody(context.request, allowed: members, required: bodyRequired)
+            return try transition(record, body, context)
+        }
+    }
 
-    /// Whether `token` may publish without the approvals its environment requires: its `bypass` capability (with
-    /// scope `write`, which every route that publishes requires).
-    static func mayBypass(_ token: AdminToken) -> Bool { token.grant.bypass && token.scope == .write }
-
-    /// Refuses approving or rejecting with a token without the `approve` capability (403).
-    static func requireApprove(_ context: Context) throws(ProblemDetails) {
-        guard mayApprove(context.token) else {
+    /// Refuses approving or rejecting with a token without the `approve` capability (403): a reviewer's token may be
+    /// `read` otherwise (docs/change-management.md, "Who may do what").
+    private static func requireApprove(_ context: Context) throws(ProblemDetails) {
+        guard context.token.grant.approve else {
             throw ProblemDetails(
                 status: .forbidden,
                 detail: "approving or rejecting a change request needs a token with the approve capability "
@@ -202,8 +198,8 @@ extension AdminAPI {
     }
 
     /// Refuses `?bypass=true` for a token that may not skip approval.
-    static func requireBypass(_ context: Context) throws(ProblemDetails) {
-        guard mayBypass(context.token) else {
+    private static func requireBypass(_ context: Context) throws(ProblemDetails) {
+        guard AdminAPI.mayBypass(context.token) else {
             throw ProblemDetails(
                 status: .forbidden,
                 detail: "applying without approval needs a write token with the bypass capability; nothing was changed",
@@ -212,20 +208,9 @@ extension AdminAPI {
     }
 
     /// The app and environment a change-request route addresses (`production` on the paths without one).
-    static func address(_ context: Context) -> (app: String, environment: String) {
+    private static func address(_ context: Context) -> (app: String, environment: String) {
         (context.parameter("app"), context.environment)
     }
-
-    /// The token as a change-management actor.
-    static func actor(_ context: Context) -> ChangeRequests.Actor {
-        ChangeRequests.Actor(name: context.token.name, tokenID: context.token.id)
-    }
-
-    /// The request's strong entity tag (header form): its id and version.
-    static func changeETag(_ record: ChangeRequestRecord) -> String { ChangeRequestView.etag(record) }
-
-    /// The request's strong entity tag: `cr<id>-v<version>`.
-    static func changeTag(_ record: ChangeRequestRecord) -> ETag { ChangeRequestView.tag(record) }
 
     private func changeRecord(_ context: Context) throws -> ChangeRequestRecord {
         let (app, environment) = Self.address(context)
@@ -237,7 +222,7 @@ extension AdminAPI {
         throws(ProblemDetails)
     {
         let values = context.request.headers.values(for: "If-Match")
-        let current = changeETag(record)
+        let current = ChangeRequestView.etag(record)
         guard !values.isEmpty else {
             guard required else { return }
             throw ProblemDetails(
@@ -246,8 +231,8 @@ extension AdminAPI {
                 headers: ["ETag": current])
         }
         let joined = values.joined(separator: ", ")
-        try checkEntityTags(joined)
-        guard changeTag(record).matchesIfMatch(joined) else {
+        try AdminAPI.checkEntityTags(joined)
+        guard ChangeRequestView.tag(record).matchesIfMatch(joined) else {
             throw ChangeRequestProblem.changed(id: record.id, current: current)
         }
     }
@@ -332,8 +317,6 @@ extension AdminAPI {
         return flag
     }
 
-    /// The answer to a write of a request: its state and links (``ChangeRequestView/state(_:changes:)``, plus
-    /// `extra`), with its `ETag`. The whole request, document included, is the GET's.
     /// A GET of the request in `context` or of part of it: its `ETag`, 304 for a matching `If-None-Match`, else what
     /// `body` answers with those headers.
     private func conditionalRead(
@@ -341,25 +324,22 @@ extension AdminAPI {
     ) throws -> HTTPResponse {
         let record = try changeRecord(context)
         var headers = HTTPHeaders()
-        headers.set("ETag", Self.changeETag(record))
+        headers.set("ETag", ChangeRequestView.etag(record))
         if let notModified = ConditionalRequest.notModified(
-            context.request, etag: Self.changeTag(record), headers: headers)
+            context.request, etag: ChangeRequestView.tag(record), headers: headers)
         {
             return notModified
         }
         return try body(record, headers)
     }
 
-    func changeResponse(
-        _ record: ChangeRequestRecord, context: Context, status: HTTPStatus = .ok, location: String? = nil,
+    /// The answer to a write of `record` (``ChangeRequestView/response(_:changes:pretty:status:location:extra:)``).
+    private func respond(
+        _ record: ChangeRequestRecord, _ context: Context, status: HTTPStatus = .ok, location: String? = nil,
         extra: JSONObject = JSONObject()
     ) throws -> HTTPResponse {
-        var object = try ChangeRequestView.state(record, changes: changes)
-        for (key, value) in extra { object[key] = value }
-        var headers = HTTPHeaders()
-        headers.set("ETag", Self.changeETag(record))
-        if let location { headers.set("Location", location) }
-        return AdminResponse.json(.object(object), pretty: context.pretty, status: status, headers: headers)
+        try ChangeRequestView.response(
+            record, changes: changes, pretty: context.pretty, status: status, location: location, extra: extra)
     }
 }
 
