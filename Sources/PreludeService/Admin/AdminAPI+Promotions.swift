@@ -31,8 +31,8 @@ extension AdminAPI {
             }
             let source = PolicyStore.Key(app: target.app, environment: request.from)
             _ = try currentEnvironment(source)
-            let sourceDocument = try revisionDocument(
-                source, reference: request.revision.map(String.init) ?? "live")
+            let sourceDocument = try RevisionRoutes.document(
+                source, reference: request.revision.map(String.init) ?? "live", apps: apps, writer: writer)
             let proposed = try Self.promoted(
                 sourceDocument.document, into: try writer.liveJSON(target), request: request)
             var detail = JSONObject([
