@@ -354,12 +354,8 @@ extension AdminAPI {
         _ record: ChangeRequestRecord, context: Context, status: HTTPStatus = .ok, location: String? = nil,
         extra: JSONObject = JSONObject()
     ) throws -> HTTPResponse {
-        var object = try ChangeRequestView.state(record, changes: changes)
-        for (key, value) in extra { object[key] = value }
-        var headers = HTTPHeaders()
-        headers.set("ETag", Self.changeETag(record))
-        if let location { headers.set("Location", location) }
-        return AdminResponse.json(.object(object), pretty: context.pretty, status: status, headers: headers)
+        try ChangeRequestView.response(
+            record, changes: changes, pretty: context.pretty, status: status, location: location, extra: extra)
     }
 }
 

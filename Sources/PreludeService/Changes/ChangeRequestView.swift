@@ -101,4 +101,18 @@ package enum ChangeRequestView {
         object["document"] = document
         return object
     }
+
+    /// The admin API's answer with a change request: its ``state(_:changes:)`` plus `extra` members, its `ETag`, and
+    /// `Location` when given (a request created by a change-request route or by a promotion into a gated environment).
+    static func response(
+        _ record: ChangeRequestRecord, changes: ChangeRequests, pretty: Bool, status: HTTPStatus = .ok,
+        location: String? = nil, extra: JSONObject = JSONObject()
+    ) throws -> HTTPResponse {
+        var object = try state(record, changes: changes)
+        for (key, value) in extra { object[key] = value }
+        var headers = HTTPHeaders()
+        headers.set("ETag", etag(record))
+        if let location { headers.set("Location", location) }
+        return AdminResponse.json(.object(object), pretty: pretty, status: status, headers: headers)
+    }
 }
