@@ -59,7 +59,7 @@ extension AdminAPI {
     /// 422 listing `problems`, then `consequence`.
     static func invalid(_ problems: [FieldProblem], consequence: String) -> ProblemDetails {
         ProblemDetails(
-            status: .unprocessableContent, type: PublicProblem.validation, title: "The request is not valid",
+            status: .unprocessableContent, type: RequestProblem.validationType, title: "The request is not valid",
             detail: problems.map(\.detail).joined(separator: "; ") + "; " + consequence, errors: problems)
     }
 }

@@ -83,7 +83,8 @@ struct AppSettingsRoutes: AdminRouteCollection {
         }
         guard problems.isEmpty else {
             throw ProblemDetails(
-                status: .unprocessableContent, type: AdminProblem.invalidRequestType, title: "The request is not valid",
+                status: .unprocessableContent, type: RequestProblem.invalidRequestType,
+                title: "The request is not valid",
                 detail: problems.map(\.detail).joined(separator: "; ") + "; nothing was changed", errors: problems)
         }
         return strict

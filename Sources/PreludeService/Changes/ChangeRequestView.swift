@@ -73,6 +73,21 @@ package enum ChangeRequestView {
         return object
     }
 
+    /// The answer to a write of a request (create, edit, each transition, a promotion that became a request): its
+    /// ``state(_:changes:)`` plus `extra`, with its `ETag` and, for a new one, its `Location`. The whole request,
+    /// document included, is the GET's.
+    static func response(
+        _ record: ChangeRequestRecord, changes: ChangeRequests, pretty: Bool, status: HTTPStatus = .ok,
+        location: String? = nil, extra: JSONObject = JSONObject()
+    ) throws -> HTTPResponse {
+        var object = try state(record, changes: changes)
+        for (key, value) in extra { object[key] = value }
+        var headers = HTTPHeaders()
+        headers.set("ETag", etag(record))
+        if let location { headers.set("Location", location) }
+        return AdminResponse.json(.object(object), pretty: pretty, status: status, headers: headers)
+    }
+
     /// The whole request (the GET and `prelude changes show --json`): its ``state(_:changes:)``, the environment's
     /// `allowSelfApproval`, the findings (validation with this build, lint as stored), the diff against its base,
     /// the merge patch it was made from, its patch (`changes`: what a re-base re-applies) and the proposed
@@ -100,19 +115,5 @@ package enum ChangeRequestView {
         object["changes"] = JSONDiff.jsonValue(try changes.patch(record))
         object["document"] = document
         return object
-    }
-
-    /// The admin API's answer with a change request: its ``state(_:changes:)`` plus `extra` members, its `ETag`, and
-    /// `Location` when given (a request created by a change-request route or by a promotion into a gated environment).
-    static func response(
-        _ record: ChangeRequestRecord, changes: ChangeRequests, pretty: Bool, status: HTTPStatus = .ok,
-        location: String? = nil, extra: JSONObject = JSONObject()
-    ) throws -> HTTPResponse {
-        var object = try state(record, changes: changes)
-        for (key, value) in extra { object[key] = value }
-        var headers = HTTPHeaders()
-        headers.set("ETag", etag(record))
-        if let location { headers.set("Location", location) }
-        return AdminResponse.json(.object(object), pretty: pretty, status: status, headers: headers)
     }
 }
