@@ -100,7 +100,7 @@ struct RequestBodyReader {
 
     /// 422 for a body with `problems`: "N problems; " + `consequence`, each problem with its pointer.
     static func unprocessable(
-        _ problems: [FieldProblem], type: String = PublicProblem.validation,
+        _ problems: [FieldProblem], type: String = RequestProblem.validationType,
         title: String = "The request is not valid", consequence: String = "nothing was changed"
     ) -> ProblemDetails {
         ProblemDetails(

@@ -168,7 +168,7 @@ import Testing
             #expect(response.status == 400, "\(transport)")
             #expect(response["Content-Type"] == "application/problem+json")
             #expect(try response.problemPointers().sorted() == pointers, "\(transport)")
-            #expect(try response.json()["type"] as? String == PublicProblem.invalidRequest)
+            #expect(try response.json()["type"] as? String == RequestProblem.invalidRequestType)
         }
     }
 

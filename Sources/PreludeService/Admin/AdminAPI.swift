@@ -107,13 +107,13 @@ package final class AdminAPI: Sendable {
             router: router, authenticator: api.authenticator, store: api.store, logger: api.logger,
             followURL: api.followURL, sharesDatabase: api.database.engine == .postgres)
         group.add(TokenRoutes(tokens: api.tokens, apps: api.apps, clock: api.clock))
-        api.registerAppRoutes(on: &group)
-        api.registerAppSettingsRoutes(on: &group)
-        api.registerEnvironmentRoutes(on: &group)
-        api.registerPromotionRoutes(on: &group)
-        api.registerPolicyRoutes(on: &group)
+        group.add(AppRoutes(apps: api.apps, store: api.store, writer: api.writer))
+        group.add(AppSettingsRoutes(apps: api.apps, store: api.store, writer: api.writer, changes: api.changes))
+        group.add(EnvironmentRoutes(apps: api.apps, store: api.store, writer: api.writer, changes: api.changes))
+        group.add(PromotionRoutes(apps: api.apps, writer: api.writer, changes: api.changes))
+        group.add(PolicyRoutes(store: api.store, writer: api.writer))
         group.add(FeatureRoutes(writer: api.writer))
-        api.registerRevisionRoutes(on: &group)
+        group.add(RevisionRoutes(apps: api.apps, store: api.store, writer: api.writer))
         group.add(AuditRoutes(audit: AuditLog(database: api.database), apps: api.apps, writer: api.writer))
         let resultsReader = ExperimentResultsReader(database: api.database, live: api.store)
         group.add(ResultsRoutes(reader: resultsReader))
@@ -205,6 +205,63 @@ package final class AdminAPI: Sendable {
             )
         }
         return number
+    }
+
+    /// 400 when `If-Match` is neither `*` nor a list of quoted entity tags (RFC 9110 §8.8.3: `"…"` or `W/"…"`):
+    /// an unquoted tag would otherwise never match and be reported as stale.
+    static func checkEntityTags(_ value: String) throws(ProblemDetails) {
+        let entries = value.split(separator: ",").map { $0.trimmingWhitespace() }
+        let quoted = entries.allSatisfy { entry in
+            let tag = entry.hasPrefix("W/") ? entry.dropFirst(2) : Substring(entry)
+            return tag.count >= 2 && tag.first == "\"" && tag.last == "\"" && !tag.dropFirst().dropLast().contains("\"")
+        }
+        guard value.trimmingWhitespace() == "*" || (!entries.isEmpty && quoted) else {
+            throw AdminProblem.invalidRequest(
+                "If-Match must be * or the ETag in double quotes, exactly as the ETag header gives it "
+                    + "(If-Match: \"…\"), not \(value); nothing was changed",
+                pointer: "/headers/If-Match", code: "header.invalid")
+        }
+    }
+
+    /// The optional `?message=` describing a change (at most 500 characters), stored on the revision.
+    static func message(_ request: HTTPRequest) throws(ProblemDetails) -> String? {
+        guard let message = request.queryValue("message"), !message.isEmpty else { return nil }
+        guard message.count <= 500 else {
+            throw AdminProblem.invalidRequest("query parameter 'message' is longer than 500 characters")
+        }
+        // The message is stored in the audit log and shown to people: no control characters or noncharacters.
+        if let problem = StoredText.problem(in: message, subject: "The query parameter 'message'") {
+            throw AdminProblem.invalidRequest(problem, pointer: "/query/message", code: "text.forbiddenCharacter")
+        }
+        return message
+    }
+
+    /// 404 for a revision number the environment's chain does not hold (another environment's revisions are not
+    /// this one's).
+    static func unknownRevision(_ target: PolicyStore.Key, _ number: Int) -> ProblemDetails {
+        ProblemDetails(
+            status: .notFound, type: PolicyStoreProblem.unknownRevision,
+            detail: target.environment == EnvironmentName.production
+                ? "app \"\(target.app)\" has no revision \(number)"
+                : "environment \"\(target.environment)\" of app \"\(target.app)\" has no revision \(number)")
+    }
+
+    /// A revision number of the path (`{number}`, `{from}`): a positive integer; 400 otherwise.
+    static func revisionNumber(_ text: String) throws(ProblemDetails) -> Int {
+        guard let number = Int(text), number >= 1 else {
+            throw AdminProblem.invalidRequest(
+                "a revision number is a positive integer (or 'live' in a diff), not '\(text)'")
+        }
+        return number
+    }
+
+    /// `?cursor=` from a previous page's `nextCursor`: an opaque positive integer.
+    static func cursor(_ request: HTTPRequest) throws(ProblemDetails) -> Int64? {
+        guard let text = request.queryValue("cursor") else { return nil }
+        guard let value = Int64(text), value >= 1 else {
+            throw AdminProblem.invalidRequest("'cursor' must be a nextCursor value from a previous page, not '\(text)'")
+        }
+        return value
     }
 }
 

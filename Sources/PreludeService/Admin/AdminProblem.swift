@@ -8,8 +8,6 @@ package enum AdminProblem {
     package static let invalidPolicyType = "urn:prelude:problem:invalid-policy"
     /// The body is not JSON: 400 with the position.
     package static let malformedJSONType = "urn:prelude:problem:malformed-json"
-    /// A request member or parameter is malformed: 400 with pointers (a 422 uses `PublicProblem.validation`).
-    package static let invalidRequestType = "urn:prelude:problem:invalid-request"
 
     /// 422 listing every validation problem with its pointer, code and message.
     package static func invalidPolicy(_ problems: [ValidationProblem], detail: String? = nil) -> ProblemDetails {
@@ -69,7 +67,8 @@ package enum AdminProblem {
         // docs/api.md: 400 is a malformed request (`invalid-request`), 422 well-formed content that is unacceptable
         // (`validation`), whichever route answers it.
         ProblemDetails(
-            status: status, type: status == .unprocessableContent ? PublicProblem.validation : invalidRequestType,
+            status: status,
+            type: status == .unprocessableContent ? RequestProblem.validationType : RequestProblem.invalidRequestType,
             title: "The request is not valid", detail: detail,
             errors: pointer.map { [FieldProblem(pointer: $0, code: code, detail: detail)] } ?? [])
     }

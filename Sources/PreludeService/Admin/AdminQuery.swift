@@ -27,7 +27,7 @@ package enum AdminQuery {
         }
         guard problems.isEmpty else {
             throw ProblemDetails(
-                status: .badRequest, type: AdminProblem.invalidRequestType, title: "The request is not valid",
+                status: .badRequest, type: RequestProblem.invalidRequestType, title: "The request is not valid",
                 detail: problems.map(\.detail).joined(separator: "; ") + "; nothing was changed", errors: problems)
         }
     }

@@ -29,7 +29,7 @@ struct TokenRoutes: AdminRouteCollection {
                     environments: body["environments"]?.arrayValue?.compactMap(\.stringValue), repository: apps)
             {
                 throw ProblemDetails(
-                    status: .unprocessableContent, type: AdminProblem.invalidRequestType,
+                    status: .unprocessableContent, type: RequestProblem.invalidRequestType,
                     title: "The request is not valid",
                     detail: "the grant names \(unknown.description); no token was created",
                     errors: unknown.fieldProblems)
@@ -82,7 +82,7 @@ struct TokenRoutes: AdminRouteCollection {
         if grant.bypass, scope != .write { reader.report("bypass", "value.invalid", "'bypass' needs scope \"write\"") }
         guard !reader.hasProblems, let name, let scope else {
             throw RequestBodyReader.unprocessable(
-                reader.problems, type: AdminProblem.invalidRequestType, consequence: "no token was created")
+                reader.problems, type: RequestProblem.invalidRequestType, consequence: "no token was created")
         }
         return (name, scope, grant)
     }

@@ -246,7 +246,7 @@ struct ChangeRequestRoutes: AdminRouteCollection {
         reader.reportUnknown(allowed: allowed) { "unknown member '\($0)'" }
         try reader.finish { problems in
             ProblemDetails(
-                status: .unprocessableContent, type: PublicProblem.validation, title: "The request is not valid",
+                status: .unprocessableContent, type: RequestProblem.validationType, title: "The request is not valid",
                 detail: "unknown member\(unknown.count == 1 ? "" : "s") \(unknown.joined(separator: ", ")); "
                     + "this endpoint takes \(allowed.isEmpty ? "no body" : allowed.joined(separator: ", "))",
                 errors: problems)

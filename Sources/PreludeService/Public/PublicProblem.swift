@@ -3,15 +3,10 @@ import PreludeHTTP
 
 /// Problems the public client API answers with (RFC 9457), besides the policy store's.
 package enum PublicProblem {
-    /// A malformed query parameter or request body; `errors` lists every problem with its pointer.
-    package static let invalidRequest = "urn:prelude:problem:invalid-request"
-    /// A well-formed body whose content is not acceptable (unknown names, out-of-range values).
-    package static let validation = "urn:prelude:problem:validation"
-
     /// 400 listing every problem of the request's query or body.
     package static func badRequest(_ errors: [FieldProblem], detail: String? = nil) -> ProblemDetails {
         ProblemDetails(
-            status: .badRequest, type: invalidRequest, title: "Invalid request",
+            status: .badRequest, type: RequestProblem.invalidRequestType, title: "Invalid request",
             detail: detail ?? "the request has \(errors.count) problem\(errors.count == 1 ? "" : "s"); see errors",
             errors: errors)
     }
@@ -36,7 +31,7 @@ package enum PublicProblem {
     /// 422 listing every problem of a well-formed body.
     package static func unprocessable(_ errors: [FieldProblem]) -> ProblemDetails {
         ProblemDetails(
-            status: .unprocessableContent, type: validation, title: "Validation failed",
+            status: .unprocessableContent, type: RequestProblem.validationType, title: "Validation failed",
             detail: "the body has \(errors.count) problem\(errors.count == 1 ? "" : "s"); nothing was stored",
             errors: errors)
     }

@@ -103,7 +103,7 @@ package final class RolloutController: Sendable {
             let problems = RolloutTemplate.floorProblems(request.plan, floor: floor.plan)
             if !problems.isEmpty {
                 throw ProblemDetails(
-                    status: .unprocessableContent, type: PublicProblem.validation,
+                    status: .unprocessableContent, type: RequestProblem.validationType,
                     title: "The plan is weaker than the environment's floor",
                     detail:
                         "\(problems.count) member\(problems.count == 1 ? "" : "s") below the floor of \(environment) "
@@ -192,7 +192,8 @@ package final class RolloutController: Sendable {
         let problems = RolloutAudience.problems(audience, segments: document.segmentsByName)
         guard !problems.isEmpty else { return }
         throw ProblemDetails(
-            status: .unprocessableContent, type: PublicProblem.validation, title: "The rollout's audience is not valid",
+            status: .unprocessableContent, type: RequestProblem.validationType,
+            title: "The rollout's audience is not valid",
             detail: "\(problems.count) problem\(problems.count == 1 ? "" : "s") in the audience; nothing was changed",
             errors: problems.map {
                 FieldProblem(

@@ -35,7 +35,7 @@ struct RolloutTemplateRoutes: AdminRouteCollection {
             let problems = RolloutTemplate.problems(body, name: name)
             guard problems.isEmpty else {
                 throw ProblemDetails(
-                    status: .unprocessableContent, type: PublicProblem.validation,
+                    status: .unprocessableContent, type: RequestProblem.validationType,
                     title: "The rollout template is not valid",
                     detail: "\(problems.count) problem\(problems.count == 1 ? "" : "s"); nothing was changed",
                     errors: problems.map {

@@ -2,13 +2,19 @@ import PreludeCore
 import PreludeHTTP
 import PreludeStore
 
-extension AdminAPI {
+/// The revision history endpoints, holding the apps and revisions as stored, the live policies (which revision is
+/// live) and the policy writer (a rollback's write).
+struct RevisionRoutes: AdminRouteCollection {
+    let apps: PolicyRepository
+    let store: PolicyStore
+    let writer: PolicyWriter
+
     /// Revision history: list (paged, newest first), show, diff, roll back.
-    func registerRevisionRoutes(on group: inout AdminRouteGroup) {
+    func register(on group: inout AdminRouteGroup) {
         group.addEnvironmental(.get, "/revisions", query: ["limit", "cursor"]) { [self] context in
             let app = context.parameter("app")
-            let limit = try Self.integerQuery(context.request, "limit", default: 20, range: 1...200)
-            let before = try Self.cursor(context.request)
+            let limit = try AdminAPI.integerQuery(context.request, "limit", default: 20, range: 1...200)
+            let before = try AdminAPI.cursor(context.request)
             let live = store.snapshot(app: app, environment: context.environment)?.revision
             guard
                 let rows = try apps.revisions(
@@ -32,7 +38,7 @@ extension AdminAPI {
         }
         group.addEnvironmental(.get, "/revisions/{number}", query: []) { [self] context in
             let app = context.parameter("app")
-            let number = try Self.revisionNumber(context.parameter("number"))
+            let number = try AdminAPI.revisionNumber(context.parameter("number"))
             let row = try revisionRow(context.target, number: number)
             var object = JSONObject()
             object["app"] = .string(app)
@@ -55,7 +61,7 @@ extension AdminAPI {
         group.addEnvironmental(.post, "/revisions/{number}/rollback", query: ["message"]) { [self] context in
             let app = context.parameter("app")
             let ifMatch = try writer.requireIfMatch(context, app: app)
-            let number = try Self.revisionNumber(context.parameter("number"))
+            let number = try AdminAPI.revisionNumber(context.parameter("number"))
             let text = try revisionRow(context.target, number: number).document
             let target = try JSONValue(parsing: text)
             let problems = PolicyValidator.validate(target).problems
@@ -97,7 +103,16 @@ extension AdminAPI {
 
     /// A revision's document by number or `live`, canonicalised when it validates (so layout differences do not
     /// show in diffs).
-    func revisionDocument(_ target: PolicyStore.Key, reference: String) throws -> (number: Int, document: JSONValue) {
+    private func revisionDocument(_ target: PolicyStore.Key, reference: String) throws -> (
+        number: Int, document: JSONValue
+    ) {
+        try Self.document(target, reference: reference, apps: apps, writer: writer)
+    }
+
+    /// ``revisionDocument(_:reference:)`` for a route that holds `apps` and `writer` (a promotion's source).
+    static func document(_ target: PolicyStore.Key, reference: String, apps: PolicyRepository, writer: PolicyWriter)
+        throws -> (number: Int, document: JSONValue)
+    {
         let number: Int
         if reference == "live" {
             guard let live = try apps.liveRevision(app: target.app, environment: target.environment) ?? nil else {
@@ -105,44 +120,24 @@ extension AdminAPI {
             }
             number = live
         } else {
-            number = try Self.revisionNumber(reference)
+            number = try AdminAPI.revisionNumber(reference)
         }
-        let json = try JSONValue(parsing: try revisionRow(target, number: number).document)
+        let json = try JSONValue(parsing: try row(target, number: number, apps: apps, writer: writer).document)
         return (number, PolicyValidator.validate(json).document?.jsonValue ?? json)
     }
 
-    func revisionRow(_ target: PolicyStore.Key, number: Int) throws -> PolicyRepository.Revision {
+    private func revisionRow(_ target: PolicyStore.Key, number: Int) throws -> PolicyRepository.Revision {
+        try Self.row(target, number: number, apps: apps, writer: writer)
+    }
+
+    /// Revision `number` of `target` as stored; 404 for an unknown app, environment or revision.
+    private static func row(_ target: PolicyStore.Key, number: Int, apps: PolicyRepository, writer: PolicyWriter)
+        throws -> PolicyRepository.Revision
+    {
         guard let found = try apps.revision(app: target.app, environment: target.environment, number: number) else {
             throw try writer.missing(target)
         }
-        guard let found else { throw Self.unknownRevision(target, number) }
+        guard let found else { throw AdminAPI.unknownRevision(target, number) }
         return found
-    }
-
-    /// 404 for a revision number the environment's chain does not hold (another environment's revisions are not
-    /// this one's).
-    static func unknownRevision(_ target: PolicyStore.Key, _ number: Int) -> ProblemDetails {
-        ProblemDetails(
-            status: .notFound, type: PolicyStoreProblem.unknownRevision,
-            detail: target.environment == EnvironmentName.production
-                ? "app \"\(target.app)\" has no revision \(number)"
-                : "environment \"\(target.environment)\" of app \"\(target.app)\" has no revision \(number)")
-    }
-
-    static func revisionNumber(_ text: String) throws(ProblemDetails) -> Int {
-        guard let number = Int(text), number >= 1 else {
-            throw AdminProblem.invalidRequest(
-                "a revision number is a positive integer (or 'live' in a diff), not '\(text)'")
-        }
-        return number
-    }
-
-    /// `?cursor=` from a previous page's `nextCursor`: an opaque positive integer.
-    static func cursor(_ request: HTTPRequest) throws(ProblemDetails) -> Int64? {
-        guard let text = request.queryValue("cursor") else { return nil }
-        guard let value = Int64(text), value >= 1 else {
-            throw AdminProblem.invalidRequest("'cursor' must be a nextCursor value from a previous page, not '\(text)'")
-        }
-        return value
     }
 }

@@ -2,7 +2,13 @@ import PreludeCore
 import PreludeHTTP
 import PreludeStore
 
-extension AdminAPI {
+/// The promotion endpoint, holding the apps as stored (the source revision), the policy writer (the one publish path)
+/// and the change requests (what an environment that requires approvals gets instead).
+struct PromotionRoutes: AdminRouteCollection {
+    let apps: PolicyRepository
+    let writer: PolicyWriter
+    let changes: ChangeRequests
+
     /// The parts of a policy a promotion can copy alone (docs/change-management.md, "Promotion").
     static let promotionParts = ["copy", "cadence", "experiments"]
 
@@ -16,23 +22,23 @@ extension AdminAPI {
     /// ```
     /// Only `from` is required: without `revision` the source's live revision is promoted, without `features` every
     /// feature, without `parts` everything (the whole document when neither `features` nor `parts` is given).
-    func registerPromotionRoutes(on group: inout AdminRouteGroup) {
+    func register(on group: inout AdminRouteGroup) {
         group.add(
             .post, "/v1/admin/apps/{app}/environments/{env}/promotions", query: [], maxBodySize: 4096
         ) { [self] context in
             let target = context.target
             let ifMatch = try writer.requireIfMatch(context, app: target.app)
             let request = try Self.promotionRequest(try AdminRequestBody.parse(context.request))
-            try Self.checkGrant(context.token, app: target.app, environment: request.from)
+            try AdminAPI.checkGrant(context.token, app: target.app, environment: request.from)
             guard request.from != target.environment else {
                 throw AdminProblem.invalidRequest(
                     "'from' names the environment promoted into; promote from another one", pointer: "/from",
                     code: "value.invalid", status: .unprocessableContent)
             }
             let source = PolicyStore.Key(app: target.app, environment: request.from)
-            _ = try currentEnvironment(source)
-            let sourceDocument = try revisionDocument(
-                source, reference: request.revision.map(String.init) ?? "live")
+            _ = try EnvironmentRoutes.settings(source, apps: apps, writer: writer)
+            let sourceDocument = try RevisionRoutes.document(
+                source, reference: request.revision.map(String.init) ?? "live", apps: apps, writer: writer)
             let proposed = try Self.promoted(
                 sourceDocument.document, into: try writer.liveJSON(target), request: request)
             var detail = JSONObject([
@@ -55,7 +61,7 @@ extension AdminAPI {
 
     /// A change proposed to one environment: what a promotion (and, later, other composite changes) hands to
     /// ``publish(_:context:)``.
-    struct Proposal {
+    private struct Proposal {
         /// The environment changed.
         var target: PolicyStore.Key
         /// The whole proposed document.
@@ -76,9 +82,9 @@ extension AdminAPI {
     /// target instead, in review, based on the target's live revision the `If-Match` named: 202 with the request
     /// (`Location`, its diff against the target), so the target's approval rules apply (docs/change-management.md).
     /// A token with the `bypass` capability publishes directly, audited as such.
-    func publish(_ proposal: Proposal, context: Context) throws -> HTTPResponse {
+    private func publish(_ proposal: Proposal, context: Context) throws -> HTTPResponse {
         let rules = try changes.rules(app: proposal.target.app, environment: proposal.target.environment)
-        if rules.approval.requiresChangeRequest, !Self.mayBypass(context.token) {
+        if rules.approval.requiresChangeRequest, !AdminAPI.mayBypass(context.token) {
             var message = proposal.message ?? proposal.action
             if let from = proposal.detail["from"]?.stringValue, proposal.message == nil {
                 message = "\(proposal.action) from \(from)"
@@ -86,7 +92,7 @@ extension AdminAPI {
             let record = try changes.create(
                 app: proposal.target.app, environment: proposal.target.environment,
                 proposal: .document(proposal.document),
-                message: message, submit: true, by: Self.actor(context))
+                message: message, submit: true, by: AdminAPI.actor(context))
             var extra = proposal.detail
             extra["changeRequest"] = .integer(Int(record.id))
             return try ChangeRequestView.response(
@@ -102,7 +108,7 @@ extension AdminAPI {
     }
 
     /// A promotion's body.
-    struct PromotionRequest {
+    private struct PromotionRequest {
         var from: String
         var revision: Int?
         var features: [String]?
@@ -111,7 +117,7 @@ extension AdminAPI {
     }
 
     /// `{"from", "revision"?, "features"?, "parts"?, "message"?}`; every problem at once, with pointers.
-    static func promotionRequest(_ body: JSONValue) throws(ProblemDetails) -> PromotionRequest {
+    private static func promotionRequest(_ body: JSONValue) throws(ProblemDetails) -> PromotionRequest {
         var reader = try RequestBodyReader(
             body: body,
             expected:
@@ -144,7 +150,7 @@ extension AdminAPI {
             }
         }
         guard !reader.hasProblems, let from else {
-            throw invalid(reader.problems, consequence: "nothing was promoted")
+            throw AdminAPI.invalid(reader.problems, consequence: "nothing was promoted")
         }
         return PromotionRequest(from: from, revision: revision, features: features, parts: parts, message: message)
     }
@@ -179,7 +185,8 @@ extension AdminAPI {
     /// - `parts`: of the chosen features (every feature of the source without `features`), `copy` and `cadence`
     ///   replace the target's members of that name (and `defaults.copy`/`defaults.cadence` when no `features` are
     ///   chosen); `experiments` replaces the target's experiments on those features.
-    static func promoted(_ source: JSONValue, into target: JSONValue, request: PromotionRequest) throws(ProblemDetails)
+    private static func promoted(_ source: JSONValue, into target: JSONValue, request: PromotionRequest)
+        throws(ProblemDetails)
         -> JSONValue
     {
         guard request.features != nil || request.parts != nil else { return source }
@@ -209,7 +216,7 @@ extension AdminAPI {
                     pointer: "/features/\(index)", code: "feature.absentInTarget",
                     detail: "the target has no feature '\(feature)': promote the whole feature (without 'parts')"))
         }
-        guard problems.isEmpty else { throw invalid(problems, consequence: "nothing was promoted") }
+        guard problems.isEmpty else { throw AdminAPI.invalid(problems, consequence: "nothing was promoted") }
         let settingParts = (parts ?? []).filter { $0 != "experiments" }
         for feature in chosen {
             guard let copied = sourceFeatures[feature] else { continue }

@@ -2,9 +2,15 @@ import PreludeCore
 import PreludeHTTP
 import PreludeStore
 
-extension AdminAPI {
+/// The app endpoints, holding the apps as stored, the live policies (an app's ETag, its creation and deletion) and the
+/// policy writer (`If-Match`, a write's answer).
+struct AppRoutes: AdminRouteCollection {
+    let apps: PolicyRepository
+    let store: PolicyStore
+    let writer: PolicyWriter
+
     /// `GET /v1/admin/apps`, `POST /v1/admin/apps`, `GET`/`DELETE /v1/admin/apps/{app}`.
-    func registerAppRoutes(on group: inout AdminRouteGroup) {
+    func register(on group: inout AdminRouteGroup) {
         group.add(.get, "/v1/admin/apps", query: []) { [self] context in
             let grant = context.token.grant
             let rows = try apps.appIDs().filter { grant.covers(app: $0) }
@@ -23,7 +29,7 @@ extension AdminAPI {
             let validation = PolicyValidator.validate(body)
             guard let document = validation.document else { throw AdminProblem.invalidPolicy(validation.problems) }
             let app = document.app.id
-            let message = try Self.message(context.request)
+            let message = try AdminAPI.message(context.request)
             var detail = JSONObject()
             detail["features"] = .array(document.orderedFeatures.map { .string($0.feature.rawValue) })
             if let message { detail["message"] = .string(message) }
@@ -59,14 +65,14 @@ extension AdminAPI {
 
     /// The members of production's live policy in an app's summary: what a token not granted production must not
     /// read in the app list.
-    static let productionMembers = [
+    private static let productionMembers = [
         "liveRevision", "etag", "status", "reason", "storedFindings", "fallbacks", "features", "revisionCount",
     ]
 
     /// An app of `GET /v1/admin/apps` as `grant` may see it: the summary, without production's members when the grant
     /// does not cover production, and `environments`, the app's environments the grant covers (`name`,
     /// `liveRevision`, `etag`), never one outside it.
-    func appListEntry(_ app: String, grant: TokenGrant) throws -> JSONValue {
+    private func appListEntry(_ app: String, grant: TokenGrant) throws -> JSONValue {
         guard var object = try appSummary(app).objectValue else { return .null }
         if !grant.covers(app: app, environment: EnvironmentName.production) {
             for member in Self.productionMembers { object[member] = nil }
@@ -87,7 +93,10 @@ extension AdminAPI {
     /// `{"id", "name", "liveRevision", "etag", "status", "features", "revisionCount", "lintStrict", "createdAt",
     /// "updatedAt"}`, plus `storedFindings` and `fallbacks` when the live revision breaks rules added after it was
     /// written (``StoredPolicyReader``).
-    func appSummary(_ app: String) throws -> JSONValue {
+    private func appSummary(_ app: String) throws -> JSONValue { try Self.summary(app, apps: apps, store: store) }
+
+    /// ``appSummary(_:)`` for a route that holds `apps` and `store` (the app settings).
+    static func summary(_ app: String, apps: PolicyRepository, store: PolicyStore) throws -> JSONValue {
         guard let record = try apps.app(app) else { throw PolicyStoreProblem.unknownApp(app) }
         var snapshot = store.snapshot(app: app)
         if let served = snapshot?.revision, served != record.liveRevision {

@@ -2,16 +2,23 @@ import PreludeCore
 import PreludeHTTP
 import PreludeStore
 
-extension AdminAPI {
+/// The app settings endpoint, holding the apps as stored (the summary answered), the live policies, the policy writer
+/// (`If-Match`, the lint mode) and the change requests (the settings gate).
+struct AppSettingsRoutes: AdminRouteCollection {
+    let apps: PolicyRepository
+    let store: PolicyStore
+    let writer: PolicyWriter
+    let changes: ChangeRequests
+
     /// The app settings that `PATCH /v1/admin/apps/{app}` changes (everything else of an app is its policy).
-    static let appSettings = ["lintStrict"]
+    private static let appSettings = ["lintStrict"]
 
     /// `PATCH /v1/admin/apps/{app}` (write scope, If-Match with the policy's ETag, JSON Merge Patch): app settings.
     /// Today one: `lintStrict` of the production environment (other environments: `PATCH
     /// /v1/admin/apps/{app}/environments/{env}`) — when true, a write whose resulting policy has lint errors is refused with 422
     /// (docs/admin.md, "Lint at write time"). Audited as `app.settings` with the old and new values; answers the
     /// app summary and the lint findings of the live policy (what strict mode would refuse now).
-    func registerAppSettingsRoutes(on group: inout AdminRouteGroup) {
+    func register(on group: inout AdminRouteGroup) {
         group.add(.patch, "/v1/admin/apps/{app}", query: []) { [self] context in
             let app = context.parameter("app")
             let ifMatch = try writer.requireIfMatch(context, app: app)
@@ -32,14 +39,14 @@ extension AdminAPI {
                     _ = try changes.updateSettings(
                         app: app, environment: EnvironmentName.production,
                         change: EnvironmentSettings.Change(lintStrict: strict), action: "app.settings",
-                        authority: Self.mayBypass(context.token) ? .bypass : .writer, by: Self.actor(context))
+                        authority: AdminAPI.mayBypass(context.token) ? .bypass : .writer, by: AdminAPI.actor(context))
                 } catch PolicyRepository.Refusal.unknownApp {
                     throw PolicyStoreProblem.unknownApp(app)
                 }
                 context.logger.info(
                     "app settings changed", ["app": app, "lintStrict": "\(strict)", "by": context.token.name])
             }
-            var body = try appSummary(app).objectValue ?? JSONObject()
+            var body = try AppRoutes.summary(app, apps: apps, store: store).objectValue ?? JSONObject()
             body["changed"] = .bool(strict.map { $0 != before } ?? false)
             body["lint"] = .array(
                 (store.snapshot(app: app).map { PublishChecks.lintCheckers.lint($0.document) } ?? []).map(\.jsonValue))
@@ -76,7 +83,8 @@ extension AdminAPI {
         }
         guard problems.isEmpty else {
             throw ProblemDetails(
-                status: .unprocessableContent, type: AdminProblem.invalidRequestType, title: "The request is not valid",
+                status: .unprocessableContent, type: RequestProblem.invalidRequestType,
+                title: "The request is not valid",
                 detail: problems.map(\.detail).joined(separator: "; ") + "; nothing was changed", errors: problems)
         }
         return strict

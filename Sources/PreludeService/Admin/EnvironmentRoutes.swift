@@ -2,16 +2,21 @@ import PreludeCore
 import PreludeHTTP
 import PreludeStore
 
-extension AdminAPI {
-    /// The settings an environment has (docs/change-management.md, "Environments").
-    static let environmentSettings = ["requiredApprovals", "allowSelfApproval", "lintStrict"]
+/// The environment endpoints, holding the apps as stored (an app's environments), the live policies (what each
+/// serves; an environment's creation), the policy writer (404 for what is missing) and the change requests (the
+/// settings gate).
+struct EnvironmentRoutes: AdminRouteCollection {
+    let apps: PolicyRepository
+    let store: PolicyStore
+    let writer: PolicyWriter
+    let changes: ChangeRequests
 
     /// `GET`/`POST /v1/admin/apps/{app}/environments` and `GET`/`PATCH`/`PUT
     /// /v1/admin/apps/{app}/environments/{env}`: list, create, show and change the settings of an app's environments.
     /// Each write is audited (`environment.create`, `environment.settings`); loosening the governance of an environment
     /// that requires approvals needs the `bypass` capability (else 403 `settings-approval-required`: propose it as a
     /// change request of kind settings), and every settings change is told to webhooks as `environment.updated`.
-    func registerEnvironmentRoutes(on group: inout AdminRouteGroup) {
+    func register(on group: inout AdminRouteGroup) {
         group.add(.get, "/v1/admin/apps/{app}/environments", query: []) { [self] context in
             let app = context.parameter("app")
             guard let list = try apps.environments(app: app) else { throw PolicyStoreProblem.unknownApp(app) }
@@ -25,7 +30,7 @@ extension AdminAPI {
             let body = try AdminRequestBody.parse(context.request)
             let request = try Self.environmentRequest(body)
             for name in [request.name] + (request.copyFrom.map { [$0] } ?? []) {
-                try Self.checkGrant(context.token, app: app, environment: name)
+                try AdminAPI.checkGrant(context.token, app: app, environment: name)
             }
             var detail = JSONObject([("environment", .string(request.name))])
             if let source = request.copyFrom { detail["copyFrom"] = .string(source) }
@@ -38,7 +43,7 @@ extension AdminAPI {
                 settings =
                     try changes.updateSettings(
                         app: app, environment: request.name, change: request.settings, authority: .writer,
-                        by: Self.actor(context)
+                        by: AdminAPI.actor(context)
                     ).after
             }
             context.logger.info(
@@ -62,7 +67,7 @@ extension AdminAPI {
                 } else {
                     body = try AdminRequestBody.parse(context.request)
                 }
-                let change = try Self.settingsChange(body, complete: method == .put)
+                let change = try AdminAPI.settingsChange(body, complete: method == .put)
                 let before = try currentEnvironment(target)
                 var after = before
                 if !change.isEmpty {
@@ -71,7 +76,8 @@ extension AdminAPI {
                     after =
                         try changes.updateSettings(
                             app: target.app, environment: target.environment, change: change,
-                            authority: Self.mayBypass(context.token) ? .bypass : .writer, by: Self.actor(context)
+                            authority: AdminAPI.mayBypass(context.token) ? .bypass : .writer,
+                            by: AdminAPI.actor(context)
                         ).after
                     context.logger.info(
                         "environment settings changed",
@@ -85,7 +91,14 @@ extension AdminAPI {
     }
 
     /// The stored environment; 404 for an unknown app or environment.
-    func currentEnvironment(_ target: PolicyStore.Key) throws -> EnvironmentSettings {
+    private func currentEnvironment(_ target: PolicyStore.Key) throws -> EnvironmentSettings {
+        try Self.settings(target, apps: apps, writer: writer)
+    }
+
+    /// ``currentEnvironment(_:)`` for a route that holds `apps` and `writer` (a promotion's source).
+    static func settings(_ target: PolicyStore.Key, apps: PolicyRepository, writer: PolicyWriter) throws
+        -> EnvironmentSettings
+    {
         guard let settings = try apps.environment(app: target.app, name: target.environment) else {
             throw try writer.missing(target)
         }
@@ -105,7 +118,7 @@ extension AdminAPI {
     /// `{"app", "name", "liveRevision", "etag", "status", "requiredApprovals", "allowSelfApproval", "lintStrict",
     /// "revisionCount", "createdAt", "updatedAt"}`; `status` is `served`, `empty` (no revision yet) or
     /// `unavailable` (with `reason`).
-    func environmentJSON(_ settings: EnvironmentSettings) -> JSONValue {
+    private func environmentJSON(_ settings: EnvironmentSettings) -> JSONValue {
         let live = store.snapshot(app: settings.app, environment: settings.name)
         var object = JSONObject()
         object["app"] = .string(settings.app)
@@ -132,14 +145,14 @@ extension AdminAPI {
     }
 
     /// A body of `POST …/environments`: the name, the environment to copy the live policy from, and settings.
-    struct EnvironmentRequest {
+    private struct EnvironmentRequest {
         var name: String
         var copyFrom: String?
         var settings: EnvironmentSettings.Change
     }
 
     /// `{"name": "staging", "copyFrom": "production", "requiredApprovals": 1, ...}`; every problem at once.
-    static func environmentRequest(_ body: JSONValue) throws(ProblemDetails) -> EnvironmentRequest {
+    private static func environmentRequest(_ body: JSONValue) throws(ProblemDetails) -> EnvironmentRequest {
         guard case .object(let object) = body else {
             throw AdminProblem.invalidRequest(
                 "the body must be an object {\"name\": \"staging\", \"copyFrom\": \"production\", ...settings}",
@@ -173,66 +186,13 @@ extension AdminAPI {
         for (key, value) in object.members where key != "name" && key != "copyFrom" { settings[key] = value }
         var change = EnvironmentSettings.Change()
         do {
-            change = try settingsChange(.object(settings), complete: false)
+            change = try AdminAPI.settingsChange(.object(settings), complete: false)
         } catch {
             problems += error.errors
         }
-        guard problems.isEmpty, let name else { throw invalid(problems, consequence: "no environment was created") }
+        guard problems.isEmpty, let name else {
+            throw AdminAPI.invalid(problems, consequence: "no environment was created")
+        }
         return EnvironmentRequest(name: name, copyFrom: copyFrom, settings: change)
-    }
-
-    /// The settings a body sets; with `complete` (PUT) every setting is required.
-    static func settingsChange(_ body: JSONValue, complete: Bool) throws(ProblemDetails) -> EnvironmentSettings.Change {
-        guard case .object(let object) = body else {
-            throw AdminProblem.invalidRequest(
-                "the body must be a JSON object of environment settings (\(environmentSettings.joined(separator: ", ")))",
-                pointer: "", code: "type.mismatch", status: .unprocessableContent)
-        }
-        var problems: [FieldProblem] = []
-        var change = EnvironmentSettings.Change()
-        for (key, value) in object.members {
-            switch key {
-            case "requiredApprovals":
-                if let count = value.intValue, (0...EnvironmentSettings.maximumApprovals).contains(count) {
-                    change.requiredApprovals = count
-                } else {
-                    problems.append(
-                        FieldProblem(
-                            pointer: "/requiredApprovals", code: "value.outOfRange",
-                            detail: "requiredApprovals is an integer from 0 to \(EnvironmentSettings.maximumApprovals)")
-                    )
-                }
-            case "allowSelfApproval", "lintStrict":
-                guard case .bool(let flag) = value else {
-                    problems.append(
-                        FieldProblem(pointer: "/\(key)", code: "type.mismatch", detail: "\(key) is true or false"))
-                    continue
-                }
-                if key == "lintStrict" { change.lintStrict = flag } else { change.allowSelfApproval = flag }
-            default:
-                problems.append(
-                    FieldProblem(
-                        pointer: JSONPointer.root.appending(key).description, code: "member.unknown",
-                        detail: "'\(key)' is not an environment setting; settings: "
-                            + environmentSettings.joined(separator: ", ")))
-            }
-        }
-        if complete {
-            for key in environmentSettings where object[key] == nil {
-                problems.append(
-                    FieldProblem(
-                        pointer: "/\(key)", code: "member.missing",
-                        detail: "PUT replaces every setting: '\(key)' is required (PATCH changes some)"))
-            }
-        }
-        guard problems.isEmpty else { throw invalid(problems, consequence: "nothing was changed") }
-        return change
-    }
-
-    /// 422 listing `problems`, then `consequence`.
-    static func invalid(_ problems: [FieldProblem], consequence: String) -> ProblemDetails {
-        ProblemDetails(
-            status: .unprocessableContent, type: PublicProblem.validation, title: "The request is not valid",
-            detail: problems.map(\.detail).joined(separator: "; ") + "; " + consequence, errors: problems)
     }
 }

@@ -2,17 +2,13 @@ import PreludeCore
 import PreludeHTTP
 import PreludeStore
 
-#if canImport(FoundationEssentials)
-    import Dispatch
-    import FoundationEssentials
-    import Glibc
-#else
-    import Foundation
-#endif
+/// The whole-policy endpoints, holding the live policies (what is served) and the policy writer.
+struct PolicyRoutes: AdminRouteCollection {
+    let store: PolicyStore
+    let writer: PolicyWriter
 
-extension AdminAPI {
     /// `GET`/`PUT /v1/admin/apps/{app}/policy` and the dry run `POST /v1/admin/apps/{app}/policy/validate`.
-    func registerPolicyRoutes(on group: inout AdminRouteGroup) {
+    func register(on group: inout AdminRouteGroup) {
         group.addEnvironmental(.get, "/policy", query: []) { [self] context in
             let app = context.parameter("app")
             guard let snapshot = store.snapshot(app: app, environment: context.environment) else {
@@ -69,34 +65,5 @@ extension AdminAPI {
             }
             return AdminResponse.json(.object(result), pretty: context.pretty)
         }
-    }
-
-    /// 400 when `If-Match` is neither `*` nor a list of quoted entity tags (RFC 9110 §8.8.3: `"…"` or `W/"…"`):
-    /// an unquoted tag would otherwise never match and be reported as stale.
-    static func checkEntityTags(_ value: String) throws(ProblemDetails) {
-        let entries = value.split(separator: ",").map { $0.trimmingWhitespace() }
-        let quoted = entries.allSatisfy { entry in
-            let tag = entry.hasPrefix("W/") ? entry.dropFirst(2) : Substring(entry)
-            return tag.count >= 2 && tag.first == "\"" && tag.last == "\"" && !tag.dropFirst().dropLast().contains("\"")
-        }
-        guard value.trimmingWhitespace() == "*" || (!entries.isEmpty && quoted) else {
-            throw AdminProblem.invalidRequest(
-                "If-Match must be * or the ETag in double quotes, exactly as the ETag header gives it "
-                    + "(If-Match: \"…\"), not \(value); nothing was changed",
-                pointer: "/headers/If-Match", code: "header.invalid")
-        }
-    }
-
-    /// The optional `?message=` describing a change (at most 500 characters), stored on the revision.
-    static func message(_ request: HTTPRequest) throws(ProblemDetails) -> String? {
-        guard let message = request.queryValue("message"), !message.isEmpty else { return nil }
-        guard message.count <= 500 else {
-            throw AdminProblem.invalidRequest("query parameter 'message' is longer than 500 characters")
-        }
-        // The message is stored in the audit log and shown to people: no control characters or noncharacters.
-        if let problem = StoredText.problem(in: message, subject: "The query parameter 'message'") {
-            throw AdminProblem.invalidRequest(problem, pointer: "/query/message", code: "text.forbiddenCharacter")
-        }
-        return message
     }
 }
