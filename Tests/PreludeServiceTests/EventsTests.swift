@@ -1,6 +1,7 @@
 import Foundation
 import PreludeCore
 import PreludeStorage
+import PreludeStoreTestSupport
 import PreludeTestSupport
 import Synchronization
 import Testing

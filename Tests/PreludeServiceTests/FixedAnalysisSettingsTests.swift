@@ -1,5 +1,6 @@
 import PreludeCore
 import PreludeStore
+import PreludeStoreTestSupport
 import Testing
 
 @testable import PreludeService
@@ -12,8 +13,8 @@ import Testing
 /// choosing alpha 0.2 would see p < alpha — the looks that must not produce a verdict.
 @Suite struct FixedAnalysisSettingsTests {
     static let data =
-        ResultsTests.arm("control", exposed: 1000, granted: 400)
-        + ResultsTests.arm("short-copy", exposed: 1000, granted: 470)
+        TestEvent.arm("control", exposed: 1000, granted: 400)
+        + TestEvent.arm("short-copy", exposed: 1000, granted: 470)
 
     static func experiment(alpha: Double?, minimumEffect: Double?) -> JSONValue {
         var object = ResultsFixture.experiment([("control", 50), ("short-copy", 50)]).objectValue!

@@ -1,6 +1,7 @@
 import Foundation
 import PreludeCore
 import PreludeStore
+import PreludeStoreTestSupport
 import PreludeTestSupport
 import Testing
 
@@ -10,44 +11,33 @@ import Testing
 /// kept out of the arms.
 @Suite("Mislabelled events")
 struct MislabelledEventsTests {
-    static let document = PolicyValidator.validate(bytes: Array(ResultsFixture.demoText.utf8)).document!
-    static var experiment: Experiment { document.experiments.first { $0.key == ResultsFixture.experiment }! }
-
-    /// The variant the demo experiment assigns `install`.
-    static func assigned(_ install: String) -> String {
-        let index = Bucketing.assign(
-            seed: experiment.hashSeed, installId: install, weights: experiment.variants.map(\.weight),
-            coverage: experiment.coverage)!
-        return experiment.variants[index].name
-    }
-
-    static func other(_ variant: String) -> String { variant == "control" ? "short-copy" : "control" }
-
     @Test func theLabelIsCheckedAgainstTheBucketingOfTheLivePolicy() {
         let install = "install-1"
-        let right = Self.assigned(install)
+        let right = ResultsFixture.assignedVariant(install)
         #expect(
             ExperimentAggregator.check(
                 installID: install, feature: "camera", experiment: ResultsFixture.experiment, variant: right,
-                in: Self.document) == .trusted)
+                in: ResultsFixture.demoPolicy) == .trusted)
         #expect(
             ExperimentAggregator.check(
                 installID: install, feature: "camera", experiment: ResultsFixture.experiment,
-                variant: Self.other(right), in: Self.document) == .mislabelled(expected: right))
+                variant: ResultsFixture.otherVariant(right), in: ResultsFixture.demoPolicy)
+                == .mislabelled(expected: right))
         // Not checkable: no policy, an experiment the live policy does not have, another feature.
         #expect(
             ExperimentAggregator.check(
                 installID: install, feature: "camera", experiment: ResultsFixture.experiment,
-                variant: Self.other(right), in: nil) == .trusted)
+                variant: ResultsFixture.otherVariant(right), in: nil) == .trusted)
         #expect(
             ExperimentAggregator.check(
-                installID: install, feature: "camera", experiment: "gone", variant: "x", in: Self.document) == .trusted)
+                installID: install, feature: "camera", experiment: "gone", variant: "x", in: ResultsFixture.demoPolicy)
+                == .trusted)
         #expect(
             ExperimentAggregator.check(
                 installID: install, feature: "photos", experiment: ResultsFixture.experiment,
-                variant: Self.other(right), in: Self.document) == .trusted)
+                variant: ResultsFixture.otherVariant(right), in: ResultsFixture.demoPolicy) == .trusted)
         // Outside the coverage every label is wrong.
-        var stopped = Self.document
+        var stopped = ResultsFixture.demoPolicy
         stopped.experiments[0].coverage = 0
         #expect(
             ExperimentAggregator.check(
@@ -59,7 +49,7 @@ struct MislabelledEventsTests {
     /// the honest installs, and both the JSON and the table say so.
     @Test func mislabelledEventsAreCountedAndKeptOutOfTheArms() throws {
         let fixture = try ResultsFixture()
-        let document = Self.document
+        let document = ResultsFixture.demoPolicy
         let aggregator = ExperimentAggregator { app, _ in app == ResultsFixture.app ? document : nil }
         var random = SplitMix64(state: 1707)
         var events: [TestEvent] = []
@@ -67,10 +57,10 @@ struct MislabelledEventsTests {
         var mislabelledEvents = 0
         for index in 0..<1000 {
             let install = "install-\(index)"
-            let assigned = Self.assigned(install)
+            let assigned = ResultsFixture.assignedVariant(install)
             let lies = random.chance(0.07)
             let flow = TestEvent.flow(
-                install: install, variant: lies ? Self.other(assigned) : assigned,
+                install: install, variant: lies ? ResultsFixture.otherVariant(assigned) : assigned,
                 ["primeShown", "primeAccepted", random.chance(0.5) ? "systemGranted" : "systemDenied"])
             events += flow
             if lies { mislabelledEvents += flow.count } else { honest[assigned, default: 0] += 1 }
@@ -107,7 +97,7 @@ struct MislabelledEventsTests {
     @Test func theServiceChecksLabelsAgainstItsLivePolicy() throws {
         let server = try AdminServer(demoPolicyPath: ResultsFixture.repositoryRoot + "/config/demo-policy.json")
         let install = "8C1F0A2E"
-        let wrong = Self.other(Self.assigned(install))
+        let wrong = ResultsFixture.otherVariant(ResultsFixture.assignedVariant(install))
         let body = """
             {"events": [{"id": "e-1", "installId": "\(install)", "type": "primeShown", "feature": "camera",
               "experiment": "\(ResultsFixture.experiment)", "variant": "\(wrong)", "occurredAt": "2026-11-22T12:30:00Z"}]}

@@ -3,6 +3,7 @@ import PreludeCore
 import PreludeHTTP
 import PreludeResultsPage
 import PreludeStore
+import PreludeStoreTestSupport
 import PreludeTestSupport
 import Testing
 

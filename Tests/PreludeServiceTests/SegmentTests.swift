@@ -2,6 +2,7 @@ import Foundation
 import PreludeCore
 import PreludeStorage
 import PreludeStore
+import PreludeStoreTestSupport
 import PreludeTestSupport
 import Testing
 
@@ -63,7 +64,7 @@ import Testing
     @Test(arguments: [UInt64(1), 2, 3])
     func segmentCountsEqualARecountFromRawEventsAndAddUpToTheArms(seed: UInt64) throws {
         let fixture = try ResultsFixture()
-        try fixture.ingest(AggregatorTests.messyStream(seed: seed, installs: 150, events: 3000), batchSize: 97)
+        try fixture.ingest(EventStreams.messyStream(seed: seed, installs: 150, events: 3000), batchSize: 97)
         let arms = try fixture.arms()
         for feature in ["camera", "photos"] {
             for dimension in SegmentBreakdown.Dimension.allCases {
@@ -264,7 +265,7 @@ import Testing
         let fixture = ServiceFixture()
         let database = try Database(path: fixture.path("old.sqlite"), readerCount: 1)
         defer { database.close() }
-        let all = DedupeIndexTests.allMigrations
+        let all = try MigrationCatalog.load(directory: ServiceFixture.migrationsDirectory)
         let segments = try #require(all.first { $0.name.hasSuffix("_event_segments") })
         _ = try Migrator(migrations: all.filter { $0.number < segments.number }).migrate(database)
         // As the build before stored them: an arm with two installs, one granted, and their raw events.

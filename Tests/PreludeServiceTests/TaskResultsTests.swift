@@ -2,6 +2,7 @@ import Foundation
 import PreludeCore
 import PreludeStorage
 import PreludeStore
+import PreludeStoreTestSupport
 import PreludeTestSupport
 import Testing
 
