@@ -58,6 +58,12 @@ package struct TestEvent: Hashable, Sendable {
         }
     }
 
+    /// ``arm(_:exposed:granted:)`` of the demo experiment's two variants, `(exposed, granted)` each.
+    package static func arms(control: (Int, Int), shortCopy: (Int, Int)) -> [TestEvent] {
+        arm("control", exposed: control.0, granted: control.1)
+            + arm("short-copy", exposed: shortCopy.0, granted: shortCopy.1)
+    }
+
     /// The row the ingestor stores for this event, occurring at `occurredAt`.
     package func incoming(occurredAt: Int64) -> IncomingEvent {
         IncomingEvent(

@@ -13,9 +13,7 @@ import Testing
     /// (norm.ppf, norm.sf; the Wilson, Newcombe and Fleiss formulas written out by hand), kept to 1e-4 and better.
     @Test func referenceScenarioMatchesAnIndependentComputation() throws {
         let fixture = try ResultsFixture(onTheLane: true)
-        try fixture.ingest(
-            TestEvent.arm("control", exposed: 1000, granted: 400)
-                + TestEvent.arm("short-copy", exposed: 1000, granted: 460))
+        try fixture.ingest(TestEvent.arms(control: (1000, 400), shortCopy: (1000, 460)))
         let report = try fixture.results().report
         let control = report.variants[0]
         let treatment = report.variants[1]
@@ -105,9 +103,7 @@ import Testing
 
     @Test func sixtyFortyExposuresOnAFiftyFiftySplitAreFlagged() throws {
         let fixture = try ResultsFixture(onTheLane: true)
-        try fixture.ingest(
-            TestEvent.arm("control", exposed: 600, granted: 240)
-                + TestEvent.arm("short-copy", exposed: 400, granted: 160))
+        try fixture.ingest(TestEvent.arms(control: (600, 240), shortCopy: (400, 160)))
         let report = try fixture.results().report
         #expect(report.sampleRatio.isMismatch)
         #expect(!report.isTrustworthy)
@@ -123,9 +119,7 @@ import Testing
             ResultsFixture.demoDocument(experiments: [
                 ResultsFixture.experiment([("control", 60), ("short-copy", 40)])
             ]))
-        try fixture.ingest(
-            TestEvent.arm("control", exposed: 600, granted: 240)
-                + TestEvent.arm("short-copy", exposed: 400, granted: 160))
+        try fixture.ingest(TestEvent.arms(control: (600, 240), shortCopy: (400, 160)))
         let results = try fixture.results()
         #expect(results.definition.source == .live(revision: revision))
         #expect(results.report.variants.map(\.weight) == [0.6, 0.4])
@@ -145,9 +139,7 @@ import Testing
 
     @Test func aRemovedExperimentUsesTheLastRevisionThatHadIt() throws {
         let fixture = try ResultsFixture(onTheLane: true)
-        try fixture.ingest(
-            TestEvent.arm("control", exposed: 300, granted: 120)
-                + TestEvent.arm("short-copy", exposed: 300, granted: 150))
+        try fixture.ingest(TestEvent.arms(control: (300, 120), shortCopy: (300, 150)))
         try fixture.publish(ResultsFixture.demoDocument(experiments: []))
         let results = try fixture.results()
         #expect(results.definition.source == .revision(1))
@@ -191,9 +183,7 @@ import Testing
 
     @Test func anotherControlCanBeChosen() throws {
         let fixture = try ResultsFixture(onTheLane: true)
-        try fixture.ingest(
-            TestEvent.arm("control", exposed: 3000, granted: 1200)
-                + TestEvent.arm("short-copy", exposed: 3000, granted: 1500))
+        try fixture.ingest(TestEvent.arms(control: (3000, 1200), shortCopy: (3000, 1500)))
         let report = try fixture.results(control: "short-copy").report
         #expect(report.controlName == "short-copy")
         #expect(report.variants[0].verdict == .worse)
