@@ -116,15 +116,23 @@ let package = Package(
         .testTarget(
             name: "PreludeStorageTests", dependencies: ["PreludeStorage", "PreludeTestSupport"],
             swiftSettings: swiftSettings),
+        // The store's test fixtures (a results database, events as plain rows), shared by the store's and the
+        // service's tests.
+        .target(
+            name: "PreludeStoreTestSupport",
+            dependencies: ["PreludeStore", "PreludeStorage", "PreludeCore", "PreludeTestSupport"],
+            path: "Tests/PreludeStoreTestSupport", swiftSettings: swiftSettings),
         .testTarget(
             name: "PreludeStoreTests",
-            dependencies: ["PreludeStore", "PreludeStorage", "PreludeCore", "PreludeTestSupport"],
+            dependencies: [
+                "PreludeStore", "PreludeStorage", "PreludeCore", "PreludeTestSupport", "PreludeStoreTestSupport",
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "PreludeServiceTests",
             dependencies: [
                 "PreludeService", "PreludeHTTP", "PreludeStorage", "PreludeStore", "PreludeCore", "PreludeTestSupport",
-                "PreludeResultsPage",
+                "PreludeResultsPage", "PreludeStoreTestSupport",
             ],
             swiftSettings: swiftSettings
         ),

@@ -17,14 +17,14 @@ extension PreludeService {
     /// Only a primary sends webhooks: a replica mirrors revisions and never enqueues or sends deliveries (nil).
     /// With `timing` (tests) the dispatcher's clock and jitter are replaced and its thread is not started.
     static func makeWebhookDispatcher(
-        configuration: ServiceConfiguration, database: Database, logger: Logger,
+        configuration: ServiceConfiguration, webhooks: WebhookStore, logger: Logger,
         timing: (clock: ServiceClock, random: @Sendable () -> Double)?
     ) -> WebhookDispatcher? {
         guard configuration.followURL == nil else { return nil }
         let chosen = timing ?? (.system, { Double.random(in: 0..<1) })
         let client = HTTPClient(configuration: WebhookDispatcher.clientConfiguration(caFile: configuration.tlsCAFile))
         return WebhookDispatcher(
-            store: WebhookStore(database: database), allowlist: configuration.webhookAllowedHosts,
+            store: webhooks, allowlist: configuration.webhookAllowedHosts,
             client: client, logger: logger.with(["component": "webhooks"]), clock: chosen.clock,
             random: chosen.random, threaded: timing == nil)
     }

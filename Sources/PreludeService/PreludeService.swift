@@ -21,6 +21,8 @@ package final class PreludeService: Sendable {
     package let configuration: ServiceConfiguration
     /// The open database.
     package let database: Database
+    /// Its repositories, built once here and handed to every feature (``PreludeStore/Store``).
+    package let repositories: Store
     /// The migrator built from the migrations directory.
     package let migrator: Migrator
     /// The HTTP server.
@@ -54,7 +56,7 @@ package final class PreludeService: Sendable {
     private let stopped = Mutex(false)
 
     private init(
-        configuration: ServiceConfiguration, database: Database, migrator: Migrator, server: HTTPServer, port: Int,
+        configuration: ServiceConfiguration, repositories: Store, migrator: Migrator, server: HTTPServer, port: Int,
         policyStore: PolicyStore, eventIngestor: EventIngestor, adminServer: HTTPServer?, adminPort: Int?,
         logger: Logger, draining: DrainFlag, services: BackgroundServices,
         replica: ReadReplica?, rollouts: RolloutController, rolloutScheduler: RolloutScheduler?, admin: AdminAPI,
@@ -69,7 +71,8 @@ package final class PreludeService: Sendable {
         self.policyStore = policyStore
         self.eventIngestor = eventIngestor
         self.configuration = configuration
-        self.database = database
+        self.repositories = repositories
+        database = repositories.database
         self.migrator = migrator
         self.server = server
         self.port = port
@@ -96,12 +99,15 @@ package final class PreludeService: Sendable {
         webhookTiming: (clock: ServiceClock, random: @Sendable () -> Double)? = nil
     ) throws -> PreludeService {
         let (database, migrator, _) = try openAndMigrate(configuration: configuration, logger: logger)
+        // The one owner of the database's repositories; every feature below is handed what it uses of it.
+        let repositories = Store(database: database)
         do {
             // A replica's apps are the primary's: a demo app of its own would be served until the first sync.
             if configuration.followURL == nil {
-                try seedDemo(configuration: configuration, database: database, logger: logger)
+                try seedDemo(configuration: configuration, repositories: repositories, logger: logger)
             }
-            let policyStore = try PolicyStore.start(database: database, configuration: configuration, logger: logger)
+            let policyStore = try PolicyStore.start(
+                policies: repositories.policies, configuration: configuration, logger: logger)
             // Before listening, so a revision another process commits from now on is never missed.
             let policyReloader = try LivePolicyReloader(database: database, store: policyStore, logger: logger)
             let observability = Observability(logger: logger, database: database, policies: policyStore)
@@ -111,7 +117,7 @@ package final class PreludeService: Sendable {
             storageHealth.register(on: observability.registry)
             let replica = try configuration.followURL.map { url in
                 try ReadReplica(
-                    primary: url, token: configuration.followToken ?? RedactedSecret(""), database: database,
+                    primary: url, token: configuration.followToken ?? RedactedSecret(""), repositories: repositories,
                     store: policyStore, logger: logger, caFile: configuration.tlsCAFile)
             }
             replica?.register(on: observability.registry)
@@ -130,7 +136,8 @@ package final class PreludeService: Sendable {
             ObservabilityRoutes.register(on: &router, observability: observability)
             let aggregator = ExperimentAggregator { policyStore.snapshot(app: $0, environment: $1)?.document }
             // The guard runs on the primary only: a replica serves the assignment it mirrors, never decides a step.
-            let rollouts = RolloutController(database: database, store: policyStore, clock: clock, logger: logger)
+            let rollouts = RolloutController(
+                repositories: repositories, store: policyStore, clock: clock, logger: logger)
             let rolloutScheduler =
                 replica == nil ? RolloutScheduler(controller: rollouts) : nil
             for counter in rollouts.counters { observability.registry.register(counter) }
@@ -144,10 +151,10 @@ package final class PreludeService: Sendable {
                 on: &router, store: policyStore, events: eventIngestor,
                 eventBudget: eventBudget, clock: clock)
             let webhooks = makeWebhookDispatcher(
-                configuration: configuration, database: database, logger: logger, timing: webhookTiming)
+                configuration: configuration, webhooks: repositories.webhooks, logger: logger, timing: webhookTiming)
             webhooks?.register(on: observability.registry)
             let admin = try AdminAPI.make(
-                configuration: configuration, database: database, store: policyStore, logger: logger,
+                configuration: configuration, repositories: repositories, store: policyStore, logger: logger,
                 rollouts: rollouts, clock: adminClock, changeRules: changeRules, webhookDispatcher: webhooks)
             var adminRouter = Router()
             registerAdmin(
@@ -170,7 +177,8 @@ package final class PreludeService: Sendable {
                 ["host": configuration.host, "database": configuration.database, "version": ServiceInfo.version],
                 numbers: ["port": Double(port)])
             return PreludeService(
-                configuration: configuration, database: database, migrator: migrator, server: server, port: port,
+                configuration: configuration, repositories: repositories, migrator: migrator, server: server,
+                port: port,
                 policyStore: policyStore, eventIngestor: eventIngestor, adminServer: adminServer, adminPort: adminPort,
                 logger: logger, draining: draining, services: services,
                 replica: replica, rollouts: rollouts, rolloutScheduler: rolloutScheduler, admin: admin,
@@ -211,7 +219,7 @@ package final class PreludeService: Sendable {
         let migrator = Migrator(migrations: try MigrationCatalog.load(directory: directory))
         let database = try Database(location: location, readerCount: 1, closeCheckpoint: .passive)
         defer { database.close() }
-        return try UpgradeCheck(database: database, migrator: migrator)
+        return try UpgradeCheck(repositories: Store(database: database), migrator: migrator)
     }
 
     /// Drains, then stops accepting, lets in-flight requests finish within the grace period and closes the
@@ -320,10 +328,10 @@ package final class PreludeService: Sendable {
         return engine == .sqlite ? directory : FilePath.join(directory, "postgres")
     }
 
-    private static func seedDemo(configuration: ServiceConfiguration, database: Database, logger: Logger) throws {
+    private static func seedDemo(configuration: ServiceConfiguration, repositories: Store, logger: Logger) throws {
         guard !configuration.demoPolicy.isEmpty else { return }
         // Only an empty database is seeded; skip the file search (and its warning) otherwise.
-        let appCount = try PolicyRepository(database: database).appCount()
+        let appCount = try repositories.policies.appCount()
         guard appCount == 0 else { return }
         let path: String
         do {
@@ -343,7 +351,7 @@ package final class PreludeService: Sendable {
         let seeded: Bool
         do {
             seeded = try DemoSeeder.seedIfEmpty(
-                database, documentText: String(decoding: data, as: UTF8.self), sourcePath: path)
+                repositories.database, documentText: String(decoding: data, as: UTF8.self), sourcePath: path)
         } catch let invalid as DemoSeeder.InvalidDocument {
             throw StartupError.invalidDemoPolicy(path: invalid.path, reason: invalid.reason)
         }

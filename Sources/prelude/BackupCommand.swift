@@ -102,7 +102,7 @@ extension BackupCommand {
         guard check == "ok" else {
             throw BackupFailure(description: "the copy fails PRAGMA quick_check: \(check ?? "")")
         }
-        return try PolicyRepository(database: copy).appCount()
+        return try Store(database: copy).policies.appCount()
     }
 }
 

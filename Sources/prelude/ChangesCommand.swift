@@ -55,13 +55,13 @@ enum ChangeRequestCommandLine {
     static func with<Result>(
         _ options: DatabaseOptions, _ address: ChangeRequestAddress, _ body: (ChangeRequests) throws -> Result
     ) throws -> Result {
-        let (configuration, database) = try options.openMigratedDatabase()
-        defer { database.close() }
+        let (configuration, repositories) = try options.openMigratedStore()
+        defer { repositories.database.close() }
         do {
-            let store = PolicyStore(database: database, resolvedCacheCapacity: 1)
+            let store = PolicyStore(policies: repositories.policies, resolvedCacheCapacity: 1)
             try store.reload(app: address.app, environment: address.environment)
             let changes = ChangeRequests(
-                database: database, store: store, logger: DatabaseOptions.commandLogger(configuration))
+                repositories: repositories, store: store, logger: DatabaseOptions.commandLogger(configuration))
             return try body(changes)
         } catch let exit as ExitCode {
             throw exit

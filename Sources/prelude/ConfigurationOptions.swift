@@ -45,15 +45,16 @@ struct DatabaseOptions: ParsableArguments {
 
     /// Loads the configuration and opens its *existing* database, migrated as `serve` does, and names it on
     /// standard error. A missing file is refused (exit 1) rather than created: a typo in --database or a command
-    /// run in the wrong directory must not report success on a new, empty database. The caller closes it.
-    func openMigratedDatabase() throws -> (configuration: ServiceConfiguration, database: Database) {
+    /// run in the wrong directory must not report success on a new, empty database. Returns its repositories, built
+    /// once for the command (``PreludeStore/Store``); the caller closes the database.
+    func openMigratedStore() throws -> (configuration: ServiceConfiguration, store: Store) {
         let configuration = try load()
         do {
             try ExistingDatabase.require(configuration.database)
             let logger = Self.commandLogger(configuration)
             let database = try PreludeService.openAndMigrate(configuration: configuration, logger: logger).0
             ExistingDatabase.announce(configuration.database)
-            return (configuration, database)
+            return (configuration, Store(database: database))
         } catch {
             throw Failure.exit(error, code: Failure.code(for: error))
         }
@@ -62,17 +63,18 @@ struct DatabaseOptions: ParsableArguments {
 
 extension DatabaseOptions {
     /// Loads the configuration, opens its *existing* database as it is (``OfflineDatabase``: neither created nor
-    /// migrated), names it on standard error, runs `body` with it and closes it. Any error `body` throws is printed
-    /// as one line and exits 1: the prologue of the commands that only read the database.
-    func withExistingDatabase<Result>(
-        _ body: (ServiceConfiguration, Database) throws -> Result
+    /// migrated), names it on standard error, runs `body` with its repositories (``PreludeStore/Store``) and closes
+    /// it. Any error `body` throws is printed as one line and exits 1: the prologue of the commands that only read the
+    /// database.
+    func withExistingStore<Result>(
+        _ body: (ServiceConfiguration, Store) throws -> Result
     ) throws -> Result {
         let configuration = try load()
         do {
             let database = try OfflineDatabase.open(configuration)
             defer { database.close() }
             ExistingDatabase.announce(configuration.database)
-            return try body(configuration, database)
+            return try body(configuration, Store(database: database))
         } catch let exit as ExitCode {
             throw exit
         } catch {

@@ -30,8 +30,8 @@ struct ExperimentsListCommand: ParsableCommand {
     @OptionGroup var options: DatabaseOptions
 
     func run() throws {
-        try options.withExistingDatabase { _, database in
-            let experiments = try ExperimentResultsReader(database: database).experiments(appID: app)
+        try options.withExistingStore { _, store in
+            let experiments = try store.experimentResults().experiments(appID: app)
             if experiments.isEmpty { print("App \"\(app)\" has no experiments.") }
             for experiment in experiments {
                 print(

@@ -46,12 +46,12 @@ struct PolicyExportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let (configuration, database) = try options.openMigratedDatabase()
-        defer { database.close() }
+        let (configuration, store) = try options.openMigratedStore()
+        defer { store.database.close() }
 
         let stored: (number: Int, text: String)
         do {
-            stored = try read(database, path: configuration.database)
+            stored = try read(store.policies, path: configuration.database)
         } catch let error as ExitCode {
             throw error
         } catch {
@@ -84,8 +84,8 @@ struct PolicyExportCommand: ParsableCommand {
     }
 
     /// The revision asked for (or the live one) and its stored text; exit 1 naming what is missing.
-    private func read(_ database: Database, path: String) throws -> (number: Int, text: String) {
-        switch try PolicyRepository(database: database).export(
+    private func read(_ policies: PolicyRepository, path: String) throws -> (number: Int, text: String) {
+        switch try policies.export(
             app: app, environment: EnvironmentName.production, revision: revision)
         {
         case .noApp: throw PolicyImportCommand.refuse("no app \"\(app)\" in \(path)")

@@ -87,14 +87,14 @@ struct PolicyImportCommand: ParsableCommand {
                 "\(file) is a policy for app \"\(document.app.id)\", not \"\(app)\"; nothing was imported")
         }
 
-        let (configuration, database) = try options.openMigratedDatabase()
-        defer { database.close() }
+        let (configuration, repositories) = try options.openMigratedStore()
+        defer { repositories.database.close() }
         do {
-            let store = PolicyStore(database: database, resolvedCacheCapacity: 1)
+            let store = PolicyStore(policies: repositories.policies, resolvedCacheCapacity: 1)
             // Only the one app: its live revision as the database holds it now.
             try store.reload(app: app)
             let outcome = try importDocument(
-                document, app: app, store: store, database: database, databasePath: configuration.database)
+                document, app: app, store: store, policies: repositories.policies, databasePath: configuration.database)
             report(outcome)
         } catch let error as ExitCode {
             throw error
@@ -108,10 +108,12 @@ struct PolicyImportCommand: ParsableCommand {
     /// ``PublishChecks``: prints every lint finding (`severity rule pointer: message`, as `prelude policy lint`)
     /// on standard error and returns them; refuses (exit 1) a document over 1 MiB or, when the app is in strict lint
     /// mode, one with lint errors, as the admin API does with 413 and 422.
-    static func publishChecks(_ document: PolicyDocument, app: String?, database: Database) throws -> [LintFinding] {
+    static func publishChecks(_ document: PolicyDocument, app: String?, policies: PolicyRepository) throws
+        -> [LintFinding]
+    {
         let strict =
             try app.flatMap {
-                try PolicyRepository(database: database).lintStrict(app: $0, environment: EnvironmentName.production)
+                try policies.lintStrict(app: $0, environment: EnvironmentName.production)
             } ?? false
         do {
             let findings = try PublishChecks.check(
@@ -137,7 +139,7 @@ struct PolicyImportCommand: ParsableCommand {
     }
 
     private func importDocument(
-        _ document: PolicyDocument, app: String, store: PolicyStore, database: Database, databasePath: String
+        _ document: PolicyDocument, app: String, store: PolicyStore, policies: PolicyRepository, databasePath: String
     ) throws -> Outcome {
         let live = store.snapshot(app: app)
         let broken = store.unavailability(app: app)
@@ -152,7 +154,7 @@ struct PolicyImportCommand: ParsableCommand {
             if dryRun {
                 return Outcome(app: app, revision: 1, etag: nil, changed: true, created: true, changes: [])
             }
-            let findings = try Self.publishChecks(document, app: nil, database: database)
+            let findings = try Self.publishChecks(document, app: nil, policies: policies)
             var detail = Self.sourceDetail(file: file, message: message)
             detail["features"] = .array(document.orderedFeatures.map { .string($0.feature.rawValue) })
             if !findings.isEmpty { detail["lint"] = .array(findings.map(\.jsonValue)) }
@@ -166,7 +168,7 @@ struct PolicyImportCommand: ParsableCommand {
         // The admin API's rule for direct writes (AdminAPI.approvalCheck): an environment that requires approvals
         // takes changes only as change requests, before anything else is checked. The command line has no token, so
         // no bypass: it proposes the file with `prelude changes create` instead.
-        let rules = try EnvironmentRules.stored(PolicyRepository(database: database))(app, EnvironmentName.production)
+        let rules = try EnvironmentRules.stored(policies)(app, EnvironmentName.production)
         if let rules, rules.approval.requiresChangeRequest {
             let problem = ChangeRequestProblem.approvalRequired(
                 app: app, environment: EnvironmentName.production, required: rules.approval.requiredApprovals)
@@ -180,7 +182,7 @@ struct PolicyImportCommand: ParsableCommand {
 
         // The diff compares canonical forms, so layout and spelled-out defaults do not count as changes.
         let changes = JSONDiff.changes(
-            from: try live.map { $0.document.jsonValue } ?? Self.storedLiveJSON(app, database: database),
+            from: try live.map { $0.document.jsonValue } ?? Self.storedLiveJSON(app, policies: policies),
             to: document.jsonValue)
         if let ifMatch {
             // The same precondition the store applies on commit, checked up front so that --dry-run and an
@@ -195,12 +197,12 @@ struct PolicyImportCommand: ParsableCommand {
                 changes: [])
         }
         if dryRun {
-            let next = try PolicyRepository(database: database).nextRevisionNumber(app: app)
+            let next = try policies.nextRevisionNumber(app: app)
             return Outcome(
                 app: app, revision: next, etag: nil, changed: true, created: false, changes: changes)
         }
         // The admin API's checks (size, strict lint), so a file cannot make live what a PUT would refuse.
-        let findings = try Self.publishChecks(document, app: app, database: database)
+        let findings = try Self.publishChecks(document, app: app, policies: policies)
         var detail = JSONDiff.summary(changes).objectValue ?? JSONObject()
         for (key, value) in Self.sourceDetail(file: file, message: message) { detail[key] = value }
         if !findings.isEmpty { detail["lint"] = .array(findings.map(\.jsonValue)) }
@@ -291,8 +293,8 @@ struct PolicyImportCommand: ParsableCommand {
     }
 
     /// The stored text of an app's live revision that this build cannot serve, parsed if it is JSON at all.
-    static func storedLiveJSON(_ app: String, database: Database) throws -> JSONValue {
-        let text = try PolicyRepository(database: database).liveDocument(
+    static func storedLiveJSON(_ app: String, policies: PolicyRepository) throws -> JSONValue {
+        let text = try policies.liveDocument(
             app: app, environment: EnvironmentName.production)
         return text.flatMap { try? JSONValue(parsing: Array($0.utf8)) } ?? .null
     }

@@ -120,11 +120,11 @@ struct PolicyLintCommand: ParsableCommand {
     /// The stored revision as this build serves it (``StoredPolicyReader``), with a `STORED` finding per rule it no
     /// longer meets; exit 2 naming what is missing or why it cannot be served.
     private func storedDocument(_ app: String) throws -> (String, PolicyDocument, [LintFinding]) {
-        let (configuration, database) = try options.openMigratedDatabase()
-        defer { database.close() }
+        let (configuration, store) = try options.openMigratedStore()
+        defer { store.database.close() }
         let export: PolicyRepository.Export
         do {
-            export = try PolicyRepository(database: database).export(
+            export = try store.policies.export(
                 app: app, environment: EnvironmentName.production, revision: revision)
         } catch {
             fail("\(configuration.database): \(error)")

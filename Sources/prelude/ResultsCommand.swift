@@ -60,8 +60,8 @@ struct ResultsCommand: ParsableCommand {
     @OptionGroup var options: DatabaseOptions
 
     func run() throws {
-        try options.withExistingDatabase { _, database in
-            let reader = ExperimentResultsReader(database: database)
+        try options.withExistingStore { _, store in
+            let reader = store.experimentResults()
             let results: ExperimentResults
             do {
                 results = try reader.results(

@@ -179,10 +179,10 @@ enum TokenDatabase {
 
     /// The token store and the apps (to check the names a grant gives) of the database `options` name.
     static func with(_ options: DatabaseOptions, _ body: (TokenStore, PolicyRepository) throws -> Void) throws {
-        let database = try options.openMigratedDatabase().database
-        defer { database.close() }
+        let store = try options.openMigratedStore().store
+        defer { store.database.close() }
         do {
-            try body(TokenStore(database: database), PolicyRepository(database: database))
+            try body(store.tokens, store.policies)
         } catch {
             throw Failure.exit(error, code: Failure.code(for: error))
         }

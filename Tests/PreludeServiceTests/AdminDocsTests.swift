@@ -45,7 +45,8 @@ import Testing
         AdminAPI.register(
             on: &router,
             api: AdminAPI(
-                database: server.service.database, store: server.service.policyStore, logger: Logger(level: .error)))
+                repositories: server.service.repositories, store: server.service.policyStore,
+                logger: Logger(level: .error)))
         let requests = Self.curlRequests(try Self.shellBlocks())
         #expect(requests.count >= router.routes.count)
         for route in router.routes {

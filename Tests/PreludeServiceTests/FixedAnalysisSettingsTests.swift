@@ -1,55 +1,16 @@
 import PreludeCore
 import PreludeStore
+import PreludeStoreTestSupport
 import Testing
 
 @testable import PreludeService
 
-/// The verdict uses only the analysis settings the policy fixed; a request asking other settings gets an
-/// exploratory view without any verdict (docs/results.md, "Analysis settings fixed before the data").
-///
-/// The data: 470 of 1,000 granted against 400 of 1,000. With the fixed minimum effect of 2 points the always-valid
-/// p-value is 0.14 (not significant at 0.05); a reader choosing 5 points would see p = 0.037 (< 0.05), and a reader
-/// choosing alpha 0.2 would see p < alpha — the looks that must not produce a verdict.
-@Suite struct FixedAnalysisSettingsTests {
-    static let data =
-        ResultsTests.arm("control", exposed: 1000, granted: 400)
-        + ResultsTests.arm("short-copy", exposed: 1000, granted: 470)
-
-    static func experiment(alpha: Double?, minimumEffect: Double?) -> JSONValue {
-        var object = ResultsFixture.experiment([("control", 50), ("short-copy", 50)]).objectValue!
-        if let alpha { object["alpha"] = .double(alpha) }
-        if let minimumEffect { object["minimumEffect"] = .double(minimumEffect) }
-        return .object(object)
-    }
-
-    @Test func theVerdictFollowsTheSettingsOfTheRevision() throws {
-        let fixture = try ResultsFixture()
-        try fixture.ingest(Self.data)
-        let reader = ExperimentResultsReader(database: fixture.database)
-
-        try fixture.publish(ResultsFixture.demoDocument(experiments: [Self.experiment(alpha: nil, minimumEffect: nil)]))
-        let defaults = try reader.results(appID: ResultsFixture.app, experiment: ResultsFixture.experiment)
-        #expect(defaults.report.variants[1].verdict == .notSignificant)
-        #expect(defaults.definition.alpha == 0.05 && defaults.definition.minimumEffect == 0.02)
-        #expect(!defaults.isExploratory)
-
-        try fixture.publish(
-            ResultsFixture.demoDocument(experiments: [Self.experiment(alpha: 0.05, minimumEffect: 0.05)]))
-        let fixedWide = try reader.results(appID: ResultsFixture.app, experiment: ResultsFixture.experiment)
-        #expect(fixedWide.report.variants[1].verdict == .better)
-        #expect(fixedWide.encodeJSON()["analysis"]?["fixed"]?["minimumEffect"] == .double(0.05))
-        #expect(fixedWide.encodeJSON()["analysis"]?["view"] == "fixed")
-
-        try fixture.publish(
-            ResultsFixture.demoDocument(experiments: [Self.experiment(alpha: 0.01, minimumEffect: 0.05)]))
-        let strict = try reader.results(appID: ResultsFixture.app, experiment: ResultsFixture.experiment)
-        #expect(strict.report.variants[1].verdict == .notSignificant)
-        #expect(strict.report.settings.alpha == 0.01)
-    }
-
+/// A query cannot change the verdict of the running service (the verdict from the revision's settings:
+/// PreludeStoreTests/FixedAnalysisSettingsTests).
+@Suite struct FixedAnalysisQueryTests {
     @Test func aQueryCannotChangeTheVerdict() throws {
         let service = try ResultsEndpointTests.Service()
-        try ResultsFixture.ingest(Self.data, into: service.service.database)
+        try ResultsFixture.ingest(ResultsFixture.fixedAnalysisData, into: service.service.database)
         let path = ResultsEndpointTests.path
 
         let fixed = try JSONParser().parse(try service.get(path).text)

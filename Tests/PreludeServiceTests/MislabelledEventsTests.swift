@@ -1,113 +1,20 @@
 import Foundation
 import PreludeCore
 import PreludeStore
+import PreludeStoreTestSupport
 import PreludeTestSupport
 import Testing
 
 @testable import PreludeService
 
-/// Issue 17: events whose variant disagrees with the install's deterministic assignment are counted, reported and
-/// kept out of the arms.
-@Suite("Mislabelled events")
-struct MislabelledEventsTests {
-    static let document = PolicyValidator.validate(bytes: Array(ResultsFixture.demoText.utf8)).document!
-    static var experiment: Experiment { document.experiments.first { $0.key == ResultsFixture.experiment }! }
-
-    /// The variant the demo experiment assigns `install`.
-    static func assigned(_ install: String) -> String {
-        let index = Bucketing.assign(
-            seed: experiment.hashSeed, installId: install, weights: experiment.variants.map(\.weight),
-            coverage: experiment.coverage)!
-        return experiment.variants[index].name
-    }
-
-    static func other(_ variant: String) -> String { variant == "control" ? "short-copy" : "control" }
-
-    @Test func theLabelIsCheckedAgainstTheBucketingOfTheLivePolicy() {
-        let install = "install-1"
-        let right = Self.assigned(install)
-        #expect(
-            ExperimentAggregator.check(
-                installID: install, feature: "camera", experiment: ResultsFixture.experiment, variant: right,
-                in: Self.document) == .trusted)
-        #expect(
-            ExperimentAggregator.check(
-                installID: install, feature: "camera", experiment: ResultsFixture.experiment,
-                variant: Self.other(right), in: Self.document) == .mislabelled(expected: right))
-        // Not checkable: no policy, an experiment the live policy does not have, another feature.
-        #expect(
-            ExperimentAggregator.check(
-                installID: install, feature: "camera", experiment: ResultsFixture.experiment,
-                variant: Self.other(right), in: nil) == .trusted)
-        #expect(
-            ExperimentAggregator.check(
-                installID: install, feature: "camera", experiment: "gone", variant: "x", in: Self.document) == .trusted)
-        #expect(
-            ExperimentAggregator.check(
-                installID: install, feature: "photos", experiment: ResultsFixture.experiment,
-                variant: Self.other(right), in: Self.document) == .trusted)
-        // Outside the coverage every label is wrong.
-        var stopped = Self.document
-        stopped.experiments[0].coverage = 0
-        #expect(
-            ExperimentAggregator.check(
-                installID: install, feature: "camera", experiment: ResultsFixture.experiment, variant: right,
-                in: stopped) == .mislabelled(expected: nil))
-    }
-
-    /// 1,000 installs, 7 % of which report the other arm: their events are counted as mislabelled, the arms hold only
-    /// the honest installs, and both the JSON and the table say so.
-    @Test func mislabelledEventsAreCountedAndKeptOutOfTheArms() throws {
-        let fixture = try ResultsFixture()
-        let document = Self.document
-        let aggregator = ExperimentAggregator { app, _ in app == ResultsFixture.app ? document : nil }
-        var random = SplitMix64(state: 1707)
-        var events: [TestEvent] = []
-        var honest: [String: Int] = [:]
-        var mislabelledEvents = 0
-        for index in 0..<1000 {
-            let install = "install-\(index)"
-            let assigned = Self.assigned(install)
-            let lies = random.chance(0.07)
-            let flow = TestEvent.flow(
-                install: install, variant: lies ? Self.other(assigned) : assigned,
-                ["primeShown", "primeAccepted", random.chance(0.5) ? "systemGranted" : "systemDenied"])
-            events += flow
-            if lies { mislabelledEvents += flow.count } else { honest[assigned, default: 0] += 1 }
-        }
-        #expect(mislabelledEvents > 0)
-        try ResultsFixture.ingest(events, into: fixture.database, batchSize: 100, aggregator: aggregator)
-        let results = try fixture.results()
-        #expect(results.mislabelled.total == mislabelledEvents)
-        #expect(
-            results.report.variants.map(\.funnel.exposed) == [honest["control"] ?? 0, honest["short-copy"] ?? 0])
-        let json = results.encodeJSON()
-        #expect(json["mislabelled"]?["events"] == .integer(mislabelledEvents))
-        #expect(json["mislabelled"]?["byVariant"]?.arrayValue?.count == 2)
-        #expect(results.renderTable().contains("Mislabelled: \(mislabelledEvents) events"))
-
-        // The per-event path agrees with the batch path.
-        let single = try ResultsFixture()
-        try single.database.write { connection in
-            for (number, event) in events.enumerated() {
-                try aggregator.didInsert(
-                    StoredEvent(
-                        rowID: Int64(number), appID: ResultsFixture.app, installID: event.install,
-                        clientEventID: event.id, type: AnalyticsEvent(rawValue: event.type)!,
-                        feature: Feature(rawValue: event.feature)!, experiment: event.experiment,
-                        variant: event.variant, occurredAt: 0, receivedAt: 1_700_000_000_000),
-                    connection: connection)
-            }
-        }
-        #expect(try single.results().mislabelled == results.mislabelled)
-        #expect(try single.arms() == (try fixture.arms()))
-    }
-
+/// Issue 17 through the running service (the check and the counts: PreludeStoreTests/MislabelledEventsTests).
+@Suite("Mislabelled events, served")
+struct MislabelledEventsServiceTests {
     /// Through the running service: the events endpoint's aggregator checks against the live policy.
     @Test func theServiceChecksLabelsAgainstItsLivePolicy() throws {
         let server = try AdminServer(demoPolicyPath: ResultsFixture.repositoryRoot + "/config/demo-policy.json")
         let install = "8C1F0A2E"
-        let wrong = Self.other(Self.assigned(install))
+        let wrong = ResultsFixture.otherVariant(ResultsFixture.assignedVariant(install))
         let body = """
             {"events": [{"id": "e-1", "installId": "\(install)", "type": "primeShown", "feature": "camera",
               "experiment": "\(ResultsFixture.experiment)", "variant": "\(wrong)", "occurredAt": "2026-11-22T12:30:00Z"}]}

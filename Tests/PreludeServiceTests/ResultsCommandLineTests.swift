@@ -1,5 +1,6 @@
 import Foundation
 import PreludeCore
+import PreludeStoreTestSupport
 import Testing
 
 /// `prelude results` and `prelude events prune` against the built binary, on a database filled through the
@@ -12,8 +13,8 @@ import Testing
     @Test func printsTheTableAndTheSameJSONAsTheAPI() throws {
         let fixture = try ResultsFixture()
         try fixture.ingest(
-            ResultsTests.arm("control", exposed: 600, granted: 240)
-                + ResultsTests.arm("short-copy", exposed: 400, granted: 160))
+            TestEvent.arm("control", exposed: 600, granted: 240)
+                + TestEvent.arm("short-copy", exposed: 400, granted: 160))
         let database = fixture.database.path
         let table = try run(["results", "demo", "camera-prime-copy", "--database", database], in: fixture.directory)
         #expect(table.status == 0, "\(table.stderr)")
@@ -44,7 +45,7 @@ import Testing
     @Test func eventsPruneDeletesOldEventsOnly() throws {
         let fixture = try ResultsFixture()
         let now = Int64(Date().timeIntervalSince1970 * 1000)
-        try fixture.ingest(ResultsTests.arm("control", exposed: 20, granted: 5), receivedAt: now - 40 * 86_400_000)
+        try fixture.ingest(TestEvent.arm("control", exposed: 20, granted: 5), receivedAt: now - 40 * 86_400_000)
         try fixture.ingest(
             [TestEvent(install: "new", id: "1", type: "primeShown", variant: "control")], receivedAt: now)
         let old = try fixture.eventCount() - 1

@@ -3,6 +3,7 @@ import PreludeCore
 import PreludeHTTP
 import PreludeResultsPage
 import PreludeStore
+import PreludeStoreTestSupport
 import PreludeTestSupport
 import Testing
 
@@ -27,7 +28,7 @@ import Testing
 
     @Test func thePageShowsEveryArmWithTheJSONsFigures() throws {
         let service = try ResultsEndpointTests.Service()
-        let (events, _) = try TaskResultsTests.traffic(installs: 1_200, seed: 0xD00D)
+        let (events, _) = try TaskTraffic.events(installs: 1_200, seed: 0xD00D)
         let third = events.count / 3
         for (index, start) in [0, third, 2 * third].enumerated() {
             let end = index == 2 ? events.count : start + third
@@ -84,11 +85,11 @@ import Testing
     /// last day equals the report's own figures.
     @Test func theTimelineEndsAtTheReport() throws {
         let fixture = try ResultsFixture()
-        let (events, _) = try TaskResultsTests.traffic(installs: 900, seed: 0xBEEF)
+        let (events, _) = try TaskTraffic.events(installs: 900, seed: 0xBEEF)
         try fixture.ingest(Array(events[..<300]), receivedAt: 1_764_115_200_000)
         try fixture.ingest(Array(events[300...]), receivedAt: 1_764_115_200_000 + 3 * 86_400_000)
         let results = try ExperimentResultsReader(database: fixture.database).results(
-            appID: ResultsFixture.app, experiment: TaskResultsTests.experiment)
+            appID: ResultsFixture.app, experiment: TaskTraffic.experiment)
         let timeline = try #require(results.timeline)
         #expect(timeline.days.map(\.day) == [20_418, 20_421])
         #expect(ExperimentTimeline.date(ofDay: 20_418) == "2025-11-26")

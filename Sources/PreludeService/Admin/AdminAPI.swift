@@ -14,7 +14,9 @@ import PreludeStore
 /// The admin API (`/v1/admin/**`): tokens, policy editing, revisions, audit. Every route is authenticated by
 /// `AdminAuthenticator`; GET needs `read`, every other method `write`.
 package final class AdminAPI: Sendable {
-    /// The database (reads of revisions and audit; token writes).
+    /// The repositories, built once by the composition root (``PreludeStore/Store``).
+    package let repositories: Store
+    /// Their database (``PreludeStore/Store/database``).
     package let database: Database
     /// The live policies; every policy write goes through it (revision + audit in one transaction, then swap).
     package let store: PolicyStore
@@ -48,32 +50,34 @@ package final class AdminAPI: Sendable {
     /// Largest policy document or patch accepted, in bytes (docs/http.md: large apps exceed 64 KiB).
     package static let maxBodySize = 1 << 20
 
-    /// Creates the API; `authenticator` defaults to one over `database`'s tokens with the same clock.
+    /// Creates the API over `repositories`; `authenticator` defaults to one over their tokens with the same clock.
     package init(
-        database: Database, store: PolicyStore, logger: Logger, authenticator: AdminAuthenticator? = nil,
+        repositories: Store, store: PolicyStore, logger: Logger, authenticator: AdminAuthenticator? = nil,
         followURL: FollowURL? = nil, clock: ServiceClock = .system, rollouts: RolloutController? = nil,
         changeRules: EnvironmentRules.Source? = nil,
         webhookAllowlist: WebhookAllowlist = WebhookAllowlist(), webhookDispatcher: WebhookDispatcher? = nil
     ) {
         self.followURL = followURL
         self.rollouts =
-            rollouts ?? RolloutController(database: database, store: store, clock: clock, logger: logger)
+            rollouts ?? RolloutController(repositories: repositories, store: store, clock: clock, logger: logger)
         changes = ChangeRequests(
-            database: database, store: store, rules: changeRules, clock: clock, logger: logger, rollouts: self.rollouts)
+            repositories: repositories, store: store, rules: changeRules, clock: clock, logger: logger,
+            rollouts: self.rollouts)
         scheduler = PublishSchedulerTask(
             changes: changes, role: followURL == nil ? .primary : .replica, clock: clock, logger: logger)
-        webhooks = WebhookStore(database: database)
+        webhooks = repositories.webhooks
         self.webhookAllowlist = webhookAllowlist
         self.webhookDispatcher = webhookDispatcher
-        self.database = database
+        self.repositories = repositories
+        database = repositories.database
         self.store = store
-        self.tokens = TokenStore(database: database)
-        apps = PolicyRepository(database: database)
+        tokens = repositories.tokens
+        apps = repositories.policies
         writer = PolicyWriter(store: store, apps: apps, changes: changes)
         self.logger = logger
         self.clock = clock
         self.authenticator =
-            authenticator ?? AdminAuthenticator(tokens: TokenStore(database: database), logger: logger, clock: clock)
+            authenticator ?? AdminAuthenticator(tokens: repositories.tokens, logger: logger, clock: clock)
     }
 
     /// The current time in milliseconds since the epoch.
@@ -271,16 +275,16 @@ extension AdminAPI {
     /// `clock` stamps change requests and decides when a scheduled one is due (tests inject one);
     /// `changeRules` replaces the environments' stored rules (tests).
     package static func make(
-        configuration: ServiceConfiguration, database: Database, store: PolicyStore, logger: Logger,
+        configuration: ServiceConfiguration, repositories: Store, store: PolicyStore, logger: Logger,
         rollouts: RolloutController? = nil, clock: ServiceClock = .system, changeRules: EnvironmentRules.Source? = nil,
         webhookDispatcher: WebhookDispatcher? = nil
     ) throws -> AdminAPI {
         let authenticator = AdminAuthenticator(
-            tokens: TokenStore(database: database), logger: logger,
+            tokens: repositories.tokens, logger: logger,
             limiter: FailureRateLimiter(burst: configuration.adminAuthFailuresPerMinute, window: 60),
             proxies: configuration.trustedProxies)
         let api = AdminAPI(
-            database: database, store: store, logger: logger, authenticator: authenticator,
+            repositories: repositories, store: store, logger: logger, authenticator: authenticator,
             followURL: configuration.followURL, clock: clock, rollouts: rollouts, changeRules: changeRules,
             webhookAllowlist: configuration.webhookAllowedHosts, webhookDispatcher: webhookDispatcher)
         try AdminBootstrap.run(secret: configuration.adminToken, tokens: api.tokens, logger: logger, now: api.now)

@@ -53,19 +53,19 @@ package final class ChangeRequests: Sendable {
     let clock: ServiceClock
     let logger: Logger
 
-    /// Change management over `database`, publishing through `store`.
+    /// Change management over the change requests and apps of `repositories`, publishing through `store`.
     /// `rollouts` is the process's one rollout controller (its operations are serialised there); nil makes one
     /// (the command line).
     package init(
-        database: Database, store: PolicyStore, rules: EnvironmentRules.Source? = nil, clock: ServiceClock = .system,
+        repositories: Store, store: PolicyStore, rules: EnvironmentRules.Source? = nil, clock: ServiceClock = .system,
         logger: Logger, rollouts: RolloutController? = nil
     ) {
         self.rollouts =
-            rollouts ?? RolloutController(database: database, store: store, clock: clock, logger: logger)
+            rollouts ?? RolloutController(repositories: repositories, store: store, clock: clock, logger: logger)
         self.store = store
-        policies = PolicyRepository(database: database)
-        repository = ChangeRequestRepository(database: database)
-        self.rules = rules ?? EnvironmentRules.stored(PolicyRepository(database: database))
+        policies = repositories.policies
+        repository = repositories.changeRequests
+        self.rules = rules ?? EnvironmentRules.stored(repositories.policies)
         self.clock = clock
         self.logger = logger
     }

@@ -1,13 +1,13 @@
-import PreludeStorage
+import PreludeStore
 
 extension PolicyStore {
-    /// The store the service runs with: created over `database` and loaded, each app that cannot be served
+    /// The store the service runs with: created over `policies` and loaded, each app that cannot be served
     /// logged as an error (the service still starts, so the app can be repaired through the admin API).
-    package static func start(database: Database, configuration: ServiceConfiguration, logger: Logger) throws
+    package static func start(policies: PolicyRepository, configuration: ServiceConfiguration, logger: Logger) throws
         -> PolicyStore
     {
         let store = PolicyStore(
-            database: database, resolvedCacheCapacity: configuration.resolvedCacheCapacity,
+            policies: policies, resolvedCacheCapacity: configuration.resolvedCacheCapacity,
             cacheControl: PolicyCacheControl(configuration))
         let unavailable = try store.loadAll()
         for (app, problem) in unavailable.sorted(by: { $0.key < $1.key }) {

@@ -83,20 +83,31 @@ package final class PolicyStore: Sendable {
     /// The `Cache-Control` values of the responses prepared for each snapshot.
     package let cacheControl: PolicyCacheControl
 
-    /// A store over `database`; call ``loadAll()`` before serving.
+    /// A store over `policies` (the composition root's ``PreludeStore/Store/policies``); call ``loadAll()`` before
+    /// serving.
     ///
     /// - Parameters:
     ///   - resolvedCacheCapacity: the most resolved-policy responses kept per revision.
     ///   - cacheControl: the `Cache-Control` values of the policy responses prepared when a revision goes live.
     ///   - clock: the wall clock of revision and audit times (tests inject a fixed one).
     package init(
-        database: Database, resolvedCacheCapacity: Int = 1024, cacheControl: PolicyCacheControl = .defaults,
+        policies: PolicyRepository, resolvedCacheCapacity: Int = 1024, cacheControl: PolicyCacheControl = .defaults,
         clock: ServiceClock = .system
     ) {
-        repository = PolicyRepository(database: database)
+        repository = policies
         self.resolvedCacheCapacity = resolvedCacheCapacity
         self.cacheControl = cacheControl
         self.clock = clock
+    }
+
+    /// A store over `database`'s apps and revisions (tests; the service hands the one ``PreludeStore/Store``'s).
+    package convenience init(
+        database: Database, resolvedCacheCapacity: Int = 1024, cacheControl: PolicyCacheControl = .defaults,
+        clock: ServiceClock = .system
+    ) {
+        self.init(
+            policies: PolicyRepository(database: database), resolvedCacheCapacity: resolvedCacheCapacity,
+            cacheControl: cacheControl, clock: clock)
     }
 
     // MARK: - Reading

@@ -44,10 +44,10 @@ package struct UpgradeCheck: Sendable {
         revisions.allSatisfy { !$0.isLive || $0.reading.document != nil }
     }
 
-    /// Reads `database` (not migrated by this) against `migrator`.
-    package init(database: Database, migrator: Migrator) throws {
-        pendingMigrations = try migrator.pendingMigrations(database).map(\.name)
-        revisions = try PolicyRepository(database: database).allRevisions().map { stored in
+    /// Reads the database of `repositories` (not migrated by this) against `migrator`.
+    package init(repositories: Store, migrator: Migrator) throws {
+        pendingMigrations = try migrator.pendingMigrations(repositories.database).map(\.name)
+        revisions = try repositories.policies.allRevisions().map { stored in
             Revision(
                 app: stored.app, environment: stored.environment, number: stored.number, isLive: stored.isLive,
                 reading: StoredPolicyReader.read(text: stored.document))

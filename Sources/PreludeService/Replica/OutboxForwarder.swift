@@ -39,11 +39,11 @@ package final class OutboxForwarder: Sendable {
     /// How long an idle forwarder waits for a wake-up before looking at the outbox anyway.
     private let idleLook: Double
 
-    /// A forwarder of `database`'s outbox to `client`'s primary.
-    package init(client: PrimaryClient, database: Database, logger: Logger, idleLook: Double = 1) {
+    /// A forwarder of `outbox` to `client`'s primary.
+    package init(client: PrimaryClient, outbox: ReplicaOutbox, logger: Logger, idleLook: Double = 1) {
         self.client = client
         worker = WorkerThread(name: "outbox-forwarder") { [client] in client.abort() }
-        outbox = ReplicaOutbox(database: database)
+        self.outbox = outbox
         self.logger = logger
         self.idleLook = idleLook
     }

@@ -1,4 +1,5 @@
 import PreludeStorage
+import PreludeStore
 
 #if canImport(FoundationEssentials)
     import Dispatch
@@ -23,18 +24,21 @@ package final class ReadReplica: Sendable {
     /// The outbox forwarder.
     package let forwarder: OutboxForwarder
 
-    /// The sync and forwarder for `configuration.followURL` over `database`.
+    /// The sync and forwarder for `configuration.followURL` over `repositories` (the sync mirrors into its database,
+    /// the forwarder drains its outbox).
     package init(
-        primary: FollowURL, token: RedactedSecret, database: Database, store: PolicyStore, logger: Logger,
+        primary: FollowURL, token: RedactedSecret, repositories: Store, store: PolicyStore, logger: Logger,
         caFile: String? = nil
     ) throws {
         self.primary = primary
         // One client each: a held poll must not delay forwarding, and stopping aborts both.
         sync = try ReplicaSync(
-            client: PrimaryClient(url: primary, token: token, caFile: caFile), database: database, store: store,
+            client: PrimaryClient(url: primary, token: token, caFile: caFile), database: repositories.database,
+            store: store,
             logger: logger)
         forwarder = OutboxForwarder(
-            client: PrimaryClient(url: primary, token: token, caFile: caFile), database: database, logger: logger)
+            client: PrimaryClient(url: primary, token: token, caFile: caFile), outbox: repositories.replicaOutbox,
+            logger: logger)
     }
 
     /// Why `/readyz` must answer 503, or nil.

@@ -56,11 +56,12 @@ package final class RolloutController: Sendable {
     /// The actor named in audit records of what the guard and the scheduler decide.
     package static let guardActor = "rollout-guard"
 
-    /// A controller over `database`, publishing through `store`, at `clock`'s time.
-    package init(database: Database, store: PolicyStore, clock: ServiceClock, logger: Logger) {
-        repository = RolloutRepository(database: database)
-        templates = RolloutTemplateRepository(database: database)
-        apps = PolicyRepository(database: database)
+    /// A controller over the rollouts, templates and apps of `repositories`, publishing through `store`, at
+    /// `clock`'s time.
+    package init(repositories: Store, store: PolicyStore, clock: ServiceClock, logger: Logger) {
+        repository = repositories.rollouts
+        templates = repositories.rolloutTemplates
+        apps = repositories.policies
         self.store = store
         self.clock = clock
         self.logger = logger

@@ -45,10 +45,12 @@ package struct ReplicaOutbox: Sendable {
                 osMajor: try oldest.get("os_major", as: Int?.self), locale: try oldest.get("locale", as: String?.self))
             let osMajor = segment.osMajor.map { SQLValue.integer(Int64($0)) } ?? .null
             let locale = segment.locale.map(SQLValue.text) ?? .null
+            // NULL-safe equality: SQLite's `IS`, PostgreSQL's `IS NOT DISTINCT FROM` (its `IS` takes no parameter).
+            let same = db.engine == .postgres ? "IS NOT DISTINCT FROM" : "IS"
             let rows = try db.query(
                 """
                 SELECT id, install_id, client_event_id, type, feature, experiment, variant, occurred_at, task
-                FROM replica_outbox WHERE app_id = ? AND environment = ? AND os_major IS ? AND locale IS ?
+                FROM replica_outbox WHERE app_id = ? AND environment = ? AND os_major \(same) ? AND locale \(same) ?
                 ORDER BY id LIMIT ?
                 """, [.text(app), .text(environment), osMajor, locale, .integer(Int64(limit))])
             var ids: [Int64] = []

@@ -1,42 +1,19 @@
 import Foundation
 import PreludeCore
-import PreludeHTTP
 import PreludeStorage
 import PreludeStore
+import PreludeStoreTestSupport
 import PreludeTestSupport
 import Testing
-
-@testable import PreludeService
 
 /// Results from the aggregates: known answers, the verdict at two sample sizes, the sample-ratio check, and the
 /// configuration the weights come from.
 @Suite struct ResultsTests {
-    /// Events giving `exposed` installs of which the first `granted` end granted, some by each path and some by
-    /// both (granted, later revoked and re-granted in Settings), so `granted` is a true union.
-    static func arm(_ variant: String, exposed: Int, granted: Int) -> [TestEvent] {
-        (0..<exposed).flatMap { index -> [TestEvent] in
-            var types = ["primeShown"]
-            if index < granted {
-                types += ["primeAccepted"]
-                let bySettings = index >= granted * 7 / 8
-                let both = index >= granted * 7 / 8 - 10 && !bySettings
-                if !bySettings { types.append("systemGranted") }
-                if bySettings || both { types += ["settingsOpened", "returnedGranted"] }
-            } else if index % 2 == 0 {
-                types += ["primeAccepted", "systemDenied"]
-            } else {
-                types.append("primeDismissed")
-            }
-            return TestEvent.flow(install: "\(variant)-\(index)", variant: variant, types)
-        }
-    }
-
     /// 400 of 1000 against 460 of 1000. Reference figures computed independently with SciPy 1.17
     /// (norm.ppf, norm.sf; the Wilson, Newcombe and Fleiss formulas written out by hand), kept to 1e-4 and better.
     @Test func referenceScenarioMatchesAnIndependentComputation() throws {
-        let fixture = try ResultsFixture()
-        try fixture.ingest(
-            Self.arm("control", exposed: 1000, granted: 400) + Self.arm("short-copy", exposed: 1000, granted: 460))
+        let fixture = try ResultsFixture(onTheLane: true)
+        try fixture.ingest(TestEvent.arms(control: (1000, 400), shortCopy: (1000, 460)))
         let report = try fixture.results().report
         let control = report.variants[0]
         let treatment = report.variants[1]
@@ -76,7 +53,7 @@ import Testing
     /// One arm's true grant rate is 5 points higher (45 % against 40 %); the events of every install go through the
     /// ingestion path. At 20,000 installs per arm the service reports the lift significant (power > 0.999).
     @Test func fivePointLiftIsSignificantAtTwentyThousandInstallsPerArm() throws {
-        let fixture = try ResultsFixture()
+        let fixture = try ResultsFixture(onTheLane: true)
         var generator = SplitMix64(state: 0x5EED_2026)
         let events =
             FlowSimulator.events(variant: "control", installs: 20_000, grantRate: 0.40, generator: &generator)
@@ -98,7 +75,7 @@ import Testing
     /// (each its own experiment key in one database) through the ingestion path; the binomial(20, 0.17) count of
     /// significant ones exceeds 8 with probability < 0.2 %.
     @Test func fivePointLiftIsUsuallyNotSignificantAtTwoHundredInstallsPerArm() throws {
-        let fixture = try ResultsFixture()
+        let fixture = try ResultsFixture(onTheLane: true)
         var generator = SplitMix64(state: 0x5EED_0200)
         var verdicts: [ExperimentVerdict] = []
         for replication in 0..<20 {
@@ -125,9 +102,8 @@ import Testing
     }
 
     @Test func sixtyFortyExposuresOnAFiftyFiftySplitAreFlagged() throws {
-        let fixture = try ResultsFixture()
-        try fixture.ingest(
-            Self.arm("control", exposed: 600, granted: 240) + Self.arm("short-copy", exposed: 400, granted: 160))
+        let fixture = try ResultsFixture(onTheLane: true)
+        try fixture.ingest(TestEvent.arms(control: (600, 240), shortCopy: (400, 160)))
         let report = try fixture.results().report
         #expect(report.sampleRatio.isMismatch)
         #expect(!report.isTrustworthy)
@@ -138,13 +114,12 @@ import Testing
     }
 
     @Test func weightsComeFromTheLivePolicy() throws {
-        let fixture = try ResultsFixture()
+        let fixture = try ResultsFixture(onTheLane: true)
         let revision = try fixture.publish(
             ResultsFixture.demoDocument(experiments: [
                 ResultsFixture.experiment([("control", 60), ("short-copy", 40)])
             ]))
-        try fixture.ingest(
-            Self.arm("control", exposed: 600, granted: 240) + Self.arm("short-copy", exposed: 400, granted: 160))
+        try fixture.ingest(TestEvent.arms(control: (600, 240), shortCopy: (400, 160)))
         let results = try fixture.results()
         #expect(results.definition.source == .live(revision: revision))
         #expect(results.report.variants.map(\.weight) == [0.6, 0.4])
@@ -152,10 +127,10 @@ import Testing
     }
 
     @Test func aVariantMissingFromTheConfigurationGetsWeightZeroAndIsAMismatch() throws {
-        let fixture = try ResultsFixture()
+        let fixture = try ResultsFixture(onTheLane: true)
         try fixture.ingest(
-            Self.arm("control", exposed: 200, granted: 80) + Self.arm("short-copy", exposed: 200, granted: 80)
-                + Self.arm("ghost", exposed: 3, granted: 1))
+            TestEvent.arm("control", exposed: 200, granted: 80) + TestEvent.arm("short-copy", exposed: 200, granted: 80)
+                + TestEvent.arm("ghost", exposed: 3, granted: 1))
         let report = try fixture.results().report
         #expect(report.variants.map(\.name) == ["control", "short-copy", "ghost"])
         #expect(report.variants[2].weight == 0)
@@ -163,9 +138,8 @@ import Testing
     }
 
     @Test func aRemovedExperimentUsesTheLastRevisionThatHadIt() throws {
-        let fixture = try ResultsFixture()
-        try fixture.ingest(
-            Self.arm("control", exposed: 300, granted: 120) + Self.arm("short-copy", exposed: 300, granted: 150))
+        let fixture = try ResultsFixture(onTheLane: true)
+        try fixture.ingest(TestEvent.arms(control: (300, 120), shortCopy: (300, 150)))
         try fixture.publish(ResultsFixture.demoDocument(experiments: []))
         let results = try fixture.results()
         #expect(results.definition.source == .revision(1))
@@ -174,9 +148,10 @@ import Testing
     }
 
     @Test func anUnconfiguredExperimentWithDataIsReportedWithEqualWeights() throws {
-        let fixture = try ResultsFixture()
+        let fixture = try ResultsFixture(onTheLane: true)
         try fixture.ingest(
-            (Self.arm("b", exposed: 150, granted: 60) + Self.arm("a", exposed: 150, granted: 70)).map { event in
+            (TestEvent.arm("b", exposed: 150, granted: 60) + TestEvent.arm("a", exposed: 150, granted: 70)).map {
+                event in
                 var copy = event
                 copy.experiment = "made-up"
                 return copy
@@ -190,7 +165,7 @@ import Testing
     }
 
     @Test func unknownAppExperimentAndControlAreErrors() throws {
-        let fixture = try ResultsFixture()
+        let fixture = try ResultsFixture(onTheLane: true)
         let reader = ExperimentResultsReader(database: fixture.database)
         #expect(throws: ExperimentResultsError.appNotFound("nope")) {
             try reader.results(appID: "nope", experiment: ResultsFixture.experiment)
@@ -207,17 +182,16 @@ import Testing
     }
 
     @Test func anotherControlCanBeChosen() throws {
-        let fixture = try ResultsFixture()
-        try fixture.ingest(
-            Self.arm("control", exposed: 3000, granted: 1200) + Self.arm("short-copy", exposed: 3000, granted: 1500))
+        let fixture = try ResultsFixture(onTheLane: true)
+        try fixture.ingest(TestEvent.arms(control: (3000, 1200), shortCopy: (3000, 1500)))
         let report = try fixture.results(control: "short-copy").report
         #expect(report.controlName == "short-copy")
         #expect(report.variants[0].verdict == .worse)
     }
 
     @Test func theLiveSnapshotIsUsedWhenGiven() throws {
-        let fixture = try ResultsFixture()
-        try fixture.ingest(Self.arm("control", exposed: 100, granted: 40))
+        let fixture = try ResultsFixture(onTheLane: true)
+        try fixture.ingest(TestEvent.arm("control", exposed: 100, granted: 40))
         let text = try ResultsFixture.demoDocument(experiments: [
             ResultsFixture.experiment([("control", 25), ("short-copy", 75)])
         ])
@@ -228,138 +202,5 @@ import Testing
         let results = try reader.results(appID: ResultsFixture.app, experiment: ResultsFixture.experiment)
         #expect(results.definition.source == .live(revision: 42))
         #expect(results.report.variants.map(\.weight) == [0.25, 0.75])
-    }
-}
-
-/// The admin endpoint on the running service, over real sockets, behind the admin tokens.
-@Suite struct ResultsEndpointTests {
-    static let secret = "results-test-bootstrap-secret-0123456789abcdefghijklmnop"
-    static let path = "/v1/admin/apps/demo/experiments/camera-prime-copy/results"
-
-    final class Service {
-        let fixture = PublicFixture()
-        let service: PreludeService
-        var client: PublicClient { PublicClient(port: service.port) }
-
-        init() throws {
-            service = try fixture.startService { $0.adminToken = RedactedSecret(ResultsEndpointTests.secret) }
-        }
-        deinit { service.stop() }
-
-        func get(_ target: String, token: String? = ResultsEndpointTests.secret) throws -> PublicClient.Response {
-            try client.get(target, headers: token.map { [("Authorization", "Bearer \($0)")] } ?? [])
-        }
-
-        func reader() -> ExperimentResultsReader {
-            let store = service.policyStore
-            return ExperimentResultsReader(database: service.database) { app, _ in
-                store.snapshot(app: app).map { ($0.document, $0.revision) }
-            }
-        }
-    }
-
-    @Test func answersTheReportAsJSON() throws {
-        let service = try Service()
-        try ResultsFixture.ingest(
-            ResultsTests.arm("control", exposed: 600, granted: 240)
-                + ResultsTests.arm("short-copy", exposed: 400, granted: 160), into: service.service.database)
-        let response = try service.get(Self.path)
-        #expect(response.status == 200)
-        #expect(response["Content-Type"]?.hasPrefix("application/json") == true)
-        #expect(response["Cache-Control"] == "no-store")
-        let json = try JSONParser().parse(response.text)
-        #expect(json == (try service.reader().results(appID: "demo", experiment: "camera-prime-copy")).encodeJSON())
-        #expect(json["app"] == "demo")
-        #expect(json["trustworthy"] == false)
-        #expect(json["sampleRatio"]?["mismatch"] == true)
-        #expect(json["configuration"]?["source"] == "live")
-        #expect(json["configuration"]?["revision"] == 1)
-        #expect(json["variants"]?[1]?["funnel"]?["exposed"] == 400)
-
-        let sized = try JSONParser().parse(try service.get(Self.path + "?minimumEffect=0.05").text)
-        #expect(sized["minimumEffect"] == .double(0.05))
-        #expect(sized["requiredInstallsPerArm"] == 1534)
-        #expect(try service.get(Self.path + "?pretty").text.contains("\n  \"experimentKey\""))
-    }
-
-    @Test func needsAnAdminTokenAndReadScopeIsEnough() throws {
-        let service = try Service()
-        let missing = try service.get(Self.path, token: nil)
-        #expect(missing.status == 401)
-        #expect(missing["WWW-Authenticate"]?.hasPrefix("Bearer") == true)
-        #expect(try service.get(Self.path, token: "wrong-" + Self.secret).status == 401)
-        let (_, readSecret) = try TokenStore(database: service.service.database).create(
-            name: "reader", scope: .read, actor: "test", now: 0)
-        #expect(try service.get(Self.path, token: readSecret).status == 200)
-    }
-
-    @Test(arguments: [
-        ("/v1/admin/apps/demo/experiments/nope/results", 404, "no experiment"),
-        ("/v1/admin/apps/nope/experiments/camera-prime-copy/results", 404, "no app"),
-        (path + "?minimumEffect=abc", 400, "minimumEffect"),
-        (path + "?minimumEffect=0", 400, "minimumEffect"),
-        // Vanishing effects once trapped (a planned sample beyond Int, a mixing variance of 0): found by schemathesis.
-        (path + "?minimumEffect=1.1125369292536007e-308", 400, "minimumEffect"),
-        (path + "?minimumEffect=1e-10", 400, "minimumEffect"),
-        (path + "?minimumEffect=0.00009", 400, "minimumEffect"),
-        (path + "?minimumEffect=-1e-308", 400, "minimumEffect"),
-        (path + "?minimumEffect=1e300", 400, "minimumEffect"),
-        (path + "?control=zzz", 400, "control"),
-    ])
-    func badRequestsAreProblems(target: String, status: Int, detail: String) throws {
-        let service = try Service()
-        let response = try service.get(target)
-        #expect(response.status == status)
-        #expect(response["Content-Type"] == "application/problem+json")
-        let problem = try JSONParser().parse(response.text)
-        #expect(problem["status"] == .integer(status))
-        #expect(problem["detail"]?.stringValue?.contains(detail) == true, "\(response.text)")
-    }
-
-    /// The whole path: events POSTed to the running service (with every batch retried), aggregated by the observer
-    /// the service installs, read back from the admin endpoint.
-    @Test func eventsPostedOverHTTPReachTheResults() throws {
-        let service = try Service()
-        // The service checks each label against the install's assignment (docs/results.md, "Mislabelled events"):
-        // each simulated install gets an install id that the demo experiment really assigns to its variant.
-        var nextCandidate = 0
-        var installIDs: [String: String] = [:]
-        let events =
-            (ResultsTests.arm("control", exposed: 300, granted: 120)
-            + ResultsTests.arm("short-copy", exposed: 200, granted: 100)).map { event in
-                var event = event
-                if let known = installIDs[event.install] {
-                    event.install = known
-                } else {
-                    while MislabelledEventsTests.assigned("i-\(nextCandidate)") != event.variant { nextCandidate += 1 }
-                    installIDs[event.install] = "i-\(nextCandidate)"
-                    event.install = "i-\(nextCandidate)"
-                    nextCandidate += 1
-                }
-                return event
-            }
-        var accepted = 0
-        for start in stride(from: 0, to: events.count, by: 400) {
-            let body = EventsTests.batch(
-                events[start..<min(start + 400, events.count)].map { event in
-                    EventsTests.event(
-                        event.id, install: event.install, type: event.type,
-                        extra: #","experiment":"camera-prime-copy","variant":"\#(event.variant!)""#)
-                })
-            let response = try service.client.post("/v1/apps/demo/events", json: body)
-            #expect(response.status == 202, "\(response.text)")
-            accepted += try response.json()["accepted"] as? Int ?? -1
-            // The client retries the batch (a lost 202): all duplicates, nothing counted twice.
-            let retry = try service.client.post("/v1/apps/demo/events", json: body)
-            #expect(try retry.json()["duplicates"] as? Int == min(400, events.count - start))
-        }
-        #expect(accepted == events.count)
-        let json = try JSONParser().parse(try service.get(Self.path).text)
-        #expect(json["variants"]?[0]?["funnel"]?["exposed"] == 300)
-        #expect(json["variants"]?[0]?["funnel"]?["granted"] == 120)
-        #expect(json["variants"]?[1]?["funnel"]?["exposed"] == 200)
-        #expect(json["variants"]?[1]?["funnel"]?["granted"] == 100)
-        #expect(json["sampleRatio"]?["mismatch"] == true)  // 300/200 on 50/50: chi-square 20, p ≈ 7.7e-6
-        #expect(json["mislabelled"]?["events"] == 0)
     }
 }

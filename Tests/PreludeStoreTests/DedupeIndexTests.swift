@@ -1,18 +1,16 @@
 import Foundation
 import PreludeCore
 import PreludeStorage
+import PreludeStoreTestSupport
 import PreludeTestSupport
 import Testing
 
-@testable import PreludeService
 @testable import PreludeStore
 
 /// Migration 0007: the events table is rebuilt with the dedupe index ordering UUIDv7 ids by time
 /// (docs/storage.md, "Dedupe index").
 @Suite(.enabled(if: !TestDatabase.isPostgres, "SQLite's dedupe index pages")) struct DedupeIndexTests {
-    let fixture = PublicFixture()
-
-    static let allMigrations = try! MigrationCatalog.load(directory: ServiceFixture.repositoryRoot + "/migrations")
+    static let allMigrations = try! MigrationCatalog.load(directory: ResultsFixture.repositoryRoot + "/migrations")
 
     /// A UUIDv7 for `milliseconds`, as the SDK makes them (the low bits from `serial`).
     static func uuid7(_ milliseconds: Int64, _ serial: Int) -> String {
@@ -24,8 +22,8 @@ import Testing
         return "\(String(characters[0..<8]))-\(String(characters[8..<12]))-7abc-9def-\(low)"
     }
 
-    static func event(_ id: String, install: String) -> EventBatch.Event {
-        EventBatch.Event(
+    static func event(_ id: String, install: String) -> IncomingEvent {
+        IncomingEvent(
             id: id, installID: install, type: .primeShown, feature: .camera, experiment: nil, variant: nil,
             occurredAt: 1_763_814_600_000)
     }
@@ -33,7 +31,8 @@ import Testing
     /// A database migrated through 0005 (the old dedupe constraint) with `events` stored, then migrated to the end:
     /// every row survives with its rowid, resending them stores nothing, and dedupe stays per install.
     @Test func migratingKeepsEveryEventAndDeduplicatesAsBefore() throws {
-        let database = try Database(path: fixture.path("old.sqlite"), readerCount: 1)
+        let fixture = try ResultsFixture()
+        let database = try Database(path: fixture.directory + "/old.sqlite", readerCount: 1)
         defer { database.close() }
         _ = try Migrator(migrations: Self.allMigrations.filter { $0.number <= 5 }).migrate(database)
         // The app as a build of the 0005 era stored it (today's DemoSeeder writes 0011's environments too).
@@ -73,26 +72,26 @@ import Testing
         let integrity = try database.read { try $0.scalar("PRAGMA integrity_check", as: String.self) }
         #expect(integrity == "ok")
 
-        let again = try ingestor.ingest(app: "demo", batch: EventBatch(events: events))
+        let again = try ingestor.ingest(app: "demo", events: events)
         #expect(again == EventIngestor.Outcome(accepted: 0, duplicates: 120))
         // The same ids under other installs are other events, in both key orders.
         let elsewhere = [
             Self.event(Self.uuid7(1_763_814_600_000, 0), install: "install-other"),
             Self.event("e-0", install: "install-other"),
         ]
-        let outcome = try ingestor.ingest(app: "demo", batch: EventBatch(events: elsewhere + elsewhere))
+        let outcome = try ingestor.ingest(app: "demo", events: elsewhere + elsewhere)
         #expect(outcome == EventIngestor.Outcome(accepted: 2, duplicates: 2))
         #expect(try rows().count == 122)
     }
 
     /// Frames in the WAL = pages the last commit dirtied (the WAL is emptied before it).
-    func framesWritten(by events: [EventBatch.Event], database: Database, ingestor: EventIngestor) throws -> Int64 {
+    func framesWritten(by events: [IncomingEvent], database: Database, ingestor: EventIngestor) throws -> Int64 {
         database.waitForBackgroundCheckpoints()
         let busy = try database.writeWithoutTransaction { db in
             try db.query("PRAGMA wal_checkpoint(TRUNCATE)").first!.get(0, as: Int64.self)
         }
         #expect(busy == 0)
-        #expect(try ingestor.ingest(app: "demo", batch: EventBatch(events: events)).accepted == events.count)
+        #expect(try ingestor.ingest(app: "demo", events: events).accepted == events.count)
         database.waitForBackgroundCheckpoints()
         let frames = try database.writeWithoutTransaction { db in
             try db.query("PRAGMA wal_checkpoint(PASSIVE)").first!.get(1, as: Int64.self)
@@ -104,8 +103,8 @@ import Testing
     /// The point of 0007: a batch mixing 100 installs whose ids are UUIDv7 dirties a few pages, not one per install,
     /// while ids of another shape keep the per-install order (and its one page per install).
     @Test func aBatchMixingInstallsWithTimeOrderedIdsDirtiesFewPages() throws {
-        let database = try fixture.makeDatabase()
-        defer { database.close() }
+        let fixture = try ResultsFixture()
+        let database = fixture.database
         let ingestor = EventIngestor(database: database)
         // Earlier traffic from 300 installs, so each install's keys span their own pages.
         let start: Int64 = 1_763_800_000_000
@@ -114,9 +113,9 @@ import Testing
                 let serial = round * 500 + n
                 return Self.event(Self.uuid7(start + Int64(serial), serial), install: "install-\(n % 300)")
             }
-            _ = try ingestor.ingest(app: "demo", batch: EventBatch(events: batch))
+            _ = try ingestor.ingest(app: "demo", events: batch)
             _ = try ingestor.ingest(
-                app: "demo", batch: EventBatch(events: batch.map { Self.event("c-\($0.id)", install: $0.installID) }))
+                app: "demo", events: batch.map { Self.event("c-\($0.id)", install: $0.installID) })
         }
         let later = start + 3_600_000
         let timeOrdered = (0..<400).map {

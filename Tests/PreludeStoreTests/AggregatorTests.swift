@@ -1,59 +1,20 @@
 import Dispatch
 import PreludeCore
 import PreludeStorage
+import PreludeStoreTestSupport
 import PreludeTestSupport
 import Synchronization
 import Testing
 
-@testable import PreludeService
 @testable import PreludeStore
 
 /// The incremental aggregates against an independent recount from raw events, duplicates, and what counts.
 @Suite struct AggregatorTests {
-    static let eventTypes = [
-        "primeShown", "primeAccepted", "primeDismissed", "systemGranted", "systemDenied", "settingsShown",
-        "settingsOpened", "returnedGranted", "deniedShown", "unsupportedShown", "buttonShown", "taskStarted",
-        "taskCompleted",
-    ]
-
-    /// Device segments of the messy stream: known ones, one half known, and none (an older client).
-    static let segments = [
-        EventSegment(osMajor: 18, locale: "fr-CA"), EventSegment(osMajor: 17, locale: "en-US"),
-        EventSegment(osMajor: 18, locale: nil), EventSegment(),
-    ]
-
-    /// A messy random stream: several variants (one not configured), events without an assignment, events of the
-    /// experiment under another feature, non-funnel types, retried events (same client ids) and repeated steps;
-    /// each install mostly in one device segment, sometimes another (an OS update, a language change).
-    static func messyStream(seed: UInt64, installs: Int, events: Int) -> [TestEvent] {
-        var generator = SplitMix64(state: seed)
-        // Its own generator, so the stream of everything else is what it was before segments existed.
-        var segmentGenerator = SplitMix64(state: seed ^ 0x5e6)
-        let variants: [String?] = ["control", "short-copy", "short-copy", "control", "ghost", nil]
-        var stream: [TestEvent] = []
-        for index in 0..<events {
-            let installNumber = generator.below(installs)
-            let install = "install-\(installNumber)"
-            var event = TestEvent(
-                install: install, id: "e\(index)", type: eventTypes[generator.below(eventTypes.count)],
-                variant: variants[generator.below(variants.count)])
-            event.segment =
-                segmentGenerator.chance(0.1)
-                ? segments[segmentGenerator.below(segments.count)] : segments[installNumber % segments.count]
-            if generator.chance(0.05) { event.feature = "photos" }
-            if generator.chance(0.05) { event.experiment = nil }
-            stream.append(event)
-            if generator.chance(0.1) {
-                stream.append(stream[generator.below(stream.count)])  // a retried event: same client event id
-            }
-        }
-        return stream
-    }
 
     @Test(arguments: [UInt64(1), 2, 3])
     func countersEqualAnIndependentRecountFromRawEvents(seed: UInt64) throws {
-        let fixture = try ResultsFixture()
-        let stream = Self.messyStream(seed: seed, installs: 150, events: 3000)
+        let fixture = try ResultsFixture(onTheLane: true)
+        let stream = EventStreams.messyStream(seed: seed, installs: 150, events: 3000)
         try fixture.ingest(stream, batchSize: 97)
         let arms = try fixture.arms()
         #expect(arms.count >= 5)  // control, short-copy, ghost × camera, photos
@@ -64,8 +25,8 @@ import Testing
     }
 
     @Test func duplicateEventsChangeNothing() throws {
-        let fixture = try ResultsFixture()
-        let stream = Self.messyStream(seed: 7, installs: 80, events: 800)
+        let fixture = try ResultsFixture(onTheLane: true)
+        let stream = EventStreams.messyStream(seed: 7, installs: 80, events: 800)
         let first = try fixture.ingest(stream)
         let rows = try fixture.aggregateRows()
         let json = try fixture.results().encodeJSON()
@@ -93,7 +54,7 @@ import Testing
     }
 
     @Test func anInstallGrantedByBothPathsCountsOnceInGranted() throws {
-        let fixture = try ResultsFixture()
+        let fixture = try ResultsFixture(onTheLane: true)
         try fixture.ingest(
             TestEvent.flow(
                 install: "a", variant: "control",
@@ -107,7 +68,7 @@ import Testing
     }
 
     @Test func anyEventOfTheFeatureExposesAndOnlyAssignedEventsCount() throws {
-        let fixture = try ResultsFixture()
+        let fixture = try ResultsFixture(onTheLane: true)
         try fixture.ingest([
             TestEvent(install: "a", id: "1", type: "unsupportedShown", variant: "control"),
             TestEvent(install: "b", id: "1", type: "systemGranted", variant: nil),  // no variant reported
@@ -119,7 +80,7 @@ import Testing
     }
 
     @Test func aggregatesRollBackWithTheirEvent() throws {
-        let fixture = try ResultsFixture()
+        let fixture = try ResultsFixture(onTheLane: true)
         struct Abort: Error {}
         #expect(throws: Abort.self) {
             try fixture.database.write { db in
@@ -133,7 +94,7 @@ import Testing
     }
 
     @Test func recordReportsWhetherSomethingChanged() throws {
-        let fixture = try ResultsFixture()
+        let fixture = try ResultsFixture(onTheLane: true)
         let changes = try fixture.database.write { db in
             // A name the service does not know (a newer client) marks exposure only.
             try ["primeShown", "primeShown", "deniedShown", "somethingNew", "primeAccepted"].map { type in
@@ -191,13 +152,10 @@ import Testing
         let ingestor = EventIngestor(
             database: database, observers: [observer], clock: ServiceClock { clock.withLock { $0 } })
         for start in stride(from: 0, to: events.count, by: batchSize) {
-            let batch = events[start..<min(start + batchSize, events.count)].map { event in
-                EventBatch.Event(
-                    id: event.id, installID: event.install, type: AnalyticsEvent(rawValue: event.type)!,
-                    feature: Feature(rawValue: event.feature)!, experiment: event.experiment, variant: event.variant,
-                    occurredAt: 1_700_000_000_000, segment: event.segment)
+            let batch = events[start..<min(start + batchSize, events.count)].map {
+                $0.incoming(occurredAt: 1_700_000_000_000)
             }
-            _ = try ingestor.ingest(app: ResultsFixture.app, batch: EventBatch(events: batch))
+            _ = try ingestor.ingest(app: ResultsFixture.app, events: batch)
             clock.withLock { $0 += 1000 }  // so first_seen_at / first_event_at / last_event_at tell batches apart
         }
     }
@@ -205,9 +163,9 @@ import Testing
     /// Same stream, same batches: every row of both aggregate tables is identical, timestamps included.
     @Test(arguments: [(UInt64(11), 1), (12, 7), (13, 100), (14, 500)])
     func batchAggregationEqualsPerEventAggregation(seed: UInt64, batchSize: Int) throws {
-        let stream = AggregatorTests.messyStream(seed: seed, installs: 60, events: 1500)
-        let perEvent = try ResultsFixture()
-        let batched = try ResultsFixture()
+        let stream = EventStreams.messyStream(seed: seed, installs: 60, events: 1500)
+        let perEvent = try ResultsFixture(onTheLane: true)
+        let batched = try ResultsFixture(onTheLane: true)
         try Self.ingest(stream, into: perEvent.database, perEvent: true, batchSize: batchSize)
         try Self.ingest(stream, into: batched.database, perEvent: false, batchSize: batchSize)
         let rows = try batched.aggregateRows()
@@ -223,7 +181,7 @@ import Testing
     /// every mislabelled-events row is identical.
     @Test(arguments: [(UInt64(21), 7), (22, 100), (23, 500)])
     func batchedLabelChecksEqualPerEventChecks(seed: UInt64, batchSize: Int) throws {
-        let document = MislabelledEventsTests.document
+        let document = ResultsFixture.demoPolicy
         let livePolicy: ExperimentAggregator.LivePolicy = { app, _ in app == ResultsFixture.app ? document : nil }
         var generator = SplitMix64(state: seed)
         let variants: [String?] = ["control", "short-copy", "ghost", nil]
@@ -231,20 +189,20 @@ import Testing
         while stream.count < 1500 {
             let install = "install-\(generator.below(40))"
             var variant =
-                generator.chance(0.5) ? MislabelledEventsTests.assigned(install) : variants[generator.below(4)]
+                generator.chance(0.5) ? ResultsFixture.assignedVariant(install) : variants[generator.below(4)]
             for _ in 0...generator.below(8) {
                 if generator.chance(0.15) { variant = variants[generator.below(variants.count)] }
                 var event = TestEvent(
                     install: install, id: "e\(stream.count)",
-                    type: AggregatorTests.eventTypes[generator.below(AggregatorTests.eventTypes.count)],
+                    type: EventStreams.eventTypes[generator.below(EventStreams.eventTypes.count)],
                     variant: variant)
                 if generator.chance(0.1) { event.feature = "photos" }
                 if generator.chance(0.05) { event.experiment = "gone" }
                 stream.append(event)
             }
         }
-        let perEvent = try ResultsFixture()
-        let batched = try ResultsFixture()
+        let perEvent = try ResultsFixture(onTheLane: true)
+        let batched = try ResultsFixture(onTheLane: true)
         try Self.ingest(stream, into: perEvent.database, perEvent: true, batchSize: batchSize, livePolicy: livePolicy)
         try Self.ingest(stream, into: batched.database, perEvent: false, batchSize: batchSize, livePolicy: livePolicy)
         func mislabelledRows(_ fixture: ResultsFixture) throws -> [Row] {
@@ -261,7 +219,7 @@ import Testing
 
     /// Install ids travel to SQLite as JSON text: quotes, backslashes and control characters must survive.
     @Test func installIDsNeedingJSONEscapesAreCountedExactly() throws {
-        let fixture = try ResultsFixture()
+        let fixture = try ResultsFixture(onTheLane: true)
         let installs = ["a\"b", "c\\d", "\\\"", "tab\there", "nl\n", "\u{1}x", "plain", "é-ü", "[\"x\",1]"]
         var events: [TestEvent] = []
         for (index, install) in installs.enumerated() {
@@ -298,17 +256,17 @@ import Testing
 
     /// An observer failing after the aggregator rolls back the batch's events and aggregates.
     @Test func anObserverFailingAfterTheAggregatorRollsBackItsWrites() throws {
-        let fixture = try ResultsFixture()
+        let fixture = try ResultsFixture(onTheLane: true)
         try fixture.ingest(TestEvent.flow(install: "a", variant: "control", ["primeShown"]))
         let rows = try fixture.aggregateRows()
         // The aggregator runs first and writes b's steps and the counters; the next observer then refuses.
         let ingestor = EventIngestor(database: fixture.database, observers: [ExperimentAggregator(), Veto()])
-        let batch = EventBatch(events: [
-            EventBatch.Event(
+        let batch = [
+            IncomingEvent(
                 id: "veto", installID: "b", type: .primeShown, feature: .camera, experiment: ResultsFixture.experiment,
                 variant: "control", occurredAt: 1_700_000_000_000)
-        ])
-        #expect(throws: Veto.Refused.self) { try ingestor.ingest(app: ResultsFixture.app, batch: batch) }
+        ]
+        #expect(throws: Veto.Refused.self) { try ingestor.ingest(app: ResultsFixture.app, events: batch) }
         #expect(try fixture.eventCount() == 1)
         #expect(try fixture.aggregateRows() == rows)
         #expect(ingestor.statistics.failedBatches == 1)
@@ -318,21 +276,21 @@ import Testing
     /// them is refused, the group is written again batch by batch and only that batch fails: the others are stored
     /// and counted, once each.
     @Test func aRefusedBatchInAGroupFailsAloneAndTheOthersAreCounted() throws {
-        let fixture = try ResultsFixture()
+        let fixture = try ResultsFixture(onTheLane: true)
         let gate = Gate()
         let ingestor = EventIngestor(database: fixture.database, observers: [ExperimentAggregator(), gate])
-        func batch(_ id: String, install: String, _ type: AnalyticsEvent) -> EventBatch {
-            EventBatch(events: [
-                EventBatch.Event(
+        func batch(_ id: String, install: String, _ type: AnalyticsEvent) -> [IncomingEvent] {
+            [
+                IncomingEvent(
                     id: id, installID: install, type: type, feature: .camera, experiment: ResultsFixture.experiment,
                     variant: "control", occurredAt: 1_700_000_000_000)
-            ])
+            ]
         }
         let results = Mutex<[String: Result<EventIngestor.Outcome, any Error>]>([:])
         let done = DispatchGroup()
-        func submit(_ name: String, _ batch: EventBatch) {
+        func submit(_ name: String, _ batch: [IncomingEvent]) {
             done.enter()
-            ingestor.submit(app: ResultsFixture.app, batch: batch) { result in
+            ingestor.submit(app: ResultsFixture.app, events: batch) { result in
                 results.withLock { $0[name] = result }
                 done.leave()
             }
