@@ -118,15 +118,15 @@ package final class AdminAPI: Sendable {
         group.add(PolicyRoutes(store: api.store, writer: api.writer))
         group.add(FeatureRoutes(writer: api.writer))
         group.add(RevisionRoutes(apps: api.apps, store: api.store, writer: api.writer))
-        group.add(AuditRoutes(audit: AuditLog(database: api.database), apps: api.apps, writer: api.writer))
-        let resultsReader = ExperimentResultsReader(database: api.database, live: api.store)
+        group.add(AuditRoutes(audit: api.repositories.audit, apps: api.apps, writer: api.writer))
+        let resultsReader = api.repositories.experimentResults(live: api.store)
         group.add(ResultsRoutes(reader: resultsReader))
-        group.add(ExperimentRoutes(writer: api.writer, audit: AuditLog(database: api.database)))
+        group.add(ExperimentRoutes(writer: api.writer, audit: api.repositories.audit))
         group.add(PreviewRoutes(store: api.store, apps: api.apps, writer: api.writer))
         group.add(
             RolloutRoutes(
                 rollouts: api.rollouts, writer: api.writer, changes: api.changes, resultsReader: resultsReader,
-                audit: AuditLog(database: api.database)))
+                audit: api.repositories.audit))
         group.add(RolloutTemplateRoutes(rollouts: api.rollouts, writer: api.writer))
         group.add(ChangeRequestRoutes(changes: api.changes, scheduler: api.scheduler, clock: api.clock))
         group.add(
