@@ -148,6 +148,10 @@ for CONN in $CONNECTIONS; do
     # Server CPU time (user + system, clock ticks) during the run: CPU per event does not depend much on what else
     # the machine is doing, unlike events/s on a shared machine.
     CPU_TICKS=$(( $(awk '{print $14 + $15}' "/proc/$SERVER_PID/stat") - CPU_BEFORE ))
+    # How many batches shared a group commit (docs/storage.md, "Group commit"), from the server's own counters.
+    GROUPING=$(curl -fs "http://127.0.0.1:$PORT/metrics" | awk '/^prelude_event_batches_total/ {b = $2}
+        /^prelude_event_commits_total/ {c = $2} END {if (c > 0) printf "%.2f", b / c}' || true)
+    echo "batches per group commit ($ENGINE, $MODE, -c$CONN): ${GROUPING:-unknown}" >&2
     kill -TERM "$SERVER_PID"; wait "$SERVER_PID" || true; SERVER_PID=
     LINE=$(grep '^RESULT' <<<"$OUT") || { echo "$OUT" >&2; exit 1; }
     python3 - "$DB" "$MODE" "$CONN" "$LINE" "$CPU_TICKS" "$(getconf CLK_TCK)" "$ENGINE" <<'PY' || STATUS=1
