@@ -20,7 +20,7 @@ package final class PreludeService: Sendable {
     /// The merged configuration.
     package let configuration: ServiceConfiguration
     /// The open database.
-    package let database: Database
+    package var database: Database { repositories.database }
     /// Its repositories, built once here and handed to every feature (``PreludeStore/Store``).
     package let repositories: Store
     /// The migrator built from the migrations directory.
@@ -72,7 +72,6 @@ package final class PreludeService: Sendable {
         self.eventIngestor = eventIngestor
         self.configuration = configuration
         self.repositories = repositories
-        database = repositories.database
         self.migrator = migrator
         self.server = server
         self.port = port

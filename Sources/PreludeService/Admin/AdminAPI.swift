@@ -17,13 +17,13 @@ package final class AdminAPI: Sendable {
     /// The repositories, built once by the composition root (``PreludeStore/Store``).
     package let repositories: Store
     /// Their database (``PreludeStore/Store/database``).
-    package let database: Database
+    package var database: Database { repositories.database }
     /// The live policies; every policy write goes through it (revision + audit in one transaction, then swap).
     package let store: PolicyStore
     /// The apps and revisions as stored (history, settings, counts: what the served snapshots do not hold).
-    let apps: PolicyRepository
+    var apps: PolicyRepository { repositories.policies }
     /// Admin tokens.
-    package let tokens: TokenStore
+    package var tokens: TokenStore { repositories.tokens }
     /// Bearer authentication, scopes and the failure rate limit.
     package let authenticator: AdminAuthenticator
     /// The service log.
@@ -39,7 +39,7 @@ package final class AdminAPI: Sendable {
     /// Guarded rollouts: operator requests, and the guard's evaluations when a scheduler drives it (primary only).
     package let rollouts: RolloutController
     /// Webhooks and their deliveries (docs/webhooks.md).
-    let webhooks: WebhookStore
+    var webhooks: WebhookStore { repositories.webhooks }
     /// The hosts a webhook URL may name (`webhookAllowedHosts`).
     let webhookAllowlist: WebhookAllowlist
     /// The primary's webhook sender, woken after a redelivery; nil on a replica and in tests without one.
@@ -65,15 +65,11 @@ package final class AdminAPI: Sendable {
             rollouts: self.rollouts)
         scheduler = PublishSchedulerTask(
             changes: changes, role: followURL == nil ? .primary : .replica, clock: clock, logger: logger)
-        webhooks = repositories.webhooks
         self.webhookAllowlist = webhookAllowlist
         self.webhookDispatcher = webhookDispatcher
         self.repositories = repositories
-        database = repositories.database
         self.store = store
-        tokens = repositories.tokens
-        apps = repositories.policies
-        writer = PolicyWriter(store: store, apps: apps, changes: changes)
+        writer = PolicyWriter(store: store, apps: repositories.policies, changes: changes)
         self.logger = logger
         self.clock = clock
         self.authenticator =
